@@ -1,0 +1,7 @@
+// SPDX-License-Identifier: MIT
+/* feature probe: libbpf */
+#include <bpf/libbpf.h>
+int main(void)
+{
+	return libbpf_major_version() < 1;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared declarations of the command layer: the command entry points,
+ * message helpers (git style: "error: ..." then "hint: ..." lines) and
+ * allocation wrappers that exit on OOM (CLI only; lib/ returns -ENOMEM).
+ */
+#ifndef PRISM_CMD_H
+#define PRISM_CMD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define EXIT_USAGE 129
+
+/* global options */
+extern int verbose;
+extern bool quiet;
+extern bool use_color_stdout;
+extern bool use_color_stderr;
+
+/* message helpers: error() returns -1 so "return error(...)" reads well */
+__attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void hint(const char *fmt, ...);
+__attribute__((format(printf, 1, 2))) void info(const char *fmt, ...);
+/* error message for a library error code: "error: <what>: <strerror(err)>" */
+__attribute__((format(printf, 2, 3))) int error_errno(int err, const char *fmt, ...);
+
+/* route lib/ log messages to stderr according to -v/-q */
+void setup_library_log(void);
+
+/* parse --color=auto|always|never; 0 or -1 */
+int set_color_mode(const char *when);
+
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, const char **argv);
+	const char *summary;
+};
+
+extern const struct cmd_struct commands[];
+extern const size_t nr_commands;
+const struct cmd_struct *find_command(const char *name);
+/* print the list of commands (prism --help) */
+void list_commands(FILE *fp);
+
+/* command entry points: argv[0] is the command name; return the exit code */
+int cmd_help(int argc, const char **argv);
+int cmd_version(int argc, const char **argv);
+
+#endif /* PRISM_CMD_H */

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by every lib/ file: logging macros, array growth, unaligned
+ * loads.  Not installed.
+ */
+#ifndef PRISM_INTERNAL_H
+#define PRISM_INTERNAL_H
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/core.h>
+#include <prism/error.h>
+#include <prism/log.h>
+
+void prism__log(enum prism_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#define pr_err(fmt, ...) prism__log(PRISM_LOG_ERROR, fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...) prism__log(PRISM_LOG_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...) prism__log(PRISM_LOG_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) prism__log(PRISM_LOG_DEBUG, fmt, ##__VA_ARGS__)
+
+/*
+ * prism_ensure_mem - make room for @need elements of @elem_size bytes
+ *
+ * Grows *@data (capacity *@cap elements) geometrically.  Overflow-checked.
+ * Return: 0, or -ENOMEM (then *@data and *@cap are unchanged).
+ */
+int prism_ensure_mem(void **data, size_t *cap, size_t elem_size, size_t need);
+
+/* reallocarray with the overflow check, for code that sizes exactly */
+void *prism_reallocarray(void *ptr, size_t nmemb, size_t size);
+
+/* unaligned loads: perf.data gives no alignment guarantee */
+static inline uint16_t get_u16(const void *p)
+{
+	uint16_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t get_u32(const void *p)
+{
+	uint32_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t get_u64(const void *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* free and NULL */
+#define zfree(pp)             \
+	do {                  \
+		free(*(pp));  \
+		*(pp) = NULL; \
+	} while (0)
+
+#include "banned.h"
+
+#endif /* PRISM_INTERNAL_H */

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: MIT
+#
+# Helpers for end-to-end tests.  Source it first:  . tests/e2e/lib.sh
+#
+# A test exits 0 (pass), 77 after "skip: <reason>" (prerequisite missing),
+# anything else (fail).  check/test_cmp record a failure and go on, so one
+# run shows every difference; finish with 'done_testing'.
+
+set -uo pipefail
+
+: "${PRISM_SRC:=$(pwd)}"
+: "${PRISM_BUILD:=$PRISM_SRC/out/san}"
+: "${PRISM_OUT:=$PRISM_SRC/out}"
+PRISM_BIN=$PRISM_BUILD/prism
+FIXTURES=$PRISM_SRC/../shared/fixtures
+GOLDEN=$PRISM_SRC/tests/golden
+export LC_ALL=C PERF_PAGER=cat PAGER=cat
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/prism-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+_failures=0
+# the helpers report on fd 3, so tests can redirect a command's own output
+exec 3>&1
+
+prism() {
+	"$PRISM_BIN" "$@"
+}
+
+skip() {
+	echo "skip: $*"
+	exit 77
+}
+
+fail() {
+	echo "not ok: $*" >&3
+	_failures=$((_failures + 1))
+}
+
+# check DESCRIPTION COMMAND...: run COMMAND, a failure if it exits non-zero
+check() {
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok: $what" >&3
+	else
+		fail "$what"
+	fi
+}
+
+# expect_exit CODE COMMAND...: the command's exit status must be CODE
+expect_exit() {
+	local want=$1 rc
+	shift
+	"$@"
+	rc=$?
+	if [ "$rc" -eq "$want" ]; then
+		echo "ok: exit $want from: $*" >&3
+	else
+		fail "expected exit $want, got $rc from: $*"
+	fi
+}
+
+# test_cmp EXPECTED ACTUAL: files must be equal (shows a diff otherwise)
+test_cmp() {
+	if diff -u "$1" "$2" >"$TMP/diff.out"; then
+		echo "ok: $2 matches $1" >&3
+	else
+		head -n 80 "$TMP/diff.out" >&3
+		fail "$2 differs from $1"
+	fi
+}
+
+# golden NAME ACTUAL: compare with tests/golden/NAME; UPDATE_GOLDEN=1 rewrites it
+golden() {
+	local want=$GOLDEN/$1
+	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
+		mkdir -p "$(dirname "$want")"
+		cp "$2" "$want"
+		echo "updated: $want"
+		return
+	fi
+	if [ ! -f "$want" ]; then
+		fail "missing golden file $want (run with UPDATE_GOLDEN=1)"
+		return
+	fi
+	test_cmp "$want" "$2"
+}
+
+# grep_q PATTERN FILE: FILE must contain PATTERN (extended regex)
+grep_q() {
+	if grep -Eq -- "$1" "$2"; then
+		echo "ok: '$1' in $2" >&3
+	else
+		echo "--- $2:" >&3
+		head -n 20 "$2" >&3
+		fail "'$1' not found in $2"
+	fi
+}
+
+require_root() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root"
+}
+
+require_cmd() {
+	command -v "$1" >/dev/null 2>&1 || skip "needs '$1' (${2:-install it})"
+}
+
+require_perf() {
+	require_cmd perf "apt-get install linux-perf"
+	perf version >/dev/null 2>&1 || skip "perf is installed but does not run for this kernel"
+}
+
+require_fixtures() {
+	[ -d "$FIXTURES/perf-6.1" ] || skip "needs ../shared/fixtures"
+}
+
+require_tracefs() {
+	require_root
+	if [ ! -d /sys/kernel/tracing/events ]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+			skip "tracefs is not mounted and cannot be mounted"
+	fi
+}
+
+done_testing() {
+	if [ "$_failures" -ne 0 ]; then
+		echo "$_failures check(s) failed"
+		exit 1
+	fi
+	exit 0
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Usage errors exit 129 with a message naming the problem and a suggestion.
+. tests/e2e/lib.sh
+
+expect_exit 129 prism bogus 2>"$TMP/err"
+grep_q "^error: 'bogus' is not a prism command; see 'prism --help'$" "$TMP/err"
+
+expect_exit 129 prism verison 2>"$TMP/err"
+grep_q "^hint: did you mean 'version'\?$" "$TMP/err"
+
+expect_exit 129 prism help verson 2>"$TMP/err"
+grep_q "^error: no such command 'verson'$" "$TMP/err"
+grep_q "^hint: did you mean 'version'\?$" "$TMP/err"
+
+expect_exit 129 prism version --build-option 2>"$TMP/err"
+grep_q "^error: unknown option '--build-option'$" "$TMP/err"
+grep_q "^hint: did you mean '--build-options'\?$" "$TMP/err"
+grep_q '^usage: prism version' "$TMP/err"
+
+expect_exit 129 prism version -Z 2>"$TMP/err"
+grep_q "^error: unknown switch 'Z'$" "$TMP/err"
+
+expect_exit 129 prism --colour=always version 2>"$TMP/err"
+grep_q "^hint: did you mean '--color'\?$" "$TMP/err"
+
+expect_exit 129 prism --color=sometimes version 2>"$TMP/err"
+grep_q "^error: invalid --color value 'sometimes'$" "$TMP/err"
+
+expect_exit 129 prism version extra 2>"$TMP/err"
+grep_q "^error: unexpected argument 'extra'$" "$TMP/err"
+
+expect_exit 129 prism version --build-options=yes 2>"$TMP/err"
+grep_q "^error: option '--build-options' takes no value$" "$TMP/err"
+
+# write errors on stdout are reported, not lost
+if [ -w /dev/full ]; then
+	expect_exit 1 prism --help >/dev/full 2>"$TMP/err"
+	grep_q '^error: write failure on standard output: No space left on device$' "$TMP/err"
+fi
+done_testing
