@@ -88,8 +88,8 @@ LIBS_LIBSQLITE3 := -lsqlite3
 LIBS_LIBIPT := -lipt
 
 # Sources that need a feature; each has a <name>-stub.c used without it.
-FEATURE_SRCS_LIBTRACEEVENT :=
-FEATURE_SRCS_LIBZSTD :=
+FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c
+FEATURE_SRCS_LIBZSTD := lib/data/zstd.c
 FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW :=
 FEATURE_SRCS_LIBBPF :=

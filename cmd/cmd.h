@@ -53,5 +53,7 @@ void list_commands(FILE *fp);
 /* command entry points: argv[0] is the command name; return the exit code */
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
+int cmd_stats(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

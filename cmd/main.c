@@ -19,6 +19,9 @@
 /* One row per command; adding a command = one file in cmd/ + one row here. */
 const struct cmd_struct commands[] = {
 	{ "help", cmd_help, "show help for prism or one of its commands" },
+	{ "script", cmd_script,
+	  "print the samples of a perf.data file, one line each (like perf script)" },
+	{ "stats", cmd_stats, "count the records of a perf.data file by type and event" },
 	{ "version", cmd_version, "print the version and the optional features built in" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Decoded perf records.
+ *
+ * A struct prism_event is filled by the session (from a perf.data file or a
+ * live ring buffer) and is valid only during the callback that receives it:
+ * its pointers point into the record, which the session may reuse.  The raw
+ * record (ev->raw) is always 8-byte aligned and in the reader's byte order.
+ */
+#ifndef PRISM_EVENT_H
+#define PRISM_EVENT_H
+
+#include <linux/perf_event.h>
+#include <prism/core.h>
+
+/* perf's own record types (tools/lib/perf/include/perf/event.h) */
+enum prism_user_record_type {
+	PRISM_RECORD_HEADER_ATTR = 64,
+	PRISM_RECORD_HEADER_EVENT_TYPE = 65,
+	PRISM_RECORD_HEADER_TRACING_DATA = 66,
+	PRISM_RECORD_HEADER_BUILD_ID = 67,
+	PRISM_RECORD_FINISHED_ROUND = 68,
+	PRISM_RECORD_ID_INDEX = 69,
+	PRISM_RECORD_AUXTRACE_INFO = 70,
+	PRISM_RECORD_AUXTRACE = 71,
+	PRISM_RECORD_AUXTRACE_ERROR = 72,
+	PRISM_RECORD_THREAD_MAP = 73,
+	PRISM_RECORD_CPU_MAP = 74,
+	PRISM_RECORD_STAT_CONFIG = 75,
+	PRISM_RECORD_STAT = 76,
+	PRISM_RECORD_STAT_ROUND = 77,
+	PRISM_RECORD_EVENT_UPDATE = 78,
+	PRISM_RECORD_TIME_CONV = 79,
+	PRISM_RECORD_HEADER_FEATURE = 80,
+	PRISM_RECORD_COMPRESSED = 81,
+	PRISM_RECORD_FINISHED_INIT = 82,
+	PRISM_RECORD_COMPRESSED2 = 83,
+	PRISM_RECORD_BPF_METADATA = 84,
+	PRISM_RECORD_SCHEDSTAT_CPU = 85,
+	PRISM_RECORD_SCHEDSTAT_DOMAIN = 86,
+	PRISM_RECORD_TYPE_MAX = 87, /* types >= this are "unknown" */
+};
+
+/* kernel types newer than some uapi headers */
+#define PRISM_RECORD_CALLCHAIN_DEFERRED 22
+#define PRISM_RECORD_KERNEL_MAX 23
+
+/* misc bits */
+#define PRISM_MISC_CPUMODE_MASK 7
+#define PRISM_MISC_MMAP_BUILD_ID (1 << 14)
+#define PRISM_MISC_COMM_EXEC (1 << 13)
+#define PRISM_MISC_SWITCH_OUT (1 << 13)
+#define PRISM_MISC_SWITCH_OUT_PREEMPT (1 << 14)
+#define PRISM_MISC_EXACT_IP (1 << 14)
+#define PRISM_MISC_BUILD_ID_SIZE (1 << 15)
+
+/**
+ * prism_record_type_name - perf's name for a record type ("SAMPLE", "MMAP2")
+ * @type: record type
+ *
+ * Return: a static string; "UNKNOWN" for types nobody defined.
+ */
+PRISM_API const char *prism_record_type_name(uint32_t type);
+
+/* One read_format value (PERF_SAMPLE_READ and PERF_RECORD_READ). */
+struct prism_read_value {
+	uint64_t value;
+	uint64_t id;
+	uint64_t lost;
+};
+
+struct prism_read {
+	uint64_t time_enabled;
+	uint64_t time_running;
+	uint64_t nr; /* 1 without PERF_FORMAT_GROUP */
+	/* nr entries; without GROUP the only entry is "one" */
+	const void *values_raw; /* GROUP: raw {value[,id][,lost]} entries */
+	struct prism_read_value one;
+};
+
+/*
+ * Every field of a sample.  Fields whose sample_type bit is clear are 0 /
+ * NULL; 'type' says which bits were present.  For non-sample records the
+ * sample_id trailer (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER) is decoded
+ * into the same fields.
+ */
+struct prism_sample {
+	uint64_t type; /* the sample_type bits that were decoded */
+	uint64_t id;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint64_t addr;
+	uint64_t stream_id;
+	uint32_t cpu;
+	uint64_t period;
+	struct prism_read read;
+	uint64_t callchain_nr;
+	const uint64_t *callchain; /* includes PERF_CONTEXT_* markers */
+	uint32_t raw_size;
+	const void *raw_data; /* tracepoint payload */
+	uint64_t branch_nr;
+	uint64_t branch_hw_idx; /* ~0 when absent */
+	const void *branch_entries; /* branch_nr × {from, to, flags} */
+	const uint64_t *branch_counters;
+	uint64_t user_regs_abi;
+	const uint64_t *user_regs; /* popcount(attr.sample_regs_user) values */
+	uint64_t user_stack_size;
+	const void *user_stack;
+	uint64_t user_stack_dyn_size;
+	uint64_t weight; /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
+	uint16_t weight_var2, weight_var3; /* WEIGHT_STRUCT only */
+	uint64_t data_src;
+	uint64_t transaction;
+	uint64_t intr_regs_abi;
+	const uint64_t *intr_regs;
+	uint64_t phys_addr;
+	uint64_t cgroup;
+	uint64_t data_page_size;
+	uint64_t code_page_size;
+	uint64_t aux_size;
+	const void *aux_data;
+};
+
+/* Typed bodies of the kernel records most consumers need. */
+struct prism_ev_mmap { /* MMAP and MMAP2 */
+	uint32_t pid, tid;
+	uint64_t start, len, pgoff;
+	uint32_t maj, min; /* MMAP2 without build id */
+	uint64_t ino, ino_generation;
+	uint8_t build_id_size; /* MMAP2 with PRISM_MISC_MMAP_BUILD_ID */
+	const uint8_t *build_id;
+	uint32_t prot, flags; /* MMAP2 */
+	const char *filename;
+};
+
+struct prism_ev_comm {
+	uint32_t pid, tid;
+	const char *comm;
+	bool exec;
+};
+
+struct prism_ev_fork { /* FORK and EXIT */
+	uint32_t pid, ppid, tid, ptid;
+	uint64_t time;
+};
+
+struct prism_ev_lost { /* LOST (id, lost) and LOST_SAMPLES (lost) */
+	uint64_t id;
+	uint64_t lost;
+};
+
+struct prism_ev_switch { /* SWITCH and SWITCH_CPU_WIDE */
+	bool out, preempt;
+	uint32_t next_prev_pid, next_prev_tid; /* CPU_WIDE only, else ~0 */
+};
+
+struct prism_ev_throttle {
+	uint64_t time, id, stream_id;
+};
+
+struct prism_ev_read {
+	uint32_t pid, tid;
+	struct prism_read read;
+};
+
+struct prism_ev_ksymbol {
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type, flags;
+	const char *name;
+};
+
+struct prism_ev_namespaces {
+	uint32_t pid, tid;
+	uint64_t nr;
+	const uint64_t *link_info; /* nr × {dev, ino} */
+};
+
+struct prism_ev_cgroup {
+	uint64_t id;
+	const char *path;
+};
+
+struct prism_evsel;
+
+struct prism_event {
+	const struct perf_event_header *raw;
+	uint32_t type;
+	uint64_t file_offset; /* where the record starts (in its chunk, if compressed) */
+	bool compressed; /* came out of a COMPRESSED record */
+	struct prism_evsel *evsel; /* the record's event; NULL for user records */
+	struct prism_sample sample; /* SAMPLE, or the sample_id trailer */
+	union {
+		struct prism_ev_mmap mmap;
+		struct prism_ev_comm comm;
+		struct prism_ev_fork fork;
+		struct prism_ev_lost lost;
+		struct prism_ev_switch sw;
+		struct prism_ev_throttle throttle;
+		struct prism_ev_read read;
+		struct prism_ev_ksymbol ksymbol;
+		struct prism_ev_namespaces ns;
+		struct prism_ev_cgroup cgroup;
+	};
+};
+
+#endif /* PRISM_EVENT_H */

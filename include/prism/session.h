@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Reading a perf.data file (or a pipe-mode stream) and delivering its
+ * records to callbacks.
+ *
+ *	struct prism_session_opts opts = { .path = "perf.data" };
+ *	struct prism_session *s = prism_session__open(&opts);
+ *	struct prism_tool tool = { .sample = on_sample };
+ *	err = prism_session__process(s, &tool, ctx);
+ *	prism_session__free(s);
+ *
+ * Records are delivered in timestamp order (FINISHED_ROUND semantics, memory
+ * bounded by what one round holds), unless opts.no_order asks for file order.
+ * Records synthesized with time 0 are delivered when read.  perf's own
+ * records (type >= 64) are acted on when read and handed to tool->user.
+ */
+#ifndef PRISM_SESSION_H
+#define PRISM_SESSION_H
+
+#include <prism/core.h>
+#include <prism/event.h>
+#include <prism/evsel.h>
+
+struct prism_session;
+struct prism_features;
+struct prism_tp;
+
+struct prism_session_opts {
+	const char *path; /* file path; "-" reads standard input */
+	int fd; /* used when path is NULL */
+	bool no_order; /* deliver records in file order */
+	size_t order_mem_limit; /* bytes the time sort may hold; 0 = default (48 MiB) */
+};
+
+/*
+ * Callbacks.  Each returns 0 to go on, a negative error to stop with that
+ * error, or a positive value to stop early without error.  A NULL callback
+ * ignores its records.  'other' receives every kernel record kind that has
+ * no callback of its own here (or whose own callback is NULL when
+ * 'other_all' is set).
+ */
+struct prism_tool {
+	int (*sample)(void *ctx, const struct prism_event *ev);
+	int (*mmap)(void *ctx, const struct prism_event *ev); /* MMAP and MMAP2 */
+	int (*comm)(void *ctx, const struct prism_event *ev);
+	int (*fork)(void *ctx, const struct prism_event *ev);
+	int (*exit)(void *ctx, const struct prism_event *ev);
+	int (*lost)(void *ctx, const struct prism_event *ev); /* LOST and LOST_SAMPLES */
+	int (*switch_)(void *ctx, const struct prism_event *ev); /* SWITCH, SWITCH_CPU_WIDE */
+	int (*other)(void *ctx, const struct prism_event *ev);
+	int (*user)(void *ctx, const struct prism_event *ev); /* types >= 64 */
+	bool other_all; /* send every kernel record without a set callback to 'other' */
+};
+
+/**
+ * prism_session__open - open a perf.data file and read its header
+ * @opts: what to open
+ *
+ * Regular files are read through mmap windows, pipes with read().  A file
+ * whose header cannot be read fails here; a damaged data section fails
+ * later, in prism_session__process().
+ *
+ * Return: the session, or NULL with errno set (a positive errno or PRISM_E_*);
+ * prism_session_open_error() then describes what was wrong.
+ */
+PRISM_API struct prism_session *prism_session__open(const struct prism_session_opts *opts);
+/* the detailed message of the last failed prism_session__open() */
+PRISM_API const char *prism_session_open_error(void);
+
+/* frees the session; accepts NULL */
+PRISM_API void prism_session__free(struct prism_session *s);
+
+/**
+ * prism_session__process - read the data section and deliver every record
+ *
+ * Return: 0 at the end of the data, the positive value a callback stopped
+ * with, or a negative error.  On error, records before the damage have been
+ * delivered and prism_session__error() says what was wrong and where.
+ */
+PRISM_API int prism_session__process(struct prism_session *s, const struct prism_tool *tool,
+				     void *ctx);
+
+/* the last processing error as text ("record at offset 0x1a8: size 4 is smaller ...") */
+PRISM_API const char *prism_session__error(const struct prism_session *s);
+
+/* file facts */
+struct prism_file_info {
+	bool pipe; /* pipe-mode stream */
+	bool needs_swap; /* written on a machine of the other byte order */
+	uint64_t file_size; /* 0 for a pipe */
+	uint64_t header_size, attr_size;
+	uint64_t attrs_offset, attrs_size;
+	uint64_t data_offset, data_size;
+	uint64_t feat_offset;
+	uint64_t features[4]; /* bitmap, bit N = feature N */
+};
+PRISM_API const struct prism_file_info *prism_session__file_info(const struct prism_session *s);
+
+/* events */
+PRISM_API size_t prism_session__nr_evsels(const struct prism_session *s);
+PRISM_API struct prism_evsel *prism_session__evsel(const struct prism_session *s, size_t idx);
+/* the event of a sample/record id; NULL when unknown */
+PRISM_API struct prism_evsel *prism_session__evsel_by_id(const struct prism_session *s,
+							 uint64_t id);
+
+/* the decoded header features (file header or pipe HEADER_FEATURE records) */
+PRISM_API const struct prism_features *prism_session__features(const struct prism_session *s);
+/* tracepoint formats (NULL when the file has no tracing data) */
+PRISM_API struct prism_tp *prism_session__tp(const struct prism_session *s);
+
+/* counts gathered while processing */
+struct prism_session_stats {
+	uint64_t nr_records[PRISM_RECORD_TYPE_MAX]; /* by type; unknown types in nr_unknown */
+	uint64_t nr_unknown;
+	uint64_t nr_records_total;
+	uint64_t total_lost; /* sum of LOST.lost */
+	uint64_t total_lost_samples; /* sum of LOST_SAMPLES.lost */
+	uint64_t nr_out_of_order; /* records older than what was already delivered */
+	uint64_t nr_unknown_id; /* samples whose id matches no event */
+	uint64_t first_time, last_time; /* of timestamped kernel records */
+	uint64_t data_bytes; /* bytes of the data section read */
+	uint64_t compressed_bytes; /* payload bytes of COMPRESSED records */
+	uint64_t decompressed_bytes; /* bytes they expanded to */
+	uint64_t nr_early_flushes; /* time-sort flushes forced by the memory limit */
+};
+PRISM_API const struct prism_session_stats *prism_session__stats(const struct prism_session *s);
+
+#endif /* PRISM_SESSION_H */

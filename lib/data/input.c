@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf.data input: mmap windows for files, a read() buffer for pipes.
+ */
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "data/input.h"
+
+#define WINDOW_SIZE (16u << 20) /* bytes mapped at a time */
+#define PIPE_BUF_MIN (256u << 10) /* read() chunk */
+
+struct prism_input {
+	int fd;
+	bool own_fd;
+	bool pipe;
+	uint64_t size; /* regular file size */
+	uint64_t pos; /* stream position */
+	uint64_t end; /* stream end */
+	/* file: the mapped window [win_off, win_off + win_len) */
+	uint8_t *win;
+	uint64_t win_off;
+	size_t win_len;
+	/* pipe: buffered bytes [buf + head, buf + tail) start at stream pos */
+	uint8_t *buf;
+	size_t head, tail, cap;
+	bool eof;
+};
+
+struct prism_input *prism_input__open(const char *path, int fd)
+{
+	struct prism_input *in = calloc(1, sizeof(*in));
+	struct stat st;
+	int err;
+
+	if (!in)
+		return NULL;
+	in->end = UINT64_MAX;
+	if (path && strcmp(path, "-")) {
+		in->fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (in->fd < 0) {
+			err = errno;
+			goto fail;
+		}
+		in->own_fd = true;
+	} else {
+		in->fd = path ? STDIN_FILENO : fd;
+	}
+	if (fstat(in->fd, &st)) {
+		err = errno;
+		goto fail;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		err = EISDIR;
+		goto fail;
+	}
+	in->pipe = !S_ISREG(st.st_mode);
+	in->size = in->pipe ? 0 : (uint64_t)st.st_size;
+	return in;
+fail:
+	prism_input__free(in);
+	errno = err;
+	return NULL;
+}
+
+void prism_input__free(struct prism_input *in)
+{
+	if (!in)
+		return;
+	if (in->win)
+		munmap(in->win, in->win_len);
+	free(in->buf);
+	if (in->own_fd)
+		close(in->fd);
+	free(in);
+}
+
+bool prism_input__is_pipe(const struct prism_input *in)
+{
+	return in->pipe;
+}
+
+uint64_t prism_input__size(const struct prism_input *in)
+{
+	return in->size;
+}
+
+int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t off)
+{
+	size_t done = 0;
+
+	if (in->pipe)
+		return -ESPIPE;
+	if (off > in->size || len > in->size - off)
+		return -PRISM_E_TRUNCATED;
+	while (done < len) {
+		ssize_t n = pread(in->fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			return -PRISM_E_TRUNCATED;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+uint64_t prism_input__pos(const struct prism_input *in)
+{
+	return in->pos;
+}
+
+void prism_input__set_end(struct prism_input *in, uint64_t end)
+{
+	in->end = end;
+}
+
+/* pipe: make sure @len bytes are buffered; 0, or -errno; stops early at EOF */
+static int fill(struct prism_input *in, size_t len)
+{
+	if (in->tail - in->head >= len)
+		return 0;
+	if (in->head) {
+		memmove(in->buf, in->buf + in->head, in->tail - in->head);
+		in->tail -= in->head;
+		in->head = 0;
+	}
+	if (len > in->cap || in->cap < PIPE_BUF_MIN) {
+		size_t want = len > PIPE_BUF_MIN ? len : PIPE_BUF_MIN;
+		uint8_t *p = realloc(in->buf, want);
+
+		if (!p)
+			return -ENOMEM;
+		in->buf = p;
+		in->cap = want;
+	}
+	while (in->tail < len && !in->eof) {
+		ssize_t n = read(in->fd, in->buf + in->tail, in->cap - in->tail);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (n == 0)
+			in->eof = true;
+		in->tail += (size_t)n;
+	}
+	return 0;
+}
+
+int prism_input__skip(struct prism_input *in, uint64_t len)
+{
+	if (!in->pipe) {
+		in->pos += len;
+		return 0;
+	}
+	while (len) {
+		size_t have = in->tail - in->head, step;
+		int err;
+
+		if (!have) {
+			err = fill(in, 1);
+			if (err)
+				return err;
+			have = in->tail - in->head;
+			if (!have)
+				return -PRISM_E_TRUNCATED;
+		}
+		step = have < len ? have : (size_t)len;
+		in->head += step;
+		in->pos += step;
+		len -= step;
+	}
+	return 0;
+}
+
+int prism_input__seek(struct prism_input *in, uint64_t pos)
+{
+	if (in->pipe) {
+		if (pos < in->pos)
+			return -ESPIPE;
+		return prism_input__skip(in, pos - in->pos);
+	}
+	in->pos = pos;
+	return 0;
+}
+
+static const void *peek_file(struct prism_input *in, size_t len, int *err)
+{
+	uint64_t limit = in->end < in->size ? in->end : in->size;
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t off;
+	size_t maplen;
+	void *p;
+
+	if (in->pos >= limit) {
+		*err = 0;
+		return NULL;
+	}
+	if (len > limit - in->pos) {
+		*err = -PRISM_E_TRUNCATED;
+		return NULL;
+	}
+	if (in->win && in->pos >= in->win_off && in->pos + len <= in->win_off + in->win_len)
+		return in->win + (in->pos - in->win_off);
+
+	if (in->win)
+		munmap(in->win, in->win_len);
+	in->win = NULL;
+	off = in->pos & ~((uint64_t)page - 1);
+	maplen = WINDOW_SIZE;
+	if (maplen < (in->pos - off) + len)
+		maplen = (size_t)((in->pos - off) + len);
+	if (maplen > in->size - off)
+		maplen = (size_t)(in->size - off);
+	p = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, in->fd, (off_t)off);
+	if (p == MAP_FAILED) {
+		*err = -errno;
+		return NULL;
+	}
+	madvise(p, maplen, MADV_SEQUENTIAL);
+	in->win = p;
+	in->win_off = off;
+	in->win_len = maplen;
+	return in->win + (in->pos - off);
+}
+
+const void *prism_input__peek(struct prism_input *in, size_t len, int *err)
+{
+	size_t have;
+
+	*err = 0;
+	if (!in->pipe)
+		return peek_file(in, len, err);
+	if (in->pos >= in->end)
+		return NULL;
+	if (len > in->end - in->pos) {
+		*err = -PRISM_E_TRUNCATED;
+		return NULL;
+	}
+	*err = fill(in, len);
+	if (*err)
+		return NULL;
+	have = in->tail - in->head;
+	if (have < len) {
+		*err = have ? -PRISM_E_TRUNCATED : 0;
+		return NULL;
+	}
+	return in->buf + in->head;
+}

@@ -1,0 +1,51 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf's names of record types, as `perf report --stats` prints them.
+ */
+#include <prism/event.h>
+
+#include "internal.h"
+
+static const char *const kernel_names[PRISM_RECORD_KERNEL_MAX] = {
+	[0] = "TOTAL",
+	[PERF_RECORD_MMAP] = "MMAP",
+	[PERF_RECORD_LOST] = "LOST",
+	[PERF_RECORD_COMM] = "COMM",
+	[PERF_RECORD_EXIT] = "EXIT",
+	[PERF_RECORD_THROTTLE] = "THROTTLE",
+	[PERF_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[PERF_RECORD_FORK] = "FORK",
+	[PERF_RECORD_READ] = "READ",
+	[PERF_RECORD_SAMPLE] = "SAMPLE",
+	[PERF_RECORD_MMAP2] = "MMAP2",
+	[PERF_RECORD_AUX] = "AUX",
+	[PERF_RECORD_ITRACE_START] = "ITRACE_START",
+	[PERF_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[PERF_RECORD_SWITCH] = "SWITCH",
+	[PERF_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[PERF_RECORD_NAMESPACES] = "NAMESPACES",
+	[PERF_RECORD_KSYMBOL] = "KSYMBOL",
+	[PERF_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[PERF_RECORD_CGROUP] = "CGROUP",
+	[PERF_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[PERF_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[PRISM_RECORD_CALLCHAIN_DEFERRED] = "CALLCHAIN_DEFERRED",
+};
+
+static const char *const user_names[PRISM_RECORD_TYPE_MAX - PRISM_RECORD_HEADER_ATTR] = {
+	"ATTR",		  "EVENT_TYPE",	   "TRACING_DATA",     "BUILD_ID",
+	"FINISHED_ROUND", "ID_INDEX",	   "AUXTRACE_INFO",    "AUXTRACE",
+	"AUXTRACE_ERROR", "THREAD_MAP",	   "CPU_MAP",	       "STAT_CONFIG",
+	"STAT",		  "STAT_ROUND",	   "EVENT_UPDATE",     "TIME_CONV",
+	"FEATURE",	  "COMPRESSED",	   "FINISHED_INIT",    "COMPRESSED2",
+	"BPF_METADATA",	  "SCHEDSTAT_CPU", "SCHEDSTAT_DOMAIN",
+};
+
+const char *prism_record_type_name(uint32_t type)
+{
+	if (type < PRISM_RECORD_KERNEL_MAX)
+		return kernel_names[type];
+	if (type >= PRISM_RECORD_HEADER_ATTR && type < PRISM_RECORD_TYPE_MAX)
+		return user_names[type - PRISM_RECORD_HEADER_ATTR];
+	return "UNKNOWN";
+}

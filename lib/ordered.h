@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Time ordering of perf.data records across CPUs.  Internal to lib/.
+ *
+ * perf record drains one ring buffer per CPU in turn and then writes
+ * PERF_RECORD_FINISHED_ROUND, so the data section is sorted per CPU but not
+ * globally.  A prism_ordered queue restores global time order with perf's
+ * semantics (tools/perf/util/ordered-events.c):
+ *
+ *  - every timestamped record is queued with prism_ordered__queue();
+ *  - on FINISHED_ROUND, the records with time <= the largest time that had
+ *    been queued when the previous FINISHED_ROUND was processed are
+ *    delivered in time order; everything that round n can still be missing
+ *    arrives by the end of round n + 1;
+ *  - at end of input prism_ordered__flush_all() delivers the rest;
+ *  - records with equal times are delivered in arrival order;
+ *  - when the queue would grow over its memory limit (files without rounds)
+ *    the older half is delivered early.  A record that arrives afterwards
+ *    with a time older than the last delivered one is "out of order": it is
+ *    delivered at once, from prism_ordered__queue(), and counted.  No record
+ *    is ever dropped.
+ *
+ * Callers deliver records without a usable time (0 or -1, e.g. synthesized
+ * ones) themselves, without queueing them.
+ *
+ * Ownership: the queue copies every record it is given; the pointer handed
+ * to the deliver callback is the queue's 8-byte aligned copy and is valid
+ * only during the call.
+ */
+#ifndef PRISM_ORDERED_H
+#define PRISM_ORDERED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* the memory limit used when prism_ordered__new() is given 0 */
+#define PRISM_ORDERED_DEFAULT_MEM_LIMIT ((size_t)256 << 20)
+
+/* bookkeeping bytes counted per queued record on top of its aligned copy */
+#define PRISM_ORDERED_REC_OVERHEAD 32
+
+struct prism_ordered;
+
+/*
+ * prism_ordered_deliver_fn - receives each record in delivery order
+ * @ctx: the context given to prism_ordered__new()
+ * @rec: 8-byte aligned copy of the record, valid during the call only
+ * @size: the record's size as queued
+ * @time: its time as queued
+ * @file_offset: its file offset as queued
+ *
+ * The callback must not call back into the queue.
+ *
+ * Return: 0 to go on; any other value stops the delivery and is returned
+ * as-is by the queue function that was delivering.
+ */
+typedef int (*prism_ordered_deliver_fn)(void *ctx, const void *rec, size_t size, uint64_t time,
+					uint64_t file_offset);
+
+/**
+ * prism_ordered__new - create an empty queue
+ * @mem_limit: bytes of queued records (each counted as its size rounded up
+ *	to 8 plus PRISM_ORDERED_REC_OVERHEAD) above which the older half is
+ *	delivered early; 0 means PRISM_ORDERED_DEFAULT_MEM_LIMIT and SIZE_MAX
+ *	means no limit
+ * @fn: the deliver callback
+ * @ctx: passed to @fn
+ *
+ * Return: the queue, to be freed with prism_ordered__free(), or NULL with
+ * errno set (EINVAL when @fn is NULL, ENOMEM).
+ */
+struct prism_ordered *prism_ordered__new(size_t mem_limit, prism_ordered_deliver_fn fn, void *ctx);
+
+/**
+ * prism_ordered__free - free a queue and drop the records not yet delivered
+ * @o: the queue, or NULL
+ */
+void prism_ordered__free(struct prism_ordered *o);
+
+/**
+ * prism_ordered__queue - copy one record into the queue
+ * @o: the queue
+ * @rec: the record, any alignment (may be NULL when @size is 0)
+ * @size: its size in bytes
+ * @time: its time
+ * @file_offset: where it was read, handed back to the callback
+ *
+ * May deliver records: the older half of the queue when the memory limit
+ * would be exceeded, and this record itself when it is older than the last
+ * delivered one (counted by prism_ordered__nr_out_of_order()).
+ *
+ * Return: 0, -EINVAL (NULL @o, or @size over 4 GiB), -ENOMEM (the record
+ * was not queued), or the callback's non-zero return.
+ */
+int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
+			 uint64_t file_offset);
+
+/**
+ * prism_ordered__finished_round - process a PERF_RECORD_FINISHED_ROUND
+ * @o: the queue
+ *
+ * Delivers, in time order, the queued records whose time is at most the
+ * largest time queued before the previous call (none on the first call),
+ * then remembers the largest time queued so far for the next call.
+ *
+ * Return: 0, -ENOMEM (nothing was delivered), or the callback's non-zero
+ * return (the records after the failing one stay queued).
+ */
+int prism_ordered__finished_round(struct prism_ordered *o);
+
+/**
+ * prism_ordered__flush_all - deliver every queued record, at end of input
+ * @o: the queue
+ *
+ * The queue stays usable.
+ *
+ * Return: as prism_ordered__finished_round().
+ */
+int prism_ordered__flush_all(struct prism_ordered *o);
+
+/**
+ * prism_ordered__nr_out_of_order - records that arrived older than an
+ * already delivered one (delivered at once, out of time order)
+ * @o: the queue
+ */
+uint64_t prism_ordered__nr_out_of_order(const struct prism_ordered *o);
+
+/**
+ * prism_ordered__nr_early_flushes - how often the memory limit forced the
+ * older half of the queue out before its round was finished
+ * @o: the queue
+ */
+uint64_t prism_ordered__nr_early_flushes(const struct prism_ordered *o);
+
+/**
+ * prism_ordered__peak_bytes - high-water mark of queued bytes
+ * @o: the queue
+ *
+ * Bytes are counted as for the memory limit of prism_ordered__new().
+ */
+size_t prism_ordered__peak_bytes(const struct prism_ordered *o);
+
+#endif /* PRISM_ORDERED_H */

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * struct prism_session, shared by the session files inside lib/.
+ */
+#ifndef PRISM_SESSION_INTERNAL_H
+#define PRISM_SESSION_INTERNAL_H
+
+#include <prism/session.h>
+
+#include "evsel-internal.h"
+
+struct prism_input;
+struct prism_ordered;
+struct prism_decomp;
+
+#define PRISM_FEAT_TRACING_DATA 1
+#define PRISM_FEAT_BITS 256
+
+struct prism_session {
+	struct prism_input *in;
+	struct prism_file_info info;
+	struct prism_evsel **evsels;
+	size_t nr_evsels, cap_evsels;
+	struct prism_idmap ids;
+	int id_pos, is_pos; /* from the first attr (perf's evlist__event2id) */
+	struct prism_features *features;
+	struct prism_tp *tp;
+	struct prism_session_stats stats;
+	bool no_order;
+	size_t order_mem_limit;
+	/* processing */
+	struct prism_ordered *ordered;
+	struct prism_decomp *decomp;
+	uint8_t *dbuf; /* decompressed bytes not yet processed */
+	size_t dlen, dcap;
+	uint8_t *scratch; /* 8-aligned copy of the current record */
+	size_t scratch_cap;
+	const struct prism_tool *tool;
+	void *ctx;
+	bool names_resolved;
+	char errmsg[512];
+};
+
+/* data/header.c: read the file or pipe header (attrs, ids, features) */
+int prism_session__read_header(struct prism_session *s);
+/* session.c */
+int prism_session__add_evsel(struct prism_session *s, const struct prism_attr_ext *a,
+			     const uint64_t *ids, size_t nr_ids, struct prism_evsel **out);
+int prism_session__decode_feature(struct prism_session *s, unsigned int feat, const void *data,
+				  size_t size);
+void prism_session__update_id_pos(struct prism_session *s);
+void prism_session__resolve_names(struct prism_session *s);
+__attribute__((format(printf, 2, 3))) int prism_session__set_error(struct prism_session *s,
+								   const char *fmt, ...);
+
+#endif /* PRISM_SESSION_INTERNAL_H */

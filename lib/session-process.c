@@ -1,0 +1,568 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The record loop: read records from the data section (or a pipe), act on
+ * perf's own records, decompress COMPRESSED chunks, put kernel records in
+ * time order and deliver them to the tool's callbacks.
+ *
+ * Note: every record reaches the parsers 8-byte aligned and in this
+ * machine's byte order: unaligned records (perf.data gives no alignment
+ * guarantee) and records of opposite-endian files are copied to a scratch
+ * buffer first.
+ */
+#include <byteswap.h>
+#include <stdio.h>
+
+#include <prism/features.h>
+#include <prism/tp.h>
+
+#include "internal.h"
+#include "session-internal.h"
+#include "data/decomp.h"
+#include "data/input.h"
+#include "event/parse.h"
+#include "event/swap.h"
+#include "ordered.h"
+
+#define MAX_DECOMPRESSED (64u << 20) /* one COMPRESSED payload may expand to this much */
+#define MAX_TRACING_DATA (256u << 20)
+
+static int err_at(struct prism_session *s, uint64_t off, int err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int err_at(struct prism_session *s, uint64_t off, int err, const char *fmt, ...)
+{
+	char msg[384];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	prism_session__set_error(s, "record at file offset %#llx: %s", (unsigned long long)off,
+				 msg);
+	return err;
+}
+
+static struct prism_evsel *evsel_of(struct prism_session *s, const void *rec, uint32_t type,
+				    uint16_t size, bool *unknown)
+{
+	uint64_t id;
+
+	*unknown = false;
+	if (s->nr_evsels == 1 || !s->nr_evsels)
+		return s->nr_evsels ? s->evsels[0] : NULL;
+	if (type == PERF_RECORD_SAMPLE) {
+		if (s->id_pos < 0 || 8 + 8 * (size_t)(s->id_pos + 1) > size)
+			return s->evsels[0];
+		id = get_u64((const uint8_t *)rec + 8 + 8 * s->id_pos);
+	} else {
+		if (s->is_pos < 0 || !s->evsels[0]->a.attr.sample_id_all ||
+		    8 + 8 * (size_t)s->is_pos > size)
+			return s->evsels[0];
+		id = get_u64((const uint8_t *)rec + size - 8 * s->is_pos);
+	}
+	if (!id)
+		return s->evsels[0]; /* synthesized records carry id 0 */
+	{
+		struct prism_evsel *e = prism_idmap__find(&s->ids, id);
+
+		if (!e)
+			*unknown = true;
+		return e;
+	}
+}
+
+static int call(const struct prism_tool *t, int (*fn)(void *, const struct prism_event *),
+		void *ctx, const struct prism_event *ev)
+{
+	if (fn)
+		return fn(ctx, ev);
+	if (t->other_all && t->other)
+		return t->other(ctx, ev);
+	return 0;
+}
+
+/*
+ * Leader sampling (PERF_SAMPLE_READ with a GROUP read_format): one record
+ * carries the values of every group member, and perf counts a sample for
+ * each member, so do the same.
+ */
+static void count_group_members(struct prism_session *s, const struct prism_event *ev)
+{
+	uint64_t fmt = ev->evsel->a.attr.read_format, i;
+	const uint8_t *v = ev->sample.read.values_raw;
+	size_t entry = 8 + (fmt & PERF_FORMAT_ID ? 8 : 0) + (fmt & PERF_FORMAT_LOST ? 8 : 0);
+
+	if (!(ev->sample.type & PERF_SAMPLE_READ) || !(fmt & PERF_FORMAT_GROUP) ||
+	    !(fmt & PERF_FORMAT_ID) || !v)
+		return;
+	for (i = 0; i < ev->sample.read.nr; i++, v += entry) {
+		struct prism_evsel *m = prism_idmap__find(&s->ids, get_u64(v + 8));
+
+		if (m && m != ev->evsel)
+			m->nr_samples++;
+	}
+}
+
+/* decode and hand one kernel record (aligned, native order) to the tool */
+static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
+{
+	const struct prism_tool *t = s->tool;
+	struct perf_event_header *hdr = rec;
+	struct prism_event ev;
+	bool unknown;
+	int err;
+
+	ev.raw = hdr;
+	ev.type = hdr->type;
+	ev.file_offset = off;
+	ev.compressed = compressed;
+	ev.evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	if (!ev.evsel) {
+		if (hdr->type == PERF_RECORD_SAMPLE)
+			s->stats.nr_unknown_id++;
+		return 0;
+	}
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		err = prism_sample__parse(ev.evsel, rec, s->info.needs_swap, &ev.sample);
+		if (err)
+			return err_at(
+				s, off, err,
+				"SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'",
+				hdr->size, (unsigned long long)ev.evsel->a.attr.sample_type,
+				prism_evsel__name(ev.evsel));
+		ev.evsel->nr_samples++;
+		count_group_members(s, &ev);
+	} else {
+		err = prism_sample__parse_id(ev.evsel, rec, s->info.needs_swap, &ev.sample);
+		if (!err)
+			err = prism_event__decode(&ev, ev.evsel, hdr->size - ev.evsel->id_hdr_size);
+		if (err)
+			return err_at(s, off, err, "%s record of %u bytes is malformed",
+				      prism_record_type_name(hdr->type), hdr->size);
+	}
+	if (ev.sample.time) {
+		if (!s->stats.first_time || ev.sample.time < s->stats.first_time)
+			s->stats.first_time = ev.sample.time;
+		if (ev.sample.time > s->stats.last_time)
+			s->stats.last_time = ev.sample.time;
+	}
+	switch (hdr->type) {
+	case PERF_RECORD_SAMPLE:
+		return t->sample ? t->sample(s->ctx, &ev) : 0;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return call(t, t->mmap, s->ctx, &ev);
+	case PERF_RECORD_COMM:
+		return call(t, t->comm, s->ctx, &ev);
+	case PERF_RECORD_FORK:
+		return call(t, t->fork, s->ctx, &ev);
+	case PERF_RECORD_EXIT:
+		return call(t, t->exit, s->ctx, &ev);
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		return call(t, t->lost, s->ctx, &ev);
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return call(t, t->switch_, s->ctx, &ev);
+	default:
+		return t->other ? t->other(s->ctx, &ev) : 0;
+	}
+}
+
+struct deliver_ctx {
+	struct prism_session *s;
+};
+
+static int ordered_deliver(void *ctx, const void *rec, size_t size, uint64_t time,
+			   uint64_t file_offset)
+{
+	struct prism_session *s = ctx;
+
+	/* the queue hands out aligned private copies; the top bit marks compressed */
+	return deliver(s, (void *)rec, file_offset & ~(1ull << 63), file_offset >> 63);
+}
+
+/* the record's timestamp, or 0 when it has none (synthesized or no TIME bit) */
+static uint64_t record_time(struct prism_session *s, const struct perf_event_header *hdr,
+			    struct prism_evsel *evsel)
+{
+	uint64_t st = evsel->a.attr.sample_type;
+	const uint8_t *p = (const uint8_t *)hdr;
+	size_t idx;
+
+	if (!(st & PERF_SAMPLE_TIME))
+		return 0;
+	if (hdr->type == PERF_RECORD_SAMPLE) {
+		idx = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
+		      !!(st & PERF_SAMPLE_TID);
+		if (8 + 8 * (idx + 1) > hdr->size)
+			return 0;
+		return get_u64(p + 8 + 8 * idx);
+	}
+	if (!evsel->id_hdr_size || hdr->size < 8 + evsel->id_hdr_size)
+		return 0;
+	idx = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
+	      !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) + 1;
+	return get_u64(p + hdr->size - 8 * idx);
+}
+
+static int handle_kernel(struct prism_session *s, void *rec, uint64_t off, bool compressed)
+{
+	struct perf_event_header *hdr = rec;
+	struct prism_evsel *evsel;
+	bool unknown;
+	uint64_t time;
+
+	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	if (evsel) {
+		if (hdr->type < PRISM_RECORD_TYPE_MAX)
+			evsel->nr_records[hdr->type]++;
+		if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
+			evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
+	}
+	if (hdr->type == PERF_RECORD_LOST && hdr->size >= 24)
+		s->stats.total_lost += get_u64((uint8_t *)rec + 16);
+	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
+		s->stats.total_lost_samples += get_u64((uint8_t *)rec + 8);
+	if (!evsel) {
+		if (hdr->type == PERF_RECORD_SAMPLE)
+			s->stats.nr_unknown_id++;
+		return 0;
+	}
+	if (s->no_order || !s->ordered)
+		return deliver(s, rec, off, compressed);
+	time = record_time(s, hdr, evsel);
+	if (!time || time == ~0ull)
+		return deliver(s, rec, off, compressed);
+	return prism_ordered__queue(s->ordered, rec, hdr->size, time,
+				    off | ((uint64_t)compressed << 63));
+}
+
+static int process_record(struct prism_session *s, void *rec, uint64_t off, bool compressed);
+
+/* decompress one payload and process every complete record it completes */
+static int handle_compressed(struct prism_session *s, const uint8_t *payload, size_t len,
+			     uint64_t off)
+{
+	size_t pos = 0;
+	int err;
+
+	if (!s->decomp) {
+		s->decomp = prism_decomp__new();
+		if (!s->decomp)
+			return err_at(
+				s, off, -errno,
+				"COMPRESSED record, but this build of prism has no zstd support (install libzstd-dev and rebuild)");
+	}
+	err = prism_decomp__feed(s->decomp, payload, len, &s->dbuf, &s->dlen, &s->dcap,
+				 MAX_DECOMPRESSED);
+	if (err)
+		return err_at(s, off, err, "zstd stream could not be decompressed");
+	s->stats.compressed_bytes += len;
+	while (s->dlen - pos >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		memcpy(&h, s->dbuf + pos, sizeof(h));
+		if (s->info.needs_swap)
+			h.size = bswap_16(h.size);
+		if (h.size < sizeof(h))
+			return err_at(s, off, -PRISM_E_BAD_RECORD,
+				      "record inside COMPRESSED data at +%#zx has size %u", pos,
+				      h.size);
+		if (h.size > s->dlen - pos)
+			break; /* straddles into the next chunk */
+		err = process_record(s, s->dbuf + pos, off, true);
+		if (err)
+			return err;
+		pos += h.size;
+	}
+	s->stats.decompressed_bytes += pos;
+	memmove(s->dbuf, s->dbuf + pos, s->dlen - pos);
+	s->dlen -= pos;
+	return 0;
+}
+
+static int handle_event_update(struct prism_session *s, const uint8_t *rec, uint16_t size)
+{
+	struct prism_evsel *evsel;
+	uint64_t type, id;
+
+	if (size < 24)
+		return 0;
+	type = get_u64(rec + 8);
+	id = get_u64(rec + 16);
+	evsel = prism_idmap__find(&s->ids, id);
+	if (!evsel)
+		return 0;
+	switch (type) {
+	case 0: /* UNIT */
+		if (memchr(rec + 24, '\0', size - 24))
+			return prism_evsel__set_unit(evsel, (const char *)rec + 24);
+		return 0;
+	case 1: /* SCALE */
+		if (size >= 32)
+			memcpy(&evsel->scale, rec + 24, 8);
+		return 0;
+	case 2: /* NAME */
+		if (memchr(rec + 24, '\0', size - 24))
+			return prism_evsel__set_name(evsel, (const char *)rec + 24);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+/* pipe mode: HEADER_ATTR = attr (attr.size bytes) then ids to header.size */
+static int handle_header_attr(struct prism_session *s, const uint8_t *rec, uint16_t size,
+			      uint64_t off)
+{
+	struct prism_attr_ext a;
+	uint32_t asize;
+	size_t nr_ids;
+	int err;
+
+	uint64_t *ids;
+	size_t i;
+
+	err = prism_attr__read(&a, rec + 8, size - 8u, s->info.needs_swap);
+	if (err)
+		return err_at(s, off, -PRISM_E_BAD_RECORD, "HEADER_ATTR with a bad attr.size");
+	asize = a.attr.size;
+	nr_ids = (size - 8u - asize) / 8;
+	ids = calloc(nr_ids + 1, sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	for (i = 0; i < nr_ids; i++) {
+		ids[i] = get_u64(rec + 8 + asize + 8 * i);
+		if (s->info.needs_swap)
+			ids[i] = bswap_64(ids[i]);
+	}
+	err = prism_session__add_evsel(s, &a, ids, nr_ids, NULL);
+	free(ids);
+	if (err)
+		return err;
+	prism_session__update_id_pos(s);
+	return 0;
+}
+
+/* HEADER_TRACING_DATA: the blob follows the record, outside header.size */
+static int handle_tracing_data(struct prism_session *s, const uint8_t *rec, uint16_t size,
+			       uint64_t off, bool compressed)
+{
+	const void *blob;
+	uint32_t len;
+	int err;
+
+	if (size < 12)
+		return err_at(s, off, -PRISM_E_BAD_RECORD, "TRACING_DATA record too small");
+	len = get_u32(rec + 8);
+	if (s->info.needs_swap)
+		len = bswap_32(len);
+	if (compressed)
+		return err_at(s, off, -PRISM_E_UNSUPPORTED, "TRACING_DATA inside compressed data");
+	if (len > MAX_TRACING_DATA)
+		return err_at(s, off, -PRISM_E_BAD_RECORD, "TRACING_DATA of %u bytes", len);
+	blob = prism_input__peek(s->in, len, &err);
+	if (!blob)
+		return err_at(s, off, err ? err : -PRISM_E_TRUNCATED,
+			      "tracing data of %u bytes runs past the end of the input", len);
+	err = prism_session__decode_feature(s, PRISM_FEAT_TRACING_DATA, blob, len);
+	if (err)
+		return err;
+	return prism_input__skip(s->in, len);
+}
+
+static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool compressed)
+{
+	struct perf_event_header *hdr = rec;
+	const uint8_t *b = rec;
+	int err = 0;
+
+	switch (hdr->type) {
+	case PRISM_RECORD_HEADER_ATTR:
+		err = handle_header_attr(s, b, hdr->size, off);
+		break;
+	case PRISM_RECORD_HEADER_TRACING_DATA:
+		err = handle_tracing_data(s, b, hdr->size, off, compressed);
+		break;
+	case PRISM_RECORD_HEADER_FEATURE:
+		if (hdr->size > 16)
+			err = prism_session__decode_feature(s, (unsigned int)get_u64(b + 8), b + 16,
+							    hdr->size - 16u);
+		break;
+	case PRISM_RECORD_EVENT_UPDATE:
+		err = handle_event_update(s, b, hdr->size);
+		break;
+	case PRISM_RECORD_FINISHED_ROUND:
+		if (s->ordered)
+			err = prism_ordered__finished_round(s->ordered);
+		break;
+	case PRISM_RECORD_AUXTRACE:
+		/* AUX data follows the record, outside header.size: skip it */
+		if (hdr->size >= 16 && !compressed)
+			err = prism_input__skip(s->in, get_u64(b + 8));
+		break;
+	case PRISM_RECORD_COMPRESSED:
+		if (compressed)
+			return err_at(s, off, -PRISM_E_BAD_RECORD,
+				      "COMPRESSED record inside compressed data");
+		err = handle_compressed(s, b + 8, hdr->size - 8u, off);
+		break;
+	case PRISM_RECORD_COMPRESSED2: {
+		uint64_t n = hdr->size >= 16 ? get_u64(b + 8) : 0;
+
+		if (hdr->size < 16 || n > hdr->size - 16u)
+			return err_at(
+				s, off, -PRISM_E_BAD_RECORD,
+				"COMPRESSED2 data_size %llu does not fit its record of %u bytes",
+				(unsigned long long)n, hdr->size);
+		err = handle_compressed(s, b + 16, (size_t)n, off);
+		break;
+	}
+	default:
+		break;
+	}
+	if (err)
+		return err;
+	if (!s->names_resolved && hdr->type != PRISM_RECORD_HEADER_FEATURE &&
+	    hdr->type != PRISM_RECORD_HEADER_ATTR)
+		prism_session__resolve_names(s);
+	if (s->tool->user) {
+		struct prism_event ev;
+
+		memset(&ev, 0, sizeof(ev));
+		ev.raw = hdr;
+		ev.type = hdr->type;
+		ev.file_offset = off;
+		ev.compressed = compressed;
+		return s->tool->user(s->ctx, &ev);
+	}
+	return 0;
+}
+
+/* @rec may be unaligned and in file byte order */
+static int process_record(struct prism_session *s, void *rec, uint64_t off, bool compressed)
+{
+	struct perf_event_header hdr;
+	void *r = rec;
+	int err;
+
+	memcpy(&hdr, rec, sizeof(hdr));
+	if (s->info.needs_swap) {
+		hdr.type = bswap_32(hdr.type);
+		hdr.size = bswap_16(hdr.size);
+	}
+	/*
+	 * Copy when unaligned, when swapping, and for the two records whose
+	 * payload follows them (reading it may move the input window).
+	 */
+	if (((uintptr_t)rec & 7) || s->info.needs_swap ||
+	    hdr.type == PRISM_RECORD_HEADER_TRACING_DATA || hdr.type == PRISM_RECORD_AUXTRACE) {
+		if (!s->scratch) {
+			s->scratch = aligned_alloc(8, 65536);
+			s->scratch_cap = s->scratch ? 65536 : 0;
+			if (!s->scratch)
+				return -ENOMEM;
+		}
+		memcpy(s->scratch, rec, hdr.size);
+		r = s->scratch;
+		if (s->info.needs_swap) {
+			err = prism_swap__record(r, hdr.size, s);
+			if (err)
+				return err_at(s, off, err,
+					      "%s record of %u bytes could not be byte-swapped",
+					      prism_record_type_name(hdr.type), hdr.size);
+		}
+	}
+	s->stats.nr_records_total++;
+	if (hdr.type < PRISM_RECORD_TYPE_MAX)
+		s->stats.nr_records[hdr.type]++;
+	if (hdr.type >= PRISM_RECORD_HEADER_ATTR) {
+		if (hdr.type >= PRISM_RECORD_TYPE_MAX) {
+			s->stats.nr_unknown++;
+			return 0;
+		}
+		return handle_user(s, r, off, compressed);
+	}
+	if (hdr.type >= PRISM_RECORD_KERNEL_MAX || hdr.type == 0) {
+		s->stats.nr_unknown++;
+		return 0;
+	}
+	if (!s->names_resolved)
+		prism_session__resolve_names(s);
+	return handle_kernel(s, r, off, compressed);
+}
+
+int prism_session__process(struct prism_session *s, const struct prism_tool *tool, void *ctx)
+{
+	const struct prism_file_info *fi = &s->info;
+	int err;
+
+	s->tool = tool;
+	s->ctx = ctx;
+	s->errmsg[0] = '\0';
+	if (!s->no_order && !s->ordered) {
+		s->ordered = prism_ordered__new(s->order_mem_limit, ordered_deliver, s);
+		if (!s->ordered)
+			return -ENOMEM;
+	}
+	if (!prism_input__is_pipe(s->in)) {
+		err = prism_input__seek(s->in, fi->data_offset);
+		if (err)
+			return err;
+		if (!fi->pipe)
+			prism_input__set_end(s->in, fi->data_offset + fi->data_size);
+	}
+	for (;;) {
+		uint64_t off = prism_input__pos(s->in);
+		struct perf_event_header hdr;
+		const void *p;
+
+		p = prism_input__peek(s->in, sizeof(hdr), &err);
+		if (!p) {
+			if (err)
+				err = err_at(s, off, err, "the data ends inside a record header");
+			break;
+		}
+		memcpy(&hdr, p, sizeof(hdr));
+		if (fi->needs_swap)
+			hdr.size = bswap_16(hdr.size);
+		if (hdr.size < sizeof(hdr)) {
+			err = err_at(
+				s, off, -PRISM_E_BAD_RECORD,
+				"size %u is smaller than a record header (8): the data is corrupt",
+				hdr.size);
+			break;
+		}
+		p = prism_input__peek(s->in, hdr.size, &err);
+		if (!p) {
+			err = err_at(s, off, err ? err : -PRISM_E_TRUNCATED,
+				     "record of %u bytes runs past the end of the data", hdr.size);
+			break;
+		}
+		s->stats.data_bytes += hdr.size;
+		/* the payload of TRACING_DATA/AUXTRACE follows: step over the record first */
+		err = prism_input__skip(s->in, hdr.size);
+		if (!err)
+			err = process_record(s, (void *)p, off, false);
+		if (err)
+			break;
+	}
+	/* deliver what was decoded before the end (or the damage), unless a callback said stop */
+	if (s->ordered && err <= 0) {
+		int ferr = prism_ordered__flush_all(s->ordered);
+
+		if (!err)
+			err = ferr;
+	}
+	if (s->ordered) {
+		s->stats.nr_out_of_order = prism_ordered__nr_out_of_order(s->ordered);
+		s->stats.nr_early_flushes = prism_ordered__nr_early_flushes(s->ordered);
+	}
+	if (err)
+		return err;
+	if (s->dlen)
+		pr_warn("%zu bytes of compressed data at the end do not form a whole record",
+			s->dlen);
+	return 0;
+}

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Session object: open a perf.data input, hold its events, features and
+ * tracepoint formats.  The record loop is in session-process.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <prism/features.h>
+#include <prism/tp.h>
+
+#include "internal.h"
+#include "session-internal.h"
+#include "data/decomp.h"
+#include "data/input.h"
+#include "ordered.h"
+
+static __thread char open_error[512];
+
+const char *prism_session_open_error(void)
+{
+	return open_error;
+}
+
+int prism_session__set_error(struct prism_session *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->errmsg, sizeof(s->errmsg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *prism_session__error(const struct prism_session *s)
+{
+	return s->errmsg;
+}
+
+struct prism_session *prism_session__open(const struct prism_session_opts *opts)
+{
+	struct prism_session *s = calloc(1, sizeof(*s));
+	int err;
+
+	open_error[0] = '\0';
+	if (!s)
+		return NULL;
+	s->no_order = opts->no_order;
+	s->order_mem_limit = opts->order_mem_limit;
+	s->id_pos = s->is_pos = -1;
+	s->features = prism_features__new();
+	if (!s->features) {
+		err = errno ? errno : ENOMEM;
+		goto fail;
+	}
+	s->in = prism_input__open(opts->path, opts->fd);
+	if (!s->in) {
+		err = errno;
+		goto fail;
+	}
+	err = prism_session__read_header(s);
+	if (err) {
+		err = -err;
+		goto fail;
+	}
+	if (!s->info.pipe)
+		prism_session__resolve_names(s);
+	return s;
+fail:
+	snprintf(open_error, sizeof(open_error), "%s", s->errmsg);
+	prism_session__free(s);
+	errno = err;
+	return NULL;
+}
+
+void prism_session__free(struct prism_session *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr_evsels; i++)
+		prism_evsel__free(s->evsels[i]);
+	free(s->evsels);
+	prism_idmap__release(&s->ids);
+	prism_features__free(s->features);
+	prism_tp__free(s->tp);
+	prism_ordered__free(s->ordered);
+	prism_decomp__free(s->decomp);
+	free(s->dbuf);
+	free(s->scratch);
+	prism_input__free(s->in);
+	free(s);
+}
+
+int prism_session__add_evsel(struct prism_session *s, const struct prism_attr_ext *a,
+			     const uint64_t *ids, size_t nr_ids, struct prism_evsel **out)
+{
+	struct prism_evsel *evsel;
+	size_t i;
+	int err;
+
+	err = prism_ensure_mem((void **)&s->evsels, &s->cap_evsels, sizeof(*s->evsels),
+			       s->nr_evsels + 1);
+	if (err)
+		return err;
+	evsel = prism_evsel__new(a, (int)s->nr_evsels);
+	if (!evsel)
+		return -ENOMEM;
+	s->evsels[s->nr_evsels++] = evsel;
+	for (i = 0; i < nr_ids; i++) {
+		err = prism_evsel__add_id(evsel, ids[i]);
+		if (!err)
+			err = prism_idmap__add(&s->ids, ids[i], evsel);
+		if (err)
+			return err;
+	}
+	s->names_resolved = false;
+	if (out)
+		*out = evsel;
+	return 0;
+}
+
+/*
+ * Where the id sits, from the first attr (perf's evlist__event2id): in
+ * samples, u64 index after the header; in other records, u64 index from
+ * the end.
+ */
+void prism_session__update_id_pos(struct prism_session *s)
+{
+	uint64_t st;
+
+	s->id_pos = s->is_pos = -1;
+	if (!s->nr_evsels)
+		return;
+	st = s->evsels[0]->a.attr.sample_type;
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		s->id_pos = 0;
+		s->is_pos = 1;
+	} else if (st & PERF_SAMPLE_ID) {
+		s->id_pos = !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID) +
+			    !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
+		s->is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
+	}
+}
+
+int prism_session__decode_feature(struct prism_session *s, unsigned int feat, const void *data,
+				  size_t size)
+{
+	int err;
+
+	if (feat == PRISM_FEAT_TRACING_DATA) {
+		struct prism_tp *tp = prism_tp__new(data, size);
+
+		if (!tp) {
+			char buf[128];
+
+			pr_warn("tracing data (%zu bytes) could not be read: %s; tracepoint fields will not be decoded",
+				size, prism_strerror(errno, buf, sizeof(buf)));
+			return 0;
+		}
+		prism_tp__free(s->tp);
+		s->tp = tp;
+		s->names_resolved = false;
+		return 0;
+	}
+	err = prism_features__decode(s->features, feat, data, size, s->info.needs_swap);
+	if (err && err != -ENOMEM) {
+		char buf[128];
+
+		pr_warn("header feature %s (%u, %zu bytes) is malformed: %s; kept raw",
+			prism_features__name(feat), feat, size,
+			prism_strerror(err, buf, sizeof(buf)));
+		return 0;
+	}
+	s->names_resolved = false;
+	return err;
+}
+
+/* names: EVENT_DESC / EVENT_UPDATE, else tracepoint name, else derived */
+void prism_session__resolve_names(struct prism_session *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nr_evsels; i++) {
+		struct prism_evsel *evsel = s->evsels[i];
+		const struct prism_tp_event *tpe = NULL;
+		const char *desc;
+		char tpname[256];
+
+		desc = prism_features__event_name(s->features, evsel->a.attr.type,
+						  evsel->a.attr.config, evsel->ids, evsel->nr_ids,
+						  (int)i);
+		if (desc && !evsel->name)
+			prism_evsel__set_name(evsel, desc);
+		if (evsel->a.attr.type == PERF_TYPE_TRACEPOINT && s->tp)
+			tpe = prism_tp__event(s->tp, evsel->a.attr.config);
+		if (tpe)
+			snprintf(tpname, sizeof(tpname), "%s:%s", prism_tp_event__system(tpe),
+				 prism_tp_event__name(tpe));
+		prism_evsel__derive_name(evsel, tpe ? tpname : NULL);
+	}
+	s->names_resolved = true;
+}
+
+const struct prism_file_info *prism_session__file_info(const struct prism_session *s)
+{
+	return &s->info;
+}
+
+size_t prism_session__nr_evsels(const struct prism_session *s)
+{
+	return s->nr_evsels;
+}
+
+struct prism_evsel *prism_session__evsel(const struct prism_session *s, size_t idx)
+{
+	return idx < s->nr_evsels ? s->evsels[idx] : NULL;
+}
+
+struct prism_evsel *prism_session__evsel_by_id(const struct prism_session *s, uint64_t id)
+{
+	return prism_idmap__find(&s->ids, id);
+}
+
+const struct prism_features *prism_session__features(const struct prism_session *s)
+{
+	return s->features;
+}
+
+struct prism_tp *prism_session__tp(const struct prism_session *s)
+{
+	return s->tp;
+}
+
+const struct prism_session_stats *prism_session__stats(const struct prism_session *s)
+{
+	return &s->stats;
+}
