@@ -54,6 +54,7 @@ void list_commands(FILE *fp);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 int cmd_stats(int argc, const char **argv);
+int cmd_header(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

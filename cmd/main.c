@@ -19,6 +19,7 @@
 /* One row per command; adding a command = one file in cmd/ + one row here. */
 const struct cmd_struct commands[] = {
 	{ "help", cmd_help, "show help for prism or one of its commands" },
+	{ "header", cmd_header, "print the header features of a perf.data file" },
 	{ "script", cmd_script,
 	  "print the samples of a perf.data file, one line each (like perf script)" },
 	{ "stats", cmd_stats, "count the records of a perf.data file by type and event" },

@@ -89,8 +89,9 @@ void prism_ordered__free(struct prism_ordered *o);
  * would be exceeded, and this record itself when it is older than the last
  * delivered one (counted by prism_ordered__nr_out_of_order()).
  *
- * Return: 0, -EINVAL (NULL @o, or @size over 4 GiB), -ENOMEM (the record
- * was not queued), or the callback's non-zero return.
+ * Return: 0, -EINVAL (NULL @o, or @size over UINT32_MAX), -EBUSY (called
+ * from the deliver callback), -ENOMEM (the record was not queued), or the
+ * callback's non-zero return.
  */
 int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
 			 uint64_t file_offset);
@@ -103,8 +104,10 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
  * largest time queued before the previous call (none on the first call),
  * then remembers the largest time queued so far for the next call.
  *
- * Return: 0, -ENOMEM (nothing was delivered), or the callback's non-zero
- * return (the records after the failing one stay queued).
+ * Return: 0, -EINVAL (NULL @o), -EBUSY (called from the deliver callback),
+ * -ENOMEM (nothing was delivered), or the callback's non-zero return (the
+ * record it failed on counts as delivered, the ones after it stay queued
+ * and the limit for the next round is not moved).
  */
 int prism_ordered__finished_round(struct prism_ordered *o);
 

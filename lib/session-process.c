@@ -355,9 +355,7 @@ static int handle_tracing_data(struct prism_session *s, const uint8_t *rec, uint
 
 	if (size < 12)
 		return err_at(s, off, -PRISM_E_BAD_RECORD, "TRACING_DATA record too small");
-	len = get_u32(rec + 8);
-	if (s->info.needs_swap)
-		len = bswap_32(len);
+	len = get_u32(rec + 8); /* already in our byte order (prism_swap__record) */
 	if (compressed)
 		return err_at(s, off, -PRISM_E_UNSUPPORTED, "TRACING_DATA inside compressed data");
 	if (len > MAX_TRACING_DATA)

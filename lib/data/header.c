@@ -140,8 +140,13 @@ static int read_features(struct prism_session *s)
 		}
 		off = rd64(sec, fi->needs_swap);
 		size = rd64(sec + 8, fi->needs_swap);
-		if (!size)
+		if (!size) {
+			/* flag features (BRANCH_STACK, STAT) have no payload */
+			err = prism_session__decode_feature(s, bit, "", 0);
+			if (err == -ENOMEM)
+				return err;
 			continue;
+		}
 		if (size > fi->file_size || off > fi->file_size - size) {
 			pr_warn("header: feature %u section (offset %#llx, %llu bytes) lies past the end of the file; ignored",
 				bit, (unsigned long long)off, (unsigned long long)size);

@@ -169,7 +169,7 @@ int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped
 		p = c.p;
 		if (swapped) {
 			/* the u32 size and the payload were swapped with the words around them */
-			size = bswap_32(get_u32(p + 4));
+			size = get_u32(p + 4);
 			if (size > (size_t)(c.end - c.p) - 4)
 				goto bad;
 			unswap_words(p, (4 + size + 7) & ~7u);
