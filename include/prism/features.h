@@ -468,7 +468,8 @@ PRISM_API void prism_features__print(const struct prism_features *f, struct pris
 
 /*
  * Appends perf 6.1's "# missing features: " line: the names of the
- * features 1 .. 31 that were not decoded, each followed by a space.
+ * features 1 .. 31 for which no section was decoded (prism_features__has()
+ * is false), each followed by a space.
  */
 PRISM_API void prism_features__print_missing(const struct prism_features *f,
 					     struct prism_strbuf *out);

@@ -100,10 +100,17 @@ PRISM_API const struct prism_tp_event *prism_tp__event_of(const struct prism_tp 
  * "prev_comm=perf prev_pid=14933 prev_prio=120 prev_state=D ==> ...".
  * Nothing is appended on error.
  *
- * Return: 0; -PRISM_E_TRUNCATED when a field of the event (or a dynamic
- * array it points to) lies outside @raw_size; -PRISM_E_UNKNOWN_EVENT when
+ * The payload is checked before libtraceevent sees it: every field, every
+ * __data_loc array and every length, index and divisor the print fmt takes
+ * from the payload must be in range.
+ *
+ * Return: 0; -PRISM_E_TRUNCATED when a field of the event, a dynamic array
+ * it points to, or bytes a __print_hex() / __print_array() / x[i] of its
+ * print fmt would read lie outside @raw_size; -PRISM_E_UNKNOWN_EVENT when
  * common_type names no known format; -PRISM_E_TRACEPOINT when the print fmt
- * reads a length the payload cannot be checked against; -ENOMEM.
+ * needs a value that cannot be proven safe (a divisor that is 0 or not
+ * understood, an ftrace bprint event); -ERANGE when @raw_size exceeds
+ * INT32_MAX; -ENOMEM.
  */
 PRISM_API int prism_tp__format(const struct prism_tp *tp, const void *raw, size_t raw_size,
 			       struct prism_strbuf *out);
@@ -118,9 +125,26 @@ PRISM_API int prism_tp__format(const struct prism_tp *tp, const void *raw, size_
  */
 PRISM_API const char *prism_tp__comm(const struct prism_tp *tp, int pid);
 
-/* event accessors: strings are owned by the tp */
+/**
+ * prism_tp_event__name - the event's name, e.g. "sched_switch"
+ * @ev: the event format
+ *
+ * Return: a string owned by the tp.
+ */
 PRISM_API const char *prism_tp_event__name(const struct prism_tp_event *ev);
+
+/**
+ * prism_tp_event__system - the event's system (tracefs directory), e.g. "sched"
+ * @ev: the event format
+ *
+ * Return: a string owned by the tp.
+ */
 PRISM_API const char *prism_tp_event__system(const struct prism_tp_event *ev);
+
+/**
+ * prism_tp_event__id - the tracepoint id (the format's "ID:" line)
+ * @ev: the event format
+ */
 PRISM_API uint64_t prism_tp_event__id(const struct prism_tp_event *ev);
 
 /**
@@ -137,24 +161,86 @@ PRISM_API uint64_t prism_tp_event__id(const struct prism_tp_event *ev);
 PRISM_API const struct prism_tp_field *prism_tp_event__field(const struct prism_tp_event *ev,
 							     const char *name);
 
-/* iteration over all fields, common fields first, in format-file order */
+/**
+ * prism_tp_event__nr_fields - number of fields, common fields included
+ * @ev: the event format
+ */
 PRISM_API size_t prism_tp_event__nr_fields(const struct prism_tp_event *ev);
+
+/**
+ * prism_tp_event__field_at - iterate over the fields
+ * @ev: the event format
+ * @idx: 0 .. prism_tp_event__nr_fields() - 1; the common fields come first,
+ *	 then the event's own, each in format-file order
+ *
+ * For listing only: look fields up by name to decode them.
+ * Return: the field, or NULL when @idx is out of range.
+ */
 PRISM_API const struct prism_tp_field *prism_tp_event__field_at(const struct prism_tp_event *ev,
 								size_t idx);
 
-/* field accessors */
+/**
+ * prism_tp_field__name - the field's name, e.g. "prev_pid"
+ * @f: the field
+ *
+ * Return: a string owned by the tp.
+ */
 PRISM_API const char *prism_tp_field__name(const struct prism_tp_field *f);
-/* the C type as written in the format file, e.g. "pid_t", "__data_loc char[]" */
+
+/**
+ * prism_tp_field__type - the field's C type as the format file writes it
+ * @f: the field
+ *
+ * Return: a string owned by the tp, e.g. "pid_t", "char[16]" (the array
+ * length moves to the type, as libtraceevent reports it), "__data_loc char[]".
+ */
 PRISM_API const char *prism_tp_field__type(const struct prism_tp_field *f);
+
+/**
+ * prism_tp_field__offset - byte offset of the field in a payload
+ * @f: the field
+ */
 PRISM_API size_t prism_tp_field__offset(const struct prism_tp_field *f);
-/* bytes in the payload; 4 for a __data_loc field (the offset/length word) */
+
+/**
+ * prism_tp_field__size - bytes the field takes in a payload
+ * @f: the field
+ *
+ * Return: the size; 4 for a __data_loc / __rel_loc field (the word holding
+ * the offset and length of its data).
+ */
 PRISM_API size_t prism_tp_field__size(const struct prism_tp_field *f);
+
+/**
+ * prism_tp_field__is_signed - whether the format declares the field signed
+ * @f: the field
+ */
 PRISM_API bool prism_tp_field__is_signed(const struct prism_tp_field *f);
-/* true for char x[N], __data_loc char[] and __rel_loc char[] fields */
+
+/**
+ * prism_tp_field__is_string - whether prism_tp_field__str() can read @f
+ * @f: the field
+ *
+ * Return: true for arrays of char, u8 or s8: char x[N], __data_loc char[]
+ * and __rel_loc char[] fields.
+ */
 PRISM_API bool prism_tp_field__is_string(const struct prism_tp_field *f);
-/* true for __data_loc / __rel_loc fields (payload bytes located at run time) */
+
+/**
+ * prism_tp_field__is_dynamic - whether @f is a __data_loc / __rel_loc field
+ * @f: the field
+ *
+ * Return: true when the field's data lies elsewhere in the payload, at an
+ * offset read from the payload.
+ */
 PRISM_API bool prism_tp_field__is_dynamic(const struct prism_tp_field *f);
-/* elements of a fixed-size array field (args[6] -> 6); 1 for a scalar */
+
+/**
+ * prism_tp_field__nr_elems - elements of a fixed-size array field
+ * @f: the field
+ *
+ * Return: N for x[N] with a known element size (args[6] gives 6), else 1.
+ */
 PRISM_API size_t prism_tp_field__nr_elems(const struct prism_tp_field *f);
 
 /**

@@ -9,15 +9,14 @@
 
 /*
  * Flag bits are C bit-fields: a big-endian compiler allocates them from the
- * other end of each byte, so a cross-endian reader reverses the bits of every
- * byte after swapping the u64 (perf's swap_bitfield).
+ * other end, so a cross-endian reader reverses the bits of every byte in
+ * place, without swapping the bytes (perf's swap_bitfield).
  */
 static uint64_t swap_flags(uint64_t v)
 {
 	uint64_t out = 0;
 	int byte, bit;
 
-	v = bswap_64(v);
 	for (byte = 0; byte < 8; byte++) {
 		uint8_t b = (uint8_t)(v >> (byte * 8)), r = 0;
 

@@ -129,7 +129,7 @@ static bool decode_prog(struct feat_cursor *c, struct prism_feat_bpf_prog *p)
 	p->sub_prog_tags = (const uint8_t(*)[8])bpil_array(info, p->arrays, BPIL_PROG_TAGS,
 							   BPI_PROG_TAGS, nr, BPF_TAG_SIZE, data,
 							   p->data_len, c->swap);
-	p->decoded = p->sub_prog_addrs && p->sub_prog_lens && p->sub_prog_tags;
+	p->decoded = !nr || (p->sub_prog_addrs && p->sub_prog_lens && p->sub_prog_tags);
 	return true;
 }
 

@@ -173,14 +173,15 @@ static void print_cpu_list(const char *list, struct prism_strbuf *sb)
 		if (*end == '-') {
 			r[nr].hi = strtoul(end + 1, &end, 0);
 			if (r[nr].hi < r[nr].lo)
-				break;
+				goto raw;
 		}
 		if (r[nr].hi >= 0x7fffffff || (*end && *end != ','))
-			break;
+			goto raw; /* perf's perf_cpu_map__new() fails */
 		nr++;
 		p = *end ? end + 1 : end;
 	}
-	if (*p || !nr)
+	/* like perf, a list that stops at an unexpected character keeps what came before */
+	if (!nr)
 		goto raw;
 	qsort(r, nr, sizeof(*r), cmp_range);
 	for (i = 1; i < nr; i++)

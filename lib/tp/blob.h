@@ -54,4 +54,12 @@ int tp_blob__parse(struct tp_blob *b, const void *data, size_t size);
 /* frees the format array; the pieces pointed into the caller's blob */
 void tp_blob__release(struct tp_blob *b);
 
+/*
+ * tp_format__lint - refuse a format text known to crash libtraceevent's parser
+ *
+ * See lib/tp/lint.c for the traps it looks for.
+ * Return: 0, -PRISM_E_TRACEPOINT, -ENOMEM.
+ */
+int tp_format__lint(const char *text, size_t size);
+
 #endif /* PRISM_TP_BLOB_H */

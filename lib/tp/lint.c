@@ -2,15 +2,20 @@
 /*
  * A sanity check of one event format text before libtraceevent parses it.
  *
- * libtraceevent's format parser trusts its input: fuzzing libtraceevent
- * 1.7.1 with corrupted perf.data tracing data found NULL dereferences for a
- * field declaration whose '[' has no ']' (event_read_fields() runs into the
- * end of the text) and for a print fmt that names a field the format does
- * not declare inside __print_flags() / __print_symbolic() (process_entry()).
- * Kernel-written formats never look like that, so such a format is refused
- * here and the event skipped, as for any format that fails to parse.
- * This is a filter for known traps, not a grammar.
+ * libtraceevent's format parser trusts its input.  Fuzzing libtraceevent
+ * 1.7.1 with corrupted tracing data found: NULL dereferences for a field
+ * declaration whose '[' has no ']' (event_read_fields() runs into the end
+ * of the text), for a print fmt naming an undeclared field inside
+ * __print_flags() / __print_symbolic() (process_entry()) and for characters
+ * C does not use ('$', control bytes: the tokenizer returns no token);
+ * SIGFPE from constant folding "x / 0" (consolidate_op_arg()); an endless
+ * loop on an unclosed string.  Kernel-written formats never look like that,
+ * so such a format is refused here and the event skipped, as for any
+ * format that fails to parse.  This is a filter for known traps, not a
+ * grammar: a NEEDSWORK for whoever finds the next one.
  */
+#include <ctype.h>
+
 #include "internal.h"
 #include "tp/blob.h"
 
@@ -25,23 +30,40 @@ static bool is_ident(char c)
 	       c == '_';
 }
 
+static bool is_text(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\r';
+}
+
 /*
  * The declared name of "\tfield:char prev_comm[16];\toffset:..." lines: the
- * identifier before the optional [N] at the end of the declaration.  The
- * brackets of the declaration must pair up.
+ * identifier before the optional [N] at the end of the declaration.  Only
+ * the characters of C declarations are allowed, brackets must pair up, and
+ * quotes (__attribute__((btf_type_tag("user")))) may hold only a word.
  */
 static int field_name(const char *decl, size_t len, struct name *name)
 {
 	size_t i, end = len;
-	int depth = 0;
+	int depth = 0, parens = 0;
 
 	for (i = 0; i < len; i++) {
-		depth += decl[i] == '[';
-		depth -= decl[i] == ']';
-		if (depth < 0 || depth > 1)
+		char c = decl[i];
+
+		if (c == '"') {
+			while (++i < len && is_ident(decl[i]))
+				;
+			if (i == len || decl[i] != '"')
+				return -1;
+			continue;
+		}
+		if (!is_ident(c) && !strchr(" \t[]*().,", c))
+			return -1;
+		depth += (c == '[') - (c == ']');
+		parens += (c == '(') - (c == ')');
+		if (depth < 0 || depth > 1 || parens < 0)
 			return -1;
 	}
-	if (depth)
+	if (depth || parens)
 		return -1;
 	while (end && (decl[end - 1] == ' ' || decl[end - 1] == '\t'))
 		end--;
@@ -71,7 +93,71 @@ static bool declared(const struct name *names, size_t nr, const char *s, size_t 
 	return false;
 }
 
-/* quotes closed, ( [ { balanced, every REC->x declared */
+static const char *skip_space(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n'))
+		p++;
+	return p;
+}
+
+/*
+ * libtraceevent folds constant sub-expressions while parsing, and any word
+ * that is not a field or a function is a constant to it (strtoull() of
+ * the word, 0 for "C" or "\"x\"").  So "x / 0", "x % (2 - 2)", "x / C" and
+ * "x % 08" (octal: 0) divide by zero before any payload is seen.  Accept a
+ * divisor that is a nonzero number, a field, a function call, or a unary
+ * operator or cast applied to one of those, or a bracketed group holding a
+ * field or call: those are left for print time, where check_args() in tp.c
+ * tests them against each payload.
+ */
+static bool divisor_ok(const char *p, const char *end, int level)
+{
+	const char *q;
+	int depth = 0;
+
+	p = skip_space(p, end);
+	if (p >= end || level > 8)
+		return false;
+	if (*p == '-' || *p == '+' || *p == '!' || *p == '~')
+		return divisor_ok(p + 1, end, level + 1);
+	if (*p >= '0' && *p <= '9') {
+		bool hex = *p == '0' && p + 1 < end && (p[1] == 'x' || p[1] == 'X');
+
+		/* as strtoull(, 0): hex, octal after a 0, else decimal */
+		for (q = hex ? p + 2 : p; q < end; q++) {
+			if (hex ? !isxdigit((unsigned char)*q) :
+				  (*q < '0' || *q > (*p == '0' ? '7' : '9')))
+				break;
+			if (*q != '0')
+				return true;
+		}
+		return false;
+	}
+	if (is_ident(*p)) {
+		if ((size_t)(end - p) > 5 && !memcmp(p, "REC->", 5))
+			return true;
+		for (q = p; q < end && is_ident(*q); q++)
+			;
+		q = skip_space(q, end);
+		return q < end && *q == '(';
+	}
+	if (*p != '(')
+		return false;
+	for (q = p; q < end; q++) {
+		depth += (*q == '(') - (*q == ')');
+		if (!depth)
+			break;
+		if ((size_t)(end - q) > 5 && !memcmp(q, "REC->", 5))
+			return true;
+	}
+	/* "(type) x": a cast of the next operand */
+	return q < end && divisor_ok(q + 1, end, level + 1);
+}
+
+/*
+ * Quotes closed, ( [ { balanced, only C's characters outside strings,
+ * every REC->x declared, no divisor that may fold to zero.
+ */
 static int check_print_fmt(const char *p, const char *end, const struct name *names, size_t nr)
 {
 	bool in_str = false;
@@ -85,13 +171,23 @@ static int check_print_fmt(const char *p, const char *end, const struct name *na
 				in_str = false;
 			continue;
 		}
+		if (!is_text((unsigned char)*p) ||
+		    (!is_ident(*p) && !strchr(" \t\r\n()[]{},-><+*/%&|^!~?:=\"'", *p)))
+			return -1;
 		if (*p == '"') {
 			in_str = true;
+		} else if (*p == '\'') {
+			/* a char literal: '(' or '"' must not count */
+			p += p + 2 < end && p[1] == '\\' ? 3 : 2;
+			if (p >= end || *p != '\'')
+				return -1;
 		} else if (*p == '(' || *p == '[' || *p == '{') {
 			depth++;
 		} else if (*p == ')' || *p == ']' || *p == '}') {
 			if (--depth < 0)
 				return -1;
+		} else if ((*p == '/' || *p == '%') && !divisor_ok(p + 1, end, 0)) {
+			return -1;
 		} else if ((size_t)(end - p) > 5 && !memcmp(p, "REC->", 5)) {
 			const char *id = p + 5, *e = id;
 
@@ -113,9 +209,12 @@ int tp_format__lint(const char *text, size_t size)
 	size_t nr = 0, cap = 0;
 	int err = 0;
 
+	/* a NUL ends the text for the tokenizer, wherever it sits */
+	if (memchr(text, '\0', size))
+		return -PRISM_E_TRACEPOINT;
 	while (p < end && !err) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *line = p, *semi;
+		const char *line = p, *semi, *c;
 
 		if (!eol)
 			eol = end;
@@ -128,7 +227,10 @@ int tp_format__lint(const char *text, size_t size)
 			err = check_print_fmt(line, end, names, nr);
 			break;
 		}
-		if ((size_t)(eol - line) < sizeof(field_tag) - 1 ||
+		/* the tokenizer stops at a NUL or any other non-printing byte */
+		for (c = line; c < eol && !err; c++)
+			err = is_text((unsigned char)*c) ? 0 : -PRISM_E_TRACEPOINT;
+		if (err || (size_t)(eol - line) < sizeof(field_tag) - 1 ||
 		    memcmp(line, field_tag, sizeof(field_tag) - 1))
 			continue;
 		line += sizeof(field_tag) - 1;

@@ -165,8 +165,17 @@ static int load_tep(struct tep_handle *tep, const struct tp_blob *b)
 
 	for (i = 0; i < b->nr_formats; i++) {
 		const struct tp_blob_format *f = &b->formats[i];
-		enum tep_errno ret = tep_parse_event(tep, f->text.data, f->text.size, f->system);
+		enum tep_errno ret;
 
+		err = tp_format__lint(f->text.data, f->text.size);
+		if (err == -ENOMEM)
+			return err;
+		if (err) {
+			pr_warn("tp: tracing data: skipping a malformed %s event format",
+				f->system);
+			continue;
+		}
+		ret = tep_parse_event(tep, f->text.data, f->text.size, f->system);
 		if (ret == TEP_ERRNO__MEM_ALLOC_FAILED)
 			return -ENOMEM;
 		if (ret) {
@@ -236,7 +245,8 @@ static bool args_need_check(const struct tep_print_arg *arg)
 		case TEP_PRINT_INT_ARRAY:
 			return true;
 		case TEP_PRINT_OP:
-			if (!strcmp(arg->op.op, "[") || args_need_check(arg->op.left) ||
+			if (!arg->op.op || !strcmp(arg->op.op, "[") || !strcmp(arg->op.op, "/") ||
+			    !strcmp(arg->op.op, "%") || args_need_check(arg->op.left) ||
 			    args_need_check(arg->op.right))
 				return true;
 			break;
@@ -500,15 +510,44 @@ static const struct prism_tp_field *arg_field(const struct prism_tp_event *ev,
 }
 
 /*
- * Evaluate a length or index expression of a print fmt the way
+ * The bits a cast keeps, as libtraceevent's eval_type_str() applies it;
+ * for a type it does not know, assume the narrowest (a divisor must not be
+ * found nonzero here and become zero there).
+ */
+static uint64_t cast_mask(const struct prism_tp_event *ev, const char *type)
+{
+	size_t len = strlen(type);
+
+	if (len && type[len - 1] == '*')
+		return UINT64_MAX;
+	if (!strncmp(type, "unsigned ", 9))
+		type += 9;
+	else if (!strncmp(type, "signed ", 7))
+		type += 7;
+	if (!strcmp(type, "u64") || !strcmp(type, "s64") || !strcmp(type, "long long") ||
+	    !strncmp(type, "struct", 6))
+		return UINT64_MAX;
+	if (!strcmp(type, "long"))
+		return tep_get_long_size(ev->tp->tep) == 8 ? UINT64_MAX : 0xffffffff;
+	if (!strcmp(type, "u32") || !strcmp(type, "s32") || !strcmp(type, "int"))
+		return 0xffffffff;
+	if (!strcmp(type, "u16") || !strcmp(type, "s16") || !strcmp(type, "short"))
+		return 0xffff;
+	return 0xff;
+}
+
+/*
+ * Evaluate a length, index or divisor expression of a print fmt the way
  * libtraceevent's eval_num_arg() will.  Only the shapes seen in kernel
  * formats are understood: numbers, fields, __get_dynamic_array_len(),
- * casts and + - *.  Anything else is -PRISM_E_TRACEPOINT.
+ * casts and + - * & | << >>.  Anything else, and any overflow, is
+ * -PRISM_E_TRACEPOINT.
  */
 static int eval_arg(const struct prism_tp_event *ev, const struct tep_print_arg *arg,
 		    const void *raw, size_t raw_size, uint64_t *val)
 {
 	const struct prism_tp_field *f = arg_field(ev, arg);
+	const char *op;
 	size_t off, len;
 	uint64_t l, r;
 	int err;
@@ -520,11 +559,13 @@ static int eval_arg(const struct prism_tp_event *ev, const struct tep_print_arg 
 		*val = strtoull(arg->atom.atom, NULL, 0);
 		return 0;
 	case TEP_PRINT_FIELD:
-		if (!f)
+		if (!f || (f->flags & TP_FIELD_ARRAY) || f->nr_elems != 1)
 			return -PRISM_E_TRACEPOINT;
-		if (f->flags & TP_FIELD_ARRAY)
-			return -PRISM_E_TRACEPOINT;
-		return prism_tp_field__u64_at(f, raw, raw_size, 0, val) ? -PRISM_E_TRUNCATED : 0;
+		if (!tp_in_bounds(f->offset, f->size, raw_size))
+			return -PRISM_E_TRUNCATED;
+		/* libtraceevent reads fields unsigned */
+		*val = tp_read_num((const uint8_t *)raw + f->offset, f->size, false, f->swap);
+		return 0;
 	case TEP_PRINT_DYNAMIC_ARRAY_LEN:
 		if (!f || !(f->flags & TP_FIELD_DYNAMIC))
 			return -PRISM_E_TRACEPOINT;
@@ -532,20 +573,42 @@ static int eval_arg(const struct prism_tp_event *ev, const struct tep_print_arg 
 		*val = len;
 		return err;
 	case TEP_PRINT_TYPE:
-		return eval_arg(ev, arg->typecast.item, raw, raw_size, val);
+		err = eval_arg(ev, arg->typecast.item, raw, raw_size, val);
+		if (!err)
+			*val &= cast_mask(ev, arg->typecast.type);
+		return err;
 	case TEP_PRINT_OP:
-		if (!arg->op.op || arg->op.op[1])
+		op = arg->op.op;
+		if (!op || !op[0] ||
+		    (op[1] && (op[1] != op[0] || op[2] || (op[0] != '<' && op[0] != '>'))))
 			return -PRISM_E_TRACEPOINT;
 		err = eval_arg(ev, arg->op.left, raw, raw_size, &l);
 		if (!err)
 			err = eval_arg(ev, arg->op.right, raw, raw_size, &r);
 		if (err)
 			return err;
-		if ((arg->op.op[0] == '+' && !__builtin_add_overflow(l, r, val)) ||
-		    (arg->op.op[0] == '-' && !__builtin_sub_overflow(l, r, val)) ||
-		    (arg->op.op[0] == '*' && !__builtin_mul_overflow(l, r, val)))
+		switch (op[0]) {
+		case '+':
+			return __builtin_add_overflow(l, r, val) ? -PRISM_E_TRACEPOINT : 0;
+		case '-':
+			return __builtin_sub_overflow(l, r, val) ? -PRISM_E_TRACEPOINT : 0;
+		case '*':
+			return __builtin_mul_overflow(l, r, val) ? -PRISM_E_TRACEPOINT : 0;
+		case '&':
+			*val = l & r;
 			return 0;
-		return -PRISM_E_TRACEPOINT;
+		case '|':
+			*val = l | r;
+			return 0;
+		case '<':
+		case '>':
+			if (r >= 64)
+				return -PRISM_E_TRACEPOINT;
+			*val = op[0] == '<' ? l << r : l >> r;
+			return 0;
+		default:
+			return -PRISM_E_TRACEPOINT;
+		}
 	default:
 		return -PRISM_E_TRACEPOINT;
 	}
@@ -619,9 +682,10 @@ static int check_index(const struct prism_tp_event *ev, const struct tep_print_a
 /*
  * libtraceevent bounds field and __data_loc reads itself (and
  * tp_fields__check() ran first), but not these: __print_hex() and
- * __print_array() read as many bytes as an expression says, and "x[i]"
- * reads element i of a field.  Walk the print args and prove each such
- * read in bounds for this payload.
+ * __print_array() read as many bytes as an expression says, "x[i]" reads
+ * element i of a field, and "a / b" traps when b is 0.  Walk the print
+ * args and prove each such read in bounds and each divisor nonzero for
+ * this payload.
  */
 static int check_args(const struct prism_tp_event *ev, const struct tep_print_arg *arg,
 		      const void *raw, size_t raw_size)
@@ -650,6 +714,12 @@ static int check_args(const struct prism_tp_event *ev, const struct tep_print_ar
 		case TEP_PRINT_OP:
 			if (arg->op.op && !strcmp(arg->op.op, "["))
 				err = check_index(ev, arg, raw, raw_size);
+			/* x / 0 is SIGFPE: the divisor must be known and nonzero */
+			if (arg->op.op && (!strcmp(arg->op.op, "/") || !strcmp(arg->op.op, "%"))) {
+				err = eval_arg(ev, arg->op.right, raw, raw_size, &n);
+				if (!err && !n)
+					err = -PRISM_E_TRACEPOINT;
+			}
 			if (!err)
 				err = check_args(ev, arg->op.left, raw, raw_size);
 			if (!err)
@@ -677,7 +747,7 @@ static int check_args(const struct prism_tp_event *ev, const struct tep_print_ar
 int prism_tp__format(const struct prism_tp *tp, const void *raw, size_t raw_size,
 		     struct prism_strbuf *out)
 {
-	struct prism_tp *mtp = (struct prism_tp *)tp; /* the scratch seq only */
+	struct prism_tp *mtp = (struct prism_tp *)tp; /* scratch buffers only */
 	struct tep_record record;
 	const struct prism_tp_event *ev;
 	int err;
@@ -692,6 +762,9 @@ int prism_tp__format(const struct prism_tp *tp, const void *raw, size_t raw_size
 	 * no bounds check at all; perf cannot record it anyway.
 	 */
 	if (ev->tev->flags & TEP_EVENT_FL_ISBPRINT)
+		return -PRISM_E_TRACEPOINT;
+	/* two formats with one id: libtraceevent must print the one checked here */
+	if (tep_find_event(tp->tep, ev->tev->id) != ev->tev)
 		return -PRISM_E_TRACEPOINT;
 	err = tp_fields__check(ev->fields, ev->nr_fields, raw, raw_size);
 	if (!err && ev->check_args)

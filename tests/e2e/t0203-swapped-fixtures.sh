@@ -3,17 +3,12 @@
 # Opposite-endian files: fixtures converted to big endian by
 # tests/tools/perfdata-swap.py decode to the same stats and script output as
 # the originals.
-# NEEDSWORK: three fixtures (d2-pipe-tp, h-switch-cpu-wide, h2-switch-task)
-# still decode COMM timing differently when swapped, and the EVENT_DESC
-# header feature is not decoded from swapped files; both are left out here
-# until fixed (see the issue note).
 . tests/e2e/lib.sh
 require_fixtures
 require_cmd python3 "apt-get install python3"
 
 for f in "$FIXTURES"/perf-6.1/*.data "$FIXTURES"/compressed/sleep.data; do
 	name=$(basename "$f" .data)
-	case $name in d2-pipe-tp | h-switch-cpu-wide | h2-switch-task) continue ;; esac
 	sw=$TMP/$name.swapped.data
 	if ! python3 tests/tools/perfdata-swap.py "$f" "$sw" 2>"$TMP/conv.err"; then
 		cat "$TMP/conv.err"

@@ -7,8 +7,9 @@ usage: perfdata-swap.py [--inline] [--no-swap] [--check] [-v] IN OUT
 perf cannot write a file of the other byte order, so prism's tests make one:
 the input's byte order is detected from its magic ("PERFILE2" = little
 endian, "2ELIFREP" = big endian) and every field is rewritten as a writer of
-the other byte order would have produced it.  Converting twice gives back the
-input byte for byte (all operations are involutions and offsets do not move).
+the other byte order would have produced it.  Without compressed records,
+converting twice gives back the input byte for byte: every operation is its
+own inverse and no offset moves.
 
 What is converted, field by field (docs/perf-data-format.md section numbers):
   * file header (2.1), pipe header (11), attrs and ids (2.2, 2.3): u16/u32/u64
@@ -16,7 +17,8 @@ What is converted, field by field (docs/perf-data-format.md section numbers):
     bit-field at 116) has the bits of each byte reversed in place, which is
     what a big-endian compiler lays out for 1-bit fields and exactly what
     perf's reader undoes (session.c swap_bitfield; see "Note" below)
-  * the feature index and every feature section 1-32 (3, 4): strings are
+  * the feature index and every feature section 1-33 (3, 4; 32 and 33 from
+    post-6.12 notes, not seen in a real file yet): strings are
     bytes, counts and values swapped; EVENT_DESC attrs; BUILD_ID entries;
     CPU_TOPOLOGY incl. core/socket/die ids; NUMA; CACHE; MEM_TOPOLOGY;
     BPF_PROG_INFO (header, struct bpf_prog_info, and the arrays it points
@@ -33,14 +35,16 @@ What is converted, field by field (docs/perf-data-format.md section numbers):
   * user records 64-86 (9), HEADER_FEATURE payloads like file features,
     HEADER_TRACING_DATA with its blob, AUXTRACE with its data left as bytes
   * COMPRESSED (81) / COMPRESSED2 (83): the zstd stream is decompressed
-    (python 'zstandard' if importable, else the zstd command-line tool), the
-    records inside are converted, and each original chunk is recompressed on
-    its own as one zstd frame (readers keep one stream per file, which
-    accepts concatenated frames).  Chunk boundaries are kept, so records
-    that straddle chunks still do.  Record sizes change, so the data
-    section, the feature table offsets and anything after the data move.
-    Converting such a file twice gives back the original *content*, not its
-    compressed bytes; converting three times reproduces the first output.
+    (libzstd through ctypes, else the zstd command-line tool), the records
+    inside are converted, and the stream is compressed again chunk by chunk
+    at the original chunk boundaries, so records that straddle chunks still
+    do.  With libzstd this is one stream flushed after each chunk, as perf
+    writes it; with the CLI each chunk becomes a zstd frame of its own (a
+    reader that keeps one stream per file accepts concatenated frames).
+    Record sizes change, so the data section, the feature table offsets and
+    anything after the data move.  Converting such a file twice gives back
+    the original *content*, not perf's compressed bytes; converting three
+    times reproduces the first output byte for byte.
     With --inline the decompressed records are written in place of the
     COMPRESSED records instead (a straddling record goes where it completes)
     and the COMPRESSED feature (bit / HEADER_FEATURE record) is dropped.
@@ -48,9 +52,13 @@ What is converted, field by field (docs/perf-data-format.md section numbers):
 Options:
   --inline    write compressed records decompressed (see above)
   --no-swap   keep the byte order (with --inline: just decompress)
-  --check     report bytes the converter did not interpret (gaps, trailing
-              junk, unknown tails); exit 3 if there are any inside records
+  --check     report bytes inside the header, attrs, records or features that
+              the converter did not interpret, and exit 3 if there are any
+              (with -v also unreferenced gaps: feature-table slack, junk)
   -v          print what was found
+
+Environment: PERFDATA_SWAP_ZSTD=cli uses the zstd command even when libzstd
+can be loaded.
 
 Cannot convert (left as bytes, with a warning on stderr): records of unknown
 type (23-63, 87+) after their header; SCHEDSTAT_CPU/DOMAIN counter blocks
@@ -60,15 +68,21 @@ attach_btf_id; __data_loc arrays of unknown element types; AUXTRACE_INFO priv
 words are swapped as u64 (PMU-specific layouts are not known).  Directory
 format (perf.data/ with data.N files) and 32-bit writers' u32 feature bitmaps
 are not handled.  Data after the last record that is not a record (e.g.
-perf's messages captured into a pipe file) is copied unchanged.
+perf's messages captured into a pipe file) is copied unchanged.  A file with
+data.size 0 (unfinished recording, no features) is converted up to EOF.
 
 Note: perf itself only reverses the bits inside each byte of the attr flag
 word and does not swap the u64 (perf_event__attr_swap), so the on-disk bytes
 of that word keep their positions.  Multi-bit fields (precise_ip) come out
-bit-reversed, a perf limitation ("seems to work for now") we copy.
+bit-reversed, a perf limitation ("seems to work for now") we copy.  perf 6.1
+also leaves some fields unswapped when reading (attr clockid and
+sample_regs_intr, MMAP2 prot/flags, EVENT_UPDATE scale, HEADER_FEATURE in
+pipes): a perf cross-check of such fields shows perf's bug, not ours.
 """
 
 import argparse
+import ctypes
+import ctypes.util
 import os
 import shutil
 import struct
@@ -389,11 +403,10 @@ def parse_format(text, long_size):
             t = t.split("[")[0].strip()
             elem = ctype_size(t, long_size)
             fields.append(TpField(name, offset, size, kind, elem))
-        elif "[" in name:
-            base, _, rest = name.partition("[")
-            t = " ".join(words[:-1])
-            elem = ctype_size(t, long_size)
-            fields.append(TpField(base, offset, size, "array", elem))
+        elif "[" in decl:  # the bound may hold spaces: "u8 a[sizeof(struct x)]"
+            head = decl[:decl.index("[")].split()
+            elem = ctype_size(" ".join(head[:-1]), long_size)
+            fields.append(TpField(head[-1], offset, size, "array", elem))
         else:
             fields.append(TpField(name, offset, size, "scalar", size))
     if tp_id is None:
@@ -422,6 +435,8 @@ class Converter:
         self.nr_cpus = None
         self.stats = {}
         self.streams = []  # decompressed streams (Buf) for --check
+        self.regions = []  # (start, end) of the main buffer that structures cover
+        self.junk_off = None  # where bytes that are not records start (pipe)
 
     # ------------------------------------------------------------------
     # attrs and ids
@@ -476,14 +491,14 @@ class Converter:
     # file header, attrs, features
 
     def convert_file(self):
-        buf = self.buf
-        b = buf
+        b = self.buf
         hsize = b.u64(8)
         if hsize == 16:
             return self.convert_pipe()
         if hsize not in (72, 104) and hsize < 104:
             raise SwapError("%s: unexpected header size %d" % (b.name, hsize))
         b.sw_arr(0, 8, 9)  # magic .. event_types (72 bytes)
+        self.regions.append((0, hsize))
         bitmap = [0, 0, 0, 0]
         if hsize >= 104:
             bitmap = [b.u64(72 + 8 * i) for i in range(4)]
@@ -499,6 +514,8 @@ class Converter:
         nr_attrs = attrs_len // attr_size
         b.need(attrs_off, nr_attrs * attr_size, "attrs section")
         b.need(data_off, data_len, "data section")
+        self.regions += [(attrs_off, attrs_off + nr_attrs * attr_size),
+                         (data_off, data_off + data_len)]
         ids_sites = []
         for i in range(nr_attrs):
             entry = attrs_off + i * attr_size
@@ -510,9 +527,16 @@ class Converter:
             b.sw_arr(ids, 8, 2)
             ids_sites.append(ids)
             b.need(ids_off, ids_len, "ids array")
+            self.regions.append((ids_off, ids_off + ids_len))
             attr.ids = list(struct.unpack_from("%s%dQ" % (b.e, ids_len // 8), b.b, ids_off))
             b.sw_arr(ids_off, 8, ids_len // 8, "ids array")
             self.add_attr(attr)
+        if data_len == 0 and not any(bitmap) and len(b) > data_off:
+            # perf record did not finish: no features, records up to EOF
+            warn(b, "data.size is 0 (unfinished recording): converting records up to EOF")
+            pieces, _ = self.records(b, data_off, len(b), pipe=True)
+            self.regions.append((data_off, self.junk_off or len(b)))
+            return bytes(b.o[:data_off]) + b"".join(pieces)
         feat_bits = [n for n in range(256) if bitmap[n // 64] >> (n % 64) & 1]
         table = data_off + data_len
         sections = []
@@ -523,16 +547,19 @@ class Converter:
             s_off, s_len = b.u64(table + 16 * i), b.u64(table + 16 * i + 8)
             b.sw_arr(table + 16 * i, 8, 2)
             sections.append((feat, s_off, s_len, table + 16 * i))
+            self.regions += [(table + 16 * i, table + 16 * i + 16), (s_off, s_off + s_len)]
         # features first: samples need the tracepoint formats and NRCPUS
         for feat, s_off, s_len, _ in sections:
             b.need(s_off, s_len, "feature %d section" % feat)
             self.feature(b, feat, s_off, s_len)
         pieces, rec_map = self.records(b, data_off, data_off + data_len, pipe=False)
-        return self.assemble_file(pieces, rec_map, data_off, data_len, attrs_off, nr_attrs,
-                                  attr_size, ids_sites, sections, table)
+        return self.assemble_file(pieces, rec_map, data_off, data_len, attrs_off, ids_sites,
+                                  sections)
 
-    def assemble_file(self, pieces, rec_map, data_off, data_len, attrs_off, nr_attrs,
-                      attr_size, ids_sites, sections, table):
+    def assemble_file(self, pieces, rec_map, data_off, data_len, attrs_off, ids_sites, sections):
+        """The output file when compressed records changed the data section's
+        size: everything after the data moves and the offsets that point
+        there (attrs, ids, feature table, AUXTRACE index) are rewritten."""
         b = self.buf
         data_end = data_off + data_len
         if pieces is None:  # nothing moved
@@ -540,11 +567,18 @@ class Converter:
         new_data = b"".join(pieces)
         delta = len(new_data) - data_len
         drop = None
+        removed = []  # old (offset, length) ranges after the data that go away
         if self.opts.inline:
             for feat, s_off, s_len, site in sections:
                 if feat == FEAT_COMPRESSED:
                     drop = site
-        out = bytearray(b.o[:data_off]) + new_data + b.o[data_end:]
+                    removed = sorted([(site, 16), (s_off, s_len)], reverse=True)
+        tail = bytearray(b.o[data_end:])
+        for r_off, r_len in removed:
+            if r_off < data_end:
+                raise SwapError("%s: COMPRESSED feature before the data" % b.name)
+            del tail[r_off - data_end:r_off - data_end + r_len]
+        out = bytearray(b.o[:data_off]) + new_data + tail
 
         def move(pos):
             """old file position -> new"""
@@ -554,9 +588,7 @@ class Converter:
                 if pos in rec_map:
                     return rec_map[pos]
                 raise SwapError("%s: offset %#x points inside a moved record" % (b.name, pos))
-            if drop is not None and pos >= drop + 16:
-                return pos + delta - 16
-            return pos + delta
+            return pos + delta - sum(r_len for r_off, r_len in removed if r_off + r_len <= pos)
 
         def patch(site, fmt="Q"):
             """rewrite the offset stored at old position site"""
@@ -580,14 +612,11 @@ class Converter:
                 nr = b.u64(s_off)
                 for i in range(nr):
                     patch(s_off + 8 + 16 * i)
-        if drop is not None:
-            new = move(drop)
-            del out[new:new + 16]
         return bytes(out)
 
     def feature(self, b, feat, off, size):
         end = off + size
-        self.stats["feature %d" % feat] = self.stats.get("feature %d" % feat, 0) + 1
+        self.stats[("feature", feat)] = self.stats.get(("feature", feat), 0) + 1
         if size == 0:
             return
         if feat == 1:
@@ -662,7 +691,7 @@ class Converter:
                 b.sw_arr(off, 8, 3 + words)
                 off += 24 + 8 * words
         elif feat == 25:
-            off = self.bpf_prog_info(b, off, end)
+            off = self.bpf_prog_info(b, off)
         elif feat == 26:
             nr = b.u32(off)
             b.sw(off, 4)
@@ -767,7 +796,7 @@ class Converter:
             off += 4 * nr
         return off
 
-    def bpf_prog_info(self, b, off, end):
+    def bpf_prog_info(self, b, off):
         nr = b.u32(off)
         b.sw(off, 4)
         off += 4
@@ -963,6 +992,7 @@ class Converter:
                 warn(b, "%d bytes at %#x are not records (type %#x, size %d): copied as they are"
                      % (end - off, off, rtype, size))
                 pieces.append(b.o[off:end])
+                self.junk_off = off
                 break
             rec_map[off] = new_off
             if rtype in (REC_COMPRESSED, REC_COMPRESSED2):
@@ -1007,7 +1037,7 @@ class Converter:
         b.sw(off + 6, 2)
 
     def record(self, b, off, size, rtype):
-        self.stats[rtype] = self.stats.get(rtype, 0) + 1
+        self.stats[("record", rtype)] = self.stats.get(("record", rtype), 0) + 1
         self.header(b, off)
         end = off + size
         if rtype < 64:
@@ -1436,6 +1466,7 @@ class Converter:
         b = self.buf
         b.sw_arr(0, 8, 2)
         pieces, _ = self.records(b, 16, len(b), pipe=True)
+        self.regions.append((0, self.junk_off if self.junk_off is not None else len(b)))
         return bytes(b.o[:16]) + b"".join(pieces)
 
 
@@ -1474,7 +1505,8 @@ class Stream:
                     raise SwapError("%s: COMPRESSED2 at %#x: data_size %d > record" %
                                     (b.name, off, n))
                 self.payloads.append(b.b[off + 16:off + 16 + n])
-        data, self.bounds = decompress_chunks(self.payloads)
+        data, self.bounds = zstd().decompress_chunks(self.payloads)
+        self.comp = None
         self.buf = Buf(data, b.e, b.swap, b.claim is not None, b.name + " (decompressed)")
         self.conv_upto = 0   # records converted up to here
         self.emit_upto = 0   # bytes emitted (inline mode)
@@ -1511,10 +1543,17 @@ class Stream:
             return piece
         rtype = b.u32(off)
         misc = b.u16(off + 4)
-        return b"".join(make_compressed(b.oe, rtype, misc, frame)
-                        for frame in compress_chunk(bytes(s.o[lo:hi]), rtype))
+        if self.comp is None:
+            self.comp = zstd().compressor()
+        data = self.comp.chunk(bytes(s.o[lo:hi]))
+        # like perf: a chunk too big for one record goes on in the next one
+        limit = 65535 - (8 if rtype == REC_COMPRESSED else 16 + 7)
+        return b"".join(make_compressed(b.oe, rtype, misc, data[i:i + limit])
+                        for i in range(0, len(data), limit))
 
     def finish(self):
+        if self.comp is not None:
+            self.comp.close()
         if self.conv_upto != len(self.buf):
             self.convert_until(len(self.buf))
         if self.conv.opts.inline and self.emit_upto != len(self.buf):
@@ -1530,67 +1569,150 @@ def make_compressed(oe, rtype, misc, frame):
 
 
 # ----------------------------------------------------------------------
-# zstd, through the 'zstandard' module if present, else the zstd CLI
-
-try:
-    import zstandard  # type: ignore
-except ImportError:  # Debian's python3 has no zstd module; use the CLI
-    zstandard = None
+# zstd: libzstd through ctypes (standard library), else the zstd CLI
 
 ZSTD_LEVEL = 3
 
 
-def zstd_cli():
-    path = shutil.which("zstd")
-    if not path:
-        raise SwapError("compressed records need python3-zstandard or the zstd command "
-                        "(apt-get install zstd)")
-    return path
+class _ZBuf(ctypes.Structure):
+    _fields_ = [("ptr", ctypes.c_void_p), ("size", ctypes.c_size_t), ("pos", ctypes.c_size_t)]
 
 
-def decompress_chunks(payloads):
-    """Decompress the stream made of payloads.  Return (bytes, bounds) where
-    bounds[k] is the decompressed offset at which payload k's output ends.
-    perf flushes after every chunk, so the prefix up to payload k decodes to
-    exactly the data of chunks 0..k; the frame itself is never ended."""
-    bounds = []
-    if zstandard is not None:
-        d = zstandard.ZstdDecompressor().decompressobj()
-        out = b""
+class LibZstd:
+    """Streaming (de)compression as perf does it (util/zstd.c): one stream
+    per file, flushed after every chunk and never ended."""
+
+    def __init__(self, path):
+        lib = self.lib = ctypes.CDLL(path)
+        vp, sz, bp = ctypes.c_void_p, ctypes.c_size_t, ctypes.POINTER(_ZBuf)
+        for name, res, args in (
+                ("ZSTD_createDStream", vp, []), ("ZSTD_freeDStream", sz, [vp]),
+                ("ZSTD_initDStream", sz, [vp]), ("ZSTD_decompressStream", sz, [vp, bp, bp]),
+                ("ZSTD_createCStream", vp, []), ("ZSTD_freeCStream", sz, [vp]),
+                ("ZSTD_initCStream", sz, [vp, ctypes.c_int]),
+                ("ZSTD_compressStream", sz, [vp, bp, bp]), ("ZSTD_flushStream", sz, [vp, bp]),
+                ("ZSTD_isError", ctypes.c_uint, [sz]),
+                ("ZSTD_getErrorName", ctypes.c_char_p, [sz])):
+            fn = getattr(lib, name)
+            fn.restype, fn.argtypes = res, args
+
+    def check(self, ret, what):
+        if self.lib.ZSTD_isError(ret):
+            raise SwapError("zstd: %s: %s" % (what, self.lib.ZSTD_getErrorName(ret).decode()))
+        return ret
+
+    def decompress_chunks(self, payloads):
+        lib = self.lib
+        ds = lib.ZSTD_createDStream()
+        out, bounds = bytearray(), []
+        obuf = ctypes.create_string_buffer(1 << 17)
+        try:
+            self.check(lib.ZSTD_initDStream(ds), "init")
+            for p in payloads:
+                src = ctypes.create_string_buffer(p, len(p))
+                zin = _ZBuf(ctypes.cast(src, ctypes.c_void_p), len(p), 0)
+                while True:
+                    zout = _ZBuf(ctypes.cast(obuf, ctypes.c_void_p), len(obuf), 0)
+                    self.check(lib.ZSTD_decompressStream(ds, ctypes.byref(zout),
+                                                         ctypes.byref(zin)), "decompress")
+                    out += obuf.raw[:zout.pos]
+                    if zin.pos == zin.size and zout.pos < zout.size:
+                        break
+                bounds.append(len(out))
+        finally:
+            lib.ZSTD_freeDStream(ds)
+        return bytes(out), bounds
+
+    def compressor(self):
+        return _LibCompressor(self)
+
+
+class _LibCompressor:
+    def __init__(self, z):
+        self.z, self.lib = z, z.lib
+        self.cs = self.lib.ZSTD_createCStream()
+        z.check(self.lib.ZSTD_initCStream(self.cs, ZSTD_LEVEL), "init")
+        self.obuf = ctypes.create_string_buffer(1 << 17)
+
+    def chunk(self, data):
+        """compress and flush: the bytes of one chunk, decodable on their own"""
+        lib, out = self.lib, bytearray()
+        src = ctypes.create_string_buffer(data, len(data))
+        zin = _ZBuf(ctypes.cast(src, ctypes.c_void_p), len(data), 0)
+        while zin.pos < zin.size:
+            zout = _ZBuf(ctypes.cast(self.obuf, ctypes.c_void_p), len(self.obuf), 0)
+            self.z.check(lib.ZSTD_compressStream(self.cs, ctypes.byref(zout), ctypes.byref(zin)),
+                         "compress")
+            out += self.obuf.raw[:zout.pos]
+        while True:
+            zout = _ZBuf(ctypes.cast(self.obuf, ctypes.c_void_p), len(self.obuf), 0)
+            left = self.z.check(lib.ZSTD_flushStream(self.cs, ctypes.byref(zout)), "flush")
+            out += self.obuf.raw[:zout.pos]
+            if not left:
+                return bytes(out)
+
+    def close(self):
+        self.lib.ZSTD_freeCStream(self.cs)
+
+
+class CliZstd:
+    """The zstd command: decompress growing prefixes of the stream (slow),
+    compress every chunk as a frame of its own (larger than perf's)."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def decompress_chunks(self, payloads):
+        prefix, out, bounds = b"", b"", []
         for p in payloads:
-            out += d.decompress(p)
+            prefix += p
+            r = subprocess.run([self.path, "-d", "-c", "-q"], input=prefix, capture_output=True)
+            # the frame is never ended: "premature end" is expected
+            if r.returncode and b"premature end" not in r.stderr:
+                raise SwapError("zstd -d: %s" % r.stderr.decode(errors="replace").strip())
+            if not r.stdout.startswith(out):
+                raise SwapError("zstd -d: a longer prefix does not extend the shorter's output")
+            out = r.stdout
             bounds.append(len(out))
         return out, bounds
-    cli = zstd_cli()
-    prefix = b""
-    out = b""
-    for p in payloads:
-        prefix += p
-        r = subprocess.run([cli, "-d", "-c", "-q"], input=prefix, capture_output=True)
-        if r.returncode and b"premature end" not in r.stderr:
-            raise SwapError("zstd -d: %s" % r.stderr.decode(errors="replace").strip())
-        if not r.stdout.startswith(out):
-            raise SwapError("zstd -d: output of a longer prefix does not extend the shorter")
-        out = r.stdout
-        bounds.append(len(out))
-    return out, bounds
 
+    def compressor(self):
+        return self
 
-def compress_chunk(data, rtype):
-    """one zstd frame per chunk; split if it would not fit one record"""
-    limit = 65535 - (8 if rtype == REC_COMPRESSED else 16 + 7)
-    if zstandard is not None:
-        frame = zstandard.ZstdCompressor(level=ZSTD_LEVEL).compress(data)
-    else:
-        r = subprocess.run([zstd_cli(), "-q", "-c", "-%d" % ZSTD_LEVEL, "--no-check"],
+    def chunk(self, data):
+        r = subprocess.run([self.path, "-q", "-c", "-%d" % ZSTD_LEVEL, "--no-check"],
                            input=data, capture_output=True)
         if r.returncode:
             raise SwapError("zstd: %s" % r.stderr.decode(errors="replace").strip())
-        frame = r.stdout
-    if len(frame) <= limit:
-        return [frame]
-    half = len(data) // 2
-    return compress_chunk(data[:half], rtype) + compress_chunk(data[half:], rtype)
+        return r.stdout
+
+    def close(self):
+        pass
+
+
+_ZSTD = None
+
+
+def zstd():
+    """PERFDATA_SWAP_ZSTD=cli forces the command-line tool"""
+    global _ZSTD
+    if _ZSTD is None:
+        if os.environ.get("PERFDATA_SWAP_ZSTD") != "cli":
+            for name in ("libzstd.so.1", None):
+                try:
+                    # find_library runs ldconfig: only when the soname fails
+                    name = name or ctypes.util.find_library("zstd")
+                    if name:
+                        _ZSTD = LibZstd(name)
+                        return _ZSTD
+                except (OSError, AttributeError):
+                    pass
+        path = shutil.which("zstd")
+        if not path:
+            raise SwapError("compressed records need libzstd or the zstd command "
+                            "(apt-get install zstd)")
+        _ZSTD = CliZstd(path)
+    return _ZSTD
 
 
 def main(argv):
@@ -1625,13 +1747,20 @@ def main(argv):
         print("%s: %s-endian -> %s-endian, %d attrs, %d tracepoint formats"
               % (opts.input, "little" if b.e == "<" else "big",
                  "little" if b.oe == "<" else "big", len(conv.attrs), len(conv.tp)))
-        for k in sorted(conv.stats, key=str):
-            print("  %-12s %d" % (k, conv.stats[k]))
+        for kind, n in sorted(conv.stats):
+            name = FEATURE_NAMES.get(n, "?") if kind == "feature" else ""
+            print("  %s %3d %-16s %d" % (kind, n, name, conv.stats[(kind, n)]))
     if opts.check:
         for buf in [conv.buf] + conv.streams:
+            regions = conv.regions if buf is conv.buf else [(0, len(buf))]
             for off, n in buf.unclaimed():
-                print("unconverted: %s: %d bytes at %#x" % (buf.name, n, off))
-                rc = 3
+                inside = any(s < off + n and off < e for s, e in regions)
+                if inside:
+                    print("unconverted: %s: %d bytes at %#x" % (buf.name, n, off))
+                    rc = 3
+                elif opts.verbose:
+                    print("unreferenced (gap, slack or junk): %s: %d bytes at %#x"
+                          % (buf.name, n, off))
     return rc
 
 

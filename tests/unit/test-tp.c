@@ -313,6 +313,7 @@ static void test_fields_sched_switch(void)
 	f = prism_tp_event__field(ev, "next_comm");
 	TEST_TRUE(f && prism_tp_field__is_string(f) && !prism_tp_field__is_dynamic(f));
 	TEST_EQ(prism_tp_field__size(f), 16);
+	TEST_STREQ(prism_tp_field__type(f), "char[16]");
 	TEST_EQ(prism_tp_field__str(f, v.raw, v.size, &s, &len), 0);
 	TEST_EQ(len, strlen("migration/0"));
 	TEST_TRUE(!memcmp(s, "migration/0", len));
@@ -490,10 +491,12 @@ static void test_truncated_blobs(void)
 static void test_pipe_blob_padding(void)
 {
 	size_t size = 0, n;
-	char *blob = read_file("tp/d2-pipe-tp.blob", &size);
 	struct prism_tp *tp;
+	char *blob;
 
 	NEED_TEP();
+	blob = read_file("tp/d2-pipe-tp.blob", &size);
+	TEST_TRUE(blob);
 	TEST_EQ(size, 6912);
 	/* the blob proper is 6907 bytes; the rest pads the pipe record */
 	for (n = 6906; n <= size; n++) {
@@ -508,10 +511,11 @@ static void test_pipe_blob_padding(void)
 static void test_corrupt_blobs(void)
 {
 	size_t size = 0, i, ok = 0, failed = 0;
-	char *blob = read_file("tp/f-sched-tp.blob", &size);
 	unsigned int seed = 12345;
+	char *blob;
 
 	NEED_TEP();
+	blob = read_file("tp/f-sched-tp.blob", &size);
 	TEST_TRUE(blob);
 	for (i = 0; i < 3000; i++) {
 		char *copy = malloc(size);
@@ -565,6 +569,31 @@ static const char index_format[] =
 	"\tfield:unsigned int vals[4];\toffset:12;\tsize:16;\tsigned:0;\n\n"
 	"print fmt: \"v=%u\", REC->vals[REC->idx]\n";
 
+#define COMMON_FIELDS                                                                  \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char div_format[] = "name: div_ev\nID: 1002\nformat:\n" COMMON_FIELDS
+				 "\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n"
+				 "\tfield:unsigned int b;\toffset:12;\tsize:4;\tsigned:0;\n\n"
+				 "print fmt: \"q=%u r=%u\", REC->a / REC->b, REC->a % 7\n";
+
+/* formats that crash libtraceevent 1.7.1's parser: each must be skipped */
+static const char *const bad_formats[] = {
+	/* __print_flags() on an undeclared field: NULL dereference */
+	"name: bad1\nID: 1003\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s\", __print_flags(REC->nope, \"|\", { 1, \"A\" })\n",
+	/* constant folding divides by zero */
+	"name: bad2\nID: 1004\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%d\", (3 + 4) / (2 - 2)\n",
+	/* '[' with no ']': the field parser runs into the end of the text */
+	"name: bad3\nID: 1005\nformat:\n" COMMON_FIELDS "\tfield:char a[",
+};
+
 static void put(struct prism_strbuf *sb, uint64_t v, int n, bool be)
 {
 	int i;
@@ -592,13 +621,21 @@ static void build_blob(struct prism_strbuf *sb, bool be, const char *printk)
 	prism_strbuf_add(sb, "header_event", 13);
 	put(sb, 0, 8, be);
 	put(sb, 0, 4, be); /* ftrace formats */
-	put(sb, 1, 4, be); /* systems */
+	put(sb, 2, 4, be); /* systems */
 	prism_strbuf_add(sb, "test", 5);
-	put(sb, 2, 4, be);
+	put(sb, 3, 4, be);
 	put(sb, strlen(test_format), 8, be);
 	prism_strbuf_addstr(sb, test_format);
 	put(sb, strlen(index_format), 8, be);
 	prism_strbuf_addstr(sb, index_format);
+	put(sb, strlen(div_format), 8, be);
+	prism_strbuf_addstr(sb, div_format);
+	prism_strbuf_add(sb, "bad", 4);
+	put(sb, PRISM_ARRAY_SIZE(bad_formats), 4, be);
+	for (size_t i = 0; i < PRISM_ARRAY_SIZE(bad_formats); i++) {
+		put(sb, strlen(bad_formats[i]), 8, be);
+		prism_strbuf_addstr(sb, bad_formats[i]);
+	}
 	put(sb, 0, 4, be); /* kallsyms */
 	put(sb, strlen(printk), 4, be);
 	prism_strbuf_addstr(sb, printk);
@@ -651,7 +688,9 @@ static void test_built_blob(void)
 		tp = prism_tp__new(blob.buf, blob.len);
 		prism_strbuf_release(&blob);
 		TEST_TRUE(tp);
-		TEST_EQ(prism_tp__nr_events(tp), 2);
+		/* test_ev, index_ev, div_ev; the bad formats are skipped */
+		TEST_EQ(prism_tp__nr_events(tp), 3);
+		TEST_TRUE(prism_tp__event(tp, 1003) == NULL);
 		TEST_STREQ(prism_tp__comm(tp, 4242), "my worker");
 		TEST_STREQ(prism_tp__comm(tp, 1), "systemd");
 		TEST_TRUE(prism_tp__comm(tp, 2) == NULL);
@@ -715,6 +754,19 @@ static void test_built_blob(void)
 		TEST_EQ(prism_tp__format(tp, raw, sizeof(raw), &sb), 0);
 		raw[be ? 11 : 8] = 200;
 		TEST_EQ(prism_tp__format(tp, raw, sizeof(raw), &sb), -PRISM_E_TRUNCATED);
+
+		/* div_ev: a / b with b from the payload */
+		prism_strbuf_reset(&blob);
+		put(&blob, 1002, 2, be);
+		put(&blob, 0, 6, be);
+		put(&blob, 100, 4, be);
+		put(&blob, 7, 4, be);
+		memcpy(raw, blob.buf, 16);
+		prism_strbuf_reset(&sb);
+		TEST_EQ(prism_tp__format(tp, raw, 16, &sb), 0);
+		TEST_STREQ(sb.buf, "q=14 r=2");
+		memset(raw + 12, 0, 4);
+		TEST_EQ(prism_tp__format(tp, raw, 16, &sb), -PRISM_E_TRACEPOINT);
 		prism_strbuf_release(&blob);
 		prism_strbuf_release(&sb);
 		prism_tp__free(tp);
