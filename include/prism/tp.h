@@ -35,8 +35,10 @@ struct prism_tp_field;
  * @size: bytes at @blob
  *
  * The blob is copied where needed; the caller may free it afterwards.  An
- * event format that libtraceevent cannot parse is logged as a warning and
- * skipped (or kept with its fields if only its print format failed).
+ * event format that libtraceevent cannot parse, or that looks malformed in
+ * a way known to crash its parser, is logged as a warning and skipped; one
+ * whose print fmt alone fails is kept and prints as "[FAILED TO PARSE]"
+ * followed by its raw fields, as in perf.
  *
  * Return: a new object to release with prism_tp__free(), or NULL with errno
  * set: PRISM_E_TRUNCATED (the blob ends inside a section), PRISM_E_TRACEPOINT

@@ -57,9 +57,10 @@ void tp_blob__release(struct tp_blob *b);
 /*
  * tp_format__lint - refuse a format text known to crash libtraceevent's parser
  *
- * See lib/tp/lint.c for the traps it looks for.
+ * @ftrace is true for the ftrace system's formats, whose field names may
+ * hold a '.'.  See lib/tp/lint.c for the traps it looks for.
  * Return: 0, -PRISM_E_TRACEPOINT, -ENOMEM.
  */
-int tp_format__lint(const char *text, size_t size);
+int tp_format__lint(const char *text, size_t size, bool ftrace);
 
 #endif /* PRISM_TP_BLOB_H */

@@ -41,10 +41,16 @@ static bool is_text(unsigned char c)
  * the characters of C declarations are allowed, brackets must pair up, and
  * quotes (__attribute__((btf_type_tag("user")))) may hold only a word.
  */
-static int field_name(const char *decl, size_t len, struct name *name)
+static int field_name(const char *decl, size_t len, bool ftrace, struct name *name)
 {
 	size_t i, end = len;
 	int depth = 0, parens = 0;
+
+	/* the type's first word (anything else leaks a token in libtraceevent) */
+	for (i = 0; i < len && (decl[i] == ' ' || decl[i] == '\t'); i++)
+		;
+	if (i == len || !is_ident(decl[i]))
+		return -1;
 
 	for (i = 0; i < len; i++) {
 		char c = decl[i];
@@ -56,7 +62,8 @@ static int field_name(const char *decl, size_t len, struct name *name)
 				return -1;
 			continue;
 		}
-		if (!is_ident(c) && !strchr(" \t[]*().,", c))
+		/* "." only in ftrace's own formats, as libtraceevent allows it */
+		if (!is_ident(c) && !strchr(" \t[]*(),", c) && !(ftrace && c == '.'))
 			return -1;
 		depth += (c == '[') - (c == ']');
 		parens += (c == '(') - (c == ')');
@@ -201,7 +208,7 @@ static int check_print_fmt(const char *p, const char *end, const struct name *na
 	return in_str || depth ? -1 : 0;
 }
 
-int tp_format__lint(const char *text, size_t size)
+int tp_format__lint(const char *text, size_t size, bool ftrace)
 {
 	static const char field_tag[] = "field:", fmt_tag[] = "print fmt:";
 	const char *p = text, *end = text + size;
@@ -224,7 +231,7 @@ int tp_format__lint(const char *text, size_t size)
 		if ((size_t)(eol - line) >= sizeof(fmt_tag) - 1 &&
 		    !memcmp(line, fmt_tag, sizeof(fmt_tag) - 1)) {
 			/* the print fmt runs to the end of the text */
-			err = check_print_fmt(line, end, names, nr);
+			err = check_print_fmt(line, end, names, nr) ? -PRISM_E_TRACEPOINT : 0;
 			break;
 		}
 		/* the tokenizer stops at a NUL or any other non-printing byte */
@@ -236,7 +243,7 @@ int tp_format__lint(const char *text, size_t size)
 		line += sizeof(field_tag) - 1;
 		semi = memchr(line, ';', (size_t)(eol - line));
 		err = prism_ensure_mem((void **)&names, &cap, sizeof(*names), nr + 1);
-		if (!err && (!semi || field_name(line, (size_t)(semi - line), &names[nr])))
+		if (!err && (!semi || field_name(line, (size_t)(semi - line), ftrace, &names[nr])))
 			err = -PRISM_E_TRACEPOINT;
 		nr += !err;
 	}

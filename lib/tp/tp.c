@@ -167,7 +167,7 @@ static int load_tep(struct tep_handle *tep, const struct tp_blob *b)
 		const struct tp_blob_format *f = &b->formats[i];
 		enum tep_errno ret;
 
-		err = tp_format__lint(f->text.data, f->text.size);
+		err = tp_format__lint(f->text.data, f->text.size, i < b->nr_ftrace);
 		if (err == -ENOMEM)
 			return err;
 		if (err) {
