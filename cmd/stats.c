@@ -53,6 +53,9 @@ static void print_summary(struct prism_session *s)
 	printf("\nSummary:\n");
 	printf("  file format       : %s%s\n", fi->pipe ? "pipe" : "file",
 	       fi->needs_swap ? ", opposite byte order" : "");
+	if (fi->dir)
+		printf("  data files        : %u (directory format, %" PRIu64 " bytes)\n",
+		       fi->nr_data_files, fi->dir_data_size);
 	printf("  data size         : %" PRIu64 " bytes\n", st->data_bytes);
 	if (st->compressed_bytes)
 		printf("  compressed        : %" PRIu64 " bytes -> %" PRIu64

@@ -38,8 +38,16 @@ struct prism_session {
 	const struct prism_tool *tool;
 	void *ctx;
 	bool names_resolved;
+	/* directory format: perf.data/data plus raw record streams perf.data/data.N */
+	char **dir_files;
+	size_t nr_dir_files, cap_dir_files;
+	const char *cur_file; /* the data.N being read, NULL for the main file */
 	char errmsg[512];
 };
+
+/* session-dir.c: find the data.N streams of a directory-format perf.data */
+int prism_session__open_dir(struct prism_session *s, const char *dir);
+void prism_session__free_dir(struct prism_session *s);
 
 /* data/header.c: read the file or pipe header (attrs, ids, features) */
 int prism_session__read_header(struct prism_session *s);

@@ -37,8 +37,12 @@ static int err_at(struct prism_session *s, uint64_t off, int err, const char *fm
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	prism_session__set_error(s, "record at file offset %#llx: %s", (unsigned long long)off,
-				 msg);
+	if (s->cur_file)
+		prism_session__set_error(s, "'%s': record at offset %#llx: %s", s->cur_file,
+					 (unsigned long long)off, msg);
+	else
+		prism_session__set_error(s, "record at file offset %#llx: %s",
+					 (unsigned long long)off, msg);
 	return err;
 }
 
@@ -491,25 +495,21 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
 	return handle_kernel(s, r, off, compressed);
 }
 
-int prism_session__process(struct prism_session *s, const struct prism_tool *tool, void *ctx)
+/*
+ * Read the records of one stream (the data section, or a data.N file of a
+ * directory) from @start to @end (UINT64_MAX: to the end of a pipe).
+ */
+static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 {
 	const struct prism_file_info *fi = &s->info;
-	int err;
+	int err = 0;
 
-	s->tool = tool;
-	s->ctx = ctx;
-	s->errmsg[0] = '\0';
-	if (!s->no_order && !s->ordered) {
-		s->ordered = prism_ordered__new(s->order_mem_limit, ordered_deliver, s);
-		if (!s->ordered)
-			return -ENOMEM;
-	}
 	if (!prism_input__is_pipe(s->in)) {
-		err = prism_input__seek(s->in, fi->data_offset);
+		err = prism_input__seek(s->in, start);
 		if (err)
 			return err;
-		if (!fi->pipe)
-			prism_input__set_end(s->in, fi->data_offset + fi->data_size);
+		if (end != UINT64_MAX)
+			prism_input__set_end(s->in, end);
 	}
 	for (;;) {
 		uint64_t off = prism_input__pos(s->in);
@@ -546,6 +546,55 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		if (err)
 			break;
 	}
+	return err;
+}
+
+/* the compressed stream of one file does not continue into the next */
+static int end_stream(struct prism_session *s)
+{
+	if (s->dlen)
+		pr_warn("%zu bytes of compressed data at the end of the stream do not form a whole record",
+			s->dlen);
+	s->dlen = 0;
+	prism_decomp__free(s->decomp);
+	s->decomp = NULL;
+	return 0;
+}
+
+int prism_session__process(struct prism_session *s, const struct prism_tool *tool, void *ctx)
+{
+	const struct prism_file_info *fi = &s->info;
+	int err;
+
+	s->tool = tool;
+	s->ctx = ctx;
+	s->errmsg[0] = '\0';
+	if (!s->no_order && !s->ordered) {
+		s->ordered = prism_ordered__new(s->order_mem_limit, ordered_deliver, s);
+		if (!s->ordered)
+			return -ENOMEM;
+	}
+	err = process_stream(s, fi->data_offset,
+			     fi->pipe ? UINT64_MAX : fi->data_offset + fi->data_size);
+	for (size_t i = 0; !err && i < s->nr_dir_files; i++) {
+		struct prism_input *main_in = s->in;
+
+		s->in = prism_input__open(s->dir_files[i], -1);
+		if (!s->in) {
+			err = -errno;
+			s->in = main_in;
+			prism_session__set_error(s, "'%s': %s", s->dir_files[i], strerror(-err));
+			break;
+		}
+		s->cur_file = s->dir_files[i];
+		err = end_stream(s);
+		if (!err)
+			err = process_stream(s, 0, prism_input__size(s->in));
+		prism_input__free(s->in);
+		s->in = main_in;
+		if (!err)
+			s->cur_file = NULL;
+	}
 	/* deliver what was decoded before the end (or the damage), unless a callback said stop */
 	if (s->ordered && err <= 0) {
 		int ferr = prism_ordered__flush_all(s->ordered);
@@ -559,8 +608,5 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 	}
 	if (err)
 		return err;
-	if (s->dlen)
-		pr_warn("%zu bytes of compressed data at the end do not form a whole record",
-			s->dlen);
-	return 0;
+	return end_stream(s);
 }

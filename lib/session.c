@@ -5,6 +5,8 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include <prism/features.h>
 #include <prism/tp.h>
@@ -40,6 +42,8 @@ const char *prism_session__error(const struct prism_session *s)
 struct prism_session *prism_session__open(const struct prism_session_opts *opts)
 {
 	struct prism_session *s = calloc(1, sizeof(*s));
+	char *main_path = NULL;
+	struct stat st;
 	int err;
 
 	open_error[0] = '\0';
@@ -53,20 +57,34 @@ struct prism_session *prism_session__open(const struct prism_session_opts *opts)
 		err = errno ? errno : ENOMEM;
 		goto fail;
 	}
-	s->in = prism_input__open(opts->path, opts->fd);
+	if (opts->path && strcmp(opts->path, "-") && stat(opts->path, &st) == 0 &&
+	    S_ISDIR(st.st_mode)) {
+		/* directory format: the header is in PATH/data */
+		if (asprintf(&main_path, "%s/data", opts->path) < 0) {
+			err = ENOMEM;
+			goto fail;
+		}
+	}
+	s->in = prism_input__open(main_path ? main_path : opts->path, opts->fd);
 	if (!s->in) {
 		err = errno;
+		if (main_path)
+			prism_session__set_error(s, "'%s': %s", main_path, strerror(err));
 		goto fail;
 	}
 	err = prism_session__read_header(s);
+	if (!err && main_path)
+		err = prism_session__open_dir(s, opts->path);
 	if (err) {
 		err = -err;
 		goto fail;
 	}
+	free(main_path);
 	if (!s->info.pipe)
 		prism_session__resolve_names(s);
 	return s;
 fail:
+	free(main_path);
 	snprintf(open_error, sizeof(open_error), "%s", s->errmsg);
 	prism_session__free(s);
 	errno = err;
@@ -90,6 +108,7 @@ void prism_session__free(struct prism_session *s)
 	free(s->dbuf);
 	free(s->scratch);
 	prism_input__free(s->in);
+	prism_session__free_dir(s);
 	free(s);
 }
 

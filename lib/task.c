@@ -140,7 +140,10 @@ const char *prism_tasks__comm(const struct prism_tasks *t, uint32_t tid)
 {
 	const struct task *k = lookup(t, tid);
 
-	return k && k->comm[0] ? k->comm : NULL;
+	if (k && k->comm[0])
+		return k->comm;
+	/* the idle task never gets a COMM record; perf names it like this */
+	return tid == 0 ? "swapper" : NULL;
 }
 
 int64_t prism_tasks__pid(const struct prism_tasks *t, uint32_t tid)

@@ -92,6 +92,10 @@ struct prism_file_info {
 	uint64_t attrs_offset, attrs_size;
 	uint64_t data_offset, data_size;
 	uint64_t feat_offset;
+	/* directory format (perf record --threads): raw streams data.0 … data.N-1 */
+	bool dir;
+	uint32_t nr_data_files;
+	uint64_t dir_data_size; /* bytes in those streams */
 	uint64_t features[4]; /* bitmap, bit N = feature N */
 };
 PRISM_API const struct prism_file_info *prism_session__file_info(const struct prism_session *s);

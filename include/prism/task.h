@@ -18,7 +18,7 @@ PRISM_API void prism_tasks__free(struct prism_tasks *t); /* accepts NULL */
 /* feed a COMM, FORK or EXIT record (others are ignored); 0 or -ENOMEM */
 PRISM_API int prism_tasks__event(struct prism_tasks *t, const struct prism_event *ev);
 
-/* the thread's current comm, or NULL when no record named it */
+/* the thread's current comm, or NULL when no record named it ("swapper" for tid 0) */
 PRISM_API const char *prism_tasks__comm(const struct prism_tasks *t, uint32_t tid);
 /* the thread's process id, or -1 when unknown */
 PRISM_API int64_t prism_tasks__pid(const struct prism_tasks *t, uint32_t tid);
