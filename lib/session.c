@@ -183,15 +183,10 @@ int prism_session__decode_feature(struct prism_session *s, unsigned int feat, co
 		s->names_resolved = false;
 		return 0;
 	}
+	/* the decoder warns about a malformed feature and keeps it raw */
 	err = prism_features__decode(s->features, feat, data, size, s->info.needs_swap);
-	if (err && err != -ENOMEM) {
-		char buf[128];
-
-		pr_warn("header feature %s (%u, %zu bytes) is malformed: %s; kept raw",
-			prism_features__name(feat), feat, size,
-			prism_strerror(err, buf, sizeof(buf)));
+	if (err && err != -ENOMEM)
 		return 0;
-	}
 	s->names_resolved = false;
 	return err;
 }

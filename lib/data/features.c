@@ -658,7 +658,8 @@ int prism_features__decode(struct prism_features *f, unsigned int feat, const vo
 	feat_arena_release(&s->arena);
 	if (c.err == -ENOMEM)
 		return -ENOMEM;
-	pr_warn("features: %s (%u, %zu bytes): %s", feat_names[feat], feat, size, c.why);
+	pr_warn("features: %s (%u, %zu bytes) is malformed: %s; kept raw", feat_names[feat], feat,
+		size, c.why);
 	return -PRISM_E_BAD_FEATURE;
 }
 

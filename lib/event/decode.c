@@ -16,6 +16,17 @@ static const char *str_in(const uint8_t *p, const uint8_t *end)
 	return (const char *)p;
 }
 
+/* the fields MMAP and MMAP2 share: pid, tid, start, len, pgoff */
+static void mmap_common(struct prism_ev_mmap *m, const uint8_t *b)
+{
+	memset(m, 0, sizeof(*m));
+	m->pid = get_u32(b);
+	m->tid = get_u32(b + 4);
+	m->start = get_u64(b + 8);
+	m->len = get_u64(b + 16);
+	m->pgoff = get_u64(b + 24);
+}
+
 int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel, size_t body_end)
 {
 	const uint8_t *b = (const uint8_t *)ev->raw + sizeof(struct perf_event_header);
@@ -27,23 +38,13 @@ int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel,
 	case PERF_RECORD_MMAP:
 		if (n < 32 + 1)
 			return -PRISM_E_BAD_RECORD;
-		memset(&ev->mmap, 0, sizeof(ev->mmap));
-		ev->mmap.pid = get_u32(b);
-		ev->mmap.tid = get_u32(b + 4);
-		ev->mmap.start = get_u64(b + 8);
-		ev->mmap.len = get_u64(b + 16);
-		ev->mmap.pgoff = get_u64(b + 24);
+		mmap_common(&ev->mmap, b);
 		ev->mmap.filename = str_in(b + 32, end);
 		return ev->mmap.filename ? 0 : -PRISM_E_BAD_RECORD;
 	case PERF_RECORD_MMAP2:
 		if (n < 64 + 1)
 			return -PRISM_E_BAD_RECORD;
-		memset(&ev->mmap, 0, sizeof(ev->mmap));
-		ev->mmap.pid = get_u32(b);
-		ev->mmap.tid = get_u32(b + 4);
-		ev->mmap.start = get_u64(b + 8);
-		ev->mmap.len = get_u64(b + 16);
-		ev->mmap.pgoff = get_u64(b + 24);
+		mmap_common(&ev->mmap, b);
 		if (misc & PRISM_MISC_MMAP_BUILD_ID) {
 			ev->mmap.build_id_size = b[32] > 20 ? 20 : b[32];
 			ev->mmap.build_id = b + 36;
