@@ -4,6 +4,7 @@
 #
 #   make                 build out/prism and out/libprism.a
 #   make run             install missing build dependencies, build, run prism's main job
+#                        (prism util -a --duration 5: system-wide CPU utilization for 5 s)
 #   make test            install missing dependencies, build with ASan+UBSan, run every test
 #   make install PREFIX=/usr/local [DESTDIR=...]
 #   make check-format    clang-format --dry-run --Werror over all C files
@@ -91,9 +92,9 @@ LIBS_LIBIPT := -lipt
 FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c
 FEATURE_SRCS_LIBZSTD := lib/data/zstd.c
 FEATURE_SRCS_LIBELF :=
-FEATURE_SRCS_LIBDW :=
-FEATURE_SRCS_LIBBPF :=
-FEATURE_SRCS_LIBIBERTY :=
+FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
+FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c
+FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 FEATURE_SRCS_LIBSQLITE3 :=
 FEATURE_SRCS_LIBIPT :=
 
@@ -151,11 +152,52 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 WORKLOAD_BINS := $(WORKLOAD_SRCS:%.c=$(O)/%)
 HELPER_BINS := $(HELPER_SRCS:%.c=$(BUILD)/%)
 
+# bpf -----------------------------------------------------------------------
+# BPF programs (lib/**/*.bpf.c) are not host sources.  With HAVE_LIBBPF the
+# off-CPU program is compiled with clang -target bpf, stripped of DWARF by
+# 'bpftool gen object' and turned into $(O)/bpf/offcpu.skel.h (the object
+# embedded in a C header) by 'bpftool gen skeleton'; lib/offcpu/offcpu.c
+# includes it.  Without libbpf, lib/offcpu/offcpu-stub.c is built instead.
+LIB_SRCS := $(filter-out %.bpf.c,$(LIB_SRCS))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+BPF_OUT := $(O)/bpf
+ifeq ($(call have,LIBBPF),1)
+BPF_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/i.86/x86/' -e 's/aarch64/arm64/' \
+	-e 's/arm.*/arm/' -e 's/ppc64.*/powerpc/' -e 's/s390x/s390/' -e 's/riscv64/riscv/' \
+	-e 's/loongarch64/loongarch/' -e 's/mips.*/mips/')
+# clang -target bpf does not search the multiarch dir that holds <asm/types.h>
+BPF_MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(BPF_ARCH) -Wall \
+	$(if $(filter 1,$(WERROR)),-Werror) -Ilib/offcpu \
+	$(if $(BPF_MULTIARCH),-idirafter /usr/include/$(BPF_MULTIARCH))
+
+$(BPF_OUT)/%.bpf.o: lib/offcpu/%.bpf.c
+	@mkdir -p $(dir $@)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BPF_OUT)/%.linked.o: $(BPF_OUT)/%.bpf.o
+	$(call msg,BPFGEN,$@)
+	$(Q)$(BPFTOOL) gen object $@ $<
+
+$(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.linked.o
+	$(call msg,GENSKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $*_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/lib/offcpu/offcpu.o $(O)/fuzz/lib/offcpu/offcpu.o: $(BPF_OUT)/offcpu.skel.h
+$(BUILD)/lib/offcpu/offcpu.o $(O)/fuzz/lib/offcpu/offcpu.o: LIB_CFLAGS += -I$(BPF_OUT)
+
+# keep the intermediates: the skeleton is rebuilt only when the program changes
+.SECONDARY: $(BPF_OUT)/offcpu.bpf.o $(BPF_OUT)/offcpu.linked.o
+-include $(BPF_OUT)/offcpu.bpf.d
+endif
+# end bpf -------------------------------------------------------------------
+
 LIBPRISM := $(BUILD)/libprism.a
 PRISM := $(BUILD)/prism
 
 .PHONY: all run test deps check check-format format install clean fuzz bench unit-bins \
-	test-bins FORCE
+	test-bins bench-bins FORCE fuzz-bins
 .DEFAULT_GOAL := all
 
 all: $(PRISM) $(LIBPRISM)
@@ -218,8 +260,10 @@ test: all
 
 check: test
 
+# prism's main job: a 5-second system-wide CPU utilization report (needs root
+# or CAP_PERFMON + tracefs access; prism mounts tracefs itself when root)
 run: all
-	$(O)/prism --help
+	$(O)/prism util -a --duration 5
 
 check-format:
 	$(Q)$(CLANG_FORMAT) --dry-run --Werror $$(git ls-files '*.c' '*.h' 2>/dev/null || \
@@ -237,4 +281,115 @@ install: all
 clean:
 	rm -rf $(O)
 
+# ---------------------------------------------------------------------------
+# fuzz: libFuzzer targets tests/fuzz/fuzz-*.c, built with clang and
+# ASan+UBSan into $(O)/fuzz (the library is rebuilt there with
+# -fsanitize=fuzzer-no-link).  'make fuzz' runs each for FUZZ_SECONDS on a
+# seed corpus copied from the fixtures into $(O)/fuzz/corpus-<target>; a
+# crash leaves $(O)/fuzz/crash-<target>-* and fails the build.
+# 'make fuzz-bins' only builds; 'make -j2 fuzz' runs the targets in parallel.
+FUZZ_DIR := $(O)/fuzz
+FUZZ_FIXTURES ?= ../shared/fixtures
+FUZZ_MAX_LEN ?= 1048576
+FUZZ_RSS_MB ?= 2048
+FUZZ_TIMEOUT ?= 10
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer
+FUZZ_CFLAGS := -O1 -g $(FUZZ_SAN) -fsanitize=fuzzer-no-link
+# after the warning flags: clang warns where gcc (the main build) does not, on
+# vsnprintf(fmt, ap) wrappers and unused static inline functions
+FUZZ_NOWARN := -Wno-format-nonliteral -Wno-unused-function
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_DIR)/%)
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
+# seeds per target: fuzz-session reads perf.data files, fuzz-tp blob+payloads
+FUZZ_SEEDS_fuzz-session = $(wildcard $(FUZZ_FIXTURES)/perf-6.1/*.data \
+	$(FUZZ_FIXTURES)/compressed/*.data tests/data/fuzz-regress/*.data)
+# byte-swapped copies of a few fixtures reach the swap paths (needs python3)
+FUZZ_SWAP_SEEDS := a-fp d-pipe f-sched-tp d2-pipe-tp l-group-read m-many-bits c-zstd
+FUZZ_SEED_CMD_fuzz-session = for n in $(FUZZ_SWAP_SEEDS); do \
+	f=$(FUZZ_FIXTURES)/perf-6.1/$$n.data; [ -f $$f ] || continue; \
+	python3 tests/tools/perfdata-swap.py $$f $(1)/$$n.swapped.data >/dev/null 2>&1 || :; done
+FUZZ_SEEDS_fuzz-tp = $(wildcard tests/data/fuzz-regress/*.tp)
+FUZZ_SEED_CMD_fuzz-tp = tests/fuzz/make-tp-seeds.sh tests/data/tp $(1)
+
+$(FUZZ_DIR)/lib/%.o: lib/%.c $(FUZZ_DIR)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) $(filter-out $(SAN_FLAGS),$(LIB_CFLAGS)) $(FUZZ_NOWARN) -c -o $@ $<
+
+$(FUZZ_DIR)/libprism.a: $(FUZZ_LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_DIR)/libprism.a $(FUZZ_DIR)/CFLAGS
+	@mkdir -p $(dir $@)
+	$(call msg,FUZZLD,$@)
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(filter-out $(SAN_FLAGS),$(TEST_CFLAGS)) $(FUZZ_NOWARN) \
+		-o $@ $< $(FUZZ_DIR)/libprism.a $(LDLIBS)
+
+$(FUZZ_DIR)/CFLAGS: FORCE
+	@mkdir -p $(FUZZ_DIR)
+	@echo '$(CLANG) $(FUZZ_CFLAGS) $(LIB_CFLAGS) $(LDLIBS)' | cmp -s - $@ || \
+		echo '$(CLANG) $(FUZZ_CFLAGS) $(LIB_CFLAGS) $(LDLIBS)' > $@
+
+fuzz-bins: $(FUZZ_BINS)
+
+# fuzz-run-<target>: fresh seeds, then FUZZ_SECONDS of fuzzing
+fuzz-run-%: $(FUZZ_DIR)/%
+	@mkdir -p $(FUZZ_DIR)/corpus-$*
+	$(Q)$(if $(FUZZ_SEEDS_$*),cp -f $(FUZZ_SEEDS_$*) $(FUZZ_DIR)/corpus-$*/)
+	$(Q)$(if $(FUZZ_SEED_CMD_$*),$(call FUZZ_SEED_CMD_$*,$(FUZZ_DIR)/corpus-$*))
+	$(call msg,FUZZ,$* for $(FUZZ_SECONDS) s)
+	$(Q)ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1} \
+	LSAN_OPTIONS=$${LSAN_OPTIONS:-suppressions=$(CURDIR)/tests/fuzz/lsan.supp} \
+	UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	$(FUZZ_DIR)/$* -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) \
+		-rss_limit_mb=$(FUZZ_RSS_MB) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
+		-dict=tests/fuzz/$(patsubst fuzz-%,%,$*).dict \
+		-artifact_prefix=$(FUZZ_DIR)/crash-$*- $(FUZZ_ARGS) \
+		$(FUZZ_DIR)/corpus-$* 2>&1 | tee $(FUZZ_DIR)/$*.log | \
+		grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^Done|^stat::|ERROR|SUMMARY|runtime error|Test unit written' ; \
+		exit $${PIPESTATUS[0]}
+
+fuzz-run-%: SHELL := /bin/bash
+fuzz: $(FUZZ_BINS:$(FUZZ_DIR)/%=fuzz-run-%)
+
+-include $(FUZZ_LIB_OBJS:.o=.d) $(FUZZ_BINS:=.d)
+# end of fuzz
+
 -include $(LIB_OBJS:.o=.d) $(CMD_OBJS:.o=.d) $(UNIT_HELPER_OBJS:.o=.d) $(UNIT_BINS:=.d) $(HELPER_BINS:=.d)
+
+# bench ---------------------------------------------------------------------
+# make bench: build the release prism and the bench tools (bench/*.c: floor,
+# rss; bench/workloads/*.c) into $(O)/bench, and tests/workloads into
+# $(O)/tests/workloads, then run every bench/*.sh (BENCH_SCRIPTS=...) with
+# PRISM, BENCH_BIN, PRISM_OUT (= $(O)) and PRISM_SRC set.  Use a release
+# output dir of its own, e.g. make bench O=out-bench.
+BENCH_TOOL_SRCS := $(wildcard bench/*.c)
+BENCH_WORKLOAD_SRCS := $(wildcard bench/workloads/*.c)
+BENCH_BINS := $(BENCH_TOOL_SRCS:%.c=$(O)/%) $(BENCH_WORKLOAD_SRCS:bench/workloads/%.c=$(O)/bench/%)
+BENCH_SCRIPTS ?= $(wildcard bench/*.sh)
+
+$(O)/bench/%: bench/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O2 -g -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 $(WARNINGS) -o $@ $<
+
+# like tests/workloads: frame pointers, so that -g profiles of them unwind
+$(O)/bench/%: bench/workloads/%.c
+	@mkdir -p $(dir $@)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -O1 -g -fno-omit-frame-pointer -fno-inline -pthread -o $@ $<
+
+bench-bins: $(BENCH_BINS)
+
+bench: $(PRISM) bench-bins $(WORKLOAD_BINS)
+	$(Q)if [ "$(SAN)" = 1 ]; then echo "make bench: measure a release build (without SAN=1)" >&2; exit 2; fi
+	$(Q)failed=; for s in $(BENCH_SCRIPTS); do \
+		echo "== $$s"; \
+		PRISM=$(CURDIR)/$(PRISM) BENCH_BIN=$(CURDIR)/$(O)/bench PRISM_OUT=$(CURDIR)/$(O) \
+			PRISM_SRC=$(CURDIR) $$s || failed="$$failed $$s"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make bench: failed:$$failed" >&2; exit 1; fi
+# end bench -----------------------------------------------------------------

@@ -56,5 +56,11 @@ int cmd_version(int argc, const char **argv);
 int cmd_stats(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
+int cmd_trace(int argc, const char **argv);
+int cmd_util(int argc, const char **argv);
+int cmd_list(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_offcpu(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

@@ -24,6 +24,14 @@ const struct cmd_struct commands[] = {
 	  "print the samples of a perf.data file, one line each (like perf script)" },
 	{ "stats", cmd_stats, "count the records of a perf.data file by type and event" },
 	{ "version", cmd_version, "print the version and the optional features built in" },
+	{ "record", cmd_record, "record events into a perf.data file (perf reads it)" },
+	{ "trace", cmd_trace, "print events live, or a per-thread syscall summary (-s)" },
+	{ "util", cmd_util,
+	  "CPU utilization per process, task and CPU with syscall/irq tables (curt)" },
+	{ "list", cmd_list, "list the available events: software, hardware, PMUs, tracepoints" },
+	{ "report", cmd_report,
+	  "symbolized profile: hot functions, call graphs, flame graphs (like perf report)" },
+	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 

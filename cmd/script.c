@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * prism script: one line per sample in perf script's layout; --csv
+ * prism script: one line per sample in perf script's layout, with symbols
+ * (sym, symoff, dso, srcline) and call chains resolved as perf script
+ * prints them; --csv
  * (readperf's overview.csv: every record), --json (one object per line) and
  * -D (a raw dump with offsets, type names and sizes).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 #include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/suggest.h>
+#include <prism/symbol.h>
 #include <prism/task.h>
 #include <prism/tp.h>
 
@@ -34,7 +38,14 @@ enum field {
 	F_WEIGHT = 1 << 11,
 	F_DATA_SRC = 1 << 12,
 	F_CGROUP = 1 << 13,
+	F_SYM = 1 << 14,
+	F_SYMOFF = 1 << 15,
+	F_DSO = 1 << 16,
+	F_SRCLINE = 1 << 17,
 };
+
+/* the fields that need the symbol tables (and the address spaces) */
+#define F_SYMBOLS (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
 
 static const struct {
 	const char *name;
@@ -55,7 +66,14 @@ static const struct {
 	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT },
 	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
 	{ "cgroup", F_CGROUP, PERF_SAMPLE_CGROUP },
+	{ "sym", F_SYM, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "symoff", F_SYMOFF, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "dso", F_DSO, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "srcline", F_SRCLINE, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
 };
+
+#define FIELD_LIST \
+	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight,data_src,cgroup"
 
 enum mode { MODE_TEXT, MODE_CSV, MODE_JSON, MODE_DUMP };
 
@@ -66,6 +84,18 @@ struct script {
 	bool ready; /* name width and tracing data looked up (pipe mode: at the first sample) */
 	enum mode mode;
 	unsigned int fields; /* 0: perf's defaults per event */
+	unsigned int fields_add, fields_del; /* -F +f,-f: changes to the defaults */
+	bool hide_cg; /* -G: no call chains, one line per sample */
+	int max_stack; /* call chain frames printed per sample */
+	struct prism_symbols *sy; /* NULL when no field needs symbols */
+	struct prism_callchain cc;
+	struct prism_frame frame; /* a sample without call chain */
+	/* lengths of the names frames point to (owned by sy, stable), by address */
+	struct {
+		const char *str;
+		size_t len;
+	} lens[1024];
+	int err; /* a failure while resolving, returned from the callbacks */
 	int name_width;
 	uint64_t nr; /* records seen (csv) */
 	struct prism_strbuf line;
@@ -82,10 +112,18 @@ static unsigned int default_fields(const struct prism_evsel *evsel)
 	if (attr->type == PERF_TYPE_TRACEPOINT)
 		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
 	else
-		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_PERIOD;
+		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO |
+		    F_PERIOD;
 	if (!(attr->sample_type & PERF_SAMPLE_CPU))
 		f &= ~F_CPU;
 	return f;
+}
+
+static unsigned int fields_of(const struct script *sc, const struct prism_evsel *evsel)
+{
+	if (sc->fields)
+		return sc->fields;
+	return (default_fields(evsel) | sc->fields_add) & ~sc->fields_del;
 }
 
 static const char *comm_of(struct script *sc, uint32_t tid, char *buf, size_t len)
@@ -98,81 +136,395 @@ static const char *comm_of(struct script *sc, uint32_t tid, char *buf, size_t le
 	return buf;
 }
 
-static void add_time(struct prism_strbuf *sb, uint64_t t)
+/*
+ * Fast text output.  perf script prints millions of lines, and printf()
+ * cost more than everything else per line, so the text layout is written
+ * straight into the line buffer: room() reserves the bytes a run of fields
+ * can take, the put_*() helpers write what the printf format in their
+ * comment would, and commit() ends the run.
+ */
+
+/* room for @n more bytes at the end of @sb, or NULL when out of memory */
+static inline char *room(struct prism_strbuf *sb, size_t n)
 {
-	prism_strbuf_addf(sb, "%5" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
+	if (sb->failed || (sb->len + n + 1 > sb->alloc && prism_strbuf_grow(sb, n)))
+		return NULL;
+	return sb->buf + sb->len;
 }
 
-static void print_callchain(struct script *sc, const struct prism_sample *s)
+static inline void commit(struct prism_strbuf *sb, char *end)
 {
+	sb->len = (size_t)(end - sb->buf);
+	sb->buf[sb->len] = '\0';
+}
+
+/* @len bytes at @str right-aligned in @width (left-aligned with @left), padded with @pad */
+static inline char *put_field(char *p, const char *str, size_t len, size_t width, bool left,
+			      char pad)
+{
+	size_t fill = len < width ? width - len : 0;
+
+	if (!left) {
+		memset(p, pad, fill);
+		p += fill;
+	}
+	memcpy(p, str, len);
+	p += len;
+	if (left) {
+		memset(p, ' ', fill);
+		p += fill;
+	}
+	return p;
+}
+
+#define DIGITS_MAX 24 /* bytes of the longest number put_*() writes, sign included */
+
+static inline size_t nr_digits(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* the @n decimal digits of @v ending at @end */
+static inline void put_digits(char *end, uint64_t v, size_t n)
+{
+	while (n--) {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	}
+}
+
+/* "%*" PRIu64, or "%0*" PRIu64 with @pad '0'; takes DIGITS_MAX + @width bytes */
+static inline char *put_udec(char *p, uint64_t v, size_t width, char pad)
+{
+	size_t n = nr_digits(v);
+
+	if (n < width) {
+		memset(p, pad, width - n);
+		p += width - n;
+	}
+	put_digits(p + n, v, n);
+	return p + n;
+}
+
+/* "%*" PRIx64 */
+static inline char *put_hex(char *p, uint64_t v, size_t width)
+{
+	static const char xdigits[] = "0123456789abcdef";
+	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
+	char *end;
+
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	end = p + n;
+	while (p < end) {
+		*--end = xdigits[v & 15];
+		v >>= 4;
+	}
+	return p + n;
+}
+
+/* "%*d", or "%-*d" with @left */
+static inline char *put_int(char *p, int v, size_t width, bool left)
+{
+	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
+	size_t n = nr_digits(u), len = n + (v < 0);
+
+	if (!left && len < width) {
+		memset(p, ' ', width - len);
+		p += width - len;
+	}
+	if (v < 0)
+		*p++ = '-';
+	put_digits(p + n, u, n);
+	p += n;
+	if (left && len < width) {
+		memset(p, ' ', width - len);
+		p += width - len;
+	}
+	return p;
+}
+
+static inline char *put_str(char *p, const char *str, size_t len)
+{
+	memcpy(p, str, len);
+	return p + len;
+}
+
+/* strlen() of a symbol or DSO name, remembered: chains repeat the same few */
+static inline size_t name_len(struct script *sc, const char *s)
+{
+	size_t h = ((uintptr_t)s >> 3) % PRISM_ARRAY_SIZE(sc->lens);
+
+	if (sc->lens[h].str != s) {
+		sc->lens[h].str = s;
+		sc->lens[h].len = strlen(s);
+	}
+	return sc->lens[h].len;
+}
+
+/*
+ * "\n  file:line" of a frame (perf shows the file's base name).  Without line
+ * information perf prints what addr2line answers, "??:0", when it has the
+ * binary, else "dso[addr]" with the DSO's short name and the address in its
+ * ELF image (kernel frames without vmlinux, binaries not found).
+ */
+static char *put_srcline(struct script *sc, const struct prism_frame *fr)
+{
+	struct prism_strbuf *sb = &sc->line;
+	const char *file, *slash;
+	unsigned int line;
+	size_t len;
+	char *p;
+
+	if (!prism_symbols__srcline(sc->sy, fr, &file, &line)) {
+		slash = strrchr(file, '/');
+		if (slash)
+			file = slash + 1;
+		len = strlen(file);
+		p = room(sb, len + DIGITS_MAX + 4);
+		if (!p)
+			return NULL;
+		p = put_str(p, "\n  ", 3);
+		p = put_str(p, file, len);
+		*p++ = ':';
+		return put_udec(p, line, 0, ' ');
+	}
+	file = prism_dso__symsrc(fr->dso); /* a path, or a note for in-memory images */
+	if (!fr->kernel && file && file[0] == '/') {
+		p = room(sb, 8);
+		return p ? put_str(p, "\n  ??:0", 7) : NULL;
+	}
+	len = strlen(fr->dso_name);
+	p = room(sb, len + DIGITS_MAX + 6);
+	if (!p)
+		return NULL;
+	p = put_str(p, "\n  ", 3);
+	p = put_str(p, fr->dso_name, len);
+	*p++ = '[';
+	p = put_hex(p, fr->dso_addr, 0);
+	*p++ = ']';
+	return p;
+}
+
+/*
+ * What follows the address of a frame: " sym+0xoff (dso)" with the parts
+ * the fields ask for (perf script's layout: "[unknown]" for an unresolved
+ * symbol), then the srcline, then " (inlined)" for an inlined function
+ * (in place of the DSO, and whatever the fields).
+ */
+static void put_frame(struct script *sc, const struct prism_frame *fr, unsigned int f, bool chain)
+{
+	struct prism_strbuf *sb = &sc->line;
+	const char *sym = fr->sym ? fr->sym : "[unknown]";
+	const char *dso = fr->dso_path ? fr->dso_path : "[unknown]";
+	size_t sym_len = (f & F_SYM) ? name_len(sc, sym) : 0;
+	size_t dso_len = (f & F_DSO) ? name_len(sc, dso) : 0;
+	bool inlined = fr->sym && fr->kind == PRISM_FRAME_INLINED;
+	char *p = room(sb, sym_len + dso_len + 2 * DIGITS_MAX + 48);
+
+	if (!p)
+		return;
+	if (chain) { /* "\t%16" PRIx64 */
+		*p++ = '\t';
+		p = put_hex(p, prism_frame__addr(fr), 16);
+	}
+	if (f & F_SYM) {
+		*p++ = ' ';
+		p = put_str(p, sym, sym_len);
+		if ((f & F_SYMOFF) && fr->sym) {
+			p = put_str(p, "+0x", 3);
+			p = put_hex(p, fr->symoff, 0);
+		}
+	}
+	if ((f & F_DSO) && !inlined) {
+		p = put_str(p, " (", 2);
+		p = put_str(p, dso, dso_len);
+		*p++ = ')';
+	}
+	if ((f & F_SRCLINE) && fr->dso) {
+		commit(sb, p);
+		p = put_srcline(sc, fr);
+		if (!p)
+			return;
+		commit(sb, p);
+		p = room(sb, 16);
+		if (!p)
+			return;
+	}
+	if (inlined)
+		p = put_str(p, " (inlined)", 10);
+	if (chain)
+		*p++ = '\n';
+	commit(sb, p);
+}
+
+/*
+ * perf script prints no frame at all for a chain with an unknown context
+ * marker (a broken frame-pointer walk can end in -1: perf calls the chain
+ * corrupted and discards it), nor for one of markers only that has no user
+ * stack to unwind
+ */
+static bool chain_is_empty(const struct prism_sample *s)
+{
+	bool frames = false;
 	uint64_t i;
 
 	for (i = 0; i < s->callchain_nr; i++) {
-		uint64_t ip = s->callchain[i];
+		switch (s->callchain[i]) {
+		case PERF_CONTEXT_HV:
+		case PERF_CONTEXT_KERNEL:
+		case PERF_CONTEXT_USER:
+			break; /* perf 6.1 takes these three only */
+		default:
+			if (s->callchain[i] >= PERF_CONTEXT_MAX)
+				return true;
+			frames = true;
+			break;
+		}
+	}
+	return !frames && !(s->user_stack_size && s->user_regs);
+}
 
-		if (ip >= (uint64_t)-4095) /* PERF_CONTEXT_* marker */
-			continue;
-		prism_strbuf_addf(&sc->line, "\t%16" PRIx64 "\n", ip);
+/* one "\t%16" PRIx64 " sym+0xoff (dso)\n" line per frame of the resolved chain */
+static void print_callchain(struct script *sc, unsigned int f)
+{
+	size_t i, nr = sc->cc.nr;
+
+	if (sc->max_stack >= 0 && nr > (size_t)sc->max_stack)
+		nr = (size_t)sc->max_stack;
+	for (i = 0; i < nr; i++) {
+		put_frame(sc, &sc->cc.frames[i], f, true);
 	}
 }
+
+/* bytes the fixed-width numeric fields of one line can take */
+#define LINE_NUMS_MAX (8 * (DIGITS_MAX + 16))
 
 static void text_line(struct script *sc, const struct prism_event *ev, uint64_t period,
 		      const struct prism_evsel *evsel)
 {
 	const struct prism_sample *s = &ev->sample;
-	unsigned int f = sc->fields ? sc->fields : default_fields(evsel);
+	unsigned int f = fields_of(sc, evsel);
 	const struct perf_event_attr *attr = prism_evsel__attr(evsel);
 	struct prism_strbuf *sb = &sc->line;
-	bool chain = (f & F_IP) && (s->type & PERF_SAMPLE_CALLCHAIN);
-	char buf[32];
+	bool chain = (f & F_IP) && (s->type & PERF_SAMPLE_CALLCHAIN) && !sc->hide_cg;
+	const char *comm = NULL, *name = NULL;
+	size_t comm_len = 0, name_len = 0;
+	char buf[32], *p;
 
 	if (attr->type != PERF_TYPE_TRACEPOINT)
 		f &= ~F_TRACE;
 	if (f & F_COMM) {
-		const char *c = comm_of(sc, s->tid, buf, sizeof(buf));
-
-		prism_strbuf_addf(sb, chain ? "%s " : "%16s ", c);
+		comm = comm_of(sc, s->tid, buf, sizeof(buf));
+		comm_len = strlen(comm);
 	}
-	if ((f & F_PID) && (f & F_TID))
-		prism_strbuf_addf(sb, "%5d/%-5d ", (int)s->pid, (int)s->tid);
-	else if (f & F_PID)
-		prism_strbuf_addf(sb, "%5d ", (int)s->pid);
-	else if (f & F_TID)
-		prism_strbuf_addf(sb, "%5d ", (int)s->tid);
-	if (f & F_CPU)
-		prism_strbuf_addf(sb, "[%03u] ", s->cpu);
-	if (f & F_TIME) {
-		add_time(sb, s->time);
-		prism_strbuf_addstr(sb, ": ");
+	if (f & F_EVENT) {
+		name = prism_evsel__name(evsel);
+		name_len = strlen(name);
 	}
-	if (f & F_PERIOD)
-		prism_strbuf_addf(sb, "%10" PRIu64 " ", period);
-	if (f & F_EVENT)
-		prism_strbuf_addf(sb, "%*s: ", sc->name_width, prism_evsel__name(evsel));
-	if (f & F_TRACE) {
-		if (sc->tp && s->raw_data)
-			prism_tp__format(sc->tp, s->raw_data, s->raw_size, sb);
+	p = room(sb, LINE_NUMS_MAX + comm_len + name_len + (size_t)sc->name_width);
+	if (!p)
+		return;
+	if (f & F_COMM) { /* chain ? "%s " : "%16s " */
+		p = put_field(p, comm, comm_len, chain ? 0 : 16, false, ' ');
+		*p++ = ' ';
 	}
-	if (f & F_ADDR)
-		prism_strbuf_addf(sb, "%16" PRIx64 " ", s->addr);
-	if (f & F_WEIGHT)
-		prism_strbuf_addf(sb, "%16" PRIu64 " ", s->weight);
-	if (f & F_DATA_SRC)
-		prism_strbuf_addf(sb, "%16" PRIx64 " ", s->data_src);
-	if (f & F_PHYS_ADDR)
-		prism_strbuf_addf(sb, "%16" PRIx64 " ", s->phys_addr);
-	if (f & F_CGROUP)
-		prism_strbuf_addf(sb, "%" PRIu64 " ", s->cgroup);
-	if (f & F_IP) {
-		if (chain) {
-			prism_strbuf_addch(sb, '\n');
-			print_callchain(sc, s);
-		} else {
-			prism_strbuf_addf(sb, " %16" PRIx64, s->ip);
+	if ((f & F_PID) && (f & F_TID)) { /* "%5d/%-5d " */
+		p = put_int(p, (int)s->pid, 5, false);
+		*p++ = '/';
+		p = put_int(p, (int)s->tid, 5, true);
+		*p++ = ' ';
+	} else if (f & (F_PID | F_TID)) { /* "%5d " */
+		p = put_int(p, (int)(f & F_PID ? s->pid : s->tid), 5, false);
+		*p++ = ' ';
+	}
+	if (f & F_CPU) { /* "[%03u] " */
+		*p++ = '[';
+		p = put_udec(p, s->cpu, 3, '0');
+		p = put_str(p, "] ", 2);
+	}
+	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and microseconds */
+		p = put_udec(p, s->time / 1000000000, 5, ' ');
+		*p++ = '.';
+		p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
+		p = put_str(p, ": ", 2);
+	}
+	if (f & F_PERIOD) { /* "%10" PRIu64 " " */
+		p = put_udec(p, period, 10, ' ');
+		*p++ = ' ';
+	}
+	if (f & F_EVENT) { /* "%*s: " */
+		p = put_field(p, name, name_len, (size_t)sc->name_width, false, ' ');
+		p = put_str(p, ": ", 2);
+	}
+	commit(sb, p);
+	if ((f & F_TRACE) && sc->tp && s->raw_data)
+		prism_tp__format(sc->tp, s->raw_data, s->raw_size, sb);
+	p = room(sb, LINE_NUMS_MAX);
+	if (!p)
+		return;
+	if (f & F_ADDR) { /* "%16" PRIx64 " " */
+		p = put_hex(p, s->addr, 16);
+		*p++ = ' ';
+	}
+	if (f & F_WEIGHT) { /* "%16" PRIu64 " " */
+		p = put_udec(p, s->weight, 16, ' ');
+		*p++ = ' ';
+	}
+	if (f & F_DATA_SRC) { /* "%16" PRIx64 " " */
+		p = put_hex(p, s->data_src, 16);
+		*p++ = ' ';
+	}
+	if (f & F_PHYS_ADDR) { /* "%16" PRIx64 " " */
+		p = put_hex(p, s->phys_addr, 16);
+		*p++ = ' ';
+	}
+	if (f & F_CGROUP) { /* "%" PRIu64 " " */
+		p = put_udec(p, s->cgroup, 0, ' ');
+		*p++ = ' ';
+	}
+	if ((f & F_IP) && !chain) { /* " %16" PRIx64 " sym+0xoff (dso)" */
+		*p++ = ' ';
+		p = put_hex(p, s->ip, 16);
+		commit(sb, p);
+		if ((f & F_SYMBOLS) && sc->sy) {
+			prism_symbols__resolve(sc->sy, s->pid,
+					       ev->raw->misc & PRISM_MISC_CPUMODE_MASK, s->ip,
+					       &sc->frame);
+			put_frame(sc, &sc->frame, f, false);
 		}
+		p = room(sb, 1);
+		if (!p)
+			return;
 	}
-	/* perf keeps trailing blanks; a call chain ends with an empty line */
-	prism_strbuf_addch(sb, '\n');
+	if (chain) {
+		*p++ = '\n';
+		commit(sb, p);
+		/* perf shows DSO-relative addresses in chains, so they are always resolved */
+		if (sc->sy && !chain_is_empty(s)) {
+			int err = prism_symbols__callchain(sc->sy, ev, &sc->cc,
+							   PRISM_CALLCHAIN_INLINE_UNWOUND);
+
+			if (err)
+				sc->err = err;
+			else
+				print_callchain(sc, f);
+		}
+		/* a call chain ends with an empty line */
+		prism_strbuf_addch(sb, '\n');
+		return;
+	}
+	/* perf keeps trailing blanks */
+	*p++ = '\n';
+	commit(sb, p);
 }
 
 static void json_str(struct prism_strbuf *sb, const char *s)
@@ -228,10 +580,20 @@ static void json_line(struct script *sc, const struct prism_event *ev, uint64_t 
 	prism_strbuf_addstr(sb, "}\n");
 }
 
-static void emit(struct script *sc)
+#define OUT_CHUNK (64u << 10)
+
+/* write the lines gathered so far: all of them with @all, else in chunks of OUT_CHUNK */
+static void flush_out(struct script *sc, bool all)
 {
+	if (!all && sc->line.len < OUT_CHUNK)
+		return;
 	fwrite(sc->line.buf, 1, sc->line.len, stdout);
 	prism_strbuf_reset(&sc->line);
+}
+
+static void emit(struct script *sc)
+{
+	flush_out(sc, false);
 }
 
 /* leader sampling (PERF_SAMPLE_READ + GROUP): one line per member, period = delta */
@@ -311,7 +673,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		return 0;
 	}
 	one_sample(sc, ev, s->period, ev->evsel);
-	return 0;
+	return sc->err;
 }
 
 static int on_task(void *ctx, const struct prism_event *ev)
@@ -374,12 +736,31 @@ static int on_record(void *ctx, const struct prism_event *ev)
 	if (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
 	    ev->type == PERF_RECORD_EXIT)
 		err = prism_tasks__event(sc->tasks, ev);
+	/* MMAP/MMAP2/COMM/FORK/EXIT/KSYMBOL build the address spaces */
+	if (!err && sc->sy && ev->type != PERF_RECORD_SAMPLE)
+		err = prism_symbols__event(sc->sy, ev);
 	if (err)
 		return err;
 	if (sc->mode == MODE_CSV)
 		return csv_record(sc, ev);
 	if (ev->type == PERF_RECORD_SAMPLE)
 		return on_sample(ctx, ev);
+	return 0;
+}
+
+/* perf's own records: HEADER_BUILD_ID (perf inject -b) tells the build ids */
+static int on_user(void *ctx, const struct prism_event *ev)
+{
+	struct script *sc = ctx;
+
+	if (sc->sy && ev->type == PRISM_RECORD_HEADER_BUILD_ID) {
+		int err = prism_symbols__event(sc->sy, ev);
+
+		if (err)
+			return err;
+	}
+	if (sc->mode == MODE_CSV)
+		return csv_record(sc, ev);
 	return 0;
 }
 
@@ -425,43 +806,67 @@ static int dump_record(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
-static int parse_fields(const char *list, unsigned int *out)
+/*
+ * -F list: the fields to print, or with a leading '+' / '-' (perf's form)
+ * fields added to / removed from the defaults, each name taking its own sign
+ */
+static int parse_fields(struct script *sc, const char *list)
 {
 	char *dup = xstrdup(list), *tok, *save = NULL;
+	bool relative = list[0] == '+' || list[0] == '-';
 	unsigned int f = 0;
 	size_t i;
 
 	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const char *names[PRISM_ARRAY_SIZE(field_names)];
+		char sign = relative ? '+' : 0;
 		bool found = false;
 
+		if (relative && (tok[0] == '+' || tok[0] == '-'))
+			sign = *tok++;
 		for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++) {
 			names[i] = field_names[i].name;
 			if (!strcmp(tok, field_names[i].name)) {
-				f |= field_names[i].bit;
+				if (sign == '+')
+					sc->fields_add |= field_names[i].bit;
+				else if (sign == '-')
+					sc->fields_del |= field_names[i].bit;
+				else
+					f |= field_names[i].bit;
 				found = true;
 			}
 		}
 		if (found)
 			continue;
-		if (!strcmp(tok, "sym") || !strcmp(tok, "dso") || !strcmp(tok, "symoff") ||
-		    !strcmp(tok, "srcline")) {
-			error("field '%s' needs symbol resolution, which this prism does not have yet",
-			      tok);
-			hint("use 'ip' for raw addresses");
-		} else {
+		{
 			const char *best = prism_suggest(tok, names, PRISM_ARRAY_SIZE(names));
 
 			error("unknown field '%s' in -F", tok);
 			if (best)
 				hint("did you mean '%s'?", best);
-			hint("fields: comm,tid,pid,cpu,time,event,period,ip,addr,trace,phys_addr,weight,data_src,cgroup");
+			hint("fields: " FIELD_LIST);
+			if (!relative && strchr(tok, '+'))
+				hint("'+' adds fields to the defaults only at the start of the list: -F +%s",
+				     tok);
 		}
 		free(dup);
 		return -1;
 	}
 	free(dup);
-	*out = f;
+	sc->fields = f;
+	if (relative) /* the defaults print ip, sym and symoff */
+		f = (F_IP | F_SYM | F_SYMOFF | sc->fields_add) & ~sc->fields_del;
+	/* perf's rules: offsets need symbols, source lines need addresses */
+	if ((f & F_SYMOFF) && !(f & F_SYM)) {
+		error("-F symoff needs the sym field");
+		hint("add sym: -F ...,ip,sym,symoff");
+		return -1;
+	}
+	if ((f & F_SRCLINE) && !(f & F_IP)) {
+		error("-F srcline needs the ip field (the address to look up)");
+		hint("add ip: -F ...,ip,srcline");
+		return -1;
+	}
 	return 0;
 }
 
@@ -473,7 +878,7 @@ static int check_fields(struct script *sc)
 	for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++) {
 		bool ok = false;
 
-		if (!(sc->fields & field_names[i].bit) || !field_names[i].needs)
+		if (!((sc->fields | sc->fields_add) & field_names[i].bit) || !field_names[i].needs)
 			continue;
 		if (field_names[i].bit == F_TRACE)
 			continue; /* ignored for non-tracepoint events, as perf does */
@@ -495,28 +900,101 @@ static int check_fields(struct script *sc)
 	return 0;
 }
 
+/* --map-path OLD=NEW, repeatable: a NULL-terminated list */
+struct path_map {
+	const char **v;
+	size_t nr;
+};
+
+static int opt_map_path(const struct option_def *opt, const char *arg)
+{
+	struct path_map *m = opt->value;
+
+	if (!strchr(arg, '=')) {
+		error("--map-path '%s': expected OLD=NEW", arg);
+		hint("e.g. --map-path /tmp/app=/home/me/build/app");
+		return -1;
+	}
+	m->v = xrealloc(m->v, (m->nr + 2) * sizeof(*m->v));
+	m->v[m->nr++] = arg;
+	m->v[m->nr] = NULL;
+	return 0;
+}
+
+/* symbols are needed when a sample line prints an address, a symbol or a chain */
+static bool needs_symbols(const struct script *sc)
+{
+	if (sc->mode != MODE_TEXT)
+		return false;
+	if (!sc->fields)
+		return true; /* the defaults print ip, sym and dso */
+	return sc->fields & F_IP;
+}
+
+static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so, const char *input)
+{
+	int err;
+
+	sc->sy = prism_symbols__new(so);
+	if (!sc->sy) {
+		error_errno(errno, "cannot set up symbol resolution");
+		if (errno == EINVAL)
+			hint("--map-path takes OLD=NEW");
+		return -1;
+	}
+	err = prism_symbols__set_features(sc->sy, prism_session__features(sc->s));
+	if (err) {
+		error_errno(err, "cannot read the build ids of '%s'", input ? input : "perf.data");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [--csv | --json | -D] [--no-order]", NULL
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order]",
+		NULL
 	};
 	const char *input = NULL, *fields = NULL;
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
+	struct prism_symbols_opts so = { 0 };
+	struct path_map map_path = { 0 };
+	struct script sc = { .line = STRBUF_INIT, .max_stack = 127 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
 		OPT_STRING(
 			'F', "fields", &fields, "list",
-			"comma-separated fields: comm,tid,pid,cpu,time,event,period,ip,addr,trace,phys_addr,weight,data_src,cgroup"),
+			"comma-separated fields: " FIELD_LIST
+			". Default as perf: comm,tid,[cpu],time,event,period,ip,sym,symoff,dso "
+			"(tracepoints: comm,tid,cpu,time,event,trace). A list starting with '+' "
+			"or '-' adds to / removes from the defaults (-F +srcline,-period). sym, "
+			"symoff and dso show with ip; in call chains ip is the DSO-relative address"),
+		OPT_BOOL('G', "hide-call-graph", &sc.hide_cg,
+			 "one line per sample: the sampled address only, no call chain"),
+		OPT_INT(0, "max-stack", &sc.max_stack, "n",
+			"print at most n frames of each call chain (default 127, as perf)"),
 		OPT_BOOL(0, "csv", &csv,
 			 "every record as CSV: nr,type,pid,tid,time,info (readperf's overview.csv)"),
 		OPT_BOOL(0, "json", &json, "one JSON object per sample"),
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
+		OPT_GROUP("Symbols"),
+		OPT_STRING(
+			0, "symfs", &so.symfs, "dir",
+			"look for every binary (and its debug info) under this directory, as perf "
+			"--symfs"),
+		OPT_CALLBACK(0, "map-path", &map_path, "old=new",
+			     "read binaries recorded under path prefix OLD from NEW (repeatable)",
+			     opt_map_path),
+		OPT_STRING(0, "kallsyms", &so.kallsyms, "file",
+			   "kernel symbols from this file instead of /proc/kallsyms (used as it is, "
+			   "without the kernel build-id check)"),
+		OPT_BOOL(0, "no-demangle", &so.no_demangle, "show C++/Rust symbols mangled"),
 		OPT_END(),
 	};
-	struct script sc = { .line = STRBUF_INIT };
 	struct prism_tool tool = { 0 };
 	int err;
 
@@ -525,21 +1003,34 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
 	if (csv + json + dump > 1)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
-	if (fields && parse_fields(fields, &sc.fields))
+	if (sc.max_stack < 0)
+		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
+	if (fields && parse_fields(&sc, fields)) {
+		free(map_path.v);
 		return EXIT_USAGE;
+	}
+	so.path_map = map_path.v;
 	sc.mode = csv ? MODE_CSV : json ? MODE_JSON : dump ? MODE_DUMP : MODE_TEXT;
 	sc.s = open_input(input, force, no_order || dump);
-	if (!sc.s)
+	if (!sc.s) {
+		free(map_path.v);
 		return 1;
+	}
 	/* pipe mode: the events arrive in the stream, after this check could run */
-	if (sc.fields && prism_session__nr_evsels(sc.s) && check_fields(&sc)) {
+	if ((sc.fields || sc.fields_add) && prism_session__nr_evsels(sc.s) && check_fields(&sc)) {
 		prism_session__free(sc.s);
+		free(map_path.v);
 		return EXIT_USAGE;
 	}
 	sc.tasks = prism_tasks__new();
 	if (!sc.tasks) {
 		prism_session__free(sc.s);
+		free(map_path.v);
 		return error("out of memory"), 1;
+	}
+	if (needs_symbols(&sc) && setup_symbols(&sc, &so, input)) {
+		err = 1;
+		goto out;
 	}
 	if (dump) {
 		tool.other = dump_record;
@@ -550,11 +1041,11 @@ int cmd_script(int argc, const char **argv)
 		tool.other = on_record;
 		tool.other_all = true;
 		tool.sample = on_record;
-		if (csv)
-			tool.user = on_record;
+		tool.user = on_user;
 		(void)on_task;
 	}
 	err = prism_session__process(sc.s, &tool, &sc);
+	flush_out(&sc, true);
 	if (err < 0)
 		err = report_process_error(sc.s, input, err);
 	else
@@ -571,10 +1062,14 @@ int cmd_script(int argc, const char **argv)
 				" records arrived after their time slot was delivered (out of order)",
 				st->nr_out_of_order);
 	}
+out:
 	prism_strbuf_release(&sc.line);
+	prism_callchain__release(&sc.cc);
+	prism_symbols__free(sc.sy);
 	prism_tasks__free(sc.tasks);
 	free(sc.grp_ids);
 	free(sc.grp_vals);
+	free(map_path.v);
 	prism_session__free(sc.s);
 	return err;
 }

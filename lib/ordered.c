@@ -22,6 +22,17 @@
  * list when the count drops to zero, so memory follows the largest pair of
  * rounds, not the file.  Records too large for a chunk get a chunk of
  * their own, freed on delivery.
+ *
+ * Runs.  Records queued with prism_ordered__queue_ref() stay in their file:
+ * the queue keeps runs, contiguous file ranges of records with
+ * non-decreasing times (each CPU's part of a round is one), with only
+ * offsets, a record count and the arrival number of the first record.  A
+ * flush merges the run heads and the copied records with a binary heap on
+ * (time, arrival number), so equal times still come out in arrival order.
+ * A run is read back through a buffer of its own (RUN_BUF_MIN to
+ * RUN_BUF_MAX bytes, RUN_BUF_BUDGET shared by all runs), and the time of
+ * each record read back is derived again by the time callback.  Memory then
+ * follows the number of runs, not the size of a round.
  */
 #include "internal.h"
 
@@ -36,6 +47,12 @@
 /* runs shorter than this are extended with an insertion sort */
 #define MIN_RUN 32
 #define NO_CHUNK UINT32_MAX
+/* read-back buffers of runs */
+#define RUN_BUF_MIN ((size_t)4 << 10)
+#define RUN_BUF_MAX ((size_t)128 << 10)
+#define RUN_BUF_BUDGET ((size_t)8 << 20)
+/* heap source number of the copied records */
+#define COPY_SRC UINT32_MAX
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -47,8 +64,30 @@ struct ord_ent {
 
 struct ord_hdr {
 	uint64_t file_offset;
+	uint64_t seq; /* arrival number */
 	uint32_t size;
 	uint32_t chunk;
+};
+
+/* records [start, end) of one file, times non-decreasing, not yet delivered */
+struct ord_run {
+	uint64_t start, end;
+	uint64_t nr; /* records in [start, end) */
+	uint64_t seq; /* arrival number of the record at start */
+	uint64_t head_time; /* its time, when have_head */
+	uint64_t last_time; /* time of the last record */
+	uint8_t *buf; /* holds the file bytes [buf_off, buf_off + buf_len) */
+	uint64_t buf_off;
+	size_t buf_len, buf_cap;
+	size_t cost; /* counted in bytes */
+	uint32_t file;
+	bool have_head;
+};
+
+struct ord_heap_ent {
+	uint64_t time;
+	uint64_t seq;
+	uint32_t src; /* a run, or COPY_SRC */
 };
 
 struct ord_vec {
@@ -92,6 +131,15 @@ struct prism_ordered {
 
 	uint64_t *bounce; /* aligned copy of an out-of-order record */
 	size_t bounce_cap;
+
+	uint64_t seq; /* arrival number of the next queued record */
+	struct ord_run *rv; /* runs, in arrival order */
+	size_t nr_runs, rv_cap;
+	uint64_t run_recs; /* records in runs */
+	struct ord_heap_ent *heap;
+	size_t heap_cap;
+	prism_ordered_read_fn read;
+	prism_ordered_time_fn time_of;
 };
 
 enum flush_how {
@@ -358,6 +406,260 @@ static int ensure_vec(struct ord_vec *v, size_t need)
 	return prism_ensure_mem((void **)&v->v, &v->cap, sizeof(*v->v), need);
 }
 
+static inline bool heap_less(const struct ord_heap_ent *a, const struct ord_heap_ent *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void heap_down(struct ord_heap_ent *h, size_t n, size_t i)
+{
+	struct ord_heap_ent x = h[i];
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= n)
+			break;
+		if (c + 1 < n && heap_less(&h[c + 1], &h[c]))
+			c++;
+		if (!heap_less(&h[c], &x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+/*
+ * Make the first @need bytes of run @r's unread part available in its
+ * buffer, at the buffer's start (so 8-byte aligned), keeping what is
+ * buffered already and reading ahead as far as the buffer goes.
+ */
+static int run_fill(struct prism_ordered *o, struct ord_run *r, size_t need)
+{
+	uint64_t left = r->end - r->start;
+	size_t keep = 0, len;
+	int err;
+
+	if (r->buf && r->start >= r->buf_off && r->start < r->buf_off + r->buf_len) {
+		keep = (size_t)(r->buf_off + r->buf_len - r->start);
+		memmove(r->buf, r->buf + (r->start - r->buf_off), keep);
+	}
+	r->buf_off = r->start;
+	r->buf_len = keep;
+	if (need > r->buf_cap || !r->buf) {
+		/* the runs of a flush share RUN_BUF_BUDGET */
+		size_t cap = RUN_BUF_BUDGET / (o->nr_runs ? o->nr_runs : 1);
+		uint8_t *b;
+
+		if (cap < RUN_BUF_MIN)
+			cap = RUN_BUF_MIN;
+		if (cap > RUN_BUF_MAX)
+			cap = RUN_BUF_MAX;
+		if (cap > left)
+			cap = (size_t)left;
+		if (cap < need)
+			cap = need;
+		cap = (cap + 7) & ~(size_t)7;
+		b = realloc(r->buf, cap);
+		if (!b)
+			return -ENOMEM;
+		r->buf = b;
+		r->buf_cap = cap;
+	}
+	len = r->buf_cap < left ? r->buf_cap : (size_t)left;
+	if (len > keep) {
+		err = o->read(o->ctx, r->file, r->buf + keep, len - keep, r->start + keep);
+		if (err)
+			return err;
+	}
+	r->buf_len = len;
+	return 0;
+}
+
+/* the record at the start of run @r, read back: 8-byte aligned, in its buffer */
+static int run_rec(struct prism_ordered *o, struct ord_run *r, const uint8_t **rec, size_t *size)
+{
+	uint64_t left = r->end - r->start;
+	const uint8_t *p = NULL;
+	size_t sz;
+	int err;
+
+	if (r->buf && r->start >= r->buf_off && r->start + 8 <= r->buf_off + r->buf_len) {
+		p = r->buf + (r->start - r->buf_off);
+		if ((uintptr_t)p & 7)
+			p = NULL;
+	}
+	if (!p) {
+		if (left < 8)
+			goto bad;
+		err = run_fill(o, r, 8);
+		if (err)
+			return err;
+		p = r->buf;
+	}
+	sz = get_u16(p + 6); /* perf_event_header.size */
+	if (sz < 8 || sz > left)
+		goto bad;
+	if (r->start + sz > r->buf_off + r->buf_len) {
+		err = run_fill(o, r, sz);
+		if (err)
+			return err;
+		p = r->buf;
+	}
+	*rec = p;
+	*size = sz;
+	return 0;
+bad:
+	pr_err("ordered: the record read back at offset %#" PRIx64
+	       " of input %u does not fit its run [%#" PRIx64 ", %#" PRIx64
+	       "): the file changed while it was read\n",
+	       r->start, r->file, r->start, r->end);
+	return -PRISM_E_BAD_RECORD;
+}
+
+/* read the record at the start of @r back and find its time again */
+static int run_head(struct prism_ordered *o, struct ord_run *r)
+{
+	const uint8_t *rec;
+	size_t size;
+	int err = run_rec(o, r, &rec, &size);
+
+	if (err)
+		return err;
+	r->head_time = o->time_of(o->ctx, rec, size);
+	r->have_head = true;
+	return 0;
+}
+
+static int run_deliver(struct prism_ordered *o, struct ord_run *r, uint64_t time)
+{
+	const uint8_t *rec;
+	uint64_t off = r->start;
+	size_t size;
+	int err = run_rec(o, r, &rec, &size);
+
+	if (err)
+		return err;
+	r->start += size;
+	r->nr--;
+	r->seq++;
+	r->have_head = false;
+	o->run_recs--;
+	o->last_delivered = time;
+	return o->fn(o->ctx, rec, size, time, off);
+}
+
+/* the head of the copied records, left before pend on equal times */
+static inline const struct ord_ent *copy_head(const struct ord_ent *L, size_t li, size_t ln,
+					      const struct ord_ent *P, size_t pi, size_t pn)
+{
+	if (li < ln && (pi == pn || L[li].time <= P[pi].time))
+		return &L[li];
+	return pi < pn ? &P[pi] : NULL;
+}
+
+static inline void copy_key(struct ord_heap_ent *h, const struct ord_ent *e)
+{
+	h->time = e->time;
+	h->seq = ((const struct ord_hdr *)e->data - 1)->seq;
+	h->src = COPY_SRC;
+}
+
+/*
+ * The delivery loop of flush() when there are runs: a heap merge of every
+ * run and of the copied records (left + sorted pend), by (time, arrival).
+ * On return *@li and *@pi say how much of left and pend was delivered.
+ */
+static int merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, size_t *li_,
+		      size_t *pi_)
+{
+	const struct ord_ent *L = o->left.v, *P = o->pend.v, *e;
+	size_t li = *li_, ln = o->left.nr, pi = 0, pn = o->pend.nr, n = 0, i;
+	struct ord_heap_ent *h = o->heap;
+	int ret = 0;
+
+	for (i = 0; i < o->nr_runs; i++) {
+		struct ord_run *r = &o->rv[i];
+
+		if (!r->nr)
+			continue;
+		if (!r->have_head) {
+			ret = run_head(o, r);
+			if (ret)
+				return ret;
+		}
+		h[n].time = r->head_time;
+		h[n].seq = r->seq;
+		h[n].src = (uint32_t)i;
+		n++;
+	}
+	e = copy_head(L, li, ln, P, pi, pn);
+	if (e)
+		copy_key(&h[n++], e);
+	for (i = n / 2; i-- > 0;)
+		heap_down(h, n, i);
+
+	o->delivering = true;
+	while (budget && n && h[0].time <= limit) {
+		budget--;
+		if (h[0].src == COPY_SRC) {
+			e = copy_head(L, li, ln, P, pi, pn);
+			if (li < ln && e == &L[li]) /* L is NULL when empty */
+				li++;
+			else
+				pi++;
+			ret = deliver(o, e);
+			if (unlikely(ret))
+				break;
+			e = copy_head(L, li, ln, P, pi, pn);
+			if (e)
+				copy_key(&h[0], e);
+			else
+				h[0] = h[--n];
+		} else {
+			struct ord_run *r = &o->rv[h[0].src];
+
+			ret = run_deliver(o, r, h[0].time);
+			if (!ret && r->nr)
+				ret = run_head(o, r);
+			if (unlikely(ret))
+				break;
+			if (r->nr) {
+				h[0].time = r->head_time;
+				h[0].seq = r->seq;
+			} else {
+				h[0] = h[--n];
+			}
+		}
+		heap_down(h, n, 0);
+	}
+	o->delivering = false;
+	*li_ = li;
+	*pi_ = pi;
+	return ret;
+}
+
+/* drop the runs that were delivered completely, keeping the others' order */
+static void compact_runs(struct prism_ordered *o)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < o->nr_runs; i++) {
+		struct ord_run *r = &o->rv[i];
+
+		if (r->nr) {
+			if (k != i)
+				o->rv[k] = *r;
+			k++;
+			continue;
+		}
+		free(r->buf);
+		o->bytes -= r->cost;
+	}
+	o->nr_runs = k;
+}
+
 /*
  * Deliver queued records in time order: those at or below the round limit
  * (FLUSH_ROUND), the older half (FLUSH_HALF) or all (FLUSH_ALL).
@@ -366,7 +668,7 @@ static int ensure_vec(struct ord_vec *v, size_t need)
  */
 static int flush(struct prism_ordered *o, enum flush_how how)
 {
-	size_t nl = o->left.nr - o->left.head, np = o->pend.nr, total = nl + np;
+	size_t nl = o->left.nr - o->left.head, np = o->pend.nr, total = nl + np + o->run_recs;
 	size_t budget = total, li, ln, pi, pn;
 	uint64_t limit = UINT64_MAX;
 	struct ord_ent *L, *P;
@@ -384,7 +686,8 @@ static int flush(struct prism_ordered *o, enum flush_how how)
 
 	/* all allocations first: past this point the flush cannot fail */
 	if (ensure_vec(&o->tmp, total) ||
-	    prism_ensure_mem((void **)&o->runs, &o->runs_cap, sizeof(*o->runs), np / MIN_RUN + 2))
+	    prism_ensure_mem((void **)&o->runs, &o->runs_cap, sizeof(*o->runs), np / MIN_RUN + 2) ||
+	    prism_ensure_mem((void **)&o->heap, &o->heap_cap, sizeof(*o->heap), o->nr_runs + 1))
 		return -ENOMEM;
 	if (np > 1) {
 		sort_pend(o);
@@ -399,6 +702,10 @@ static int flush(struct prism_ordered *o, enum flush_how how)
 	P = o->pend.v;
 	pi = 0;
 	pn = np;
+	if (o->nr_runs) {
+		ret = merge_runs(o, limit, budget, &li, &pi);
+		goto keep;
+	}
 	o->delivering = true;
 	while (budget) {
 		const struct ord_ent *e;
@@ -420,6 +727,7 @@ static int flush(struct prism_ordered *o, enum flush_how how)
 	}
 	o->delivering = false;
 
+keep:
 	/* what is left of both becomes the new left */
 	if (pi == pn) {
 		o->left.head = li;
@@ -442,6 +750,8 @@ static int flush(struct prism_ordered *o, enum flush_how how)
 		o->left.head = o->left.nr = 0;
 	o->pend.nr = 0;
 	o->tmp.nr = 0;
+	if (o->nr_runs)
+		compact_runs(o);
 	return ret;
 }
 
@@ -531,6 +841,10 @@ void prism_ordered__free(struct prism_ordered *o)
 	free(o->tmp.v);
 	free(o->runs);
 	free(o->bounce);
+	for (i = 0; i < o->nr_runs; i++)
+		free(o->rv[i].buf);
+	free(o->rv);
+	free(o->heap);
 	free(o);
 }
 
@@ -571,6 +885,7 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
 			return -ENOMEM;
 	}
 	h->file_offset = file_offset;
+	h->seq = o->seq++;
 	h->size = (uint32_t)size;
 	h->chunk = idx;
 	copy_rec(h + 1, rec, size);
@@ -579,6 +894,87 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
 	o->pend.v[o->pend.nr].data = (char *)(h + 1);
 	o->pend.nr++;
 
+	if (time > o->max_time || !o->have_max) {
+		o->max_time = time;
+		o->have_max = true;
+	}
+	o->bytes += cost;
+	if (o->bytes > o->peak)
+		o->peak = o->bytes;
+	return 0;
+}
+
+void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn read,
+			       prism_ordered_time_fn time_of)
+{
+	o->read = read;
+	o->time_of = time_of;
+}
+
+/*
+ * What queueing a record by reference adds to the counted bytes, and the
+ * run it extends (*@r), or NULL when it starts a new one.
+ */
+static size_t ref_cost(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
+		       uint64_t file_offset, struct ord_run **r)
+{
+	struct ord_run *last = o->nr_runs ? &o->rv[o->nr_runs - 1] : NULL;
+	size_t now;
+
+	if (last && last->file == file && last->end == file_offset && time >= last->last_time &&
+	    last->seq + last->nr == o->seq) {
+		*r = last;
+		now = sizeof(*last) + sizeof(struct ord_heap_ent);
+		now += last->end + size - last->start < RUN_BUF_MIN ?
+			       (size_t)(last->end + size - last->start) :
+			       RUN_BUF_MIN;
+		return now > last->cost ? now - last->cost : 0;
+	}
+	*r = NULL;
+	return sizeof(*last) + sizeof(struct ord_heap_ent) +
+	       (size < RUN_BUF_MIN ? size : RUN_BUF_MIN);
+}
+
+int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
+			     uint32_t file, uint64_t file_offset)
+{
+	struct ord_run *r;
+	size_t cost;
+	int ret;
+
+	if (unlikely(!o || !o->read || !o->time_of || size < 8 || size > UINT16_MAX ||
+		     file_offset > UINT64_MAX - size))
+		return -EINVAL;
+	if (unlikely(o->delivering))
+		return -EBUSY;
+	if (unlikely(time < o->last_delivered))
+		return deliver_late(o, rec, size, time, file_offset);
+	cost = ref_cost(o, size, time, file, file_offset, &r);
+	if (unlikely(o->bytes + cost > o->mem_limit && o->bytes)) {
+		ret = flush_early(o, cost);
+		if (ret)
+			return ret;
+		if (time < o->last_delivered)
+			return deliver_late(o, rec, size, time, file_offset);
+		cost = ref_cost(o, size, time, file, file_offset, &r);
+	}
+	if (!r) {
+		if (prism_ensure_mem((void **)&o->rv, &o->rv_cap, sizeof(*o->rv), o->nr_runs + 1))
+			return -ENOMEM;
+		r = &o->rv[o->nr_runs++];
+		memset(r, 0, sizeof(*r));
+		r->start = r->end = file_offset;
+		r->seq = o->seq;
+		r->file = file;
+		r->head_time = time;
+		r->have_head = true;
+	}
+	r->end += size;
+	r->nr++;
+	r->last_time = time;
+	r->cost += cost;
+	o->run_recs++;
+	o->seq++;
 	if (time > o->max_time || !o->have_max) {
 		o->max_time = time;
 		o->have_max = true;

@@ -7,7 +7,8 @@
  * globally.  A prism_ordered queue restores global time order with perf's
  * semantics (tools/perf/util/ordered-events.c):
  *
- *  - every timestamped record is queued with prism_ordered__queue();
+ *  - every timestamped record is queued with prism_ordered__queue() (a
+ *    copy) or prism_ordered__queue_ref() (stays in its file);
  *  - on FINISHED_ROUND, the records with time <= the largest time that had
  *    been queued when the previous FINISHED_ROUND was processed are
  *    delivered in time order; everything that round n can still be missing
@@ -23,9 +24,11 @@
  * Callers deliver records without a usable time (0 or -1, e.g. synthesized
  * ones) themselves, without queueing them.
  *
- * Ownership: the queue copies every record it is given; the pointer handed
- * to the deliver callback is the queue's 8-byte aligned copy and is valid
- * only during the call.
+ * Ownership: prism_ordered__queue() copies the record it is given.
+ * prism_ordered__queue_ref() does not: the record stays in its file, which
+ * the queue reads back when it delivers it (see there).  Either way the
+ * pointer handed to the deliver callback is 8-byte aligned and valid only
+ * during the call.
  */
 #ifndef PRISM_ORDERED_H
 #define PRISM_ORDERED_H
@@ -33,8 +36,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* the memory limit used when prism_ordered__new() is given 0 */
-#define PRISM_ORDERED_DEFAULT_MEM_LIMIT ((size_t)256 << 20)
+/*
+ * the memory limit used when prism_ordered__new() is given 0: records
+ * queued by reference cost little, copied ones (pipes, compressed data)
+ * are bounded by it, so that prism stays well under 64 MB in total
+ */
+#define PRISM_ORDERED_DEFAULT_MEM_LIMIT ((size_t)32 << 20)
 
 /* bookkeeping bytes counted per queued record on top of its aligned copy */
 #define PRISM_ORDERED_REC_OVERHEAD 32
@@ -95,6 +102,57 @@ void prism_ordered__free(struct prism_ordered *o);
  */
 int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
 			 uint64_t file_offset);
+
+/*
+ * prism_ordered_read_fn - read @len bytes at @off of input @file (as given
+ * to prism_ordered__queue_ref()) into @buf
+ *
+ * Return: 0, or a negative error code (the callee reports what failed).
+ */
+typedef int (*prism_ordered_read_fn)(void *ctx, uint32_t file, void *buf, size_t len, uint64_t off);
+
+/*
+ * prism_ordered_time_fn - the time of a record read back (8-byte aligned),
+ * the same as was given to prism_ordered__queue_ref() for it
+ */
+typedef uint64_t (*prism_ordered_time_fn)(void *ctx, const void *rec, size_t size);
+
+/**
+ * prism_ordered__set_reader - allow prism_ordered__queue_ref()
+ * @o: the queue
+ * @read: reads queued records back from their input
+ * @time_of: derives a record's time again
+ *
+ * Both callbacks get the context given to prism_ordered__new().
+ */
+void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn read,
+			       prism_ordered_time_fn time_of);
+
+/**
+ * prism_ordered__queue_ref - queue one record that stays in its input
+ * @o: the queue, with a reader set
+ * @rec: the record as read now (used only when it is delivered at once)
+ * @size: its size: 8 to 65535, and equal to perf_event_header.size
+ * @time: its time
+ * @file: which input it is in, handed to the read callback
+ * @file_offset: where it is in @file; handed back to the deliver callback
+ *
+ * The record must be a perf record in this machine's byte order: it is
+ * read back with the read callback when it is delivered, its size taken
+ * from its header and its time from the time callback.  Records queued one
+ * after another that follow each other in the same input with
+ * non-decreasing times form one run; the queue keeps only the bounds of
+ * each run, so its memory follows the number of runs (about one per CPU
+ * and round), not their size.  Records of both queue functions may be
+ * mixed: they are delivered in one time order, equal times in arrival
+ * order.  The rest is as for prism_ordered__queue(), and errors of the
+ * read callback (or -PRISM_E_BAD_RECORD for a record that no longer fits
+ * its run) are returned by the function that was delivering.
+ *
+ * Return: as prism_ordered__queue(); -EINVAL also without a reader.
+ */
+int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
+			     uint32_t file, uint64_t file_offset);
 
 /**
  * prism_ordered__finished_round - process a PERF_RECORD_FINISHED_ROUND

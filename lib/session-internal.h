@@ -42,6 +42,15 @@ struct prism_session {
 	char **dir_files;
 	size_t nr_dir_files, cap_dir_files;
 	const char *cur_file; /* the data.N being read, NULL for the main file */
+	/*
+	 * time sort by reference (seekable, native byte order): ord_in[f] is
+	 * the input of file f as given to prism_ordered__queue_ref(), 0 the
+	 * main file and 1 + N data.N, kept open until the end; cur_input is
+	 * the file being read, UINT32_MAX when its records are copied
+	 */
+	struct prism_input **ord_in;
+	size_t nr_ord_in;
+	uint32_t cur_input;
 	char errmsg[512];
 };
 

@@ -8,6 +8,12 @@
  * machine's byte order: unaligned records (perf.data gives no alignment
  * guarantee) and records of opposite-endian files are copied to a scratch
  * buffer first.
+ *
+ * The time sort holds records of seekable files in this machine's byte
+ * order by reference (their file and offset; ordered.h), and reads them
+ * back when it delivers them, so its memory does not grow with the size of
+ * a round.  Records of pipes, of COMPRESSED payloads and of opposite-endian
+ * files are copied into it.
  */
 #include <byteswap.h>
 #include <stdio.h>
@@ -25,6 +31,8 @@
 
 #define MAX_DECOMPRESSED (64u << 20) /* one COMPRESSED payload may expand to this much */
 #define MAX_TRACING_DATA (256u << 20)
+/* data.N files of a directory read back by the time sort (kept open); the rest are copied */
+#define MAX_REF_DIR_FILES 256
 
 static int err_at(struct prism_session *s, uint64_t off, int err, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -108,7 +116,11 @@ static void count_group_members(struct prism_session *s, const struct prism_even
 }
 
 /* decode and hand one kernel record (aligned, native order) to the tool */
-static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
+static uint64_t record_time(struct prism_session *s, const struct perf_event_header *hdr,
+			    struct prism_evsel *evsel);
+
+static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed,
+		   struct prism_evsel *known)
 {
 	const struct prism_tool *t = s->tool;
 	struct perf_event_header *hdr = rec;
@@ -120,10 +132,23 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 	ev.type = hdr->type;
 	ev.file_offset = off;
 	ev.compressed = compressed;
-	ev.evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	ev.evsel = known ? known : evsel_of(s, rec, hdr->type, hdr->size, &unknown);
 	if (!ev.evsel) {
 		if (hdr->type == PERF_RECORD_SAMPLE)
 			s->stats.nr_unknown_id++;
+		return 0;
+	}
+	if (hdr->type == PERF_RECORD_SAMPLE && !t->sample &&
+	    !(ev.evsel->a.attr.sample_type & PERF_SAMPLE_READ)) {
+		uint64_t tm = record_time(s, hdr, ev.evsel);
+
+		if (tm) {
+			if (!s->stats.first_time || tm < s->stats.first_time)
+				s->stats.first_time = tm;
+			if (tm > s->stats.last_time)
+				s->stats.last_time = tm;
+		}
+		ev.evsel->nr_samples++;
 		return 0;
 	}
 	if (hdr->type == PERF_RECORD_SAMPLE) {
@@ -183,7 +208,7 @@ static int ordered_deliver(void *ctx, const void *rec, size_t size, uint64_t tim
 	struct prism_session *s = ctx;
 
 	/* the queue hands out aligned private copies; the top bit marks compressed */
-	return deliver(s, (void *)rec, file_offset & ~(1ull << 63), file_offset >> 63);
+	return deliver(s, (void *)rec, file_offset & ~(1ull << 63), file_offset >> 63, NULL);
 }
 
 /* the record's timestamp, or 0 when it has none (synthesized or no TIME bit) */
@@ -234,12 +259,47 @@ static int handle_kernel(struct prism_session *s, void *rec, uint64_t off, bool 
 		return 0;
 	}
 	if (s->no_order || !s->ordered)
-		return deliver(s, rec, off, compressed);
+		return deliver(s, rec, off, compressed, evsel);
 	time = record_time(s, hdr, evsel);
 	if (!time || time == ~0ull)
-		return deliver(s, rec, off, compressed);
+		return deliver(s, rec, off, compressed, evsel);
+	if (!compressed && s->cur_input != UINT32_MAX)
+		return prism_ordered__queue_ref(s->ordered, rec, hdr->size, time, s->cur_input,
+						off);
 	return prism_ordered__queue(s->ordered, rec, hdr->size, time,
 				    off | ((uint64_t)compressed << 63));
+}
+
+/* the time sort reads a record queued by reference back from its file */
+static int ordered_read(void *ctx, uint32_t file, void *buf, size_t len, uint64_t off)
+{
+	struct prism_session *s = ctx;
+	const char *name = file && file <= s->nr_dir_files ? s->dir_files[file - 1] :
+							     "the data file";
+	int err = -EINVAL;
+
+	if (file < s->nr_ord_in && s->ord_in[file])
+		err = prism_input__pread(s->ord_in[file], buf, len, off);
+	if (err && !s->errmsg[0]) /* keep the error of a damage found before */
+		prism_session__set_error(
+			s,
+			"%s: reading %zu bytes at file offset %#llx back for the time sort failed: %s (was the file changed while prism read it?)",
+			name, len, (unsigned long long)off,
+			err == -PRISM_E_TRUNCATED ? "the file is shorter now" : strerror(-err));
+	return err;
+}
+
+/* the time of a record read back, as handle_kernel() found it */
+static uint64_t ordered_time(void *ctx, const void *rec, size_t size)
+{
+	struct prism_session *s = ctx;
+	const struct perf_event_header *hdr = rec;
+	struct prism_evsel *evsel;
+	bool unknown;
+
+	(void)size;
+	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	return evsel ? record_time(s, hdr, evsel) : 0;
 }
 
 static int process_record(struct prism_session *s, void *rec, uint64_t off, bool compressed);
@@ -281,8 +341,10 @@ static int handle_compressed(struct prism_session *s, const uint8_t *payload, si
 		pos += h.size;
 	}
 	s->stats.decompressed_bytes += pos;
-	memmove(s->dbuf, s->dbuf + pos, s->dlen - pos);
-	s->dlen -= pos;
+	if (pos) { /* dbuf is still NULL when nothing was decompressed yet */
+		memmove(s->dbuf, s->dbuf + pos, s->dlen - pos);
+		s->dlen -= pos;
+	}
 	return 0;
 }
 
@@ -514,14 +576,39 @@ static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 	for (;;) {
 		uint64_t off = prism_input__pos(s->in);
 		struct perf_event_header hdr;
-		const void *p;
+		const uint8_t *p;
+		size_t avail, used = 0;
 
-		p = prism_input__peek(s->in, sizeof(hdr), &err);
+		p = prism_input__span(s->in, sizeof(hdr), &avail, &err);
 		if (!p) {
 			if (err)
 				err = err_at(s, off, err, "the data ends inside a record header");
 			break;
 		}
+		/* every whole record inside the span, without a peek each */
+		while (avail - used >= sizeof(hdr)) {
+			memcpy(&hdr, p + used, sizeof(hdr));
+			if (fi->needs_swap) {
+				hdr.size = bswap_16(hdr.size);
+				hdr.type = bswap_32(hdr.type);
+			}
+			if (hdr.size < sizeof(hdr) || hdr.size > avail - used ||
+			    hdr.type == PRISM_RECORD_HEADER_TRACING_DATA ||
+			    hdr.type == PRISM_RECORD_AUXTRACE)
+				break;
+			s->stats.data_bytes += hdr.size;
+			err = process_record(s, (void *)(p + used), off + used, false);
+			used += hdr.size;
+			if (err)
+				break;
+		}
+		if (!err && used)
+			err = prism_input__skip(s->in, used);
+		if (err)
+			break;
+		if (used)
+			continue;
+		/* a record across the window end, a bad size, or one with a payload after it */
 		memcpy(&hdr, p, sizeof(hdr));
 		if (fi->needs_swap)
 			hdr.size = bswap_16(hdr.size);
@@ -561,6 +648,26 @@ static int end_stream(struct prism_session *s)
 	return 0;
 }
 
+/*
+ * The data.N inputs kept for reading back.  Records still queued (after a
+ * callback stopped the processing) are dropped: the queue cannot be resumed
+ * by reference without them.
+ */
+static void free_ord_inputs(struct prism_session *s)
+{
+	size_t i;
+
+	if (s->ordered && s->nr_ord_in) {
+		prism_ordered__free(s->ordered);
+		s->ordered = NULL;
+	}
+	for (i = 1; i < s->nr_ord_in; i++)
+		prism_input__free(s->ord_in[i]);
+	zfree(&s->ord_in);
+	s->nr_ord_in = 0;
+	s->cur_input = UINT32_MAX;
+}
+
 int prism_session__process(struct prism_session *s, const struct prism_tool *tool, void *ctx)
 {
 	const struct prism_file_info *fi = &s->info;
@@ -573,6 +680,21 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		s->ordered = prism_ordered__new(s->order_mem_limit, ordered_deliver, s);
 		if (!s->ordered)
 			return -ENOMEM;
+	}
+	/* seekable native files: records stay in the file until the sort delivers them */
+	s->cur_input = UINT32_MAX;
+	if (s->ordered && !fi->pipe && !fi->needs_swap && !prism_input__is_pipe(s->in)) {
+		size_t n = 1 + (s->nr_dir_files < MAX_REF_DIR_FILES ? s->nr_dir_files :
+								      MAX_REF_DIR_FILES);
+
+		free(s->ord_in);
+		s->ord_in = calloc(n, sizeof(*s->ord_in));
+		if (!s->ord_in)
+			return -ENOMEM;
+		s->nr_ord_in = n;
+		s->ord_in[0] = s->in;
+		s->cur_input = 0;
+		prism_ordered__set_reader(s->ordered, ordered_read, ordered_time);
 	}
 	err = process_stream(s, fi->data_offset,
 			     fi->pipe ? UINT64_MAX : fi->data_offset + fi->data_size);
@@ -587,11 +709,19 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 			break;
 		}
 		s->cur_file = s->dir_files[i];
+		s->cur_input = i + 1 < s->nr_ord_in ? (uint32_t)(i + 1) : UINT32_MAX;
 		err = end_stream(s);
 		if (!err)
 			err = process_stream(s, 0, prism_input__size(s->in));
-		prism_input__free(s->in);
+		if (s->cur_input != UINT32_MAX) {
+			/* its queued records are read back from it: keep the fd, not the window */
+			prism_input__drop_window(s->in);
+			s->ord_in[s->cur_input] = s->in;
+		} else {
+			prism_input__free(s->in);
+		}
 		s->in = main_in;
+		s->cur_input = s->nr_ord_in ? 0 : UINT32_MAX;
 		if (!err)
 			s->cur_file = NULL;
 	}
@@ -606,6 +736,7 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		s->stats.nr_out_of_order = prism_ordered__nr_out_of_order(s->ordered);
 		s->stats.nr_early_flushes = prism_ordered__nr_early_flushes(s->ordered);
 	}
+	free_ord_inputs(s);
 	if (err)
 		return err;
 	return end_stream(s);

@@ -29,7 +29,7 @@ struct prism_session_opts {
 	const char *path; /* file path; "-" reads standard input */
 	int fd; /* used when path is NULL */
 	bool no_order; /* deliver records in file order */
-	size_t order_mem_limit; /* bytes the time sort may hold; 0 = default (48 MiB) */
+	size_t order_mem_limit; /* bytes the time sort may hold; 0 = default (32 MiB) */
 };
 
 /*

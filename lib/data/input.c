@@ -10,7 +10,7 @@
 #include "internal.h"
 #include "data/input.h"
 
-#define WINDOW_SIZE (16u << 20) /* bytes mapped at a time */
+#define WINDOW_SIZE (4u << 20) /* bytes mapped at a time */
 #define PIPE_BUF_MIN (256u << 10) /* read() chunk */
 
 struct prism_input {
@@ -18,6 +18,7 @@ struct prism_input {
 	bool own_fd;
 	bool pipe;
 	uint64_t size; /* regular file size */
+	uint64_t page;
 	uint64_t pos; /* stream position */
 	uint64_t end; /* stream end */
 	/* file: the mapped window [win_off, win_off + win_len) */
@@ -39,6 +40,7 @@ struct prism_input *prism_input__open(const char *path, int fd)
 	if (!in)
 		return NULL;
 	in->end = UINT64_MAX;
+	in->page = (uint64_t)sysconf(_SC_PAGESIZE);
 	if (path && strcmp(path, "-")) {
 		in->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (in->fd < 0) {
@@ -76,6 +78,14 @@ void prism_input__free(struct prism_input *in)
 	if (in->own_fd)
 		close(in->fd);
 	free(in);
+}
+
+void prism_input__drop_window(struct prism_input *in)
+{
+	if (in->win)
+		munmap(in->win, in->win_len);
+	in->win = NULL;
+	in->win_len = 0;
 }
 
 bool prism_input__is_pipe(const struct prism_input *in)
@@ -195,7 +205,6 @@ int prism_input__seek(struct prism_input *in, uint64_t pos)
 static const void *peek_file(struct prism_input *in, size_t len, int *err)
 {
 	uint64_t limit = in->end < in->size ? in->end : in->size;
-	long page = sysconf(_SC_PAGESIZE);
 	uint64_t off;
 	size_t maplen;
 	void *p;
@@ -214,7 +223,7 @@ static const void *peek_file(struct prism_input *in, size_t len, int *err)
 	if (in->win)
 		munmap(in->win, in->win_len);
 	in->win = NULL;
-	off = in->pos & ~((uint64_t)page - 1);
+	off = in->pos & ~(in->page - 1);
 	maplen = WINDOW_SIZE;
 	if (maplen < (in->pos - off) + len)
 		maplen = (size_t)((in->pos - off) + len);
@@ -254,4 +263,24 @@ const void *prism_input__peek(struct prism_input *in, size_t len, int *err)
 		return NULL;
 	}
 	return in->buf + in->head;
+}
+
+const void *prism_input__span(struct prism_input *in, size_t min, size_t *avail, int *err)
+{
+	const uint8_t *p = prism_input__peek(in, min, err);
+	uint64_t lim;
+
+	if (!p)
+		return NULL;
+	if (in->pipe) {
+		*avail = in->tail - in->head;
+		if (in->end - in->pos < *avail)
+			*avail = (size_t)(in->end - in->pos);
+		return p;
+	}
+	lim = in->end < in->size ? in->end : in->size;
+	if (in->win_off + in->win_len < lim)
+		lim = in->win_off + in->win_len;
+	*avail = (size_t)(lim - in->pos);
+	return p;
 }

@@ -38,7 +38,14 @@ int prism_input__seek(struct prism_input *in, uint64_t pos);
  * NULL with *err = -PRISM_E_TRUNCATED (fewer than @len bytes left) or -errno.
  */
 const void *prism_input__peek(struct prism_input *in, size_t len, int *err);
+/*
+ * prism_input__span - like peek(@min), and *@avail = the bytes readable
+ * contiguously from the position without another peek (>= @min)
+ */
+const void *prism_input__span(struct prism_input *in, size_t min, size_t *avail, int *err);
 /* advance by @len bytes (may cross a big payload without reading it) */
 int prism_input__skip(struct prism_input *in, uint64_t len);
+/* unmap the current window of a regular file (pread and later peeks still work) */
+void prism_input__drop_window(struct prism_input *in);
 
 #endif /* PRISM_DATA_INPUT_H */

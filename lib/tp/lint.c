@@ -43,7 +43,7 @@ static bool is_text(unsigned char c)
  */
 static int field_name(const char *decl, size_t len, bool ftrace, struct name *name)
 {
-	size_t i, end = len;
+	size_t i, end = len, first;
 	int depth = 0, parens = 0;
 
 	/* the type's first word (anything else leaks a token in libtraceevent) */
@@ -51,6 +51,7 @@ static int field_name(const char *decl, size_t len, bool ftrace, struct name *na
 		;
 	if (i == len || !is_ident(decl[i]))
 		return -1;
+	first = i;
 
 	for (i = 0; i < len; i++) {
 		char c = decl[i];
@@ -64,6 +65,9 @@ static int field_name(const char *decl, size_t len, bool ftrace, struct name *na
 		}
 		/* "." only in ftrace's own formats, as libtraceevent allows it */
 		if (!is_ident(c) && !strchr(" \t[]*(),", c) && !(ftrace && c == '.'))
+			return -1;
+		/* a comma outside (...) leaks a token in libtraceevent */
+		if (c == ',' && !parens)
 			return -1;
 		depth += (c == '[') - (c == ']');
 		parens += (c == '(') - (c == ')');
@@ -84,6 +88,9 @@ static int field_name(const char *decl, size_t len, bool ftrace, struct name *na
 	i = end;
 	while (i && is_ident(decl[i - 1]))
 		i--;
+	/* a type must precede the name: "int0common_pid" alone leaks a token too */
+	if (i == first)
+		return -1;
 	name->s = decl + i;
 	name->len = end - i;
 	return name->len ? 0 : -1;

@@ -15,7 +15,7 @@ for d in tests/data/dir/threads.data tests/data/dir/threads-zstd.data; do
 	test_cmp "$TMP/$name.perf-stats" "$TMP/$name.stats"
 	check "$name: no warnings" test ! -s "$TMP/$name.err"
 	perf script -i "$d" -F comm,tid,cpu,time,event,period,ip >"$TMP/$name.perf" 2>/dev/null
-	prism script -i "$d" >"$TMP/$name.prism"
+	prism script -i "$d" -F comm,tid,cpu,time,event,period,ip >"$TMP/$name.prism"
 	check "$name: perf printed samples" test -s "$TMP/$name.perf"
 	test_cmp "$TMP/$name.perf" "$TMP/$name.prism"
 	grep_q 'data files +: 2' <(prism stats -i "$d")

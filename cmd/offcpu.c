@@ -1,0 +1,1116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism offcpu: off-CPU time by function, task and stack, with the S/D
+ * split, from a file of prism record --off-cpu (BPF: offcpu-time samples,
+ * see include/prism/offcpu-data.h; perf --off-cpu files too) or of
+ * prism record --off-cpu=sched (context-switches samples and switch records:
+ * the intervals are computed here with the prism_offcpu_fallback engine).
+ * Folded stacks, an off-CPU flame graph, a combined on+off-CPU view, and a
+ * warning for binaries whose frame-pointer stacks look broken.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/evsel.h>
+#include <prism/offcpu-data.h>
+#include <prism/offcpu.h>
+#include <prism/profile.h>
+#include <prism/session.h>
+#include <prism/symbol.h>
+#include <prism/task.h>
+
+#include "cmd.h"
+#include "input.h"
+#include "options.h"
+
+enum method { M_NONE, M_BPF, M_BPF_PERF, M_SCHED };
+enum { ST_S, ST_D, ST_OTHER, ST_NR };
+
+/* the last context-switches sample's stack of a thread (sched method) */
+struct tid_stack {
+	uint32_t tid;
+	bool used;
+	size_t nr;
+	struct prism_frame *frames;
+};
+
+/* frame-pointer check: per user DSO, samples whose stack ends in it early */
+struct fp_dso {
+	const char *name;
+	uint64_t samples, broken; /* blocks */
+	const char *comm; /* a command whose stack broke there */
+};
+
+/* one long block (BPF method: at least --off-cpu-thresh) */
+struct long_block {
+	uint64_t start, ns;
+	uint32_t pid, tid;
+	int cls;
+	bool open;
+	const char *comm, *where; /* where: the innermost user function, or kernel one */
+};
+
+struct offcpu {
+	const char *input;
+	bool force;
+	bool folded;
+	const char *flamegraph;
+	const char *title;
+	bool with_cpu;
+	const char *state;
+	unsigned int limit;
+	bool user_only;
+
+	struct prism_session *s;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_callchain cc;
+	enum method method;
+	struct prism_evsel *off_ev, *cs_ev;
+	unsigned int state_mask; /* 1 << ST_*: states kept */
+	bool lazy; /* pipe mode: the method is decided by the first off-CPU sample */
+
+	struct prism_profile *all, *st[ST_NR], *on, *combined;
+	uint64_t off_ns, on_ns, blocks, in_progress, long_blocks;
+	uint64_t state_ns[ST_NR];
+	uint64_t no_ustack;
+	bool has_stats, unknown_state;
+	struct prism_offcpu_stats stats;
+	const char *on_name;
+	uint64_t on_other; /* on-CPU samples of events whose period is not time */
+
+	struct prism_offcpu_fallback *fb;
+	struct tid_stack *tids;
+	size_t tid_cap, nr_tid;
+	uint64_t last_time;
+
+	struct long_block *lb;
+	size_t nr_lb, cap_lb;
+	uint64_t first_time;
+
+	struct fp_dso *fp;
+	size_t nr_fp, cap_fp;
+	struct prism_frame *scratch;
+	size_t scratch_cap;
+};
+
+static const char marker_off[] = "[off-CPU]", marker_on[] = "[on-CPU]";
+
+static int state_class(unsigned int state)
+{
+	switch (state & 0xff) {
+	case 1:
+		return ST_S;
+	case 2:
+		return ST_D;
+	default:
+		return ST_OTHER;
+	}
+}
+
+/* ---- frame-pointer check ---- */
+
+static bool is_stack_root(const char *sym)
+{
+	static const char *const roots[] = {
+		"_start",
+		"__libc_start_main",
+		"__libc_start_call_main",
+		"start_thread",
+		"clone",
+		"clone3",
+		"__clone",
+		"__clone3",
+		"_dl_start_user",
+	};
+	size_t i;
+
+	if (!sym)
+		return false;
+	for (i = 0; i < PRISM_ARRAY_SIZE(roots); i++)
+		if (!strcmp(sym, roots[i]))
+			return true;
+	return false;
+}
+
+static struct fp_dso *fp_dso(struct offcpu *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_fp; i++)
+		if (!strcmp(o->fp[i].name, name))
+			return &o->fp[i];
+	if (o->nr_fp == o->cap_fp) {
+		o->cap_fp = o->cap_fp ? 2 * o->cap_fp : 16;
+		o->fp = xrealloc(o->fp, o->cap_fp * sizeof(*o->fp));
+	}
+	o->fp[o->nr_fp] = (struct fp_dso){ .name = name };
+	return &o->fp[o->nr_fp++];
+}
+
+/*
+ * A frame-pointer user stack normally ends in a thread's entry (_start,
+ * __libc_start_call_main, start_thread, clone3).  One that ends anywhere
+ * else, or that runs into an address no mapping covers, was cut short: the
+ * frame-pointer chain broke in the DSO of the outermost good frame.  Every
+ * user DSO on the stack counts the sample; the DSO where it broke counts it
+ * as broken.
+ */
+static void fp_check(struct offcpu *o, const struct prism_frame *f, size_t nr, const char *comm,
+		     uint64_t count)
+{
+	const char *blame = NULL;
+	size_t i, last = nr;
+	bool broken = false;
+
+	for (i = 0; i < nr; i++) {
+		if (f[i].kernel)
+			continue;
+		if (!f[i].dso || !f[i].dso_name || !strcmp(f[i].dso_name, "[unknown]")) {
+			broken = true;
+			break;
+		}
+		last = i;
+		fp_dso(o, f[i].dso_name)->samples += count;
+	}
+	if (last == nr) /* no user frames (kernel thread, no user stack) */
+		return;
+	if (!broken && !is_stack_root(f[last].sym))
+		broken = true;
+	if (broken) {
+		struct fp_dso *d;
+
+		blame = f[last].dso_name;
+		d = fp_dso(o, blame);
+		d->broken += count;
+		if (!d->comm)
+			d->comm = comm;
+	}
+}
+
+static void fp_report(struct offcpu *o)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_fp; i++) {
+		const struct fp_dso *d = &o->fp[i];
+
+		if (d->samples < 3 || d->broken * 2 <= d->samples)
+			continue;
+		warning("%" PRIu64 " of %" PRIu64 " off-CPU blocks have user stacks that end "
+			"early in %s (e.g. in '%s'): it or the code calling it was built without "
+			"frame pointers, so those stacks miss their callers",
+			d->broken, d->samples, d->name, d->comm ? d->comm : "?");
+		hint("rebuild the program with -fno-omit-frame-pointer, or record with "
+		     "'prism record --off-cpu=sched --call-graph dwarf' (DWARF unwinding)");
+	}
+}
+
+/* ---- adding samples ---- */
+
+static struct prism_profile *new_profile(void)
+{
+	struct prism_profile *p = prism_profile__new(
+		NULL, 1u << PRISM_SORT_COMM | 1u << PRISM_SORT_PID | 1u << PRISM_SORT_TID |
+			      1u << PRISM_SORT_DSO | 1u << PRISM_SORT_SYM);
+
+	if (!p) {
+		error_errno(errno, "cannot create a profile");
+		exit(1);
+	}
+	return p;
+}
+
+/* the frames, without kernel ones with --user-only, plus a root marker for --with-cpu */
+static const struct prism_frame *prepare(struct offcpu *o, const struct prism_frame *f, size_t nr,
+					 const char *marker, size_t *out_nr)
+{
+	size_t i, n = 0;
+
+	if (o->scratch_cap < nr + 1) {
+		o->scratch_cap = nr + 16;
+		o->scratch = xrealloc(o->scratch, o->scratch_cap * sizeof(*o->scratch));
+	}
+	for (i = 0; i < nr; i++)
+		if (!o->user_only || !f[i].kernel)
+			o->scratch[n++] = f[i];
+	if (marker) {
+		memset(&o->scratch[n], 0, sizeof(o->scratch[n]));
+		o->scratch[n].sym = marker;
+		o->scratch[n].sym_id = marker;
+		o->scratch[n].dso_name = marker;
+		o->scratch[n].dso_path = marker;
+		o->scratch[n].kind = PRISM_FRAME_USER;
+		n++;
+	}
+	*out_nr = n;
+	return o->scratch;
+}
+
+static int add_off(struct offcpu *o, const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
+		   uint64_t ns, uint64_t count, int cls, const struct prism_frame *f, size_t nr)
+{
+	const struct prism_frame *pf;
+	size_t pn;
+	int err;
+
+	if (!(o->state_mask & (1u << cls)))
+		return 0;
+	fp_check(o, f, nr, comm, count);
+	o->off_ns += ns;
+	o->state_ns[cls] += ns;
+	pf = prepare(o, f, nr, NULL, &pn);
+	err = prism_profile__add(o->all, comm, pid, tid, cpu, ns, pf, pn);
+	if (!err)
+		err = prism_profile__add(o->st[cls], comm, pid, tid, cpu, ns, pf, pn);
+	if (!err && o->with_cpu) {
+		pf = prepare(o, f, nr, marker_off, &pn);
+		err = prism_profile__add(o->combined, comm, pid, tid, cpu, ns, pf, pn);
+	}
+	return err;
+}
+
+static int resolve(struct offcpu *o, const struct prism_event *ev)
+{
+	return prism_symbols__callchain(o->sy, ev, &o->cc, PRISM_CALLCHAIN_INLINE_UNWOUND);
+}
+
+static void note_block(struct offcpu *o, const struct prism_offcpu_raw *raw,
+		       const struct prism_sample *s, int cls)
+{
+	struct long_block *b;
+	size_t i;
+
+	if (o->nr_lb == o->cap_lb) {
+		o->cap_lb = o->cap_lb ? 2 * o->cap_lb : 64;
+		o->lb = xrealloc(o->lb, o->cap_lb * sizeof(*o->lb));
+	}
+	b = &o->lb[o->nr_lb++];
+	memset(b, 0, sizeof(*b));
+	b->start = raw->start;
+	b->ns = s->period;
+	b->pid = s->pid;
+	b->tid = s->tid;
+	b->cls = cls;
+	b->open = raw->kind == PRISM_OFFCPU_KIND_BLOCK_OPEN;
+	b->comm = prism_tasks__comm(o->tasks, s->tid);
+	for (i = 0; i < o->cc.nr && !b->where; i++)
+		if (!o->cc.frames[i].kernel && o->cc.frames[i].sym)
+			b->where = o->cc.frames[i].sym;
+	if (!b->where && o->cc.nr)
+		b->where = o->cc.frames[0].sym;
+}
+
+static int on_bpf_sample(struct offcpu *o, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	struct prism_offcpu_raw raw;
+	int cls = ST_OTHER, err;
+	uint64_t count = 1;
+
+	if (o->method == M_BPF && (s->type & PERF_SAMPLE_RAW) &&
+	    !prism_offcpu_raw__decode(s->raw_data, s->raw_size, &raw)) {
+		if (raw.has_stats) {
+			o->stats = raw.stats;
+			o->has_stats = true;
+		}
+		if (raw.kind == PRISM_OFFCPU_KIND_STATS)
+			return 0;
+		cls = state_class(raw.state);
+		count = raw.count;
+		o->blocks += raw.count;
+		if (raw.kind == PRISM_OFFCPU_KIND_BLOCK_OPEN)
+			o->in_progress++;
+		if (raw.kind != PRISM_OFFCPU_KIND_ENTRY)
+			o->long_blocks++;
+		if (raw.ustack_err)
+			o->no_ustack += raw.count;
+	} else {
+		o->unknown_state = true;
+		o->blocks++;
+	}
+	err = resolve(o, ev);
+	if (err)
+		return err;
+	if (o->method == M_BPF && raw.kind != PRISM_OFFCPU_KIND_ENTRY &&
+	    (o->state_mask & (1u << cls)))
+		note_block(o, &raw, s, cls);
+	return add_off(o, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid, s->cpu, s->period,
+		       count, cls, o->cc.frames, o->cc.nr);
+}
+
+static bool is_time_event(const struct prism_evsel *e)
+{
+	const struct perf_event_attr *a = prism_evsel__attr(e);
+
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CPU_CLOCK || a->config == PERF_COUNT_SW_TASK_CLOCK);
+}
+
+static int on_cpu_sample(struct offcpu *o, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	const struct perf_event_attr *a = prism_evsel__attr(ev->evsel);
+	const struct prism_frame *pf;
+	size_t pn;
+	int err;
+
+	if (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY)
+		return 0;
+	if (!is_time_event(ev->evsel)) {
+		o->on_other++;
+		return 0;
+	}
+	if (!o->on_name)
+		o->on_name = prism_evsel__name(ev->evsel);
+	err = resolve(o, ev);
+	if (err)
+		return err;
+	o->on_ns += s->period;
+	pf = prepare(o, o->cc.frames, o->cc.nr, NULL, &pn);
+	err = prism_profile__add(o->on, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid, s->cpu,
+				 s->period, pf, pn);
+	if (err)
+		return err;
+	pf = prepare(o, o->cc.frames, o->cc.nr, marker_on, &pn);
+	return prism_profile__add(o->combined, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid,
+				  s->cpu, s->period, pf, pn);
+}
+
+/* ---- the context-switch method ---- */
+
+static struct tid_stack *tid_slot(struct offcpu *o, uint32_t tid, bool add)
+{
+	size_t i, mask;
+
+	if (add && (o->nr_tid + 1) * 2 > o->tid_cap) {
+		struct tid_stack *old = o->tids;
+		size_t oldcap = o->tid_cap;
+
+		o->tid_cap = oldcap ? 2 * oldcap : 256;
+		o->tids = xcalloc(o->tid_cap, sizeof(*o->tids));
+		o->nr_tid = 0;
+		for (i = 0; i < oldcap; i++) {
+			if (old[i].used) {
+				*tid_slot(o, old[i].tid, true) = old[i];
+			}
+		}
+		free(old);
+	}
+	if (!o->tid_cap)
+		return NULL;
+	mask = o->tid_cap - 1;
+	for (i = (tid * 2654435761u) & mask;; i = (i + 1) & mask) {
+		if (!o->tids[i].used) {
+			if (!add)
+				return NULL;
+			o->tids[i] = (struct tid_stack){ .tid = tid, .used = true };
+			o->nr_tid++;
+			return &o->tids[i];
+		}
+		if (o->tids[i].tid == tid)
+			return &o->tids[i];
+	}
+}
+
+static int on_interval(const struct prism_offcpu_interval *iv, void *arg)
+{
+	struct offcpu *o = arg;
+	struct tid_stack *t = iv->callchain ? tid_slot(o, iv->tid, false) : NULL;
+
+	if (o->method != M_SCHED) /* pipe mode, before the first context-switches sample */
+		return 0;
+	o->blocks++;
+	if (iv->in_progress)
+		o->in_progress++;
+	return add_off(o, prism_tasks__comm(o->tasks, iv->tid), iv->pid, iv->tid, iv->cpu_out,
+		       iv->end - iv->start, 1, ST_OTHER, t ? t->frames : NULL, t ? t->nr : 0);
+}
+
+static int on_cs_sample(struct offcpu *o, const struct prism_event *ev)
+{
+	struct tid_stack *t;
+	int err = resolve(o, ev);
+
+	if (err)
+		return err;
+	t = tid_slot(o, ev->sample.tid, true);
+	t->frames = xrealloc(t->frames, (o->cc.nr + 1) * sizeof(*t->frames));
+	if (o->cc.nr)
+		memcpy(t->frames, o->cc.frames, o->cc.nr * sizeof(*t->frames));
+	t->nr = o->cc.nr;
+	return prism_offcpu_fallback__event(o->fb, ev, true);
+}
+
+/* ---- session callbacks ---- */
+
+static bool classify(struct offcpu *o, struct prism_evsel *e);
+
+static void note_time(struct offcpu *o, const struct prism_event *ev)
+{
+	if (!(ev->sample.type & PERF_SAMPLE_TIME) || ev->evsel == o->off_ev || !ev->sample.time)
+		return;
+	if (ev->sample.time > o->last_time)
+		o->last_time = ev->sample.time;
+	if (!o->first_time || ev->sample.time < o->first_time)
+		o->first_time = ev->sample.time;
+}
+
+static int on_sample(void *ctx, const struct prism_event *ev)
+{
+	struct offcpu *o = ctx;
+
+	if (!ev->evsel)
+		return 0;
+	note_time(o, ev);
+	if (o->lazy && o->method == M_NONE && classify(o, ev->evsel) && o->method != M_BPF)
+		o->state_mask = 7;
+	if (ev->evsel == o->off_ev)
+		return on_bpf_sample(o, ev);
+	if (ev->evsel == o->cs_ev && o->method == M_SCHED)
+		return on_cs_sample(o, ev);
+	if (o->with_cpu)
+		return on_cpu_sample(o, ev);
+	return 0;
+}
+
+static int on_task(void *ctx, const struct prism_event *ev)
+{
+	struct offcpu *o = ctx;
+	int err = prism_tasks__event(o->tasks, ev);
+
+	note_time(o, ev);
+	if (!err)
+		err = prism_symbols__event(o->sy, ev);
+	return err;
+}
+
+static int on_other(void *ctx, const struct prism_event *ev)
+{
+	struct offcpu *o = ctx;
+
+	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
+		return prism_symbols__event(o->sy, ev);
+	return 0;
+}
+
+static int on_switch(void *ctx, const struct prism_event *ev)
+{
+	struct offcpu *o = ctx;
+
+	note_time(o, ev);
+	if (o->method != M_SCHED && !(o->lazy && o->method == M_NONE))
+		return 0;
+	return prism_offcpu_fallback__event(o->fb, ev, false);
+}
+
+static int on_lost(void *ctx, const struct prism_event *ev)
+{
+	struct offcpu *o = ctx;
+
+	if (o->method != M_SCHED && !(o->lazy && o->method == M_NONE))
+		return 0;
+	return prism_offcpu_fallback__event(o->fb, ev, false);
+}
+
+/* ---- output ---- */
+
+static double pct(uint64_t v, uint64_t total)
+{
+	return total ? 100.0 * (double)v / (double)total : 0.0;
+}
+
+static const char *row_name(const struct prism_hist_entry *e, char *buf, size_t len)
+{
+	if (e->sym)
+		return e->sym;
+	snprintf(buf, len, "%#" PRIx64, e->ip);
+	return buf;
+}
+
+/* the children period of the row named like @e in @p's function rows */
+static uint64_t lookup_children(struct prism_hist_entry *rows, size_t nr,
+				const struct prism_hist_entry *e)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (e->sym ? (rows[i].sym && !strcmp(rows[i].sym, e->sym)) :
+			     (!rows[i].sym && rows[i].ip == e->ip)) {
+			if ((e->dso == NULL) == (rows[i].dso == NULL) &&
+			    (!e->dso || !strcmp(e->dso, rows[i].dso)))
+				return rows[i].children;
+		}
+	}
+	return 0;
+}
+
+static int print_functions(struct offcpu *o)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM, PRISM_SORT_DSO };
+	struct prism_hist_entry *rows, *sr[ST_NR] = { 0 };
+	size_t nr, snr[ST_NR] = { 0 }, i, k;
+	bool split = !o->unknown_state && o->method == M_BPF;
+	char buf[32];
+	int err;
+
+	for (k = 0; split && k < ST_NR; k++) {
+		err = prism_profile__entries(o->st[k], keys, 2, true, &sr[k], &snr[k]);
+		if (err)
+			return err;
+	}
+	err = prism_profile__entries(o->all, keys, 2, true, &rows, &nr);
+	if (err)
+		return err;
+	printf("\n# Off-CPU time by function (inclusive: blocked in it or in what it called)\n");
+	if (split)
+		printf("#  total ms       %%       S ms       D ms   other ms  function [dso]\n");
+	else
+		printf("#  total ms       %%  function [dso]\n");
+	for (i = 0; i < nr && i < o->limit; i++) {
+		const struct prism_hist_entry *e = &rows[i];
+
+		printf("%11.3f %6.2f%%", (double)e->children / 1e6, pct(e->children, o->off_ns));
+		if (split)
+			for (k = 0; k < ST_NR; k++)
+				printf(" %10.3f", (double)lookup_children(sr[k], snr[k], e) / 1e6);
+		printf("  %s [%s]\n", row_name(e, buf, sizeof(buf)), e->dso ? e->dso : "?");
+	}
+	if (nr > o->limit)
+		printf("# ... %zu more (--limit)\n", nr - o->limit);
+	return 0;
+}
+
+static int print_tasks(struct offcpu *o)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_COMM, PRISM_SORT_PID,
+						    PRISM_SORT_TID };
+	struct prism_hist_entry *rows, *sr[ST_NR] = { 0 };
+	size_t nr, snr[ST_NR] = { 0 }, i, j, k;
+	bool split = !o->unknown_state && o->method == M_BPF;
+	int err;
+
+	for (k = 0; split && k < ST_NR; k++) {
+		err = prism_profile__entries(o->st[k], keys, 3, false, &sr[k], &snr[k]);
+		if (err)
+			return err;
+	}
+	err = prism_profile__entries(o->all, keys, 3, false, &rows, &nr);
+	if (err)
+		return err;
+	printf("\n# Off-CPU time by task\n");
+	if (split)
+		printf("#  total ms       %%       S ms       D ms   other ms  command pid/tid\n");
+	else
+		printf("#  total ms       %%  command pid/tid\n");
+	for (i = 0; i < nr && i < o->limit; i++) {
+		const struct prism_hist_entry *e = &rows[i];
+
+		printf("%11.3f %6.2f%%", (double)e->self / 1e6, pct(e->self, o->off_ns));
+		for (k = 0; split && k < ST_NR; k++) {
+			uint64_t v = 0;
+
+			for (j = 0; j < snr[k]; j++)
+				if (sr[k][j].tid == e->tid && sr[k][j].pid == e->pid)
+					v += sr[k][j].self;
+			printf(" %10.3f", (double)v / 1e6);
+		}
+		printf("  %s %u/%u\n", e->comm ? e->comm : "?", e->pid, e->tid);
+	}
+	if (nr > o->limit)
+		printf("# ... %zu more (--limit)\n", nr - o->limit);
+	return 0;
+}
+
+struct stack_line {
+	char *text; /* folded: "comm-pid/tid;root;...;leaf" */
+	uint64_t ns;
+	int cls;
+};
+
+static int cmp_stack(const void *a, const void *b)
+{
+	const struct stack_line *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 : x->ns > y->ns ? -1 : strcmp(x->text, y->text);
+}
+
+static void collect_stacks(struct prism_profile *p, int cls, struct stack_line **v, size_t *nr,
+			   size_t *cap)
+{
+	char *buf = NULL, *line, *save = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return;
+	prism_profile__write_folded(
+		p, m, PRISM_FOLDED_PERIOD | PRISM_FOLDED_TID | PRISM_FOLDED_KERNEL_SUFFIX);
+	fclose(m);
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *sp = strrchr(line, ' ');
+
+		if (!sp)
+			continue;
+		*sp = 0;
+		if (*nr == *cap) {
+			*cap = *cap ? 2 * *cap : 64;
+			*v = xrealloc(*v, *cap * sizeof(**v));
+		}
+		(*v)[*nr].text = xstrdup(line);
+		(*v)[*nr].ns = strtoull(sp + 1, NULL, 10);
+		(*v)[*nr].cls = cls;
+		(*nr)++;
+	}
+	free(buf);
+}
+
+static void print_stacks(struct offcpu *o)
+{
+	static const char *const names[ST_NR] = { "S", "D", "other" };
+	bool split = !o->unknown_state && o->method == M_BPF;
+	struct stack_line *v = NULL;
+	size_t nr = 0, cap = 0, i, k;
+
+	if (split)
+		for (k = 0; k < ST_NR; k++)
+			collect_stacks(o->st[k], (int)k, &v, &nr, &cap);
+	else
+		collect_stacks(o->all, -1, &v, &nr, &cap);
+	if (nr)
+		qsort(v, nr, sizeof(*v), cmp_stack);
+	printf("\n# Off-CPU time by stack (leaf first)\n");
+	for (i = 0; i < nr; i++) {
+		char *semi, *task = v[i].text, *frames;
+
+		if (i < o->limit) {
+			frames = strchr(task, ';');
+			if (frames)
+				*frames++ = 0;
+			if (v[i].cls >= 0)
+				printf("%11.3f ms %6.2f%%  state %s  %s\n", (double)v[i].ns / 1e6,
+				       pct(v[i].ns, o->off_ns), names[v[i].cls], task);
+			else
+				printf("%11.3f ms %6.2f%%  %s\n", (double)v[i].ns / 1e6,
+				       pct(v[i].ns, o->off_ns), task);
+			while (frames && *frames) {
+				const char *fr;
+				size_t fl;
+
+				semi = strrchr(frames, ';');
+				fr = semi ? semi + 1 : frames;
+				fl = strlen(fr);
+				/* the folded "_[k]" kernel suffix reads better as " [k]" */
+				if (fl > 4 && !strcmp(fr + fl - 4, "_[k]"))
+					printf("\t%.*s [k]\n", (int)(fl - 4), fr);
+				else
+					printf("\t%s\n", fr);
+				if (!semi)
+					break;
+				*semi = 0;
+			}
+		}
+		free(v[i].text);
+	}
+	if (nr > o->limit)
+		printf("# ... %zu more (--limit)\n", nr - o->limit);
+	free(v);
+}
+
+static int cmp_block(const void *a, const void *b)
+{
+	const struct long_block *x = a, *y = b;
+
+	return x->ns < y->ns ? 1 :
+	       x->ns > y->ns ? -1 :
+			       (x->start > y->start) - (x->start < y->start);
+}
+
+static void print_blocks(struct offcpu *o)
+{
+	static const char *const names[ST_NR] = { "S", "D", "other" };
+	size_t i;
+
+	if (!o->nr_lb)
+		return;
+	qsort(o->lb, o->nr_lb, sizeof(*o->lb), cmp_block);
+	printf("\n# Longest individual blocks (start: seconds after the first record)\n");
+	printf("#     start s   duration ms  state  command pid/tid  innermost function\n");
+	for (i = 0; i < o->nr_lb && i < o->limit; i++) {
+		const struct long_block *b = &o->lb[i];
+		double rel = b->start >= o->first_time ? (double)(b->start - o->first_time) / 1e9 :
+							 -(double)(o->first_time - b->start) / 1e9;
+
+		printf("%13.6f %13.3f  %-5s  %s %u/%u  %s%s\n", rel, (double)b->ns / 1e6,
+		       names[b->cls], b->comm ? b->comm : "?", b->pid, b->tid,
+		       b->where ? b->where : "[unknown]",
+		       b->open ? "  (still off CPU at the end)" : "");
+	}
+	if (o->nr_lb > o->limit)
+		printf("# ... %zu more (--limit)\n", o->nr_lb - o->limit);
+}
+
+static void print_with_cpu(struct offcpu *o)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM, PRISM_SORT_DSO };
+	struct prism_hist_entry *rows, *on, *off;
+	size_t nr, non, noff, i, shown;
+	uint64_t total = o->on_ns + o->off_ns;
+	char buf[32];
+
+	if (prism_profile__entries(o->on, keys, 2, true, &on, &non) ||
+	    prism_profile__entries(o->all, keys, 2, true, &off, &noff) ||
+	    prism_profile__entries(o->combined, keys, 2, true, &rows, &nr))
+		return;
+	printf("\n# On- and off-CPU time by function (on: %s samples, 1 sample = its period in "
+	       "ns)\n",
+	       o->on_name ? o->on_name : "cpu-clock");
+	printf("#  total ms       %%      on ms     off ms  function [dso]\n");
+	printf("%11.3f %6.2f%% %10.3f %10.3f  (all)\n", (double)total / 1e6, total ? 100.0 : 0.0,
+	       (double)o->on_ns / 1e6, (double)o->off_ns / 1e6);
+	for (i = 0, shown = 0; i < nr && shown < o->limit; i++) {
+		const struct prism_hist_entry *e = &rows[i];
+
+		if (e->sym && (!strcmp(e->sym, marker_on) || !strcmp(e->sym, marker_off)))
+			continue;
+		shown++;
+		printf("%11.3f %6.2f%% %10.3f %10.3f  %s [%s]\n", (double)e->children / 1e6,
+		       pct(e->children, total), (double)lookup_children(on, non, e) / 1e6,
+		       (double)lookup_children(off, noff, e) / 1e6, row_name(e, buf, sizeof(buf)),
+		       e->dso ? e->dso : "?");
+	}
+}
+
+static void print_losses(struct offcpu *o)
+{
+	size_t i;
+	bool any = false;
+
+	if (!o->has_stats)
+		return;
+	printf("# BPF side: %" PRIu64 " blocks seen, %" PRIu64 " still off CPU at the end "
+	       "(counted up to it), %" PRIu64 " kept individually\n",
+	       o->stats.switch_out, o->stats.in_progress, o->stats.emitted);
+	for (i = 0; i < prism_offcpu_stats__nr(); i++) {
+		const struct prism_offcpu_stat_desc *d = prism_offcpu_stats__desc(i);
+		uint64_t v = prism_offcpu_stats__get(&o->stats, i);
+
+		if (d->loss && v) {
+			printf("# loss: %s = %" PRIu64 " (%s)\n", d->name, v, d->hint);
+			any = true;
+		}
+	}
+	if (!any)
+		printf("# losses: none (no stack-map collisions, unreadable stacks or full maps)\n");
+}
+
+static void print_text(struct offcpu *o)
+{
+	static const char *const mname[] = {
+		[M_BPF] = "BPF (prism record --off-cpu)",
+		[M_BPF_PERF] = "BPF (perf record --off-cpu: no task state)",
+		[M_SCHED] = "context switches (prism record --off-cpu=sched): intervals from "
+			    "switch records, S and D not told apart, preemptions left out",
+	};
+
+	printf("# Off-CPU time from %s\n", o->input ? o->input : "perf.data");
+	printf("# method: %s\n", mname[o->method]);
+	printf("# total: %.3f ms in %" PRIu64 " blocks", (double)o->off_ns / 1e6, o->blocks);
+	if (o->in_progress)
+		printf(" (%" PRIu64 " still off CPU at the end, counted up to it)", o->in_progress);
+	printf("\n");
+	if (o->method == M_BPF && !o->unknown_state)
+		printf("# by state: S %.3f ms (%.1f%%), D %.3f ms (%.1f%%), other %.3f ms\n",
+		       (double)o->state_ns[ST_S] / 1e6, pct(o->state_ns[ST_S], o->off_ns),
+		       (double)o->state_ns[ST_D] / 1e6, pct(o->state_ns[ST_D], o->off_ns),
+		       (double)o->state_ns[ST_OTHER] / 1e6);
+	if (o->no_ustack)
+		printf("# %" PRIu64 " blocks have no user stack (kernel threads, collisions, "
+		       "exiting tasks)\n",
+		       o->no_ustack);
+	print_losses(o);
+	if (o->method == M_SCHED) {
+		const struct prism_offcpu_fallback_stats *fs = prism_offcpu_fallback__stats(o->fb);
+
+		printf("# switch pairing: %" PRIu64 " intervals, %" PRIu64 " preemptions left "
+		       "out, %" PRIu64 " without a stack, %" PRIu64 " dropped after lost records\n",
+		       fs->intervals, fs->preempted, fs->no_callchain, fs->dropped);
+	}
+	if (print_functions(o) || print_tasks(o))
+		return;
+	print_stacks(o);
+	print_blocks(o);
+	if (o->with_cpu)
+		print_with_cpu(o);
+}
+
+static int write_flamegraph(struct offcpu *o)
+{
+	struct prism_flamegraph_opts fo = { 0 };
+	struct prism_profile *p = o->with_cpu ? o->combined : o->all;
+	char sub[512];
+	FILE *fp = fopen(o->flamegraph, "w");
+	int err;
+
+	if (!fp)
+		return error("cannot create '%s': %s", o->flamegraph, strerror(errno));
+	fo.title = o->title    ? o->title :
+		   o->with_cpu ? "On- and Off-CPU Time Flame Graph" :
+				 "Off-CPU Time Flame Graph";
+	snprintf(sub, sizeof(sub), "%.3f ms off CPU%s from %s (%s method); width = time in ns",
+		 (double)o->off_ns / 1e6, o->with_cpu ? " and on CPU" : "",
+		 o->input ? o->input : "perf.data",
+		 o->method == M_SCHED ? "context-switch" : "BPF");
+	fo.subtitle = sub;
+	fo.period = true;
+	fo.count_name = "ns";
+	fo.offcpu_palette = !o->with_cpu;
+	err = prism_profile__write_flamegraph(p, fp, &fo);
+	if (fclose(fp) || err)
+		return error_errno(err ? err : errno, "cannot write '%s'", o->flamegraph);
+	if (!quiet)
+		info("flame graph written to '%s'", o->flamegraph);
+	return 0;
+}
+
+/* ---- setup ---- */
+
+/* the off-CPU event of @e, if it is one: offcpu-time (by name, or BPF output) or context-switches */
+static bool classify(struct offcpu *o, struct prism_evsel *e)
+{
+	const struct perf_event_attr *a = prism_evsel__attr(e);
+
+	if (o->off_ev)
+		return false;
+	if (!strcmp(prism_evsel__name(e), PRISM_OFFCPU_EVENT_NAME) ||
+	    (a->type == PERF_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_BPF_OUTPUT)) {
+		o->off_ev = e;
+		o->method = (a->sample_type & PERF_SAMPLE_RAW) ? M_BPF : M_BPF_PERF;
+		return true;
+	}
+	if (a->type != PERF_TYPE_SOFTWARE || a->config != PERF_COUNT_SW_CONTEXT_SWITCHES ||
+	    o->cs_ev)
+		return false;
+	o->cs_ev = e;
+	o->method = M_SCHED;
+	if (!(a->sample_type & PERF_SAMPLE_CALLCHAIN))
+		warning("the context-switches samples have no call chains: "
+			"stacks are unknown (record with -g)");
+	if (a->freq || a->sample_period != 1)
+		warning("the context-switches event was not sampled with period 1: "
+			"most blocks have no stack (record with --off-cpu=sched)");
+	return true;
+}
+
+static int no_data(const struct offcpu *o)
+{
+	error("'%s' has no off-CPU data: no offcpu-time or context-switches event",
+	      o->input ? o->input : "perf.data");
+	hint("record with 'prism record --off-cpu' (BPF) or '--off-cpu=sched'");
+	return -1;
+}
+
+static int find_events(struct offcpu *o)
+{
+	size_t i, n = prism_session__nr_evsels(o->s);
+	bool has_cpu = false;
+
+	/* a pipe-mode stream announces its events as it goes: decided at the first sample */
+	o->lazy = prism_session__file_info(o->s)->pipe;
+	for (i = 0; i < n; i++) {
+		struct prism_evsel *e = prism_session__evsel(o->s, i);
+
+		if (!classify(o, e) && is_time_event(e))
+			has_cpu = true;
+	}
+	if (o->off_ev) /* BPF results win over a context-switches event recorded with them */
+		o->cs_ev = NULL;
+	if (o->method == M_NONE && !o->lazy)
+		return no_data(o);
+	if (o->with_cpu && !has_cpu && !o->lazy) {
+		error("--with-cpu needs on-CPU samples of cpu-clock or task-clock in '%s'",
+		      o->input ? o->input : "perf.data");
+		hint("record both: prism record --off-cpu -e cpu-clock -g -- <command>");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_state(struct offcpu *o)
+{
+	if (!o->state || !strcasecmp(o->state, "all")) {
+		o->state_mask = 7;
+		return 0;
+	}
+	if (!strcasecmp(o->state, "S"))
+		o->state_mask = 1u << ST_S;
+	else if (!strcasecmp(o->state, "D"))
+		o->state_mask = 1u << ST_D;
+	else
+		return error("bad --state '%s': S, D or all", o->state), -1;
+	return 0;
+}
+
+static void free_offcpu(struct offcpu *o)
+{
+	size_t i;
+
+	for (i = 0; i < ST_NR; i++)
+		prism_profile__free(o->st[i]);
+	prism_profile__free(o->all);
+	prism_profile__free(o->on);
+	prism_profile__free(o->combined);
+	for (i = 0; i < o->tid_cap; i++)
+		free(o->tids[i].frames);
+	free(o->tids);
+	free(o->fp);
+	free(o->lb);
+	free(o->scratch);
+	prism_offcpu_fallback__free(o->fb);
+	prism_callchain__release(&o->cc);
+	prism_symbols__free(o->sy);
+	prism_tasks__free(o->tasks);
+	prism_session__free(o->s);
+}
+
+int cmd_offcpu(int argc, const char **argv)
+{
+	static const char *const usage[] = {
+		"prism offcpu [-i <file>] [--state S|D] [--limit N]",
+		"prism offcpu --folded | --flamegraph <file.svg> [--with-cpu]",
+		NULL,
+	};
+	struct offcpu o = { .limit = 20 };
+	int limit = 0;
+	const struct option_def opts[] = {
+		OPT_INPUT(&o.input),
+		OPT_FORCE(&o.force),
+		OPT_GROUP("Selection"),
+		OPT_STRING(0, "state", &o.state, "S|D|all",
+			   "only blocks in this task state (BPF method): S interruptible sleep, "
+			   "D uninterruptible (disk, locks)"),
+		OPT_BOOL(0, "user-only", &o.user_only, "leave the kernel frames out of the stacks"),
+		OPT_BOOL(0, "with-cpu", &o.with_cpu,
+			 "combined view: also the on-CPU time of cpu-clock/task-clock samples "
+			 "(record them with -e cpu-clock -g); stacks are rooted in [on-CPU] or "
+			 "[off-CPU]"),
+		OPT_GROUP("Output"),
+		OPT_INT(0, "limit", &limit, "n",
+			"rows per table (functions, tasks, stacks; default 20)"),
+		OPT_BOOL(0, "folded", &o.folded,
+			 "print folded stacks 'comm;root;...;leaf NS' (off-CPU ns) for flamegraph.pl "
+			 "and speedscope"),
+		OPT_STRING(0, "flamegraph", &o.flamegraph, "file.svg",
+			   "write an interactive flame graph (off-CPU palette, width = ns)"),
+		OPT_STRING(0, "title", &o.title, "text", "flame graph title"),
+		OPT_END(),
+	};
+	struct prism_symbols_opts so = { 0 };
+	struct prism_offcpu_fallback_opts fo = { 0 };
+	struct prism_tool tool = { 0 };
+	int err, ret = 0;
+	size_t i;
+
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc)
+		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	if (o.folded && o.flamegraph)
+		usage_error(usage, opts, "--folded and --flamegraph cannot be combined");
+	if (limit < 0)
+		usage_error(usage, opts, "--limit must be positive");
+	if (limit)
+		o.limit = (unsigned int)limit;
+	if (parse_state(&o))
+		return EXIT_USAGE;
+	o.s = open_input(o.input, o.force, false);
+	if (!o.s)
+		return 1;
+	if (find_events(&o)) {
+		free_offcpu(&o);
+		return 1;
+	}
+	if (o.state && o.method != M_BPF)
+		warning("--state: this file has no task states (%s method); showing every block",
+			o.method == M_SCHED ? "context-switch" : "perf's BPF");
+	if (o.method != M_BPF)
+		o.state_mask = 7;
+	o.sy = prism_symbols__new(&so);
+	o.tasks = prism_tasks__new();
+	if (!o.sy || !o.tasks) {
+		error_errno(errno, "cannot set up symbol resolution");
+		free_offcpu(&o);
+		return 1;
+	}
+	err = prism_symbols__set_features(o.sy, prism_session__features(o.s));
+	if (err) {
+		error_errno(err, "cannot read the build ids of '%s'",
+			    o.input ? o.input : "perf.data");
+		free_offcpu(&o);
+		return 1;
+	}
+	o.all = new_profile();
+	for (i = 0; i < ST_NR; i++)
+		o.st[i] = new_profile();
+	if (o.with_cpu) {
+		o.on = new_profile();
+		o.combined = new_profile();
+	}
+	if (o.method == M_SCHED || o.lazy) {
+		fo.fn = on_interval;
+		fo.arg = &o;
+		o.fb = prism_offcpu_fallback__new(&fo);
+		if (!o.fb) {
+			error_errno(errno, "cannot set up the context-switch pairing");
+			free_offcpu(&o);
+			return 1;
+		}
+	}
+	tool.sample = on_sample;
+	tool.mmap = on_task;
+	tool.comm = on_task;
+	tool.fork = on_task;
+	tool.exit = on_task;
+	tool.switch_ = on_switch;
+	tool.lost = on_lost;
+	tool.other = on_other;
+	tool.user = on_other;
+	err = prism_session__process(o.s, &tool, &o);
+	if (!err && o.method == M_SCHED)
+		err = prism_offcpu_fallback__finish(o.fb, o.last_time);
+	if (!err && o.method == M_NONE) {
+		no_data(&o);
+		free_offcpu(&o);
+		return 1;
+	}
+	if (err < 0) {
+		ret = report_process_error(o.s, o.input, err);
+		free_offcpu(&o);
+		return ret ? ret : 1;
+	}
+	fp_report(&o);
+	if (o.on_other && !quiet)
+		info("%" PRIu64 " samples of events that do not count time were left out of "
+		     "--with-cpu (use cpu-clock or task-clock)",
+		     o.on_other);
+	if (!o.off_ns && !quiet)
+		warning("no off-CPU time in '%s'%s", o.input ? o.input : "perf.data",
+			o.state ? " in that state" : " (did the filter match the workload?)");
+	if (o.folded) {
+		err = prism_profile__write_folded(o.with_cpu ? o.combined : o.all, stdout,
+						  PRISM_FOLDED_PERIOD | PRISM_FOLDED_KERNEL_SUFFIX);
+		if (err) {
+			error_errno(err, "cannot write the folded stacks");
+			ret = 1;
+		}
+	} else if (o.flamegraph) {
+		if (write_flamegraph(&o))
+			ret = 1;
+	} else {
+		print_text(&o);
+	}
+	free_offcpu(&o);
+	return ret;
+}

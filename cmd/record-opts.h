@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared by prism record and prism trace: the -e list being parsed, its
+ * option callbacks and the run-and-summarize helper.
+ */
+#ifndef PRISM_CMD_RECORD_OPTS_H
+#define PRISM_CMD_RECORD_OPTS_H
+
+#include <stdbool.h>
+
+struct option_def;
+struct prism_evspecs;
+struct prism_record_opts;
+
+extern struct prism_evspecs *record_specs;
+/* -e and --filter: parse into record_specs (option callbacks) */
+int record_opt_event(const struct option_def *opt, const char *arg);
+int record_opt_filter(const struct option_def *opt, const char *arg);
+/* run a recording to the end; prints errors and (if summary) perf's summary line */
+int record_run(struct prism_record_opts *o, bool summary);
+
+#endif /* PRISM_CMD_RECORD_OPTS_H */

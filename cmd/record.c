@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism record: record events with perf_event_open into a perf.data file
+ * (or a pipe-mode stream) that perf reads.  The work is in lib/record/.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <prism/error.h>
+#include <prism/evspec.h>
+#include <prism/offcpu-data.h>
+#include <prism/record.h>
+
+#include "cmd.h"
+#include "options.h"
+#include "record-opts.h"
+#include "util-record.h"
+
+static struct prism_record *active;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	if (active)
+		prism_record__stop(active);
+}
+
+static void print_error(const char *msg)
+{
+	const char *p = msg, *nl;
+	bool first = true;
+
+	/* first line = the error, "hint: " lines after it */
+	while (*p) {
+		nl = strchr(p, '\n');
+		if (first)
+			error("%.*s", nl ? (int)(nl - p) : (int)strlen(p), p);
+		else if (!strncmp(p, "hint: ", 6))
+			hint("%.*s", nl ? (int)(nl - p - 6) : (int)strlen(p + 6), p + 6);
+		else
+			fprintf(stderr, "%.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+		first = false;
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+/* --off-cpu: set by prism record only (prism trace shares record_run) */
+enum offcpu_method { OFFCPU_NONE, OFFCPU_BPF, OFFCPU_SCHED };
+static enum offcpu_method offcpu_method;
+
+static void print_offcpu_stats(const struct prism_record_stats *st)
+{
+	const struct prism_offcpu_stats *os = &st->offcpu_stats;
+	size_t i;
+	bool lost = false;
+
+	fprintf(stderr,
+		"[ prism record: off-CPU (BPF): %" PRIu64 " offcpu-time samples, %.3f s off CPU, "
+		"%" PRIu64 " blocks (%" PRIu64 " still off CPU at the end, %" PRIu64
+		" kept individually) ]\n",
+		st->offcpu_samples, (double)st->offcpu_ns / 1e9, os->switch_out, os->in_progress,
+		os->emitted);
+	for (i = 0; i < prism_offcpu_stats__nr(); i++) {
+		const struct prism_offcpu_stat_desc *d = prism_offcpu_stats__desc(i);
+		uint64_t v = prism_offcpu_stats__get(os, i);
+
+		if (!d->loss || !v)
+			continue;
+		fprintf(stderr, "[ prism record: off-CPU loss: %s = %" PRIu64 ": %s ]\n", d->name,
+			v, d->hint);
+		lost = true;
+	}
+	if (!lost)
+		fprintf(stderr, "[ prism record: off-CPU: no stacks or blocks lost ]\n");
+}
+
+/* the context-switch method: every switch-out sampled with its stack, plus switch records */
+static int add_sched_fallback(struct prism_record *r)
+{
+	struct prism_record_event ev = {
+		.name = "context-switches",
+		.leader = -1,
+		.user_period = true,
+	};
+
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
+	ev.attr.sample_period = 1;
+	return prism_record__add_event(r, &ev);
+}
+
+int record_run(struct prism_record_opts *o, bool summary)
+{
+	struct prism_record *r = prism_record__new(o);
+	const struct prism_record_stats *st;
+	struct sigaction sa = { .sa_handler = on_signal };
+	int err;
+
+	if (!r) {
+		error("%s",
+		      prism_record_new_error()[0] ? prism_record_new_error() : strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (offcpu_method == OFFCPU_SCHED && add_sched_fallback(r)) {
+		error("out of memory");
+		prism_record__free(r);
+		return 1;
+	}
+	if (offcpu_method == OFFCPU_BPF && !o->events) {
+		/* off-CPU only: a dummy event tracks tasks and mmaps for the symbols */
+		struct prism_record_event ev = { .name = "dummy", .leader = -1 };
+
+		ev.attr.type = PERF_TYPE_SOFTWARE;
+		ev.attr.config = PERF_COUNT_SW_DUMMY;
+		if (prism_record__add_event(r, &ev)) {
+			error("out of memory");
+			prism_record__free(r);
+			return 1;
+		}
+	}
+	/* signals stop the recording from the start: open() can take a while (-a) */
+	active = r;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	err = prism_record__open(r);
+	if (prism_record__mounted_tracefs(r))
+		info("mounted tracefs on /sys/kernel/tracing");
+	if (err) {
+		print_error(prism_record__error(r));
+		active = NULL;
+		prism_record__free(r);
+		return 1;
+	}
+	err = prism_record__run(r);
+	st = prism_record__stats(r);
+	if (err)
+		print_error(prism_record__error(r));
+	if (summary && !quiet) {
+		fprintf(stderr,
+			"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+			(double)st->bytes / (1024.0 * 1024.0), prism_record__output(r),
+			st->samples);
+		if (st->lost || st->lost_samples)
+			fprintf(stderr,
+				"[ prism record: lost %" PRIu64 " events in %" PRIu64
+				" LOST records, %" PRIu64 " samples: use a bigger buffer (-m) ]\n",
+				st->lost, st->lost_records, st->lost_samples);
+		if (st->offcpu_stats_valid)
+			print_offcpu_stats(st);
+		if (offcpu_method == OFFCPU_SCHED)
+			fprintf(stderr,
+				"[ prism record: off-CPU by context switches: intervals are computed by "
+				"'prism offcpu' ]\n");
+		if (o->compress_level && st->bytes)
+			fprintf(stderr,
+				"[ prism record: Compressed %.3f MB to %.3f MB, ratio is %.3f ]\n",
+				(double)st->raw_bytes / (1024.0 * 1024.0),
+				(double)st->bytes / (1024.0 * 1024.0),
+				(double)st->raw_bytes / (double)st->bytes);
+	}
+	active = NULL;
+	prism_record__free(r);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	return err ? 1 : 0;
+}
+
+/* ---- options shared with prism trace (record-opts.h) ---- */
+
+struct prism_evspecs *record_specs;
+
+int record_opt_event(const struct option_def *opt, const char *arg)
+{
+	(void)opt;
+	if (!record_specs) {
+		record_specs = prism_evspecs__new();
+		if (!record_specs)
+			return error("out of memory");
+	}
+	if (prism_evspecs__parse(record_specs, arg)) {
+		error("%s", prism_evspecs__error(record_specs));
+		hint("'prism list' shows the available events");
+		return -1;
+	}
+	return 0;
+}
+
+int record_opt_filter(const struct option_def *opt, const char *arg)
+{
+	(void)opt;
+	if (!record_specs || prism_evspecs__nr(record_specs) == 0)
+		return error("--filter must follow the -e it applies to");
+	if (prism_evspecs__set_filter(record_specs, arg)) {
+		error("%s", prism_evspecs__error(record_specs));
+		return -1;
+	}
+	return 0;
+}
+
+static struct prism_record_opts *cur_opts;
+
+static int opt_callgraph(const struct option_def *opt, const char *arg)
+{
+	struct prism_record_opts *o = cur_opts;
+	char *end;
+
+	(void)opt;
+	if (!strcmp(arg, "fp")) {
+		o->callgraph = PRISM_CALLGRAPH_FP;
+		return 0;
+	}
+	if (!strncmp(arg, "dwarf", 5) && (arg[5] == 0 || arg[5] == ',')) {
+		o->callgraph = PRISM_CALLGRAPH_DWARF;
+		if (arg[5] == ',') {
+			unsigned long v = strtoul(arg + 6, &end, 0);
+
+			if (*end || !v || v > 65528 || v % 8) {
+				error("bad dwarf stack size '%s'", arg + 6);
+				hint("a multiple of 8 up to 65528, e.g. --call-graph dwarf,8192");
+				return -1;
+			}
+			o->dwarf_stack_size = (uint32_t)v;
+		}
+		return 0;
+	}
+	error("unknown call-graph mode '%s'", arg);
+	hint("use fp (frame pointers) or dwarf[,size]");
+	return -1;
+}
+
+static int opt_mmap(const struct option_def *opt, const char *arg)
+{
+	char *end;
+	unsigned long long v = strtoull(arg, &end, 0);
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	(void)opt;
+	if (end == arg)
+		goto bad;
+	switch (*end) {
+	case 0: /* pages */
+		if (v & (v - 1))
+			goto bad;
+		v *= page;
+		break;
+	case 'k':
+	case 'K':
+		v <<= 10;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30;
+		break;
+	case 'b':
+	case 'B':
+		break;
+	default:
+		goto bad;
+	}
+	if (*end && end[1])
+		goto bad;
+	if (!v)
+		goto bad;
+	cur_opts->mmap_bytes = (size_t)v;
+	return 0;
+bad:
+	error("bad -m value '%s'", arg);
+	hint("a power-of-two number of pages (-m 128) or a size (-m 64M, -m 512K)");
+	return -1;
+}
+
+static int opt_clockid(const struct option_def *opt, const char *arg)
+{
+	static const struct {
+		const char *name;
+		int id;
+	} ids[] = {
+		{ "monotonic", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+		{ "mono", CLOCK_MONOTONIC },
+		{ "raw", CLOCK_MONOTONIC_RAW },
+		{ "real", CLOCK_REALTIME },
+		{ "boot", CLOCK_BOOTTIME },
+	};
+	const char *a = arg;
+	char *end;
+	size_t i;
+	long v;
+
+	(void)opt;
+	if (!strncasecmp(a, "CLOCK_", 6))
+		a += 6;
+	for (i = 0; i < PRISM_ARRAY_SIZE(ids); i++) {
+		if (!strcasecmp(a, ids[i].name)) {
+			cur_opts->use_clockid = true;
+			cur_opts->clockid = ids[i].id;
+			return 0;
+		}
+	}
+	v = strtol(arg, &end, 0);
+	if (end != arg && !*end && v >= 0) {
+		cur_opts->use_clockid = true;
+		cur_opts->clockid = (int)v;
+		return 0;
+	}
+	error("unknown clock '%s'", arg);
+	hint("monotonic, monotonic_raw, realtime, boottime, tai, or a clockid number");
+	return -1;
+}
+
+static int opt_compress(const struct option_def *opt, const char *arg)
+{
+	char *end;
+	long v = strtol(arg, &end, 10);
+
+	(void)opt;
+	if (end == arg || *end || v < 1 || v > 22) {
+		error("bad compression level '%s' (1..22)", arg);
+		return -1;
+	}
+	cur_opts->compress_level = (int)v;
+	return 0;
+}
+
+static struct prism_offcpu_opts offcpu_opts;
+static const char *offcpu_tuned; /* an --off-cpu-* option given (needs --off-cpu=bpf) */
+static bool offcpu_kstack;
+
+static int opt_offcpu(const struct option_def *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcmp(arg, "bpf")) {
+		offcpu_method = OFFCPU_BPF;
+		return 0;
+	}
+	if (!strcmp(arg, "sched")) {
+		offcpu_method = OFFCPU_SCHED;
+		return 0;
+	}
+	error("unknown off-CPU method '%s'", arg);
+	hint("--off-cpu=bpf (BPF program, the default) or --off-cpu=sched (context switches)");
+	return -1;
+}
+
+static int opt_offcpu_thresh(const struct option_def *opt, const char *arg)
+{
+	char *end;
+	double ms = strtod(arg, &end);
+
+	(void)opt;
+	if (end == arg || *end || !(ms >= 0) || ms > 1e9) {
+		error("bad --off-cpu-thresh '%s'", arg);
+		hint("milliseconds, e.g. --off-cpu-thresh 500 (0: aggregate every block)");
+		return -1;
+	}
+	offcpu_opts.thresh_ns = (uint64_t)(ms * 1e6);
+	offcpu_tuned = "--off-cpu-thresh";
+	return 0;
+}
+
+static int opt_offcpu_state(const struct option_def *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcasecmp(arg, "S"))
+		offcpu_opts.states = PRISM_OFFCPU_STATE_S;
+	else if (!strcasecmp(arg, "D"))
+		offcpu_opts.states = PRISM_OFFCPU_STATE_D;
+	else if (!strcasecmp(arg, "SD") || !strcasecmp(arg, "S,D"))
+		offcpu_opts.states = PRISM_OFFCPU_STATE_S | PRISM_OFFCPU_STATE_D;
+	else if (!strcasecmp(arg, "all"))
+		offcpu_opts.states = PRISM_OFFCPU_STATE_ALL | PRISM_OFFCPU_STATE_RUNNABLE;
+	else {
+		error("bad --off-cpu-state '%s'", arg);
+		hint("S (interruptible sleep), D (uninterruptible), SD (both, the default) or all "
+		     "(also preemption and stopped tasks)");
+		return -1;
+	}
+	offcpu_tuned = "--off-cpu-state";
+	return 0;
+}
+
+/* the cgroup v2 mount point: /sys/fs/cgroup, or /sys/fs/cgroup/unified on hybrid systems */
+static void cgroup2_root(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mounts", "re");
+	char dev[256], dir[1024], type[64];
+
+	snprintf(buf, len, "/sys/fs/cgroup");
+	while (f && fscanf(f, "%255s %1023s %63s %*[^\n]", dev, dir, type) == 3) {
+		if (!strcmp(type, "cgroup2")) {
+			snprintf(buf, len, "%s", dir);
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
+static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
+{
+	char path[4096], root[1024];
+	int err;
+
+	(void)opt;
+	cgroup2_root(root, sizeof(root));
+	if (arg[0] == '/' && !strncmp(arg, root, strlen(root)))
+		snprintf(path, sizeof(path), "%s", arg);
+	else
+		snprintf(path, sizeof(path), "%s/%s", root, arg[0] == '/' ? arg + 1 : arg);
+	err = prism_offcpu_cgroup_id(path, &offcpu_opts.cgroup_id);
+	if (err) {
+		error("cannot use cgroup '%s' (%s): %s", arg, path, strerror(-err));
+		hint("give a cgroup v2 directory below %s, e.g. --off-cpu-cgroup system.slice",
+		     root);
+		return -1;
+	}
+	offcpu_tuned = "--off-cpu-cgroup";
+	return 0;
+}
+
+int cmd_record(int argc, const char **argv)
+{
+	static const char *const usage[] = {
+		"prism record [<options>] [-- <command> [<args>]]",
+		"prism record -e <events> -a [--duration <sec>]",
+		NULL,
+	};
+	struct prism_record_opts o = { .keep_old = true };
+	const char *output = NULL;
+	bool callchain = false, timestamps = false, util = false;
+	const struct option_def opts[] = {
+		OPT_GROUP("Events"),
+		OPT_BOOL(
+			0, "util", &util,
+			"record the util preset only (the events 'prism util' analyses, in one "
+			"group, with prism util's 64M buffers unless -m is given); no -e or --off-cpu"),
+		OPT_CALLBACK(
+			'e', "event", NULL, "events",
+			"events to record (repeatable, comma lists): cpu-clock, sched:sched_switch, 'sched:*', '{a,b}' groups, pmu/config=../, with :u :k modifiers; default cpu-clock",
+			record_opt_event),
+		OPT_CALLBACK(
+			0, "filter", NULL, "expr",
+			"kernel filter for the tracepoints of the preceding -e, e.g. 'prev_pid == 1'",
+			record_opt_filter),
+		OPT_GROUP("Targets"),
+		OPT_BOOL('a', "all-cpus", &o.system_wide, "record on every CPU (system-wide)"),
+		OPT_STRING('C', "cpu", &o.cpu_list, "cpus",
+			   "record on these CPUs only, e.g. 0-3,6"),
+		OPT_STRING('p', "pid", &o.pid_list, "pids",
+			   "record these processes (all their threads)"),
+		OPT_STRING('t', "tid", &o.tid_list, "tids", "record these threads"),
+		OPT_DOUBLE(
+			0, "duration", &o.duration, "sec",
+			"stop after this many seconds (also stops on the command's end, SIGINT, SIGTERM)"),
+		OPT_GROUP("Output"),
+		OPT_STRING(
+			'o', "output", &output, "file",
+			"output file (default perf.data; the old one is kept as FILE.old); '-' writes pipe mode to stdout"),
+		OPT_CALLBACK_OPTARG('z', "compression-level", NULL, "level",
+				    "compress the data with zstd (level 1..22, default 1)",
+				    opt_compress, "1"),
+		OPT_CALLBACK(
+			'm', "mmap-pages", NULL, "pages|size",
+			"ring buffer per CPU: pages (power of two) or a size like 64M (default 128M shared by the CPUs, 2M..32M each; 512K unprivileged)",
+			opt_mmap),
+		OPT_BOOL(0, "no-buildid", &o.no_buildid,
+			 "do not collect build ids of the sampled DSOs"),
+		OPT_GROUP("Sampling"),
+		OPT_U64('F', "freq", &o.freq, "hz", "sample at this frequency (default 4000)"),
+		OPT_U64('c', "count", &o.period, "n", "sample every n events (fixed period)"),
+		OPT_BOOL('g', NULL, &callchain, "record call chains (frame pointers)"),
+		OPT_CALLBACK(
+			0, "call-graph", NULL, "fp|dwarf[,size]",
+			"call chains by frame pointers, or by copying the user stack (default 8192 bytes) with the registers for DWARF unwinding",
+			opt_callgraph),
+		OPT_BOOL(0, "sample-cpu", &o.sample_cpu, "record the CPU of each sample"),
+		OPT_BOOL('T', "timestamp", &timestamps,
+			 "record sample timestamps (always on: prism orders by time)"),
+		OPT_BOOL('d', "data", &o.data_addr, "record data addresses and data mmaps"),
+		OPT_BOOL(0, "switch-events", &o.switch_events, "record context switch records"),
+		OPT_CALLBACK(
+			'k', "clockid", NULL, "clock",
+			"timestamps from this clock: monotonic, monotonic_raw, realtime, boottime, tai",
+			opt_clockid),
+		OPT_BOOL(0, "namespaces", &o.namespaces, "record namespace records of new tasks"),
+		OPT_BOOL(0, "all-cgroups", &o.all_cgroups,
+			 "record the cgroup of each sample and CGROUP records"),
+		OPT_GROUP("Off-CPU time"),
+		OPT_CALLBACK_OPTARG(
+			0, "off-cpu", NULL, "bpf|sched",
+			"record where tasks block and for how long, as 'offcpu-time' samples "
+			"(period = ns; read with 'prism offcpu' or perf report). bpf (default): a BPF "
+			"program on sched_switch (root, kernel BTF, prism built with libbpf); sched: "
+			"the context-switches event with call chains plus switch records, intervals "
+			"computed by 'prism offcpu'. Without -e only off-CPU time is recorded",
+			opt_offcpu, "bpf"),
+		OPT_CALLBACK(
+			0, "off-cpu-thresh", NULL, "ms",
+			"bpf: blocks at least this long are written one by one, with their start "
+			"time, instead of summed per stack (default 500)",
+			opt_offcpu_thresh),
+		OPT_CALLBACK(0, "off-cpu-state", NULL, "S|D|SD|all",
+			     "bpf: which blocks to count: S interruptible sleep, D "
+			     "uninterruptible, SD both (default), all (also preemptions)",
+			     opt_offcpu_state),
+		OPT_CALLBACK(0, "off-cpu-cgroup", NULL, "cgroup",
+			     "bpf: only tasks in this cgroup v2 (or below it), a path below the "
+			     "cgroup2 mount, e.g. system.slice",
+			     opt_offcpu_cgroup),
+		OPT_BOOL(0, "off-cpu-kernel-stack", &offcpu_kstack,
+			 "bpf: also collect the kernel stack of each block (where in the kernel "
+			 "it waited); off by default, like perf: it costs about as much again "
+			 "per context switch as the user stack"),
+		OPT_BOOL(
+			0, "include-self", &o.include_self,
+			"also trace prism itself (excluded by default, so it never records its own writes)"),
+		OPT_END(),
+	};
+	const char **cmdline;
+	int ret, i;
+
+	/* CMDLINE feature: "prism record ..." as typed (argv[0] becomes prism's path) */
+	cmdline = xcalloc((size_t)argc + 2, sizeof(*cmdline));
+	cmdline[0] = "prism";
+	for (i = 0; i < argc; i++)
+		cmdline[i + 1] = argv[i];
+	o.cmdline_argc = argc + 1;
+	o.cmdline_argv = cmdline;
+	cur_opts = &o;
+	offcpu_method = OFFCPU_NONE;
+	offcpu_tuned = NULL;
+	offcpu_kstack = false;
+	memset(&offcpu_opts, 0, sizeof(offcpu_opts));
+	offcpu_opts.thresh_ns = 500000000ull;
+	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc)
+		o.argv = argv;
+	if (!o.argv && !o.system_wide && !o.cpu_list && !o.pid_list && !o.tid_list)
+		usage_error(usage, opts,
+			    "nothing to record: give a command (after --), -a, -C, -p or -t");
+	if (callchain && o.callgraph == PRISM_CALLGRAPH_NONE)
+		o.callgraph = PRISM_CALLGRAPH_FP;
+	if (offcpu_kstack)
+		offcpu_tuned = "--off-cpu-kernel-stack";
+	offcpu_opts.no_kernel_stack = !offcpu_kstack;
+	if (offcpu_tuned && offcpu_method != OFFCPU_BPF)
+		usage_error(usage, opts, "%s applies to --off-cpu=bpf only", offcpu_tuned);
+	if (offcpu_method == OFFCPU_BPF) {
+		o.offcpu = &offcpu_opts;
+	} else if (offcpu_method == OFFCPU_SCHED) {
+		/* the interval of each switch-out is charged to its stack */
+		o.switch_events = true;
+		if (o.callgraph == PRISM_CALLGRAPH_NONE)
+			o.callgraph = PRISM_CALLGRAPH_FP;
+	}
+	if (util) {
+		if (record_specs || offcpu_method != OFFCPU_NONE)
+			usage_error(usage, opts,
+				    "--util records the util preset only: drop -e/--off-cpu");
+		ret = util_preset_events(&record_specs);
+		if (ret) {
+			free(cmdline);
+			return ret;
+		}
+		util_preset_opts(&o);
+	}
+	o.events = record_specs;
+	o.output = output;
+	ret = record_run(&o, true);
+	offcpu_method = OFFCPU_NONE;
+	free(cmdline);
+	prism_evspecs__free(record_specs);
+	record_specs = NULL;
+	return ret;
+}

@@ -1,0 +1,953 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism report: symbolized profiles in perf report's text layout, call
+ * graphs, folded stacks, flame graphs and readperf's CSV tables.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/error.h>
+#include <prism/profile.h>
+#include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/symbol.h>
+#include <prism/task.h>
+
+#include "cmd.h"
+#include "input.h"
+#include "options.h"
+#include "report.h"
+
+enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
+
+struct strlist {
+	const char **v;
+	size_t nr;
+	char *buf; /* the split copy the entries point into */
+};
+
+static void strlist_release(struct strlist *l)
+{
+	free(l->v);
+	free(l->buf);
+	memset(l, 0, sizeof(*l));
+}
+
+struct report {
+	/* options */
+	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
+	const char *title;
+	const char *comm_list, *pid_list, *tid_list, *dso_list, *sym_list;
+	struct strlist map_path;
+	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
+	bool children, no_children, no_inline;
+	double percent_limit, graph_threshold, min_width;
+	enum cg_mode cg;
+
+	/* parsed */
+	enum prism_sort_key keys[PRISM_SORT__MAX];
+	size_t nr_keys;
+	struct strlist comms, dsos, syms;
+	uint32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	uint64_t time_start, time_end;
+
+	/* state */
+	struct prism_session *s;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_profile **profiles; /* by evsel index */
+	bool *excluded; /* by evsel index: not the --event one */
+	size_t nr_evsels;
+	struct prism_callchain cc;
+	bool use_callchain;
+	bool has_callchain;
+	struct report_csv *csv;
+	uint64_t nr_filtered;
+};
+
+static enum cg_mode cg_arg;
+
+static int opt_callgraph(const struct option_def *opt, const char *arg)
+{
+	char mode[32];
+
+	snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(arg, ","), arg);
+	if (!strcmp(mode, "caller") || !strcmp(mode, "graph"))
+		cg_arg = CG_CALLER;
+	else if (!strcmp(mode, "callee"))
+		cg_arg = CG_CALLEE;
+	else if (!strcmp(mode, "none"))
+		cg_arg = CG_NONE;
+	else
+		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
+	*(enum cg_mode *)opt->value = cg_arg;
+	return 0;
+}
+
+static int opt_append(const struct option_def *opt, const char *arg)
+{
+	struct strlist *l = opt->value;
+
+	l->v = xrealloc(l->v, (l->nr + 2) * sizeof(*l->v));
+	l->v[l->nr++] = arg;
+	l->v[l->nr] = NULL;
+	return 0;
+}
+
+static void split_list(const char *s, struct strlist *out)
+{
+	char *copy, *p, *save = NULL;
+
+	if (!s)
+		return;
+	copy = xstrdup(s);
+	free(out->buf);
+	out->buf = copy;
+	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
+		out->v[out->nr++] = p;
+	}
+}
+
+static int parse_ids(const char *s, const char *what, uint32_t **out, size_t *nr)
+{
+	struct strlist l = { 0 };
+	size_t i;
+
+	split_list(s, &l);
+	*out = xcalloc(l.nr + 1, sizeof(**out));
+	for (i = 0; i < l.nr; i++) {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(l.v[i], &end, 10);
+		if (errno || *end || end == l.v[i]) {
+			error("--%s: '%s' is not a number", what, l.v[i]);
+			strlist_release(&l);
+			return -1;
+		}
+		(*out)[i] = (uint32_t)v;
+	}
+	*nr = l.nr;
+	strlist_release(&l);
+	return 0;
+}
+
+static bool in_ids(const uint32_t *v, size_t nr, uint32_t x)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+static bool in_list(const struct strlist *l, const char *s)
+{
+	size_t i;
+
+	if (!s)
+		return false;
+	for (i = 0; i < l->nr; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+/* "START,END" in seconds (either may be empty), as perf report --time */
+static int parse_time(struct report *r)
+{
+	const char *comma;
+	char *end;
+	double a = 0, b = 0;
+
+	r->time_end = UINT64_MAX;
+	if (!r->time_str)
+		return 0;
+	comma = strchr(r->time_str, ',');
+	if (!comma)
+		return error("--time: expected 'START,END' in seconds, got '%s'", r->time_str);
+	if (comma != r->time_str) {
+		a = strtod(r->time_str, &end);
+		if (end != comma)
+			return error("--time: bad start in '%s'", r->time_str);
+		r->time_start = (uint64_t)llround(a * 1e9);
+	}
+	if (comma[1]) {
+		const char *dot = strchr(comma + 1, '.');
+		size_t digits = dot ? strlen(dot + 1) : 0;
+		uint64_t unit = 1000000000;
+
+		b = strtod(comma + 1, &end);
+		if (*end)
+			return error("--time: bad end in '%s'", r->time_str);
+		/* the end is inclusive at the precision given: 1.5 covers 1.5xxxxxxxx */
+		while (digits-- && unit > 1)
+			unit /= 10;
+		r->time_end = (uint64_t)llround(b * 1e9) + unit - 1;
+	}
+	if (r->time_end < r->time_start)
+		return error("--time: end %.6f is before start %.6f", b, a);
+	return 0;
+}
+
+static int parse_sort(struct report *r)
+{
+	struct strlist l = { 0 };
+	size_t i;
+
+	split_list(r->sort ? r->sort : "comm,dso,sym", &l);
+	for (i = 0; i < l.nr; i++) {
+		int k = prism_sort_key__parse(l.v[i]);
+
+		if (k < 0) {
+			error("--sort: unknown key '%s'", l.v[i]);
+			hint("keys: comm, pid, tid, dso, sym, srcline, cpu");
+			strlist_release(&l);
+			return -1;
+		}
+		if (r->nr_keys < PRISM_SORT__MAX)
+			r->keys[r->nr_keys++] = (enum prism_sort_key)k;
+	}
+	if (r->srcline && r->nr_keys < PRISM_SORT__MAX) {
+		for (i = 0; i < r->nr_keys && r->keys[i] != PRISM_SORT_SRCLINE; i++)
+			;
+		if (i == r->nr_keys)
+			r->keys[r->nr_keys++] = PRISM_SORT_SRCLINE;
+	}
+	strlist_release(&l);
+	return 0;
+}
+
+/* ---- record callbacks ---- */
+
+static struct prism_profile *profile_of(struct report *r, struct prism_evsel *evsel);
+
+static uint64_t period_of(const struct prism_event *ev)
+{
+	if (ev->sample.type & PERF_SAMPLE_PERIOD)
+		return ev->sample.period;
+	return ev->evsel ? prism_evsel__fixed_period(ev->evsel) : 1;
+}
+
+static int on_task(void *ctx, const struct prism_event *ev)
+{
+	struct report *r = ctx;
+	int err;
+
+	if (r->csv)
+		report_csv__record(r->csv, ev, 0);
+	err = prism_tasks__event(r->tasks, ev);
+	if (!err)
+		err = prism_symbols__event(r->sy, ev);
+	return err;
+}
+
+static int on_other(void *ctx, const struct prism_event *ev)
+{
+	struct report *r = ctx;
+
+	if (r->csv)
+		report_csv__record(r->csv, ev, 0);
+	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
+		return prism_symbols__event(r->sy, ev);
+	return 0;
+}
+
+static bool leaf_matches(struct report *r, const struct prism_frame *f)
+{
+	if (r->dsos.nr && !in_list(&r->dsos, f->dso_name))
+		return false;
+	if (r->syms.nr && !in_list(&r->syms, f->sym))
+		return false;
+	return true;
+}
+
+static int on_sample(void *ctx, const struct prism_event *ev)
+{
+	struct report *r = ctx;
+	const struct prism_sample *s = &ev->sample;
+	uint64_t period = period_of(ev);
+	struct prism_profile *p;
+	const char *comm;
+	bool chain;
+	int err;
+
+	if (r->csv)
+		report_csv__record(r->csv, ev, period);
+	if (!ev->evsel)
+		return 0;
+	p = profile_of(r, ev->evsel);
+	if (!p)
+		return 0;
+	if ((s->type & PERF_SAMPLE_TIME) && (s->time < r->time_start || s->time > r->time_end))
+		return 0;
+	comm = prism_tasks__comm(r->tasks, s->tid);
+	if ((r->comms.nr && !in_list(&r->comms, comm)) ||
+	    (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
+	    (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid))) {
+		r->nr_filtered++;
+		return 0;
+	}
+	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
+	chain = (s->type & PERF_SAMPLE_CALLCHAIN) &&
+		(!r->no_children || r->cg != CG_NONE || r->folded || r->flamegraph);
+	if (s->type & PERF_SAMPLE_CALLCHAIN)
+		r->has_callchain = true;
+	if (chain) {
+		r->use_callchain = true;
+		err = prism_symbols__callchain(r->sy, ev, &r->cc,
+					       r->no_inline ? 0 :
+					       r->inlines   ? PRISM_CALLCHAIN_INLINE :
+							      PRISM_CALLCHAIN_INLINE_UNWOUND);
+		if (err)
+			return err;
+	} else {
+		if (!r->cc.alloc) {
+			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
+			r->cc.alloc = 1;
+		}
+		prism_symbols__resolve(r->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,
+				       s->ip, &r->cc.frames[0]);
+		r->cc.nr = 1;
+	}
+	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
+	    !leaf_matches(r, &r->cc.frames[0]))
+		return 0;
+	return prism_profile__add(p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
+}
+
+/* ---- text output ---- */
+
+static unsigned long convert_unit(unsigned long v, char *unit)
+{
+	*unit = ' ';
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'K';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'M';
+	}
+	if (v > 1000) {
+		v /= 1000;
+		*unit = 'G';
+	}
+	return v;
+}
+
+static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
+{
+	if (e->sym)
+		snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->sym,
+			 e->inlined ? " (inlined)" : "");
+	else if (!e->ip) /* printf's %#x prints no 0x for zero; perf shows that */
+		snprintf(buf, len, "[%c] %016x", e->kernel ? 'k' : '.', 0);
+	else
+		snprintf(buf, len, "[%c] 0x%016" PRIx64, e->kernel ? 'k' : '.', e->ip);
+}
+
+/* the text of column @key for row @e */
+static void col_text(enum prism_sort_key key, const struct prism_hist_entry *e, char *buf,
+		     size_t len)
+{
+	switch (key) {
+	case PRISM_SORT_COMM:
+		snprintf(buf, len, "%s", e->comm ? e->comm : "");
+		break;
+	case PRISM_SORT_PID:
+		snprintf(buf, len, "%7u:%s", e->pid, e->comm ? e->comm : "");
+		break;
+	case PRISM_SORT_TID:
+		snprintf(buf, len, "%7u:%s", e->tid, e->comm ? e->comm : "");
+		break;
+	case PRISM_SORT_DSO:
+		snprintf(buf, len, "%s", e->dso ? e->dso : "[unknown]");
+		break;
+	case PRISM_SORT_SYM:
+		sym_text(e, buf, len);
+		break;
+	case PRISM_SORT_SRCLINE:
+		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
+		break;
+	case PRISM_SORT_CPU:
+		snprintf(buf, len, "%u", e->cpu);
+		break;
+	default:
+		buf[0] = '\0';
+	}
+}
+
+static const char *col_header(enum prism_sort_key key)
+{
+	switch (key) {
+	case PRISM_SORT_COMM:
+		return "Command";
+	case PRISM_SORT_PID:
+		return "Pid:Command";
+	case PRISM_SORT_TID:
+		return "Tid:Command";
+	case PRISM_SORT_DSO:
+		return "Shared Object";
+	case PRISM_SORT_SYM:
+		return "Symbol";
+	case PRISM_SORT_SRCLINE:
+		return "Source:Line";
+	case PRISM_SORT_CPU:
+		return "CPU";
+	default:
+		return "";
+	}
+}
+
+static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
+			bool children)
+{
+	uint64_t v = children ? e->children : e->self;
+
+	if (r->dsos.nr && !in_list(&r->dsos, e->dso))
+		return false;
+	if (r->syms.nr && !in_list(&r->syms, e->sym))
+		return false;
+	if (r->percent_limit > 0 && total && 100.0 * (double)v / (double)total < r->percent_limit)
+		return false;
+	return v > 0;
+}
+
+static void node_name(const struct prism_callgraph *n, char *buf, size_t len)
+{
+	if (n->name)
+		snprintf(buf, len, "%s%s", n->name,
+			 n->kind == PRISM_FRAME_INLINED ? " (inlined)" : "");
+	else
+		snprintf(buf, len, "0x%" PRIx64, n->ip);
+}
+
+struct graph_ctx {
+	uint64_t total, min;
+	struct prism_strbuf *out;
+};
+
+static size_t visible_children(const struct graph_ctx *g, const struct prism_callgraph *n)
+{
+	size_t i;
+
+	/* children are sorted by period: the visible ones come first */
+	for (i = 0; i < n->nr_children && n->children[i]->period >= g->min; i++)
+		;
+	return i;
+}
+
+static void print_children(struct graph_ctx *g, const struct prism_callgraph *n,
+			   const char *prefix);
+
+/* the chain below @n (already printed), one name per line while it does not branch */
+static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
+{
+	char name[1024];
+
+	for (;;) {
+		size_t vis = visible_children(g, n);
+
+		if (!vis)
+			return;
+		if (vis == 1 && n->children[0]->period == n->period) {
+			n = n->children[0];
+			node_name(n, name, sizeof(name));
+			prism_strbuf_addf(g->out, "%s%s\n", prefix, name);
+			continue;
+		}
+		print_children(g, n, prefix);
+		return;
+	}
+}
+
+static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
+{
+	size_t vis = visible_children(g, n), i;
+	char name[1024];
+
+	for (i = 0; i < vis; i++) {
+		const struct prism_callgraph *c = n->children[i];
+		bool last = i + 1 == vis;
+		struct prism_strbuf sub = STRBUF_INIT;
+
+		node_name(c, name, sizeof(name));
+		prism_strbuf_addf(g->out, "%s|          \n", prefix);
+		prism_strbuf_addf(g->out, "%s%c--%.2f%%--%s\n", prefix, last ? ' ' : '|',
+				  100.0 * (double)c->period / (double)g->total, name);
+		prism_strbuf_addf(&sub, "%s%c          ", prefix, last ? ' ' : '|');
+		print_chain(g, c, sub.buf);
+		prism_strbuf_release(&sub);
+	}
+}
+
+static void print_graph(struct report *r, struct prism_profile *p, size_t idx, bool caller,
+			uint64_t total, struct prism_strbuf *out)
+{
+	struct prism_callgraph *root;
+	struct graph_ctx g = { .total = total, .out = out };
+	char name[1024];
+	size_t vis;
+
+	if (prism_profile__callgraph(p, idx, caller, &root))
+		return;
+	g.min = (uint64_t)ceil((double)total * r->graph_threshold / 100.0);
+	vis = visible_children(&g, root);
+	if (!vis)
+		return;
+	if (vis == 1 && root->children[0]->period == root->period) {
+		prism_strbuf_addstr(out, "            |\n");
+		node_name(root->children[0], name, sizeof(name));
+		prism_strbuf_addf(out, "            ---%s\n", name);
+		print_chain(&g, root->children[0], "               ");
+	} else {
+		print_children(&g, root, "            ");
+	}
+	prism_strbuf_addch(out, '\n');
+}
+
+/* perf hides a column whose filter allows one value only (sort__setup_elide) */
+static bool elided(const struct report *r, enum prism_sort_key key)
+{
+	if (r->nr_keys < 2)
+		return false;
+	return (key == PRISM_SORT_COMM && r->comms.nr == 1) ||
+	       (key == PRISM_SORT_DSO && r->dsos.nr == 1) ||
+	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
+}
+
+static void print_section(struct report *r, struct prism_evsel *evsel, struct prism_profile *p,
+			  bool children, bool graph, bool caller)
+{
+	struct prism_strbuf out = STRBUF_INIT;
+	struct prism_hist_entry *e;
+	size_t n, i, k, w[PRISM_SORT__MAX];
+	uint64_t total = prism_profile__total_period(p);
+	size_t samples_w = 12; /* perf's width */
+	char unit, buf[1024];
+	unsigned long ns;
+
+	if (prism_profile__entries(p, r->keys, r->nr_keys, children, &e, &n)) {
+		error("out of memory building the report");
+		return;
+	}
+	if (graph &&
+	    prism_profile__callgraphs(p, caller,
+				      (uint64_t)ceil((double)total * r->graph_threshold / 100.0))) {
+		error("out of memory building the call graphs");
+		return;
+	}
+	for (k = 0; k < r->nr_keys; k++)
+		w[k] = strlen(col_header(r->keys[k]));
+	for (i = 0; i < n; i++) {
+		if (!row_visible(r, &e[i], total, children))
+			continue;
+		for (k = 0; k < r->nr_keys; k++) {
+			col_text(r->keys[k], &e[i], buf, sizeof(buf));
+			if (strlen(buf) > w[k])
+				w[k] = strlen(buf);
+		}
+		snprintf(buf, sizeof(buf), "%" PRIu64, e[i].nr_samples);
+		if (strlen(buf) > samples_w)
+			samples_w = strlen(buf);
+	}
+	ns = convert_unit((unsigned long)prism_profile__nr_samples(p), &unit);
+	printf("# Samples: %lu%c of event '%s'\n", ns, unit, prism_evsel__name(evsel));
+	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
+
+	/* column headers and the dotted line under them */
+	printf("#");
+	printf(children ? " Children      Self" : " Overhead");
+	if (r->show_nr)
+		printf("  %*s", (int)samples_w, "Samples");
+	for (k = 0; k < r->nr_keys; k++)
+		if (!elided(r, r->keys[k]))
+			printf("  %-*s", (int)w[k], col_header(r->keys[k]));
+	printf("\n#");
+	printf(children ? " ........  ........" : " ........");
+	if (r->show_nr) {
+		printf("  ");
+		for (i = 0; i < samples_w; i++)
+			putchar('.');
+	}
+	for (k = 0; k < r->nr_keys; k++) {
+		if (elided(r, r->keys[k]))
+			continue;
+		printf("  ");
+		for (i = 0; i < w[k]; i++)
+			putchar('.');
+	}
+	printf("\n#\n");
+
+	for (i = 0; i < n; i++) {
+		if (!row_visible(r, &e[i], total, children))
+			continue;
+		prism_strbuf_reset(&out);
+		if (children)
+			prism_strbuf_addf(&out, "  %7.2f%%  %7.2f%%",
+					  total ? 100.0 * (double)e[i].children / (double)total : 0,
+					  total ? 100.0 * (double)e[i].self / (double)total : 0);
+		else
+			prism_strbuf_addf(&out, "  %7.2f%%",
+					  total ? 100.0 * (double)e[i].self / (double)total : 0);
+		if (r->show_nr)
+			prism_strbuf_addf(&out, "  %*" PRIu64, (int)samples_w, e[i].nr_samples);
+		for (k = 0; k < r->nr_keys; k++) {
+			if (elided(r, r->keys[k]))
+				continue;
+			col_text(r->keys[k], &e[i], buf, sizeof(buf));
+			if (k + 1 == r->nr_keys)
+				prism_strbuf_addf(&out, "  %s", buf);
+			else
+				prism_strbuf_addf(&out, "  %-*s", (int)w[k], buf);
+		}
+		prism_strbuf_addch(&out, '\n');
+		if (graph && (children ? e[i].children : e[i].self) >=
+				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
+			print_graph(r, p, i, caller, total, &out);
+		fwrite(out.buf, 1, out.len, stdout);
+	}
+	printf("\n\n");
+	prism_strbuf_release(&out);
+}
+
+static void print_report(struct report *r)
+{
+	const struct prism_session_stats *st = prism_session__stats(r->s);
+	bool graph = r->use_callchain && r->cg != CG_NONE;
+	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
+	bool caller;
+	size_t i;
+
+	/*
+	 * perf decides on call graphs before reading a pipe's events, so it
+	 * shows neither graphs nor a Children column for pipe input unless
+	 * asked to; the same defaults keep our output comparable.
+	 */
+	if (prism_session__file_info(r->s)->pipe && r->cg == CG_DEFAULT) {
+		graph = false;
+		children = false;
+	}
+
+	if (r->children_set)
+		children = r->children && r->use_callchain;
+	if (r->cg == CG_CALLER)
+		caller = true;
+	else if (r->cg == CG_CALLEE)
+		caller = false;
+	else
+		caller = children; /* perf: caller order with --children, callee without */
+
+	printf("# To display the perf.data header info, please use --header/--header-only options.\n");
+	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+	       st->total_lost_samples + st->total_lost);
+	for (i = 0; i < r->nr_evsels; i++) {
+		if (!r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
+			continue;
+		print_section(r, prism_session__evsel(r->s, i), r->profiles[i], children, graph,
+			      caller);
+	}
+}
+
+/* ---- set-up ---- */
+
+/*
+ * The profile of a sample's event, created on its first sample: pipe-mode
+ * files announce their events only while they are read.  NULL when --event
+ * excludes the event.
+ */
+static struct prism_profile *profile_of(struct report *r, struct prism_evsel *evsel)
+{
+	int idx = prism_evsel__idx(evsel);
+	unsigned int mask = 0;
+	size_t i;
+
+	if (idx < 0)
+		return NULL;
+	if ((size_t)idx >= r->nr_evsels) {
+		r->profiles = xrealloc(r->profiles, (idx + 1) * sizeof(*r->profiles));
+		r->excluded = xrealloc(r->excluded, (idx + 1) * sizeof(*r->excluded));
+		for (i = r->nr_evsels; i <= (size_t)idx; i++) {
+			r->profiles[i] = NULL;
+			r->excluded[i] = false;
+		}
+		r->nr_evsels = (size_t)idx + 1;
+	}
+	if (r->profiles[idx] || r->excluded[idx])
+		return r->profiles[idx];
+	if (r->event && strcmp(prism_evsel__name(evsel), r->event)) {
+		r->excluded[idx] = true;
+		return NULL;
+	}
+	for (i = 0; i < r->nr_keys; i++)
+		mask |= 1u << r->keys[i];
+	r->profiles[idx] = prism_profile__new(r->sy, mask);
+	if (!r->profiles[idx]) {
+		error("out of memory");
+		exit(1);
+	}
+	return r->profiles[idx];
+}
+
+static bool any_profile(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_evsels; i++)
+		if (r->profiles[i])
+			return true;
+	return false;
+}
+
+static int write_flamegraph(struct report *r)
+{
+	struct prism_flamegraph_opts o = { 0 };
+	char sub[256];
+	size_t i;
+	FILE *fp;
+	int err = 0;
+
+	fp = fopen(r->flamegraph, "w");
+	if (!fp)
+		return error("cannot create '%s': %s", r->flamegraph, strerror(errno));
+	o.title = r->title ? r->title : "Flame Graph";
+	o.min_width = r->min_width;
+	for (i = 0; i < r->nr_evsels && !err; i++) {
+		struct prism_profile *p = r->profiles[i];
+
+		if (!p || !prism_profile__nr_samples(p))
+			continue;
+		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples from %s",
+			 prism_evsel__name(prism_session__evsel(r->s, i)),
+			 prism_profile__nr_samples(p), r->input ? r->input : "perf.data");
+		o.subtitle = sub;
+		err = prism_profile__write_flamegraph(p, fp, &o);
+		break; /* one SVG document: the first event with samples (use --event for others) */
+	}
+	if (fclose(fp) || err)
+		return error_errno(err ? err : errno, "cannot write '%s'", r->flamegraph);
+	if (!quiet)
+		info("flame graph written to '%s'", r->flamegraph);
+	return 0;
+}
+
+static int write_folded(struct report *r)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < r->nr_evsels; i++) {
+		if (!r->profiles[i])
+			continue;
+		err = prism_profile__write_folded(r->profiles[i], stdout,
+						  PRISM_FOLDED_KERNEL_SUFFIX);
+		if (err)
+			return error_errno(err, "cannot write the folded stacks");
+	}
+	return 0;
+}
+
+static void free_report(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_evsels; i++)
+		prism_profile__free(r->profiles ? r->profiles[i] : NULL);
+	free(r->profiles);
+	free(r->excluded);
+	prism_callchain__release(&r->cc);
+	prism_symbols__free(r->sy);
+	prism_tasks__free(r->tasks);
+	prism_session__free(r->s);
+	free(r->map_path.v);
+	free(r->pids);
+	free(r->tids);
+	strlist_release(&r->comms);
+	strlist_release(&r->dsos);
+	strlist_release(&r->syms);
+}
+
+int cmd_report(int argc, const char **argv)
+{
+	static const char *const usage[] = {
+		"prism report [-i <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
+		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
+		NULL,
+	};
+	struct report r = { .graph_threshold = 0.5, .min_width = 0.1 };
+	const struct option_def opts[] = {
+		OPT_INPUT(&r.input),
+		OPT_FORCE(&r.force),
+		OPT_GROUP("Rows"),
+		OPT_STRING('s', "sort", &r.sort, "keys",
+			   "group rows by these comma-separated keys: comm, pid, tid, dso, sym, "
+			   "srcline, cpu (default comm,dso,sym)"),
+		OPT_BOOL('n', "show-nr-samples", &r.show_nr, "add a Samples column"),
+		OPT_DOUBLE(0, "percent-limit", &r.percent_limit, "P",
+			   "hide rows whose overhead is below P percent"),
+		OPT_BOOL(0, "children", &r.children,
+			 "add a Children column: the period of every stack a row appears in "
+			 "(default with call chains, except for pipe input, as perf)"),
+		OPT_BOOL(0, "no-children", &r.no_children,
+			 "only self overhead, even with call chains"),
+		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
+		OPT_BOOL(0, "srcline", &r.srcline,
+			 "add a Source:Line column (sort key srcline; needs debug info)"),
+		OPT_GROUP("Filters"),
+		OPT_STRING('c', "comms", &r.comm_list, "list",
+			   "only samples of these comma-separated command names"),
+		OPT_STRING(0, "pid", &r.pid_list, "list", "only samples of these process ids"),
+		OPT_STRING(0, "tid", &r.tid_list, "list", "only samples of these thread ids"),
+		OPT_STRING('d', "dsos", &r.dso_list, "list",
+			   "only rows (and, for --folded/--flamegraph, leaf frames) in these DSOs "
+			   "(short names: libc.so.6, [kernel.kallsyms])"),
+		OPT_STRING('S', "symbols", &r.sym_list, "list", "only rows of these symbols"),
+		OPT_STRING(0, "time", &r.time_str, "start,end",
+			   "only samples in this time window, in seconds as perf script prints "
+			   "them; either side may be empty"),
+		OPT_STRING('e', "event", &r.event, "name",
+			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file"),
+		OPT_GROUP("Call graphs"),
+		OPT_CALLBACK('g', "call-graph", &r.cg, "mode",
+			     "caller (callers first), callee (leaf first) or none (no graph); "
+			     "default: caller with --children, else callee",
+			     opt_callgraph),
+		OPT_DOUBLE(0, "graph-threshold", &r.graph_threshold, "P",
+			   "hide call graph branches below P percent of the event's total "
+			   "(default 0.5)"),
+		OPT_BOOL(0, "inline", &r.inlines,
+			 "expand every call chain frame into its inlined functions (DWARF); by "
+			 "default only frames from DWARF unwinding are, as perf does"),
+		OPT_BOOL(0, "no-inline", &r.no_inline, "never expand inlined functions"),
+		OPT_GROUP("Other outputs"),
+		OPT_BOOL(0, "folded", &r.folded,
+			 "print folded stacks for flamegraph.pl: 'comm;root;...;leaf count' per "
+			 "line, kernel frames suffixed _[k]"),
+		OPT_STRING(0, "flamegraph", &r.flamegraph, "file.svg",
+			   "write an interactive flame graph (self-contained SVG)"),
+		OPT_STRING(0, "title", &r.title, "text", "flame graph title"),
+		OPT_DOUBLE(0, "min-width", &r.min_width, "px",
+			   "leave out flame graph frames narrower than this (default 0.1)"),
+		OPT_STRING(0, "csv-dir", &r.csv_dir, "dir",
+			   "write readperf's tables stat.csv, overview.csv, processes.csv and "
+			   "results.csv into this directory"),
+		OPT_GROUP("Symbols"),
+		OPT_STRING(0, "symfs", &r.symfs, "dir",
+			   "look for every binary under this directory (as perf --symfs)"),
+		OPT_CALLBACK(0, "map-path", &r.map_path, "old=new",
+			     "read binaries recorded under path prefix OLD from NEW (repeatable)",
+			     opt_append),
+		OPT_STRING(0, "kallsyms", &r.kallsyms, "file",
+			   "kernel symbols from this file instead of /proc/kallsyms (used as it is, "
+			   "without the kernel build-id check)"),
+		OPT_BOOL(0, "no-demangle", &r.no_demangle, "show C++/Rust symbols mangled"),
+		OPT_END(),
+	};
+	struct prism_symbols_opts so = { 0 };
+	struct prism_tool tool = { 0 };
+	int err, ret = 0;
+
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc)
+		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	if (r.children && r.no_children)
+		usage_error(usage, opts, "--children and --no-children cannot be combined");
+	if (r.folded + !!r.flamegraph > 1)
+		usage_error(usage, opts, "--folded and --flamegraph cannot be combined");
+	r.children_set = r.children || r.no_children;
+	if (parse_sort(&r) || parse_time(&r) || parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
+	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
+		free_report(&r);
+		return EXIT_USAGE;
+	}
+	split_list(r.comm_list, &r.comms);
+	split_list(r.dso_list, &r.dsos);
+	split_list(r.sym_list, &r.syms);
+
+	r.s = open_input(r.input, r.force, false);
+	if (!r.s) {
+		free_report(&r);
+		return 1;
+	}
+	so.symfs = r.symfs;
+	so.path_map = r.map_path.v;
+	so.no_demangle = r.no_demangle;
+	so.kallsyms = r.kallsyms;
+	r.sy = prism_symbols__new(&so);
+	r.tasks = prism_tasks__new();
+	if (!r.sy || !r.tasks) {
+		ret = error_errno(errno, "cannot set up symbol resolution");
+		if (errno == EINVAL)
+			hint("--map-path takes OLD=NEW");
+		ret = 1;
+		goto out;
+	}
+	err = prism_symbols__set_features(r.sy, prism_session__features(r.s));
+	if (err) {
+		ret = error_errno(err, "cannot read the build ids of '%s'",
+				  r.input ? r.input : "perf.data");
+		ret = 1;
+		goto out;
+	}
+	if (r.csv_dir) {
+		r.csv = report_csv__open(r.csv_dir);
+		if (!r.csv) {
+			ret = 1;
+			goto out;
+		}
+	}
+	tool.sample = on_sample;
+	tool.mmap = on_task;
+	tool.comm = on_task;
+	tool.fork = on_task;
+	tool.exit = on_task;
+	tool.other = on_other;
+	tool.user = on_other;
+	tool.other_all = r.csv != NULL;
+	err = prism_session__process(r.s, &tool, &r);
+	if (err < 0)
+		ret = report_process_error(r.s, r.input, err);
+	if (r.event && !any_profile(&r)) {
+		size_t i;
+
+		error("no samples of an event named '%s' in '%s'", r.event,
+		      r.input ? r.input : "perf.data");
+		for (i = 0; i < prism_session__nr_evsels(r.s); i++)
+			hint("the file has event '%s'",
+			     prism_evsel__name(prism_session__evsel(r.s, i)));
+		ret = 1;
+		goto out;
+	}
+
+	if (r.folded) {
+		if (write_folded(&r))
+			ret = 1;
+	} else if (r.flamegraph) {
+		if (write_flamegraph(&r))
+			ret = 1;
+	} else if (!r.csv_dir || r.stdio) {
+		print_report(&r);
+	}
+	if (r.csv) {
+		const char **names = xcalloc(r.nr_evsels + 1, sizeof(*names));
+		size_t i;
+
+		for (i = 0; i < r.nr_evsels; i++)
+			names[i] = prism_evsel__name(prism_session__evsel(r.s, i));
+		if (report_csv__finish(r.csv, r.s, r.profiles, names, r.nr_evsels))
+			ret = 1;
+		free(names);
+	}
+out:
+	free_report(&r);
+	return ret;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * prism report's pieces shared between its files: the readperf CSV tables
+ * (report-csv.c) and the text layout (report.c).
+ */
+#ifndef PRISM_CMD_REPORT_H
+#define PRISM_CMD_REPORT_H
+
+#include <prism/profile.h>
+#include <prism/session.h>
+
+struct report_csv;
+
+/* create DIR (if needed) and open overview.csv; prints the error and returns NULL on failure */
+struct report_csv *report_csv__open(const char *dir);
+/* one record: overview.csv line, processes.csv bookkeeping */
+void report_csv__record(struct report_csv *c, const struct prism_event *ev, uint64_t period);
+/*
+ * write stat.csv, processes.csv and results.csv (rows of @profiles, one per
+ * event, NULL entries skipped) and close everything; returns 0 or 1 after
+ * printing the error
+ */
+int report_csv__finish(struct report_csv *c, struct prism_session *s,
+		       struct prism_profile *const *profiles, const char *const *event_names,
+		       size_t nr);
+
+#endif /* PRISM_CMD_REPORT_H */

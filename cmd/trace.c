@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism trace: live tracing without a file.  A recorder thread writes a
+ * pipe-mode stream into a pipe; this thread reads it back with the session
+ * API, which delivers records in time order per drain pass (FINISHED_ROUND),
+ * and prints each sample in prism script's default layout, or with -s a
+ * per-thread syscall summary like `perf trace -s`.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <prism/evspec.h>
+#include <prism/record.h>
+#include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/task.h>
+#include <prism/tp.h>
+#include <prism/util.h>
+
+#include "cmd.h"
+#include "options.h"
+#include "record-opts.h"
+
+struct sc_stat { /* one (thread, syscall) */
+	uint32_t tid;
+	int64_t id;
+	uint64_t calls, errors;
+	double total, min, max, sumsq; /* msec */
+};
+
+struct sc_thread {
+	uint32_t tid;
+	uint64_t events;
+	int64_t cur_id; /* syscall in progress, -1 none */
+	uint64_t enter_time;
+};
+
+struct trace {
+	struct prism_session *s;
+	struct prism_tasks *tasks;
+	struct prism_tp *tp;
+	struct prism_strbuf line;
+	int name_width;
+	bool ready;
+	bool summary;
+	uint64_t nr_events;
+	struct sc_thread *thr;
+	size_t nr_thr, cap_thr;
+	struct sc_stat *st;
+	size_t nr_st, cap_st;
+	const char *arch;
+};
+
+static struct prism_record *trace_rec;
+static volatile sig_atomic_t trace_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	trace_stop = 1;
+	if (trace_rec)
+		prism_record__stop(trace_rec);
+}
+
+struct rec_thread {
+	struct prism_record_opts *o;
+	int wfd;
+	int err;
+	char msg[2048];
+	bool mounted;
+	struct prism_record_stats stats;
+};
+
+static void *record_thread(void *arg)
+{
+	struct rec_thread *t = arg;
+	struct prism_record *r = prism_record__new(t->o);
+
+	if (!r) {
+		snprintf(t->msg, sizeof(t->msg), "%s", prism_record_new_error());
+		t->err = -EINVAL;
+		close(t->wfd);
+		return NULL;
+	}
+	trace_rec = r;
+	if (trace_stop)
+		prism_record__stop(r);
+	t->err = prism_record__open(r);
+	t->mounted = prism_record__mounted_tracefs(r);
+	if (!t->err)
+		t->err = prism_record__run(r);
+	if (t->err)
+		snprintf(t->msg, sizeof(t->msg), "%s", prism_record__error(r));
+	t->stats = *prism_record__stats(r);
+	trace_rec = NULL;
+	prism_record__free(r);
+	close(t->wfd); /* EOF for the reader */
+	return NULL;
+}
+
+static void setup(struct trace *tr)
+{
+	size_t i;
+
+	for (i = 0; i < prism_session__nr_evsels(tr->s); i++) {
+		int n = (int)strlen(prism_evsel__name(prism_session__evsel(tr->s, i)));
+
+		if (n > tr->name_width)
+			tr->name_width = n;
+	}
+	tr->tp = prism_session__tp(tr->s);
+	tr->ready = true;
+}
+
+/* prism script's default fields: comm tid [cpu] time: [period] event: trace|ip */
+static void print_sample(struct trace *tr, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	const struct perf_event_attr *a = prism_evsel__attr(ev->evsel);
+	struct prism_strbuf *sb = &tr->line;
+	const char *comm = prism_tasks__comm(tr->tasks, s->tid);
+	char buf[32];
+
+	if (!comm) {
+		snprintf(buf, sizeof(buf), ":%d", (int)s->tid);
+		comm = buf;
+	}
+	prism_strbuf_addf(sb, "%16s %5d ", comm, (int)s->tid);
+	if (s->type & PERF_SAMPLE_CPU)
+		prism_strbuf_addf(sb, "[%03u] ", s->cpu);
+	prism_strbuf_addf(sb, "%5" PRIu64 ".%06" PRIu64 ": ", s->time / 1000000000,
+			  s->time % 1000000000 / 1000);
+	if (a->type != PERF_TYPE_TRACEPOINT)
+		prism_strbuf_addf(sb, "%10" PRIu64 " ", s->period);
+	prism_strbuf_addf(sb, "%*s: ", tr->name_width, prism_evsel__name(ev->evsel));
+	if (a->type == PERF_TYPE_TRACEPOINT) {
+		if (tr->tp && s->raw_data)
+			prism_tp__format(tr->tp, s->raw_data, s->raw_size, sb);
+	} else {
+		prism_strbuf_addf(sb, " %16" PRIx64, s->ip);
+	}
+	prism_strbuf_addch(sb, '\n');
+	fwrite(sb->buf, 1, sb->len, stdout);
+	prism_strbuf_reset(sb);
+}
+
+static struct sc_thread *thread_of(struct trace *tr, uint32_t tid)
+{
+	size_t i;
+
+	for (i = tr->nr_thr; i-- > 0;)
+		if (tr->thr[i].tid == tid)
+			return &tr->thr[i];
+	if (tr->nr_thr == tr->cap_thr) {
+		tr->cap_thr = tr->cap_thr ? tr->cap_thr * 2 : 64;
+		tr->thr = xrealloc(tr->thr, tr->cap_thr * sizeof(*tr->thr));
+	}
+	tr->thr[tr->nr_thr] = (struct sc_thread){ .tid = tid, .cur_id = -1 };
+	return &tr->thr[tr->nr_thr++];
+}
+
+static struct sc_stat *stat_of(struct trace *tr, uint32_t tid, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < tr->nr_st; i++)
+		if (tr->st[i].tid == tid && tr->st[i].id == id)
+			return &tr->st[i];
+	if (tr->nr_st == tr->cap_st) {
+		tr->cap_st = tr->cap_st ? tr->cap_st * 2 : 256;
+		tr->st = xrealloc(tr->st, tr->cap_st * sizeof(*tr->st));
+	}
+	tr->st[tr->nr_st] = (struct sc_stat){ .tid = tid, .id = id, .min = INFINITY };
+	return &tr->st[tr->nr_st++];
+}
+
+static bool field(struct trace *tr, const struct prism_sample *s, const char *name, int64_t *v)
+{
+	const struct prism_tp_event *e = prism_tp__event_of(tr->tp, s->raw_data, s->raw_size);
+	const struct prism_tp_field *f = e ? prism_tp_event__field(e, name) : NULL;
+	uint64_t u;
+
+	if (!f || prism_tp_field__u64(f, s->raw_data, s->raw_size, &u))
+		return false;
+	*v = (int64_t)u;
+	return true;
+}
+
+static void account(struct trace *tr, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	const char *name = prism_evsel__name(ev->evsel);
+	struct sc_thread *t = thread_of(tr, s->tid);
+	int64_t id, ret;
+
+	t->events++;
+	tr->nr_events++;
+	if (!tr->tp || !s->raw_data)
+		return;
+	if (!strcmp(name, "raw_syscalls:sys_enter")) {
+		if (field(tr, s, "id", &id)) {
+			t->cur_id = id;
+			t->enter_time = s->time;
+		}
+	} else if (!strcmp(name, "raw_syscalls:sys_exit")) {
+		if (field(tr, s, "id", &id) && t->cur_id == id && s->time >= t->enter_time) {
+			struct sc_stat *st = stat_of(tr, s->tid, id);
+			double ms = (double)(s->time - t->enter_time) / 1e6;
+
+			st->calls++;
+			st->total += ms;
+			st->sumsq += ms * ms;
+			if (ms < st->min)
+				st->min = ms;
+			if (ms > st->max)
+				st->max = ms;
+			if (field(tr, s, "ret", &ret) && ret < 0 && ret > -4096)
+				st->errors++;
+		}
+		t->cur_id = -1;
+	}
+}
+
+static int on_record(void *ctx, const struct prism_event *ev)
+{
+	struct trace *tr = ctx;
+	int err;
+
+	if (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
+	    ev->type == PERF_RECORD_EXIT) {
+		err = prism_tasks__event(tr->tasks, ev);
+		if (err)
+			return err;
+	}
+	if (ev->type != PERF_RECORD_SAMPLE || !ev->evsel)
+		return 0;
+	if (!tr->ready)
+		setup(tr);
+	if (tr->summary)
+		account(tr, ev);
+	else
+		print_sample(tr, ev);
+	return 0;
+}
+
+static int cmp_stat(const void *a, const void *b)
+{
+	const struct sc_stat *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	return 0;
+}
+
+static void print_summary(struct trace *tr)
+{
+	size_t i, j;
+
+	qsort(tr->st, tr->nr_st, sizeof(*tr->st), cmp_stat);
+	fprintf(stdout, "\n Summary of events:\n");
+	for (i = 0; i < tr->nr_thr; i++) {
+		const struct sc_thread *t = &tr->thr[i];
+		const char *comm = prism_tasks__comm(tr->tasks, t->tid);
+		bool head = false;
+
+		fprintf(stdout, "\n %s (%u), %" PRIu64 " events, %.1f%%\n", comm ? comm : "?",
+			t->tid, t->events,
+			tr->nr_events ? 100.0 * (double)t->events / (double)tr->nr_events : 0.0);
+		for (j = 0; j < tr->nr_st; j++) {
+			const struct sc_stat *st = &tr->st[j];
+			const char *name;
+			char nbuf[32];
+			double avg, sd = 0;
+
+			if (st->tid != t->tid)
+				continue;
+			if (!head) {
+				fprintf(stdout,
+					"\n   syscall            calls  errors  total       min       avg       max       stddev\n"
+					"                                     (msec)    (msec)    (msec)    (msec)        (%%)\n"
+					"   --------------- --------  ------ -------- --------- --------- ---------     ------\n");
+				head = true;
+			}
+			name = prism_syscall_name(tr->arch, st->id);
+			if (!name) {
+				snprintf(nbuf, sizeof(nbuf), "%" PRId64, st->id);
+				name = nbuf;
+			}
+			avg = st->total / (double)st->calls;
+			if (st->calls > 1) {
+				double var = (st->sumsq - st->calls * avg * avg) /
+					     (double)(st->calls - 1);
+
+				sd = var > 0 ? sqrt(var / (double)st->calls) : 0;
+			}
+			fprintf(stdout,
+				"   %-15s %8" PRIu64 " %7" PRIu64
+				" %8.3f %9.3f %9.3f %9.3f %9.2f%%\n",
+				name, st->calls, st->errors, st->total, st->min, avg, st->max,
+				avg > 0 ? 100.0 * sd / avg : 0.0);
+		}
+	}
+	fputc('\n', stdout);
+}
+
+static bool has_event(struct prism_evspecs *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; l && i < prism_evspecs__nr(l); i++)
+		if (!strcmp(prism_evspecs__get(l, i)->name, name))
+			return true;
+	return false;
+}
+
+int cmd_trace(int argc, const char **argv)
+{
+	static const char *const usage[] = {
+		"prism trace [-e <events>] [--filter <expr>] [-a | -C <cpus> | -p <pids> | -t <tids> | -- <command>] [-s]",
+		NULL,
+	};
+	struct prism_record_opts o = { .output = "-" };
+	struct rec_thread rt = { .o = &o };
+	struct prism_session_opts so = { 0 };
+	struct trace tr = { .line = STRBUF_INIT };
+	struct prism_tool tool = { .sample = on_record, .other = on_record, .other_all = true };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct utsname u;
+	pthread_t th;
+	int fds[2], err, ret = 0;
+	const struct option_def opts[] = {
+		OPT_CALLBACK(
+			'e', "event", NULL, "events",
+			"events to trace (as prism record -e); default raw_syscalls:sys_enter,sys_exit",
+			record_opt_event),
+		OPT_CALLBACK(0, "filter", NULL, "expr",
+			     "kernel filter for the tracepoints of the preceding -e",
+			     record_opt_filter),
+		OPT_BOOL('a', "all-cpus", &o.system_wide, "trace every CPU (system-wide)"),
+		OPT_STRING('C', "cpu", &o.cpu_list, "cpus", "trace these CPUs only, e.g. 0-3,6"),
+		OPT_STRING('p', "pid", &o.pid_list, "pids",
+			   "trace these processes (all their threads)"),
+		OPT_STRING('t', "tid", &o.tid_list, "tids", "trace these threads"),
+		OPT_DOUBLE(0, "duration", &o.duration, "sec",
+			   "stop after this many seconds (also on Ctrl-C or the command's end)"),
+		OPT_BOOL(
+			's', "summary", &tr.summary,
+			"print only a per-thread syscall summary at the end (count, errors, total/min/avg/max ms), like perf trace -s"),
+		OPT_BOOL(0, "include-self", &o.include_self, "also trace prism itself"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (argc)
+		o.argv = argv;
+	if (!o.argv && !o.system_wide && !o.cpu_list && !o.pid_list && !o.tid_list)
+		usage_error(usage, opts,
+			    "nothing to trace: give a command (after --), -a, -C, -p or -t");
+	if (!record_specs || (tr.summary && !has_event(record_specs, "raw_syscalls:sys_enter"))) {
+		if (!record_specs)
+			record_specs = prism_evspecs__new();
+		if (!record_specs ||
+		    prism_evspecs__parse(record_specs,
+					 "{raw_syscalls:sys_enter,raw_syscalls:sys_exit}")) {
+			error("%s",
+			      record_specs ? prism_evspecs__error(record_specs) : "out of memory");
+			prism_evspecs__free(record_specs);
+			record_specs = NULL;
+			return 1;
+		}
+	}
+	o.events = record_specs;
+	tr.arch = uname(&u) ? "x86_64" : u.machine;
+	if (pipe2(fds, O_CLOEXEC)) {
+		prism_evspecs__free(record_specs);
+		record_specs = NULL;
+		return error("pipe: %s", strerror(errno)), 1;
+	}
+	o.output_fd = fds[1];
+	rt.wfd = fds[1];
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	if (pthread_create(&th, NULL, record_thread, &rt)) {
+		close(fds[0]);
+		close(fds[1]);
+		prism_evspecs__free(record_specs);
+		record_specs = NULL;
+		return error("cannot start the recorder thread"), 1;
+	}
+	so.fd = fds[0];
+	tr.tasks = prism_tasks__new();
+	tr.s = prism_session__open(&so);
+	if (tr.s && tr.tasks) {
+		err = prism_session__process(tr.s, &tool, &tr);
+		if (err < 0 && !rt.err) {
+			error("reading the event stream: %s", prism_session__error(tr.s));
+			ret = 1;
+		}
+	}
+	close(fds[0]); /* a recorder still writing gets EPIPE and stops */
+	pthread_join(th, NULL);
+	if (rt.mounted)
+		info("mounted tracefs on /sys/kernel/tracing");
+	if (rt.err && rt.err != -EPIPE) {
+		const char *nl = strchr(rt.msg, '\n');
+
+		error("%.*s", nl ? (int)(nl - rt.msg) : (int)strlen(rt.msg), rt.msg);
+		if (nl)
+			fprintf(stderr, "%s\n", nl + 1);
+		ret = 1;
+	}
+	if (!ret && tr.summary)
+		print_summary(&tr);
+	if (!quiet && (rt.stats.lost || rt.stats.lost_samples))
+		warning("lost %" PRIu64 " events (ring buffer full)", rt.stats.lost);
+	prism_session__free(tr.s);
+	prism_tasks__free(tr.tasks);
+	prism_strbuf_release(&tr.line);
+	free(tr.thr);
+	free(tr.st);
+	prism_evspecs__free(record_specs);
+	record_specs = NULL;
+	return ret;
+}

@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The util preset (every tracepoint the analysis uses that this kernel
+ * has, in one group so they are enabled together; prism itself excluded;
+ * big buffers so nothing is lost), shared by prism util's one-step mode
+ * (recorded into a temporary file) and prism record --util.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <prism/evspec.h>
+#include <prism/record.h>
+#include <prism/strbuf.h>
+#include <prism/tracefs.h>
+#include <prism/util.h>
+
+#include "cmd.h"
+#include "record-opts.h"
+#include "util-record.h"
+
+/* per-CPU ring buffer: a syscall loop on this VM loses events below 64 MiB */
+#define UTIL_MMAP_BYTES (64u << 20)
+
+int util_preset_events(struct prism_evspecs **specs)
+{
+	const char *const *ev = prism_util_preset();
+	struct prism_strbuf sb = STRBUF_INIT;
+	struct prism_evspecs *es;
+	bool mounted = false;
+	int n = 0;
+
+	*specs = NULL;
+	if (prism_tracefs_init(&mounted)) {
+		error("tracefs is not available: the util preset records tracepoints");
+		hint("run as root, or mount it: mount -t tracefs nodev /sys/kernel/tracing");
+		return 1;
+	}
+	if (mounted)
+		info("mounted tracefs on %s", prism_tracefs_path());
+	prism_strbuf_addstr(&sb, "{");
+	for (; *ev; ev++) {
+		char sys[64], *name;
+		uint64_t id;
+
+		snprintf(sys, sizeof(sys), "%s", *ev);
+		name = strchr(sys, ':');
+		if (!name)
+			continue;
+		*name++ = '\0';
+		if (prism_tracefs_tp_id(sys, name, &id))
+			continue; /* not on this kernel (powerpc:hcall_*, ...) */
+		prism_strbuf_addf(&sb, "%s%s", n++ ? "," : "", *ev);
+	}
+	prism_strbuf_addstr(&sb, "}");
+	if (!n) {
+		prism_strbuf_release(&sb);
+		error("none of the util tracepoints exists in %s", prism_tracefs_path());
+		return 1;
+	}
+	es = prism_evspecs__new();
+	if (!es || prism_evspecs__parse(es, sb.buf)) {
+		error("cannot use the util preset '%s': %s", sb.buf,
+		      es ? prism_evspecs__error(es) : strerror(ENOMEM));
+		prism_strbuf_release(&sb);
+		prism_evspecs__free(es);
+		return 1;
+	}
+	prism_strbuf_release(&sb);
+	*specs = es;
+	return 0;
+}
+
+void util_preset_opts(struct prism_record_opts *o)
+{
+	if (!o->mmap_bytes)
+		o->mmap_bytes = UTIL_MMAP_BYTES;
+	o->sample_cpu = true;
+}
+
+int util_record(const struct util_record *ur, char *path, size_t len)
+{
+	struct prism_record_opts o = { 0 };
+	int fd, ret;
+
+	if (ur->all_cpus && ur->cpus) {
+		error("-a and -C exclude each other");
+		return EXIT_USAGE;
+	}
+	ret = util_preset_events(&record_specs);
+	if (ret)
+		return ret;
+
+	snprintf(path, len, "/var/tmp/prism-util-XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		error("cannot create a temporary file in /var/tmp: %s", strerror(errno));
+		prism_evspecs__free(record_specs);
+		record_specs = NULL;
+		return 1;
+	}
+	close(fd);
+	o.events = record_specs;
+	o.system_wide = ur->all_cpus || (!ur->cpus && !ur->pids && !ur->argv);
+	o.cpu_list = ur->cpus;
+	o.pid_list = ur->pids;
+	o.argv = ur->argv;
+	o.duration = ur->duration;
+	o.output = path;
+	util_preset_opts(&o);
+	ret = record_run(&o, !quiet);
+	prism_evspecs__free(record_specs);
+	record_specs = NULL;
+	if (ret) {
+		unlink(path);
+		return ret;
+	}
+	return 0;
+}

@@ -1,0 +1,794 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism util: CPU utilization per process, per task and per CPU split into
+ * user / sys / irq / softirq / hv / busy / idle, with syscall, IRQ, softirq
+ * and hcall tables (curt's report, done natively).  Reads a file (-i) or
+ * records the util preset first (-a, -C, -p, -- command).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <prism/error.h>
+#include <prism/session.h>
+#include <prism/util.h>
+
+#include "cmd.h"
+#include "input.h"
+#include "options.h"
+#include "util-record.h"
+
+struct util_cmd {
+	const char *input;
+	bool force;
+	const char *sort, *pids, *tids, *comms, *cpus, *time;
+	int top;
+	bool per_cpu, no_calls, csv, json;
+	const char *arch;
+	/* one-step mode */
+	bool all_cpus;
+	const char *rec_cpus, *rec_pids;
+	double duration;
+	bool keep;
+	uint64_t order_mb;
+};
+
+/*
+ * open_input() with a bound on the memory of the time sort (a round of a
+ * system-wide recording with big buffers can hold hundreds of MB, and the
+ * analysis keeps nothing per event): the same checks, then the session.
+ */
+static struct prism_session *open_input_limit(const char *path, bool force, size_t limit)
+{
+	struct prism_session_opts o = { .path = path ? path : "perf.data",
+					.order_mem_limit = limit };
+	struct prism_session *s;
+	struct stat st;
+
+	if (!limit || !strcmp(o.path, "-"))
+		return open_input(path, force, false);
+	if (stat(o.path, &st) || (!force && st.st_uid != geteuid() && st.st_uid != 0))
+		return open_input(path, force, false); /* it says what is wrong */
+	s = prism_session__open(&o);
+	if (!s) {
+		const char *detail = prism_session_open_error();
+
+		if (detail && *detail)
+			error("cannot read '%s': %s", o.path, detail);
+		else
+			error_errno(errno, "cannot read '%s'", o.path);
+	}
+	return s;
+}
+
+static const char *const usage[] = {
+	"prism util [-i <file>] [<report options>]",
+	"prism util (-a | -C <cpus> | -p <pid>) [--duration <s>] [<report options>]",
+	"prism util [<report options>] -- <command> [<args>...]",
+	NULL,
+};
+
+/* ---- number lists ---- */
+
+/* "1,2,5-7" into a malloc'd array; -1 after printing an error */
+static int parse_list(const char *what, const char *s, int64_t **out, size_t *nr)
+{
+	const char *p = s;
+	int64_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	while (*p) {
+		char *end;
+		long long a = strtoll(p, &end, 0), b;
+
+		if (end == p || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoll(p, &end, 0);
+			if (end == p || b < a || b - a > 65536)
+				goto bad;
+		}
+		for (; a <= b; a++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[n++] = a;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+bad:
+	free(v);
+	error("invalid %s list '%s'", what, s);
+	hint("give numbers separated by commas, ranges as 2-5 (e.g. --%s 1,4-6)", what);
+	return -1;
+}
+
+static size_t split_names(char *s, const char ***out)
+{
+	size_t n = 0;
+	char *p;
+	const char **v = xcalloc(strlen(s) + 1, sizeof(*v));
+
+	for (p = s; p && *p;) {
+		char *c = strchr(p, ',');
+
+		if (c)
+			*c = '\0';
+		if (*p)
+			v[n++] = p;
+		p = c ? c + 1 : NULL;
+	}
+	*out = v;
+	return n;
+}
+
+/* "start,end" in seconds (perf's --time); either side may be empty */
+static int parse_time(const char *s, uint64_t *start, uint64_t *end)
+{
+	const char *comma = strchr(s, ',');
+	char *e;
+	double a = 0, b = 0;
+
+	if (!comma)
+		goto bad;
+	if (comma != s) {
+		a = strtod(s, &e);
+		if (e != comma || a < 0)
+			goto bad;
+	}
+	if (comma[1]) {
+		b = strtod(comma + 1, &e);
+		if (*e || b < 0)
+			goto bad;
+	}
+	if (b && b < a)
+		goto bad;
+	*start = (uint64_t)(a * 1e9 + 0.5);
+	*end = b ? (uint64_t)(b * 1e9 + 0.5) : 0;
+	return 0;
+bad:
+	error("invalid --time '%s'", s);
+	hint("give start,end in seconds as perf prints times, e.g. --time 608.2386,608.5 "
+	     "(either side may be empty)");
+	return -1;
+}
+
+/* ---- text report (curt's layout) ---- */
+
+static double ms(uint64_t ns)
+{
+	return (double)ns / 1e6;
+}
+
+/* @ns as milliseconds with 6 decimals, exactly (no floating point) */
+static const char *fms(char *buf, uint64_t ns)
+{
+	snprintf(buf, 32, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
+	return buf;
+}
+
+static uint64_t avg_ns(uint64_t total, uint64_t n)
+{
+	return n ? (total + n / 2) / n : 0;
+}
+
+static uint64_t run_of(const struct prism_util_times *t)
+{
+	return t->user + t->sys + t->irq + t->softirq + t->hv + t->busy;
+}
+
+static double pct(uint64_t part, uint64_t whole)
+{
+	return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void task_label(char *buf, size_t len, const struct prism_util_task *t)
+{
+	if (t->image >= 0)
+		snprintf(buf, len, "%u-%d", t->tid, t->image);
+	else
+		snprintf(buf, len, "%u", t->tid);
+}
+
+static void row_header(void)
+{
+	printf("-- [%6s] %-16s%3s %10s %10s %10s %10s %10s %10s %10s %10s %10s |%7s %5s\n", "task",
+	       "command", "cpu", "user", "sys", "irq", "softirq", "hv", "busy", "idle", "wait",
+	       "sleep", "util%", "moves");
+}
+
+static void row(const char *label, const char *comm, const char *cpu,
+		const struct prism_util_times *t, uint64_t whole, const char *moves)
+{
+	char b[9][32];
+	uint64_t run = run_of(t);
+
+	printf("   [%6s] %-16.16s%3s %10s %10s %10s %10s %10s %10s %10s %10s %10s |%6.1f%% %5s\n",
+	       label, comm, cpu, fms(b[0], t->user), fms(b[1], t->sys), fms(b[2], t->irq),
+	       fms(b[3], t->softirq), fms(b[4], t->hv), fms(b[5], t->busy), fms(b[6], t->idle),
+	       fms(b[7], t->wait), fms(b[8], t->sleep), pct(run, whole ? whole : run + t->idle),
+	       moves);
+}
+
+static const char *const kind_title[] = { "syscall", "irq", "softirq", "hcall" };
+
+static void calls_table(size_t *nr, const struct prism_util_call *const *calls)
+{
+	int k;
+	size_t i;
+
+	for (k = 0; k < PRISM_UTIL_NR_KINDS; k++) {
+		if (!nr[k])
+			continue;
+		printf("\n  -- (%3s)%-16s%6s %10s %12s %12s %12s %12s %12s   (%s)\n", "ID", "name",
+		       "count", "elapsed", "pending", "average", "minimum", "maximum", "blocked",
+		       kind_title[k]);
+		for (i = 0; i < nr[k]; i++) {
+			const struct prism_util_call *c = &calls[k][i];
+			char id[24], b[3][32];
+			uint64_t wall = c->elapsed + c->pending;
+
+			if (k == PRISM_UTIL_HCALL)
+				snprintf(id, sizeof(id), "%#" PRIx64, (uint64_t)c->id);
+			else
+				snprintf(id, sizeof(id), "%" PRId64, c->id);
+			printf("     (%3s)%-16s%6" PRIu64 " %10s %12s", id, c->name, c->count,
+			       fms(b[0], c->elapsed), fms(b[1], c->pending));
+			if (c->count)
+				printf(" %12s %12s %12s", fms(b[0], avg_ns(c->elapsed, c->count)),
+				       fms(b[1], c->min), fms(b[2], c->max));
+			else
+				printf(" %12s %12s %12s", "--", "--", "--");
+			printf(" %12s\n", fms(b[0], wall > c->oncpu ? wall - c->oncpu : 0));
+		}
+	}
+}
+
+static void print_task(const struct prism_util_task *t, bool no_calls)
+{
+	char label[32], cpu[16], moves[24];
+	size_t i;
+
+	task_label(label, sizeof(label), t);
+	row_header();
+	for (i = 0; i < t->nr_cpus; i++) {
+		snprintf(cpu, sizeof(cpu), "%u", t->cpus[i].cpu);
+		row(label, t->comm, cpu, &t->cpus[i].t, 0, "");
+	}
+	snprintf(moves, sizeof(moves), "%" PRIu64, t->moves);
+	row(label, t->comm, "ALL", &t->all, 0, moves);
+	if (t->wakeups)
+		printf("   wakeups %" PRIu64 ", latency average %.6f maximum %.6f\n", t->wakeups,
+		       ms(t->wakeup_total) / (double)t->wakeups, ms(t->wakeup_max));
+	if (!no_calls)
+		calls_table((size_t *)t->nr_calls, t->calls);
+	printf("\n");
+}
+
+static void print_anomalies(const struct prism_util_result *r)
+{
+	const struct prism_util_anomalies *a = &r->anomalies;
+
+	printf("Anomalies:\n");
+	printf("  lost events              %12" PRIu64 " (in %" PRIu64
+	       " LOST/LOST_SAMPLES records)\n",
+	       a->lost_events, a->lost_records);
+	printf("  lost samples             %12" PRIu64 "\n", a->lost_samples);
+	printf("  out of time order        %12" PRIu64 " (records later than the time sort held)\n",
+	       a->out_of_order);
+	printf("  duplicated samples       %12" PRIu64 " (ignored)\n", a->duplicate_samples);
+	printf("  entry while in a call    %12" PRIu64 " (the open call is left out)\n",
+	       a->enter_in_call);
+	printf("  exit without entry       %12" PRIu64 " (left out)\n", a->exit_without_enter);
+	printf("  unmatched irq exits      %12" PRIu64 "\n", a->unmatched_irq_exits);
+	printf("  inferred switch-ins      %12" PRIu64 " (%.6f ms around them)\n",
+	       a->inferred_switch_ins, ms(a->inferred_ns));
+	printf("  assumed running          %12" PRIu64
+	       " tasks (%.6f ms before their first event)\n",
+	       a->assumed_running, ms(a->assumed_ns));
+	printf("  running at the end       %12" PRIu64
+	       " tasks (%.6f ms since their last switch-in)\n",
+	       a->running_at_end, ms(a->running_at_end_ns));
+	printf("  samples without a task   %12" PRIu64 " (tid -1: switch-outs of exiting tasks)\n",
+	       a->no_tid_samples);
+	printf("  before a CPU's 1st switch %11.6f ms of task run time\n",
+	       ms(a->before_first_switch_ns));
+	printf("  spurious migrations      %12" PRIu64 " (ignored)\n", a->spurious_migrations);
+	printf("  events after death       %12" PRIu64 "\n", a->events_after_death);
+	printf("  CPUs without events      %12" PRIu64 " (counted idle)\n", a->cpus_without_events);
+	printf("  busy, mode unknown       %12.6f ms\n", ms(a->busy_unknown_ns));
+	if (a->missing[0])
+		printf("  events not in the file: %s\n", a->missing);
+}
+
+static void print_text(const struct prism_util_result *r, const struct util_cmd *c)
+{
+	char cpu[16], moves[24];
+	size_t i, j;
+	uint64_t all_moves = 0;
+
+	for (i = 0; i < r->nr_processes; i++)
+		all_moves += r->processes[i].moves;
+	if (!c->per_cpu) {
+		for (i = 0; i < r->nr_processes; i++) {
+			const struct prism_util_process *p = &r->processes[i];
+
+			printf("%u:\n", p->pid);
+			for (j = 0; j < p->nr_tasks; j++)
+				print_task(p->tasks[j], c->no_calls);
+			row_header();
+			for (j = 0; j < p->nr_cpus; j++) {
+				snprintf(cpu, sizeof(cpu), "%u", p->cpus[j].cpu);
+				row("ALL", "", cpu, &p->cpus[j].t, 0, "");
+			}
+			snprintf(moves, sizeof(moves), "%" PRIu64, p->moves);
+			row("ALL", "", "ALL", &p->all, 0, moves);
+			if (!c->no_calls)
+				calls_table((size_t *)p->nr_calls, p->calls);
+			printf("\n");
+		}
+	}
+	printf("ALL:\n");
+	row_header();
+	for (j = 0; j < r->nr_cpus; j++) {
+		snprintf(cpu, sizeof(cpu), "%u", r->cpus[j].cpu);
+		row("ALL", "", cpu, &r->cpus[j].t, r->length, "");
+	}
+	snprintf(moves, sizeof(moves), "%" PRIu64, all_moves);
+	row("ALL", "", "ALL", &r->all, r->length * (r->nr_cpus ? r->nr_cpus : 1), moves);
+	if (!c->no_calls && !c->per_cpu)
+		calls_table((size_t *)r->nr_calls, r->calls);
+	printf("\nTotal Trace Time: %.6f ms (%u CPUs, %" PRIu64 " events, arch %s)\n\n",
+	       ms(r->length), r->nr_cpus, r->nr_events, r->arch);
+	print_anomalies(r);
+}
+
+/* ---- CSV ---- */
+
+static void csv_times(const struct prism_util_times *t, uint64_t whole)
+{
+	char b[9][32];
+
+	printf(",%s,%s,%s,%s,%s,%s,%s,%s,%s,%.2f", fms(b[0], t->user), fms(b[1], t->sys),
+	       fms(b[2], t->irq), fms(b[3], t->softirq), fms(b[4], t->hv), fms(b[5], t->busy),
+	       fms(b[6], t->idle), fms(b[7], t->wait), fms(b[8], t->sleep),
+	       pct(run_of(t), whole ? whole : run_of(t) + t->idle));
+}
+
+static void csv_str(const char *s)
+{
+	putchar(',');
+	if (!strpbrk(s, ",\"\n")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void csv_calls(const char *scope, int64_t pid, int64_t tid, int image, size_t *nr,
+		      const struct prism_util_call *const *calls)
+{
+	int k;
+	size_t i;
+
+	for (k = 0; k < PRISM_UTIL_NR_KINDS; k++)
+		for (i = 0; i < nr[k]; i++) {
+			const struct prism_util_call *c = &calls[k][i];
+
+			printf("call,%s,%" PRId64 ",%" PRId64 ",%d,%s,%" PRId64, scope, pid, tid,
+			       image, kind_title[k], c->id);
+			csv_str(c->name);
+			printf(",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%" PRIu64 ",%" PRIu64
+			       ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			       c->count, ms(c->elapsed), ms(c->pending),
+			       c->count ? ms(c->elapsed) / (double)c->count : 0.0, ms(c->min),
+			       ms(c->max), ms(c->oncpu), c->nr_pending_start, c->nr_pending_end,
+			       c->nr_inherited, c->nr_unmatched_exits, c->nr_duplicate_exits);
+		}
+}
+
+static void print_csv(const struct prism_util_result *r, const struct util_cmd *c)
+{
+	size_t i, j, k;
+
+	printf("record,scope,pid,tid,image,comm,cpu,user,sys,irq,softirq,hv,busy,idle,wait,sleep,"
+	       "util,moves,wakeups,wakeup_avg,wakeup_max,inferred\n");
+	printf("call,scope,pid,tid,image,kind,id,name,count,elapsed,pending,average,minimum,"
+	       "maximum,oncpu,pending_start,pending_end,inherited,unmatched_exits,duplicate_exits\n");
+	for (i = 0; i < r->nr_processes && !c->per_cpu; i++) {
+		const struct prism_util_process *p = &r->processes[i];
+
+		for (j = 0; j < p->nr_tasks; j++) {
+			const struct prism_util_task *t = p->tasks[j];
+
+			for (k = 0; k < t->nr_cpus; k++) {
+				printf("row,task,%u,%u,%d", t->pid, t->tid, t->image);
+				csv_str(t->comm);
+				printf(",%u", t->cpus[k].cpu);
+				csv_times(&t->cpus[k].t, 0);
+				printf(",,,,,\n");
+			}
+			printf("row,task,%u,%u,%d", t->pid, t->tid, t->image);
+			csv_str(t->comm);
+			printf(",ALL");
+			csv_times(&t->all, 0);
+			printf(",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f\n", t->moves, t->wakeups,
+			       t->wakeups ? ms(t->wakeup_total) / (double)t->wakeups : 0.0,
+			       ms(t->wakeup_max), ms(t->inferred));
+			if (!c->no_calls)
+				csv_calls("task", t->pid, t->tid, t->image, (size_t *)t->nr_calls,
+					  t->calls);
+		}
+		for (k = 0; k < p->nr_cpus; k++) {
+			printf("row,process,%u,,", p->pid);
+			csv_str(p->comm);
+			printf(",%u", p->cpus[k].cpu);
+			csv_times(&p->cpus[k].t, 0);
+			printf(",,,,,\n");
+		}
+		printf("row,process,%u,,", p->pid);
+		csv_str(p->comm);
+		printf(",ALL");
+		csv_times(&p->all, 0);
+		printf(",%" PRIu64 ",,,,\n", p->moves);
+		if (!c->no_calls)
+			csv_calls("process", p->pid, -1, -1, (size_t *)p->nr_calls, p->calls);
+	}
+	for (k = 0; k < r->nr_cpus; k++) {
+		printf("row,system,,,,,%u", r->cpus[k].cpu);
+		csv_times(&r->cpus[k].t, r->length);
+		printf(",,,,,\n");
+	}
+	printf("row,system,,,,,ALL");
+	csv_times(&r->all, r->length * (r->nr_cpus ? r->nr_cpus : 1));
+	printf(",,,,,\n");
+	if (!c->no_calls && !c->per_cpu)
+		csv_calls("system", -1, -1, -1, (size_t *)r->nr_calls, r->calls);
+	printf("trace,length,%.6f,cpus,%u,events,%" PRIu64 ",lost_events,%" PRIu64
+	       ",lost_samples,%" PRIu64 "\n",
+	       ms(r->length), r->nr_cpus, r->nr_events, r->anomalies.lost_events,
+	       r->anomalies.lost_samples);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void json_times(const struct prism_util_times *t)
+{
+	char b[9][32];
+
+	printf("\"user\":%s,\"sys\":%s,\"irq\":%s,\"softirq\":%s,\"hv\":%s,\"busy\":%s,"
+	       "\"idle\":%s,\"wait\":%s,\"sleep\":%s",
+	       fms(b[0], t->user), fms(b[1], t->sys), fms(b[2], t->irq), fms(b[3], t->softirq),
+	       fms(b[4], t->hv), fms(b[5], t->busy), fms(b[6], t->idle), fms(b[7], t->wait),
+	       fms(b[8], t->sleep));
+}
+
+static void json_rows(const struct prism_util_cpu_row *rows, size_t n)
+{
+	size_t i;
+
+	printf("\"cpus\":[");
+	for (i = 0; i < n; i++) {
+		printf("%s{\"cpu\":%u,", i ? "," : "", rows[i].cpu);
+		json_times(&rows[i].t);
+		printf("}");
+	}
+	printf("]");
+}
+
+static void json_calls(size_t *nr, const struct prism_util_call *const *calls)
+{
+	int k;
+	size_t i;
+
+	printf("\"calls\":{");
+	for (k = 0; k < PRISM_UTIL_NR_KINDS; k++) {
+		printf("%s\"%s\":[", k ? "," : "", kind_title[k]);
+		for (i = 0; i < nr[k]; i++) {
+			const struct prism_util_call *c = &calls[k][i];
+
+			printf("%s{\"id\":%" PRId64 ",\"name\":", i ? "," : "", c->id);
+			json_str(c->name);
+			printf(",\"count\":%" PRIu64 ",\"elapsed\":%.6f,\"pending\":%.6f,"
+			       "\"minimum\":%.6f,\"maximum\":%.6f,\"oncpu\":%.6f,"
+			       "\"pending_start\":%" PRIu64 ",\"pending_end\":%" PRIu64
+			       ",\"inherited\":%" PRIu64 ",\"unmatched_exits\":%" PRIu64
+			       ",\"duplicate_exits\":%" PRIu64 "}",
+			       c->count, ms(c->elapsed), ms(c->pending), ms(c->min), ms(c->max),
+			       ms(c->oncpu), c->nr_pending_start, c->nr_pending_end,
+			       c->nr_inherited, c->nr_unmatched_exits, c->nr_duplicate_exits);
+		}
+		printf("]");
+	}
+	printf("}");
+}
+
+static void print_json(const struct prism_util_result *r, const struct util_cmd *c)
+{
+	const struct prism_util_anomalies *a = &r->anomalies;
+	size_t i, j;
+
+	printf("{\"unit\":\"ms\",\"start\":%.9f,\"end\":%.9f,\"length\":%.6f,\"arch\":",
+	       (double)r->start / 1e9, (double)r->end / 1e9, ms(r->length));
+	json_str(r->arch);
+	printf(",\"events\":%" PRIu64 ",\"processes\":[", r->nr_events);
+	for (i = 0; i < r->nr_processes && !c->per_cpu; i++) {
+		const struct prism_util_process *p = &r->processes[i];
+
+		printf("%s{\"pid\":%u,\"comm\":", i ? "," : "", p->pid);
+		json_str(p->comm);
+		printf(",\"moves\":%" PRIu64 ",\"all\":{", p->moves);
+		json_times(&p->all);
+		printf("},");
+		json_rows(p->cpus, p->nr_cpus);
+		printf(",\"tasks\":[");
+		for (j = 0; j < p->nr_tasks; j++) {
+			const struct prism_util_task *t = p->tasks[j];
+
+			printf("%s{\"tid\":%u,\"pid\":%u,\"image\":%d,\"comm\":", j ? "," : "",
+			       t->tid, t->pid, t->image);
+			json_str(t->comm);
+			printf(",\"start\":%.9f,\"end\":%.9f,\"exited\":%s,\"moves\":%" PRIu64
+			       ",\"wakeups\":%" PRIu64 ",\"wakeup_total\":%.6f,\"wakeup_max\":%.6f,"
+			       "\"inferred\":%.6f,\"tail\":%.6f,\"head\":%.6f,\"orphan\":%.6f,\"all\":{",
+			       (double)t->start / 1e9, (double)t->end / 1e9,
+			       t->exited ? "true" : "false", t->moves, t->wakeups,
+			       ms(t->wakeup_total), ms(t->wakeup_max), ms(t->inferred), ms(t->tail),
+			       ms(t->head), ms(t->orphan));
+			json_times(&t->all);
+			printf("},");
+			json_rows(t->cpus, t->nr_cpus);
+			if (!c->no_calls) {
+				printf(",");
+				json_calls((size_t *)t->nr_calls, t->calls);
+			}
+			printf("}");
+		}
+		printf("]");
+		if (!c->no_calls) {
+			printf(",");
+			json_calls((size_t *)p->nr_calls, p->calls);
+		}
+		printf("}");
+	}
+	printf("],\"system\":{\"util\":%.2f,\"all\":{", r->util_pct);
+	json_times(&r->all);
+	printf("},");
+	json_rows(r->cpus, r->nr_cpus);
+	if (!c->no_calls && !c->per_cpu) {
+		printf(",");
+		json_calls((size_t *)r->nr_calls, r->calls);
+	}
+	printf("},\"anomalies\":{\"lost_events\":%" PRIu64 ",\"lost_samples\":%" PRIu64
+	       ",\"lost_records\":%" PRIu64 ",\"out_of_order\":%" PRIu64
+	       ",\"duplicate_samples\":%" PRIu64 ",\"enter_in_call\":%" PRIu64
+	       ",\"exit_without_enter\":%" PRIu64 ",\"unmatched_irq_exits\":%" PRIu64
+	       ",\"inferred_switch_ins\":%" PRIu64 ",\"inferred\":%.6f,\"assumed_running\":%" PRIu64
+	       ",\"assumed\":%.6f"
+	       ",\"running_at_end\":%" PRIu64
+	       ",\"running_at_end_ms\":%.6f,\"before_first_switch\":%.6f,\"no_tid_samples\":%" PRIu64
+	       ",\"spurious_migrations\":%" PRIu64 ",\"events_after_death\":%" PRIu64
+	       ",\"cpus_without_events\":%" PRIu64 ",\"busy_unknown\":%.6f,\"missing\":",
+	       a->lost_events, a->lost_samples, a->lost_records, a->out_of_order,
+	       a->duplicate_samples, a->enter_in_call, a->exit_without_enter,
+	       a->unmatched_irq_exits, a->inferred_switch_ins, ms(a->inferred_ns),
+	       a->assumed_running, ms(a->assumed_ns), a->running_at_end, ms(a->running_at_end_ns),
+	       ms(a->before_first_switch_ns), a->no_tid_samples, a->spurious_migrations,
+	       a->events_after_death, a->cpus_without_events, ms(a->busy_unknown_ns));
+	json_str(a->missing);
+	printf("}}\n");
+}
+
+/* ---- the command ---- */
+
+static int analyse(struct util_cmd *c, const char *path, struct prism_util_report_opts *ro,
+		   const struct prism_util_opts *uo)
+{
+	struct prism_session *s = open_input_limit(path, c->force, c->order_mb << 20);
+	const struct prism_util_result *r;
+	struct prism_util *u;
+	int err, ret = 0;
+
+	if (!s) {
+		if (!path && access("perf.data", F_OK))
+			hint("or record and report in one step: prism util -a --duration 5");
+		return 1;
+	}
+	u = prism_util__new(uo);
+	if (!u) {
+		prism_session__free(s);
+		return error_errno(ENOMEM, "cannot start the analysis");
+	}
+	err = prism_util__process(u, s);
+	if (err < 0)
+		ret = report_process_error(s, path, err);
+	err = prism_util__report(u, ro, &r);
+	if (err) {
+		ret = error_errno(-err, "cannot build the report of '%s'",
+				  path ? path : "perf.data");
+	} else {
+		if (c->json)
+			print_json(r, c);
+		else if (c->csv)
+			print_csv(r, c);
+		else
+			print_text(r, c);
+		if (r->anomalies.lost_events || r->anomalies.lost_samples)
+			warning("'%s' lost %" PRIu64 " events and %" PRIu64
+				" samples: the report covers what was recorded (see Anomalies)",
+				path ? path : "perf.data", r->anomalies.lost_events,
+				r->anomalies.lost_samples);
+	}
+	prism_util__free(u);
+	prism_session__free(s);
+	return ret < 0 ? 1 : ret;
+}
+
+int cmd_util(int argc, const char **argv)
+{
+	struct util_cmd c = { 0 };
+	const struct option_def opts[] = {
+		OPT_INPUT(&c.input),
+		OPT_FORCE(&c.force),
+		OPT_GROUP("Report"),
+		OPT_STRING(0, "sort", &c.sort, "key",
+			   "order of processes and tasks: util (busiest first, default), cpu "
+			   "(on-CPU time), tid, name"),
+		OPT_STRING(0, "pid", &c.pids, "pids",
+			   "only these processes (comma-separated, ranges as 10-20)"),
+		OPT_STRING(0, "tid", &c.tids, "tids", "only these tasks"),
+		OPT_STRING(0, "comm", &c.comms, "names", "only tasks with these command names"),
+		OPT_STRING(0, "cpu", &c.cpus, "cpus",
+			   "only these CPUs' rows, and tasks that ran on them (e.g. 0,2-3)"),
+		OPT_STRING(0, "time", &c.time, "start,end",
+			   "only events between these times in seconds (as perf script prints "
+			   "them; either side may be empty)"),
+		OPT_INT(0, "top", &c.top, "n", "only the N busiest processes"),
+		OPT_BOOL(0, "per-cpu", &c.per_cpu, "only the system per-CPU summary"),
+		OPT_BOOL(0, "no-calls", &c.no_calls,
+			 "leave out the syscall/irq/softirq/hcall tables"),
+		OPT_BOOL(0, "csv", &c.csv, "print CSV (same numbers, ms)"),
+		OPT_BOOL(0, "json", &c.json, "print one JSON object (same numbers, ms)"),
+		OPT_U64(0, "sort-mem", &c.order_mb, "MB",
+			"bound the memory the time sort may hold for records it cannot re-read "
+			"from the file (pipes, compressed data; default 32); records later than "
+			"a smaller window are counted out of order in the footer"),
+		OPT_STRING(0, "arch", &c.arch, "arch",
+			   "name syscalls with this architecture's table (default: the file's)"),
+		OPT_GROUP("Record first (one step)"),
+		OPT_BOOL('a', "all-cpus", &c.all_cpus, "record every CPU (system-wide)"),
+		OPT_STRING('C', "cpu-list", &c.rec_cpus, "cpus", "record these CPUs"),
+		OPT_STRING('p', "record-pid", &c.rec_pids, "pids", "record these processes"),
+		OPT_DOUBLE(0, "duration", &c.duration, "seconds",
+			   "stop recording after this long (default: until the command ends, or "
+			   "Ctrl-C)"),
+		OPT_BOOL(0, "keep", &c.keep, "keep the recorded file (its path is printed)"),
+		OPT_END(),
+	};
+	struct prism_util_report_opts ro = { 0 };
+	struct prism_util_opts uo = { 0 };
+	int64_t *pids = NULL, *tids = NULL, *cpus = NULL;
+	const char **comms = NULL;
+	char *comm_buf = NULL;
+	bool one_step;
+	int ret = EXIT_USAGE;
+
+	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_KEEP_DASHDASH);
+	one_step = c.all_cpus || c.rec_cpus || c.rec_pids || (argc && !strcmp(argv[0], "--"));
+	if (argc && !strcmp(argv[0], "--")) {
+		argv++;
+		argc--;
+		if (!argc)
+			usage_error(usage, opts, "'--' must be followed by a command to run");
+	} else if (argc) {
+		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	}
+	if (one_step && c.input)
+		usage_error(usage, opts, "-i reads a file; -a, -C, -p and '-- command' record one");
+	if (!one_step && (c.duration || c.keep))
+		usage_error(usage, opts, "--duration and --keep need -a, -C, -p or '-- command'");
+	if (c.csv && c.json)
+		usage_error(usage, opts, "--csv and --json exclude each other");
+	if (c.top < 0)
+		usage_error(usage, opts, "--top needs a positive number, not %d", c.top);
+	if (c.sort) {
+		if (!strcmp(c.sort, "util"))
+			ro.sort = PRISM_UTIL_SORT_UTIL;
+		else if (!strcmp(c.sort, "cpu"))
+			ro.sort = PRISM_UTIL_SORT_CPU;
+		else if (!strcmp(c.sort, "tid"))
+			ro.sort = PRISM_UTIL_SORT_TID;
+		else if (!strcmp(c.sort, "name"))
+			ro.sort = PRISM_UTIL_SORT_NAME;
+		else
+			usage_error(usage, opts,
+				    "unknown --sort key '%s' (use util, cpu, tid or name)", c.sort);
+	}
+	if ((c.pids && parse_list("pid", c.pids, &pids, &ro.nr_pids)) ||
+	    (c.tids && parse_list("tid", c.tids, &tids, &ro.nr_tids)) ||
+	    (c.cpus && parse_list("cpu", c.cpus, &cpus, &ro.nr_cpus)) ||
+	    /* a -C recording knows nothing of the other CPUs: report the recorded ones */
+	    (!c.cpus && c.rec_cpus && parse_list("cpu", c.rec_cpus, &cpus, &ro.nr_cpus)) ||
+	    (c.time && parse_time(c.time, &uo.time_start, &uo.time_end)))
+		goto out;
+	ro.pids = pids;
+	ro.tids = tids;
+	ro.cpus = cpus;
+	if (c.comms) {
+		comm_buf = xstrdup(c.comms);
+		ro.nr_comms = split_names(comm_buf, &comms);
+		ro.comms = comms;
+	}
+	ro.top = (size_t)c.top;
+	uo.arch = c.arch;
+	if (c.arch && !prism_syscall_table(c.arch)) {
+		error("no syscall table for architecture '%s'", c.arch);
+		hint("use one of x86_64, i686, aarch64, armv7l, ppc64le, ppc, s390x, s390, riscv64");
+		goto out;
+	}
+
+	if (one_step) {
+		struct util_record rec = {
+			.all_cpus = c.all_cpus,
+			.cpus = c.rec_cpus,
+			.pids = c.rec_pids,
+			.argv = argc ? argv : NULL,
+			.duration = c.duration,
+		};
+		char path[64];
+
+		ret = util_record(&rec, path, sizeof(path));
+		if (ret)
+			goto out;
+		ret = analyse(&c, path, &ro, &uo);
+		if (c.keep)
+			info("the recording is kept in '%s'", path);
+		else
+			unlink(path);
+	} else {
+		ret = analyse(&c, c.input, &ro, &uo);
+	}
+out:
+	free(pids);
+	free(tids);
+	free(cpus);
+	free(comms);
+	free(comm_buf);
+	return ret;
+}

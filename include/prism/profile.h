@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Profiles: symbolized samples of one event aggregated by unique call
+ * stack, then viewed as perf report's rows (self and children overhead per
+ * comm/pid/tid/dso/sym/srcline/cpu), call graphs, folded stacks
+ * (stackcollapse format) and flame graphs.
+ *
+ * Memory grows with the number of distinct (task, stack) pairs, not with
+ * the number of samples.  Every string a profile hands out is owned by the
+ * profile (or by the prism_symbols object it was given) and stays valid
+ * until prism_profile__free().
+ */
+#ifndef PRISM_PROFILE_H
+#define PRISM_PROFILE_H
+
+#include <stdio.h>
+
+#include <prism/core.h>
+#include <prism/symbol.h>
+
+struct prism_profile;
+
+/* the fields a row can be keyed by (perf report --sort) */
+enum prism_sort_key {
+	PRISM_SORT_COMM,
+	PRISM_SORT_PID,
+	PRISM_SORT_TID,
+	PRISM_SORT_DSO,
+	PRISM_SORT_SYM,
+	PRISM_SORT_SRCLINE,
+	PRISM_SORT_CPU,
+	PRISM_SORT__MAX,
+};
+
+/* "comm" -> PRISM_SORT_COMM; -1 for an unknown name */
+PRISM_API int prism_sort_key__parse(const char *name);
+PRISM_API const char *prism_sort_key__name(enum prism_sort_key key);
+
+/**
+ * prism_profile__new - an empty profile
+ * @sy: symbols used for source lines (only with PRISM_SORT_SRCLINE in @keys_mask)
+ * @keys_mask: bit (1 << enum prism_sort_key) for every field rows may use;
+ *      samples keep only these fields (comm is always kept)
+ *
+ * Return: the profile, or NULL with errno set.
+ */
+PRISM_API struct prism_profile *prism_profile__new(struct prism_symbols *sy,
+						   unsigned int keys_mask);
+PRISM_API void prism_profile__free(struct prism_profile *p); /* accepts NULL */
+
+/**
+ * prism_profile__add - add one sample
+ * @comm: the thread's command name (NULL = ":TID")
+ * @frames: the call chain, leaf first (from prism_symbols__callchain())
+ * @nr: number of frames; 0 adds a sample with an "[unknown]" frame
+ *
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid,
+				 uint32_t tid, uint32_t cpu, uint64_t period,
+				 const struct prism_frame *frames, size_t nr);
+
+PRISM_API uint64_t prism_profile__total_period(const struct prism_profile *p);
+PRISM_API uint64_t prism_profile__nr_samples(const struct prism_profile *p);
+/* distinct (task, stack) pairs held */
+PRISM_API size_t prism_profile__nr_stacks(const struct prism_profile *p);
+
+/* one row; strings owned by the profile */
+struct prism_hist_entry {
+	const char *comm;
+	uint32_t pid, tid, cpu;
+	const char *dso; /* short DSO name */
+	const char *sym; /* NULL when unresolved: print the address */
+	uint64_t ip; /* the address, for unresolved symbols */
+	const char *srcline; /* "file.c:12", or NULL when unknown / not a key */
+	bool kernel;
+	bool inlined; /* an inlined function (perf prints "name (inlined)") */
+	uint64_t self, children; /* periods */
+	uint64_t nr_samples; /* samples whose leaf is this row */
+	uint64_t nr_children_samples; /* samples that have this row anywhere in their stack */
+};
+
+/**
+ * prism_profile__entries - the rows for a list of sort keys
+ * @keys: the sort keys, in output order
+ * @children: also sum periods over whole stacks (perf --children); rows
+ *      that are only callers then appear with self 0
+ * @out: set to the rows, sorted by children (or self) period, descending;
+ *      owned by the profile, valid until the next call or __free()
+ * @nr: set to the number of rows
+ *
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *keys,
+				     size_t nr_keys, bool children, struct prism_hist_entry **out,
+				     size_t *nr);
+
+/**
+ * prism_profile__entry_srcline - source file and line of row @idx of the
+ * last prism_profile__entries() call (the first address seen in the row)
+ *
+ * Return: 0, -EINVAL for a bad @idx, -ENOENT without line information.
+ */
+PRISM_API int prism_profile__entry_srcline(struct prism_profile *p, size_t idx, const char **file,
+					   unsigned int *line);
+
+/* a call graph node: a frame and the period of the stacks through it */
+struct prism_callgraph {
+	const char *name; /* symbol, or NULL when unresolved */
+	const char *dso;
+	uint64_t ip;
+	bool kernel;
+	enum prism_frame_kind kind;
+	uint64_t period, samples;
+	size_t nr_children;
+	struct prism_callgraph **children; /* sorted by period, descending */
+};
+
+/**
+ * prism_profile__callgraph - the call graph of row @idx of the last
+ * prism_profile__entries() call
+ * @caller: root-first paths (callers above callees); false: leaf first
+ * @out: the root (name NULL, period = the row's total); owned by the profile
+ *
+ * A sample whose leaf is the row contributes its whole stack; a sample that
+ * only passes through the row contributes the part from the row to the leaf
+ * (caller order), as perf report --children shows it.
+ *
+ * Return: 0, -EINVAL for a bad @idx, -ENOMEM.
+ */
+PRISM_API int prism_profile__callgraph(struct prism_profile *p, size_t idx, bool caller,
+				       struct prism_callgraph **out);
+
+/**
+ * prism_profile__callgraphs - build the call graphs of every row whose
+ * overhead (children, or self) is at least @min_period, in one pass
+ *
+ * Later prism_profile__callgraph() calls for those rows (same @caller)
+ * return the prebuilt graphs; graphs of other rows are built on demand.
+ * Rows below @min_period cannot show a branch above it.
+ *
+ * Return: 0, -EINVAL before prism_profile__entries(), -ENOMEM.
+ */
+PRISM_API int prism_profile__callgraphs(struct prism_profile *p, bool caller, uint64_t min_period);
+
+/* folded output flags */
+#define PRISM_FOLDED_KERNEL_SUFFIX 1u /* "_[k]" after kernel frames (stackcollapse --kernel) */
+#define PRISM_FOLDED_PID 2u /* "comm-PID" as the first frame */
+#define PRISM_FOLDED_TID 4u /* "comm-PID/TID" */
+#define PRISM_FOLDED_PERIOD 8u /* count periods instead of samples */
+
+/**
+ * prism_profile__write_folded - one "comm;root;...;leaf count" line per
+ * distinct stack, sorted, as stackcollapse.py / stackcollapse-perf.pl write
+ * them: spaces in comm become '_', ';' in names ':', unresolved frames
+ * "[unknown]".
+ *
+ * Return: 0, -ENOMEM, or -EIO when writing to @fp failed.
+ */
+PRISM_API int prism_profile__write_folded(struct prism_profile *p, FILE *fp, unsigned int flags);
+
+struct prism_flamegraph_opts {
+	const char *title; /* default "Flame Graph" */
+	const char *subtitle; /* may be NULL */
+	unsigned int width; /* pixels, default 1200 */
+	double min_width; /* frames narrower than this many pixels are left out (default 0.1) */
+	bool period; /* weight by period instead of samples */
+	const char *count_name; /* "samples" */
+	bool offcpu_palette; /* blues for off-CPU time (flamegraph.pl --colors=io) */
+};
+
+/**
+ * prism_profile__write_flamegraph - a self-contained interactive SVG
+ *
+ * Click zooms into a frame, Ctrl-F or the Search button highlights frames
+ * matching a regular expression and shows the share they cover, tooltips
+ * give samples and percentages.  Colours: user code warm, kernel orange,
+ * JIT green, inlined aqua.
+ *
+ * Return: 0, -ENOMEM or -EIO.
+ */
+PRISM_API int prism_profile__write_flamegraph(struct prism_profile *p, FILE *fp,
+					      const struct prism_flamegraph_opts *opts);
+
+#endif /* PRISM_PROFILE_H */

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Symbolization: sample addresses -> DSO, function, offset, source line.
+ *
+ *	struct prism_symbols_opts o = { 0 };
+ *	struct prism_symbols *sy = prism_symbols__new(&o);
+ *	prism_symbols__set_features(sy, prism_session__features(s));
+ *	... feed every MMAP/MMAP2/COMM/FORK/EXIT/KSYMBOL record, in time order:
+ *	prism_symbols__event(sy, ev);
+ *	... and for a sample:
+ *	prism_symbols__resolve(sy, ev->sample.pid, cpumode, ip, &frame);
+ *
+ * The object keeps one address space per process (threads share it, fork
+ * copies it, exec empties it) and one global cache of DSOs keyed by path and
+ * build id: each binary is parsed once, lazily, on its first lookup.
+ * Everything a frame points to (names, DSOs) is owned by the prism_symbols
+ * object and stays valid until prism_symbols__free().
+ */
+#ifndef PRISM_SYMBOL_H
+#define PRISM_SYMBOL_H
+
+#include <prism/core.h>
+#include <prism/event.h>
+
+struct prism_symbols;
+struct prism_dso;
+struct prism_features;
+
+struct prism_symbols_opts {
+	const char *symfs; /* prefix for every binary path (perf report --symfs) */
+	/* NULL-terminated "OLD=NEW" prefix rewrites applied to recorded paths */
+	const char *const *path_map;
+	bool no_demangle; /* keep mangled names */
+	bool demangle_params; /* C++: print parameter lists (DMGL_PARAMS) */
+	bool no_kernel; /* never read /proc/kallsyms */
+	bool no_proc_root; /* do not look through /proc/PID/root */
+	const char *kallsyms; /* default /proc/kallsyms */
+	const char *debug_dir; /* default /usr/lib/debug */
+	const char *buildid_dir; /* default $HOME/.debug (perf's build-id cache) */
+	const char *jit_dir; /* where perf-PID.map files are; default /tmp */
+};
+
+/* what kind of code a frame is in (flame graph colours) */
+enum prism_frame_kind {
+	PRISM_FRAME_USER,
+	PRISM_FRAME_KERNEL,
+	PRISM_FRAME_JIT,
+	PRISM_FRAME_BPF,
+	PRISM_FRAME_INLINED,
+};
+
+/* one resolved address; pointers are owned by the prism_symbols object */
+struct prism_frame {
+	uint64_t ip; /* the address as sampled */
+	uint64_t dso_addr; /* the address in the DSO's own (ELF virtual) address space */
+	/*
+	 * the address in its mapping as perf script prints it in call chains:
+	 * ip - map start + file offset for mapped files (perf's map_ip), the
+	 * sampled address for the kernel, modules, JIT and BPF code
+	 */
+	uint64_t map_addr;
+	struct prism_dso *dso; /* NULL when no map covers ip */
+	const char *dso_name; /* short name: "libc.so.6", "[kernel.kallsyms]", "[unknown]" */
+	const char *dso_path; /* long name as recorded: "/usr/lib/.../libc.so.6" */
+	const char *sym; /* demangled symbol name, NULL when unresolved */
+	const void *sym_id; /* identity of the symbol (for grouping), NULL when unresolved */
+	uint64_t sym_start; /* symbol start, in the DSO's address space */
+	uint64_t symoff; /* dso_addr - sym_start */
+	bool kernel; /* a kernel-space address (cpumode kernel / guest kernel) */
+	enum prism_frame_kind kind;
+};
+
+/**
+ * prism_symbols__new - create a symbolization context
+ * @opts: options, may be NULL; strings are copied
+ *
+ * Return: the context, or NULL with errno set.
+ */
+PRISM_API struct prism_symbols *prism_symbols__new(const struct prism_symbols_opts *opts);
+/* frees the context, every DSO it loaded and every name it handed out; accepts NULL */
+PRISM_API void prism_symbols__free(struct prism_symbols *sy);
+
+/**
+ * prism_symbols__set_features - take build ids from a file's header
+ * @sy: context
+ * @f: the session's features (BUILD_ID: expected build id per DSO path;
+ *     the kernel's entry decides whether /proc/kallsyms fits the file)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_features *f);
+
+/**
+ * prism_symbols__event - update the address spaces from a record
+ *
+ * MMAP/MMAP2 add a map, COMM with the exec bit empties the process's
+ * address space, FORK of a new process copies its parent's, KSYMBOL adds or
+ * removes a BPF program; other records are ignored.  HEADER_BUILD_ID records
+ * (perf inject -b) record the expected build id of a path.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_symbols__event(struct prism_symbols *sy, const struct prism_event *ev);
+
+/**
+ * prism_symbols__resolve - resolve one address of process @pid
+ * @sy: context
+ * @pid: process id (threads share their process's maps)
+ * @cpumode: PERF_RECORD_MISC_USER / _KERNEL / ... (misc & PRISM_MISC_CPUMODE_MASK)
+ * @ip: the address
+ * @out: filled; unresolved parts are NULL / "[unknown]"
+ *
+ * Loads the DSO's symbols on first use (errors there become warnings once
+ * per DSO through the log callback, and the frame stays unresolved).
+ *
+ * Return: 0 when a symbol was found, 1 when the address stayed unresolved.
+ */
+PRISM_API int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumode,
+				     uint64_t ip, struct prism_frame *out);
+
+/*
+ * A sample's call chain, leaf first, as perf script prints it.  Fill with
+ * prism_symbols__callchain(); reuse the same object for every sample.
+ */
+struct prism_callchain {
+	size_t nr, alloc;
+	struct prism_frame *frames;
+};
+
+/**
+ * prism_symbols__callchain - resolve a sample's call chain
+ * @sy: context
+ * @ev: a SAMPLE record
+ * @cc: output, leaf first; PERF_CONTEXT_* markers switch the cpumode and are
+ *      dropped.  Without PERF_SAMPLE_CALLCHAIN the chain is the sample ip alone.
+ * @flags: PRISM_CALLCHAIN_INLINE_UNWOUND expands the frames found by DWARF
+ *      unwinding into their inlined functions (perf's default), _INLINE every
+ *      frame.  An expanded frame becomes the chain of functions DWARF gives
+ *      for its address, innermost first; those that are not the ELF symbol
+ *      itself are frames of kind PRISM_FRAME_INLINED.
+ *
+ * Samples with REGS_USER + STACK_USER (perf record --call-graph dwarf) and
+ * no user part in their chain get it by unwinding the stack copy (libdw).
+ *
+ * Return: 0 or -ENOMEM.
+ */
+#define PRISM_CALLCHAIN_INLINE 1u
+#define PRISM_CALLCHAIN_INLINE_UNWOUND 2u
+PRISM_API int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event *ev,
+				       struct prism_callchain *cc, unsigned int flags);
+/* frees the frames array (not the names); accepts an empty chain */
+PRISM_API void prism_callchain__release(struct prism_callchain *cc);
+
+/**
+ * prism_symbols__srcline - source file and line of a resolved frame (libdw)
+ * @sy: context
+ * @f: a frame from prism_symbols__resolve()/__callchain()
+ * @file: set to the file name (owned by @sy) on success
+ * @line: set to the line
+ *
+ * Return: 0, -ENOENT when the DSO has no line information for the address,
+ * or -PRISM_E_NOFEATURE without libdw.
+ */
+PRISM_API int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f,
+				     const char **file, unsigned int *line);
+
+/**
+ * prism_demangle - demangle a C++ or Rust (legacy and v0) symbol
+ * @name: a symbol name
+ * @params: include parameter lists (C++)
+ *
+ * Return: a malloc()ed string the caller frees, or NULL when @name is not
+ * mangled (or libiberty is not compiled in).
+ */
+PRISM_API char *prism_demangle(const char *name, bool params);
+
+/*
+ * perf script's text for frames.  Flags: PRISM_FRAME_FMT_SYMOFF appends
+ * "+0x<offset>" (perf script's default 'sym' with 'symoff'), _DSO appends
+ * " (<dso path>)".  Unresolved symbols print "[unknown]"; inlined frames
+ * print " (inlined)" in place of the DSO, as perf script does.
+ */
+#define PRISM_FRAME_FMT_SYMOFF 1u
+#define PRISM_FRAME_FMT_DSO 2u
+struct prism_strbuf;
+/* the address perf script shows in call chains: map_addr for DSOs, else the sampled one */
+PRISM_API uint64_t prism_frame__addr(const struct prism_frame *f);
+/* "sym+0xoff (dso)" */
+PRISM_API void prism_frame__format_sym(const struct prism_frame *f, unsigned int flags,
+				       struct prism_strbuf *sb);
+/* one callchain line: "\t%16lx sym+0xoff (dso)\n" */
+PRISM_API void prism_frame__format_script(const struct prism_frame *f, unsigned int flags,
+					  struct prism_strbuf *sb);
+
+/* the running kernel's build id as hex, or NULL (static buffer) */
+PRISM_API const char *prism_symbols__kernel_build_id(struct prism_symbols *sy);
+
+/* DSO facts */
+PRISM_API const char *prism_dso__name(const struct prism_dso *dso); /* short name */
+PRISM_API const char *prism_dso__path(const struct prism_dso *dso); /* long name */
+/* the file symbols were read from, NULL when none was found (or not loaded yet) */
+PRISM_API const char *prism_dso__symsrc(const struct prism_dso *dso);
+PRISM_API size_t prism_dso__nr_symbols(const struct prism_dso *dso);
+
+#endif /* PRISM_SYMBOL_H */

@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CPU utilization (curt done natively): a per-task state machine over the
+ * scheduler, syscall, IRQ, softirq and hypervisor-call tracepoints that
+ * splits time into user / sys / irq / softirq / hv / busy (state unknown) /
+ * idle per task, per CPU, per process and system-wide, with per-call tables.
+ *
+ *	struct prism_util *u = prism_util__new(NULL);
+ *	err = prism_util__process(u, session);	(or prism_util__event() per event)
+ *	prism_util__finish(u);
+ *	const struct prism_util_result *r;
+ *	err = prism_util__report(u, &ropts, &r);
+ *	... print r ...
+ *	prism_util__free(u);
+ *
+ * Memory: O(tasks + distinct calls); nothing is kept per event.
+ * Ownership: the result and every string and array it points to belong to
+ * the prism_util object; they stay valid until the next prism_util__report()
+ * or prism_util__free().  Times are in nanoseconds.
+ */
+#ifndef PRISM_UTIL_H
+#define PRISM_UTIL_H
+
+#include <prism/core.h>
+
+struct prism_session;
+struct prism_util;
+
+/* ---- feeding events (decoded from tracepoints, or synthetic) ---- */
+
+enum prism_util_ev_type {
+	PRISM_UTIL_EV_SYS_ENTER, /* a = syscall id */
+	PRISM_UTIL_EV_SYS_EXIT, /* a = syscall id (-1 allowed) */
+	PRISM_UTIL_EV_IRQ_ENTRY, /* a = irq, name = handler name */
+	PRISM_UTIL_EV_IRQ_EXIT, /* a = irq */
+	PRISM_UTIL_EV_SOFTIRQ_ENTRY, /* a = vector */
+	PRISM_UTIL_EV_SOFTIRQ_EXIT, /* a = vector */
+	PRISM_UTIL_EV_HCALL_ENTRY, /* a = opcode */
+	PRISM_UTIL_EV_HCALL_EXIT, /* a = opcode */
+	/* a = prev pid, b = prev_state, c = next pid; comm = prev, comm2 = next */
+	PRISM_UTIL_EV_SWITCH,
+	PRISM_UTIL_EV_WAKEUP, /* a = woken pid (sched_wakeup, sched_waking) */
+	PRISM_UTIL_EV_WAKEUP_NEW, /* a = woken pid */
+	PRISM_UTIL_EV_MIGRATE, /* a = pid, b = orig cpu, c = dest cpu */
+	PRISM_UTIL_EV_FORK, /* a = parent pid, c = child pid, comm2 = child comm */
+	PRISM_UTIL_EV_EXEC, /* a = pid, comm = new comm (or NULL) */
+	PRISM_UTIL_EV_EXIT, /* a = pid (sched_process_exit) */
+	PRISM_UTIL_EV_FREE, /* a = pid (sched_process_free) */
+	PRISM_UTIL_EV_OTHER, /* any other event: only tells who runs where */
+	PRISM_UTIL_EV_COMM, /* a = tid, comm = its new name (COMM record): no CPU implied */
+	PRISM_UTIL_EV_LOST, /* a = number of lost events (LOST) */
+	PRISM_UTIL_EV_LOST_SAMPLES, /* a = number of lost samples (LOST_SAMPLES) */
+	PRISM_UTIL_EV__NR,
+};
+
+/*
+ * One event.  time/cpu/pid/tid are the sample's (the task whose context
+ * emitted it: for a switch, the previous task; 0 = the CPU's idle task).
+ * pid is the process id when known, else 0.  Strings need not be
+ * NUL-terminated: their lengths are given (comm strings stop at a NUL).
+ */
+struct prism_util_event {
+	enum prism_util_ev_type type;
+	uint64_t time;
+	uint32_t cpu;
+	uint32_t pid, tid;
+	int64_t a, b, c;
+	const char *comm, *comm2, *name;
+	size_t comm_len, comm2_len, name_len;
+};
+
+/* ---- results ---- */
+
+enum prism_util_call_kind {
+	PRISM_UTIL_SYSCALL,
+	PRISM_UTIL_IRQ,
+	PRISM_UTIL_SOFTIRQ,
+	PRISM_UTIL_HCALL,
+	PRISM_UTIL_NR_KINDS,
+};
+
+struct prism_util_times {
+	uint64_t user, sys, irq, softirq, hv, busy; /* on CPU */
+	uint64_t idle; /* off CPU (tasks) or idle (CPUs) */
+	uint64_t wait; /* part of a task's idle: runnable, waiting for a CPU */
+	uint64_t sleep; /* part of a task's idle: sleeping or blocked */
+};
+
+struct prism_util_cpu_row {
+	uint32_t cpu;
+	struct prism_util_times t;
+};
+
+struct prism_util_call {
+	enum prism_util_call_kind kind;
+	int64_t id;
+	const char *name; /* never NULL: the number in decimal when no name is known */
+	uint64_t count; /* completed calls with a known start */
+	uint64_t elapsed; /* wall time enter -> exit of those calls */
+	uint64_t min, max; /* of those calls (0 when count == 0) */
+	uint64_t pending; /* time of calls running at the trace start or end */
+	uint64_t oncpu; /* time on CPU inside the calls (sys, irq, hv), pending included */
+	uint64_t nr_pending_start; /* exits seen whose entry preceded the trace */
+	uint64_t nr_pending_end; /* entries still running at the end (or at task death) */
+	uint64_t nr_inherited; /* completed calls entered by the fork parent */
+	/*
+	 * Damaged calls, left out of the numbers above (and counted in the
+	 * anomalies footer): exits whose entry is missing mid-trace, and
+	 * duplicated exit samples (counted once).  perf trace -s counts each
+	 * of them as a call.
+	 */
+	uint64_t nr_unmatched_exits;
+	uint64_t nr_duplicate_exits;
+};
+
+struct prism_util_task {
+	uint32_t tid, pid;
+	int image; /* -1: the current image; 0, 1, ...: images replaced by exec, oldest first */
+	const char *comm;
+	uint64_t start, end; /* lifetime inside the trace */
+	bool exited; /* seen dying */
+	struct prism_util_times all;
+	size_t nr_cpus;
+	const struct prism_util_cpu_row *cpus; /* ascending cpu */
+	uint64_t moves; /* migrations */
+	uint64_t wakeups, wakeup_total, wakeup_max; /* waking -> running latency */
+	uint64_t inferred; /* run time placed by inference (see the anomalies) */
+	uint64_t tail; /* run time since its last switch-in when the trace ended while it ran */
+	uint64_t head; /* run time on a CPU before that CPU's first sched_switch */
+	uint64_t orphan; /* run time ended by a switch whose sample had tid -1 (perf counts it to tid -1) */
+	uint64_t switch_ins; /* times switched in, seen or inferred */
+	size_t nr_calls[PRISM_UTIL_NR_KINDS];
+	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS]; /* busiest first */
+};
+
+struct prism_util_process {
+	uint32_t pid;
+	const char *comm; /* of the main thread (or the first task) */
+	size_t nr_tasks;
+	const struct prism_util_task *const *tasks;
+	struct prism_util_times all;
+	size_t nr_cpus;
+	const struct prism_util_cpu_row *cpus; /* per-CPU totals of its tasks */
+	uint64_t moves;
+	size_t nr_calls[PRISM_UTIL_NR_KINDS];
+	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS];
+};
+
+struct prism_util_anomalies {
+	uint64_t lost_events; /* sum of PERF_RECORD_LOST counts */
+	uint64_t lost_samples; /* sum of PERF_RECORD_LOST_SAMPLES counts */
+	uint64_t lost_records; /* LOST and LOST_SAMPLES records */
+	uint64_t out_of_order; /* records delivered later than newer ones (time sort window) */
+	uint64_t duplicate_samples; /* identical sample twice, second ignored */
+	uint64_t enter_in_call; /* an entry while the previous call was open: dropped */
+	uint64_t exit_without_enter; /* an exit with no open call (not at the trace start) */
+	uint64_t inferred_switch_ins; /* a task seen running with no switch-in */
+	uint64_t inferred_ns; /* time around those inferences */
+	uint64_t spurious_migrations; /* sched_migrate_task with orig == dest */
+	uint64_t unmatched_irq_exits; /* irq/softirq exits with no entry */
+	uint64_t events_after_death; /* events of a task already seen dead */
+	uint64_t cpus_without_events; /* CPUs counted idle for the whole trace */
+	uint64_t busy_unknown_ns; /* on-CPU time whose mode never became known */
+	uint64_t assumed_running; /* tasks first seen running: taken as running since the CPU's last known state */
+	uint64_t assumed_ns; /* run time so assumed */
+	uint64_t running_at_end; /* tasks still running when the trace ended */
+	uint64_t running_at_end_ns; /* their run time since their last switch-in */
+	uint64_t no_tid_samples; /* samples with tid -1 (an exiting task's last switch) */
+	uint64_t before_first_switch_ns; /* task run time on CPUs before their first sched_switch */
+	const char *missing; /* space-separated events the file lacks, "" when complete */
+};
+
+struct prism_util_result {
+	uint64_t start, end, length; /* trace span */
+	uint32_t nr_cpus; /* CPUs in the per-CPU summary */
+	const char *arch; /* uname-style, from the file (or this machine) */
+	uint64_t nr_events; /* samples processed */
+	const struct prism_util_cpu_row *cpus; /* system per-CPU summary */
+	struct prism_util_times all; /* sum over the CPUs */
+	double util_pct; /* (length * nr_cpus - idle) / (length * nr_cpus) * 100 */
+	size_t nr_processes;
+	const struct prism_util_process *processes; /* in report order */
+	size_t nr_calls[PRISM_UTIL_NR_KINDS];
+	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS]; /* system-wide */
+	struct prism_util_anomalies anomalies;
+};
+
+enum prism_util_sort {
+	PRISM_UTIL_SORT_UTIL, /* busiest first (default) */
+	PRISM_UTIL_SORT_CPU, /* most on-CPU time first */
+	PRISM_UTIL_SORT_TID, /* ascending pid, tid */
+	PRISM_UTIL_SORT_NAME, /* comm, then pid */
+};
+
+struct prism_util_report_opts {
+	enum prism_util_sort sort;
+	const int64_t *pids; /* keep processes with these pids (NULL: all) */
+	size_t nr_pids;
+	const int64_t *tids; /* keep tasks with these tids */
+	size_t nr_tids;
+	const char *const *comms; /* keep tasks with these comms */
+	size_t nr_comms;
+	const int64_t *cpus; /* keep these CPUs' rows (and tasks that ran there) */
+	size_t nr_cpus;
+	size_t top; /* keep the N busiest processes (0: all) */
+};
+
+struct prism_util_opts {
+	uint64_t time_start, time_end; /* only events inside [start, end]; 0 = open */
+	const char *arch; /* syscall table to use; NULL = the file's HEADER_ARCH */
+};
+
+/**
+ * prism_util__new - a new, empty analysis
+ * @opts: options, or NULL for defaults
+ *
+ * Return: the object, or NULL with errno = ENOMEM.
+ */
+PRISM_API struct prism_util *prism_util__new(const struct prism_util_opts *opts);
+
+/* frees @u and its results; accepts NULL */
+PRISM_API void prism_util__free(struct prism_util *u);
+
+/**
+ * prism_util__process - run the analysis over a session's records
+ * @u: the analysis
+ * @s: an open session (not yet processed)
+ *
+ * Looks the tracepoints up by name in the file's formats (absent events
+ * reduce the report, listed in anomalies.missing), takes the architecture
+ * from HEADER_ARCH, reads every record and calls prism_util__finish().
+ *
+ * Return: 0, or the negative error of prism_session__process() (records
+ * before the damage were analysed and the result is usable).
+ */
+PRISM_API int prism_util__process(struct prism_util *u, struct prism_session *s);
+
+/**
+ * prism_util__set_arch - name syscalls with @arch's table
+ * @u: the analysis
+ * @arch: uname-style name ("x86_64", "i686", "aarch64", "armv7l", "ppc64le",
+ *	  "s390x", "riscv64", ...)
+ *
+ * Return: 0, or -ENOENT when prism has no table for @arch (syscalls are then
+ * named by number).
+ */
+PRISM_API int prism_util__set_arch(struct prism_util *u, const char *arch);
+
+/**
+ * prism_util__event - feed one event, in time order
+ * @u: the analysis
+ * @ev: the event
+ *
+ * Return: 0, or -ENOMEM.
+ */
+PRISM_API int prism_util__event(struct prism_util *u, const struct prism_util_event *ev);
+
+/* name the events the source lacks ("irq:softirq_entry ..."), shown in the footer */
+PRISM_API void prism_util__set_missing(struct prism_util *u, const char *missing);
+
+/**
+ * prism_util__finish - close the trace: running tasks are charged up to
+ * the end, open calls become pending.  Further events are ignored.
+ */
+PRISM_API void prism_util__finish(struct prism_util *u);
+
+/**
+ * prism_util__report - build the result
+ * @u: a finished analysis
+ * @opts: sorting and filters, or NULL
+ * @res: set to the result (owned by @u)
+ *
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_util__report(struct prism_util *u, const struct prism_util_report_opts *opts,
+				 const struct prism_util_result **res);
+
+/**
+ * prism_util_preset - the tracepoints the analysis uses, as "sys:name"
+ *
+ * Return: a static NULL-terminated list, in the order a recording should
+ * group them; a recorder keeps those its kernel has (powerpc:hcall_* exist
+ * only on POWER).
+ */
+PRISM_API const char *const *prism_util_preset(void);
+
+/* ---- names ---- */
+
+/* syscall name for @arch (uname-style), or NULL */
+PRISM_API const char *prism_syscall_name(const char *arch, int64_t id);
+/* the canonical table name of an arch ("x86_64", "i386", "arm64", ...), or NULL */
+PRISM_API const char *prism_syscall_table(const char *arch);
+/* softirq vector name ("TIMER"), or NULL */
+PRISM_API const char *prism_softirq_name(int64_t vec);
+/* POWER hypervisor call name ("H_ENTER"), or NULL */
+PRISM_API const char *prism_hcall_name(int64_t opcode);
+
+#endif /* PRISM_UTIL_H */

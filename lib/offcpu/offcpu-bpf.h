@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Types shared by the off-CPU BPF program (offcpu.bpf.c) and its loader
+ * (offcpu.c): map keys and values, the ring-buffer record of one long block,
+ * the loss counters and the state classes.  Only fixed-size __u types, so
+ * that both compilers (clang -target bpf and the host cc) lay them out the
+ * same way.
+ */
+#ifndef PRISM_OFFCPU_BPF_H
+#define PRISM_OFFCPU_BPF_H
+
+#include <linux/types.h>
+
+/* task->__state bits that matter here; the rest (0x2000 FREEZABLE, ...) are masked off */
+#define OFFCPU_STATE_MASK 0xff
+#define OFFCPU_TASK_INTERRUPTIBLE 0x01
+#define OFFCPU_TASK_UNINTERRUPTIBLE 0x02
+#define OFFCPU_TASK_DEAD 0x80
+#define OFFCPU_PF_KTHREAD 0x00200000
+
+/* state classes, as bits of the state_mask filter (same values as PRISM_OFFCPU_STATE_*) */
+#define OFFCPU_CLASS_RUNNABLE (1u << 0) /* preempted or yielded: state 0 */
+#define OFFCPU_CLASS_S (1u << 1) /* TASK_INTERRUPTIBLE */
+#define OFFCPU_CLASS_D (1u << 2) /* TASK_UNINTERRUPTIBLE (also TASK_KILLABLE, TASK_IDLE) */
+#define OFFCPU_CLASS_OTHER (1u << 3) /* stopped, traced, parked, ... */
+
+/* tgid_filter values */
+#define OFFCPU_TRACK_MATCH 1u
+#define OFFCPU_TRACK_CHILDREN 2u
+
+/* the cgroup filter matches the cgroup or any descendant up to this depth */
+#define OFFCPU_MAX_CGROUP_LEVELS 16
+
+/* Per-task switch-out record kept in task storage. */
+struct offcpu_tstamp {
+	__u64 ts; /* bpf_ktime_get_ns() at switch-out; 0 = not off CPU (or not tracked) */
+	__s32 ustack; /* stack map id, or -errno */
+	__s32 kstack;
+	__u32 state; /* __state & 0xff */
+	__u32 cpu; /* CPU it left */
+};
+
+/* Aggregation key; an unavailable stack is kept as -errno so its time still counts. */
+struct offcpu_key {
+	__u32 tid;
+	__u32 tgid;
+	__s32 ustack;
+	__s32 kstack;
+	__u32 state;
+	__u32 pad;
+};
+
+struct offcpu_val {
+	__u64 total_ns;
+	__u64 count;
+};
+
+#define OFFCPU_BLOCK_IN_PROGRESS 1u /* still off CPU when the session stopped */
+
+/* One block at or above the threshold, sent through the ring buffer. */
+struct offcpu_block {
+	__u64 start_ns; /* switch-out, CLOCK_MONOTONIC */
+	__u64 duration_ns;
+	__u32 tid;
+	__u32 tgid;
+	__s32 ustack;
+	__s32 kstack;
+	__u32 state;
+	__u32 flags; /* OFFCPU_BLOCK_* */
+	__u32 cpu_out; /* CPU it left */
+	__u32 cpu_in; /* CPU it came back on (cpu_out when in progress) */
+};
+
+enum offcpu_counter {
+	OFFCPU_CNT_SWITCH_OUT, /* switch-outs that passed the filters and were stored */
+	OFFCPU_CNT_SWITCH_IN, /* switch-ins that closed a stored block */
+	OFFCPU_CNT_SHORT, /* blocks below min_ns, dropped on purpose */
+	OFFCPU_CNT_EMITTED, /* blocks sent individually through the ring buffer */
+	OFFCPU_CNT_IN_PROGRESS, /* blocks still open at stop, counted up to the stop */
+	OFFCPU_CNT_USTACK_EEXIST, /* user stack lost: stack-map bucket collision */
+	OFFCPU_CNT_USTACK_EFAULT, /* user stack unreadable */
+	OFFCPU_CNT_USTACK_OTHER, /* other bpf_get_stackid error (e.g. -ENOMEM) */
+	OFFCPU_CNT_KSTACK_EEXIST,
+	OFFCPU_CNT_KSTACK_EFAULT,
+	OFFCPU_CNT_KSTACK_OTHER,
+	OFFCPU_CNT_HASH_FULL, /* aggregation map full: block lost */
+	OFFCPU_CNT_HASH_FULL_NS, /* off-CPU ns lost that way */
+	OFFCPU_CNT_RINGBUF_DROP, /* ring buffer full: block aggregated instead */
+	OFFCPU_CNT_STORAGE_FAIL, /* task storage could not be created: block lost */
+	OFFCPU_CNT_UNCLOSED, /* a new block began before the last one's switch-in was seen */
+	OFFCPU_CNT_FORKS, /* children added to the filter by fork tracking */
+	OFFCPU_CNT_FILTER_FULL, /* children not added: filter map full */
+	OFFCPU_CNT__MAX
+};
+
+#endif /* PRISM_OFFCPU_BPF_H */

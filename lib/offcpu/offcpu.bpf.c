@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Off-CPU time by stack, in the kernel.
+ *
+ * At each context switch (tp_btf/sched_switch) the task leaving the CPU, if
+ * it passes the filters, gets its switch-out time, state and stack ids
+ * stored in task storage; the task entering the CPU, if it has such a
+ * record, is charged the time it was away: blocks of at least thresh_ns go
+ * to user space one by one through a ring buffer (they become timestamped
+ * samples), the others are summed in a hash map keyed by (tid, tgid, user
+ * stack, kernel stack, state).  Every block ends up in exactly one of the
+ * two, or is counted as lost.  Blocks still open when the session stops are
+ * closed by the iter/task program, which the loader runs once after
+ * detaching the switch program.
+ *
+ * Filters are read-only data or maps filled before the program is attached,
+ * so they hold from the first switch of the workload; fork tracking adds the
+ * children of followed processes to the tgid filter as they are created.
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "vmlinux-min.h"
+#include "offcpu-bpf.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* set by the loader before load */
+const volatile __u32 state_mask = OFFCPU_CLASS_S | OFFCPU_CLASS_D;
+const volatile __u64 min_ns = 0;
+const volatile __u64 thresh_ns = 0; /* 0: never emit individually */
+const volatile bool kernel_threads = false;
+const volatile bool want_ustack = true;
+const volatile bool want_kstack = true;
+const volatile bool has_cpu_filter = false;
+const volatile bool has_task_filter = false;
+const volatile __u64 cgroup_id = 0;
+
+/* set by the loader at stop: the end of every still-open block */
+__u64 stop_ns = 0;
+
+/* sizes are set by the loader (bpf_map__set_max_entries / set_value_size) */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct offcpu_tstamp);
+} tstamp SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_STACK_TRACE);
+	__uint(key_size, sizeof(__u32));
+	__uint(value_size, 127 * sizeof(__u64));
+	__uint(max_entries, 16384);
+} stacks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct offcpu_key);
+	__type(value, struct offcpu_val);
+	__uint(max_entries, 32768);
+} agg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);
+} blocks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__type(key, __u32);
+	__type(value, __u64);
+	__uint(max_entries, OFFCPU_CNT__MAX);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 1);
+} cpu_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 1);
+} tid_filter SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, __u32);
+	__type(value, __u8);
+	__uint(max_entries, 1);
+} tgid_filter SEC(".maps");
+
+static __always_inline void count(__u32 idx, __u64 n)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &idx);
+
+	if (c)
+		*c += n;
+}
+
+static __always_inline __u32 task_state(struct task_struct *t)
+{
+	struct task_struct___old *old;
+
+	if (bpf_core_field_exists(t->__state))
+		return BPF_CORE_READ(t, __state);
+	old = (void *)t;
+	return BPF_CORE_READ(old, state);
+}
+
+static __always_inline __u32 state_class(__u32 state)
+{
+	if (state == 0)
+		return OFFCPU_CLASS_RUNNABLE;
+	if (state & OFFCPU_TASK_INTERRUPTIBLE)
+		return OFFCPU_CLASS_S;
+	if (state & OFFCPU_TASK_UNINTERRUPTIBLE)
+		return OFFCPU_CLASS_D;
+	if (state & OFFCPU_TASK_DEAD)
+		return 0; /* exiting: it never comes back */
+	return OFFCPU_CLASS_OTHER;
+}
+
+/* current is the task switching out, so the cgroup helpers see its cgroup */
+static __always_inline bool cgroup_matches(void)
+{
+	int level;
+
+	for (level = 0; level < OFFCPU_MAX_CGROUP_LEVELS; level++) {
+		__u64 id = bpf_get_current_ancestor_cgroup_id(level);
+
+		if (id == cgroup_id)
+			return true;
+		if (id == 0)
+			break;
+	}
+	return false;
+}
+
+static __always_inline bool task_wanted(struct task_struct *t, __u32 tid, __u32 tgid)
+{
+	if (!kernel_threads && (BPF_CORE_READ(t, flags) & OFFCPU_PF_KTHREAD))
+		return false;
+	if (has_cpu_filter) {
+		__u32 cpu = bpf_get_smp_processor_id();
+		__u8 *ok = bpf_map_lookup_elem(&cpu_filter, &cpu);
+
+		if (!ok || !*ok)
+			return false;
+	}
+	if (has_task_filter && !bpf_map_lookup_elem(&tid_filter, &tid) &&
+	    !bpf_map_lookup_elem(&tgid_filter, &tgid))
+		return false;
+	if (cgroup_id && !cgroup_matches())
+		return false;
+	return true;
+}
+
+/*
+ * Kernel stacks taken in the tracepoint start with the BPF program and
+ * bpf_trace_run4(); skip them so that they start at __schedule().
+ */
+#define KSTACK_SKIP 2
+
+static __always_inline __s32 stack_id(void *ctx, __u64 flags, __u32 cnt_eexist)
+{
+	long id = bpf_get_stackid(ctx, &stacks, flags);
+
+	if (id >= 0)
+		return id;
+	if (id == -17 /* EEXIST */)
+		count(cnt_eexist, 1);
+	else if (id == -14 /* EFAULT */)
+		count(cnt_eexist + 1, 1);
+	else
+		count(cnt_eexist + 2, 1);
+	return id;
+}
+
+static __always_inline void aggregate(struct offcpu_key *key, __u64 delta)
+{
+	struct offcpu_val *val, init = { .total_ns = delta, .count = 1 };
+	long err;
+
+	val = bpf_map_lookup_elem(&agg, key);
+	if (!val) {
+		err = bpf_map_update_elem(&agg, key, &init, BPF_NOEXIST);
+		if (!err)
+			return;
+		/* another CPU inserted the same key meanwhile */
+		val = bpf_map_lookup_elem(&agg, key);
+		if (!val) {
+			count(OFFCPU_CNT_HASH_FULL, 1);
+			count(OFFCPU_CNT_HASH_FULL_NS, delta);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&val->total_ns, delta);
+	__sync_fetch_and_add(&val->count, 1);
+}
+
+/* charge one finished (or, at stop, still open) block */
+static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tgid, __u64 end,
+				    __u32 cpu_in, __u32 flags)
+{
+	struct offcpu_key key = {};
+	struct offcpu_block *b;
+	__u64 delta;
+
+	if (end <= d->ts)
+		return;
+	delta = end - d->ts;
+	if (delta < min_ns) {
+		count(OFFCPU_CNT_SHORT, 1);
+		return;
+	}
+	if (thresh_ns && delta >= thresh_ns) {
+		b = bpf_ringbuf_reserve(&blocks, sizeof(*b), 0);
+		if (b) {
+			b->start_ns = d->ts;
+			b->duration_ns = delta;
+			b->tid = tid;
+			b->tgid = tgid;
+			b->ustack = d->ustack;
+			b->kstack = d->kstack;
+			b->state = d->state;
+			b->flags = flags;
+			b->cpu_out = d->cpu;
+			b->cpu_in = cpu_in;
+			bpf_ringbuf_submit(b, 0);
+			count(OFFCPU_CNT_EMITTED, 1);
+			return;
+		}
+		/* keep its time in the sums rather than losing it */
+		count(OFFCPU_CNT_RINGBUF_DROP, 1);
+	}
+	key.tid = tid;
+	key.tgid = tgid;
+	key.ustack = d->ustack;
+	key.kstack = d->kstack;
+	key.state = d->state;
+	aggregate(&key, delta);
+}
+
+static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u64 now)
+{
+	struct offcpu_tstamp *d;
+	__u32 tid = BPF_CORE_READ(prev, pid);
+	__u32 tgid = BPF_CORE_READ(prev, tgid);
+	__u32 state;
+
+	if (tid == 0) /* the idle task */
+		return;
+	state = task_state(prev) & OFFCPU_STATE_MASK;
+	if (!(state_class(state) & state_mask))
+		return;
+	if (!task_wanted(prev, tid, tgid))
+		return;
+
+	d = bpf_task_storage_get(&tstamp, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!d) {
+		count(OFFCPU_CNT_STORAGE_FAIL, 1);
+		return;
+	}
+	/*
+	 * Still set: the last block's switch-in never reached this program (the
+	 * kernel skipped the tracepoint); its length is unknown, count the loss.
+	 */
+	if (d->ts)
+		count(OFFCPU_CNT_UNCLOSED, 1);
+	d->ustack = want_ustack ? stack_id(ctx, BPF_F_USER_STACK, OFFCPU_CNT_USTACK_EEXIST) : -2;
+	d->kstack = want_kstack ? stack_id(ctx, KSTACK_SKIP, OFFCPU_CNT_KSTACK_EEXIST) : -2;
+	d->state = state;
+	d->cpu = bpf_get_smp_processor_id();
+	d->ts = now;
+	count(OFFCPU_CNT_SWITCH_OUT, 1);
+}
+
+static __always_inline void switch_in(struct task_struct *next, __u64 now)
+{
+	struct offcpu_tstamp *d;
+
+	d = bpf_task_storage_get(&tstamp, next, 0, 0);
+	if (!d || !d->ts)
+		return;
+	account(d, BPF_CORE_READ(next, pid), BPF_CORE_READ(next, tgid), now,
+		bpf_get_smp_processor_id(), 0);
+	d->ts = 0;
+	count(OFFCPU_CNT_SWITCH_IN, 1);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
+{
+	__u64 now = bpf_ktime_get_ns();
+
+	if (stop_ns)
+		return 0;
+	switch_out(ctx, prev, now);
+	switch_in(next, now);
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(offcpu_fork, struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ptgid = BPF_CORE_READ(parent, tgid);
+	__u32 ctgid = BPF_CORE_READ(child, tgid);
+	__u8 *track, val;
+
+	if (ptgid == ctgid) /* a new thread: its tgid is already tracked */
+		return 0;
+	track = bpf_map_lookup_elem(&tgid_filter, &ptgid);
+	if (!track || !(*track & OFFCPU_TRACK_CHILDREN))
+		return 0;
+	val = *track;
+	if (bpf_map_update_elem(&tgid_filter, &ctgid, &val, BPF_ANY))
+		count(OFFCPU_CNT_FILTER_FULL, 1);
+	else
+		count(OFFCPU_CNT_FORKS, 1);
+	return 0;
+}
+
+/*
+ * Run once by the loader after the switch program is detached: every task
+ * still holding a switch-out time is charged up to stop_ns.
+ */
+SEC("iter/task")
+int offcpu_sweep(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct offcpu_tstamp *d;
+
+	if (!task || !stop_ns)
+		return 0;
+	d = bpf_task_storage_get(&tstamp, task, 0, 0);
+	if (!d || !d->ts)
+		return 0;
+	account(d, BPF_CORE_READ(task, pid), BPF_CORE_READ(task, tgid), stop_ns, d->cpu,
+		OFFCPU_BLOCK_IN_PROGRESS);
+	d->ts = 0;
+	count(OFFCPU_CNT_IN_PROGRESS, 1);
+	return 0;
+}

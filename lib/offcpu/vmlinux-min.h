@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The few kernel types offcpu.bpf.c reads, declared by hand instead of a
+ * generated multi-megabyte vmlinux.h.  preserve_access_index makes clang emit
+ * CO-RE relocations, so libbpf fixes every field offset against the running
+ * kernel's BTF (/sys/kernel/btf/vmlinux) at load time: the layout below does
+ * not have to match any kernel, only the field names and kinds do.
+ */
+#ifndef PRISM_VMLINUX_MIN_H
+#define PRISM_VMLINUX_MIN_H
+
+#pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
+
+struct task_struct {
+	unsigned int __state; /* 5.14+; 'long state' before (see task_struct___old) */
+	unsigned int flags;
+	int pid;
+	int tgid;
+};
+
+/* kernels before 5.14 */
+struct task_struct___old {
+	long state;
+};
+
+struct bpf_iter_meta {
+	void *seq;
+	__u64 session_id;
+	__u64 seq_num;
+};
+
+/* context of SEC("iter/task") programs */
+struct bpf_iter__task {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+};
+
+#pragma clang attribute pop
+
+#endif /* PRISM_VMLINUX_MIN_H */

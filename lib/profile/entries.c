@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Rows (perf report's hist entries) and per-row call graphs, computed from
+ * the unique stacks of a profile.
+ */
+#include "profile-internal.h"
+
+struct ekey {
+	uint32_t comm, pid, tid, cpu, dso, src;
+	uint64_t sym; /* sym identity, or the address when unresolved */
+	uint32_t leaf_form, pad; /* unresolved sample address, DSO-relative */
+};
+
+struct ebuild {
+	struct ekey *keys;
+	size_t alloc_keys;
+	struct u32map map;
+	uint32_t *last_rec; /* per entry: last record counted (children dedupe) */
+	size_t alloc_last, alloc_eframe;
+};
+
+static uint64_t ekey_hash(const struct ekey *k)
+{
+	uint64_t h = hash_u64(((uint64_t)k->comm << 32) ^ k->pid);
+
+	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
+	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src));
+	return hash_u64(h ^ k->sym);
+}
+
+/*
+ * Note: perf keys an unresolved sample address by its DSO-relative value,
+ * but the same address met in a call chain by its raw value, so in
+ * --children mode one unresolved address can give two rows.  We do the
+ * same (leaf_form) so rows match perf's.
+ */
+static bool is_leaf_form(const struct pframe *f)
+{
+	return !f->sym_key && f->dso && f->dso_addr != f->ip;
+}
+
+static void make_key(const struct prism_profile *p, const bool *use, const struct precord *r,
+		     const struct pframe *f, bool leaf, struct ekey *k)
+{
+	memset(k, 0, sizeof(*k));
+	if (leaf && is_leaf_form(f))
+		k->leaf_form = 1;
+	if (use[PRISM_SORT_COMM])
+		k->comm = r->comm_id;
+	if (use[PRISM_SORT_PID])
+		k->pid = r->pid;
+	if (use[PRISM_SORT_TID])
+		k->tid = r->tid;
+	if (use[PRISM_SORT_CPU])
+		k->cpu = r->cpu;
+	if (use[PRISM_SORT_DSO] || use[PRISM_SORT_SYM])
+		k->dso = f->dso_id;
+	if (use[PRISM_SORT_SYM])
+		k->sym = f->sym_key   ? (uint64_t)(uintptr_t)f->sym_key :
+			 k->leaf_form ? f->dso_addr :
+					f->ip;
+	if (use[PRISM_SORT_SRCLINE])
+		k->src = f->src_id ? f->src_id : UINT32_MAX - (uint32_t)(f->ip & 0xffff);
+}
+
+static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
+			   const struct pframe *f, const struct precord *r, const bool *use)
+{
+	uint64_t h = ekey_hash(k);
+	struct prism_hist_entry *e;
+	size_t s, i;
+
+	if (b->map.cap) {
+		for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
+			if (!memcmp(&b->keys[b->map.slots[s] - 1], k, sizeof(*k)))
+				return b->map.slots[s] - 1;
+	}
+	if (p->nr_entries * 2 + 2 > b->map.cap) {
+		size_t cap = b->map.cap ? b->map.cap * 2 : 1024;
+		uint32_t *slots = calloc(cap, sizeof(*slots));
+
+		if (!slots)
+			return UINT32_MAX;
+		for (i = 0; i < p->nr_entries; i++) {
+			for (s = ekey_hash(&b->keys[i]) & (cap - 1); slots[s];
+			     s = (s + 1) & (cap - 1))
+				;
+			slots[s] = (uint32_t)i + 1;
+		}
+		free(b->map.slots);
+		b->map.slots = slots;
+		b->map.cap = cap;
+	}
+	if (prism_ensure_mem((void **)&p->entries, &p->alloc_entries, sizeof(*p->entries),
+			     p->nr_entries + 1) ||
+	    prism_ensure_mem((void **)&b->keys, &b->alloc_keys, sizeof(*b->keys),
+			     p->nr_entries + 1) ||
+	    prism_ensure_mem((void **)&b->last_rec, &b->alloc_last, sizeof(*b->last_rec),
+			     p->nr_entries + 1) ||
+	    prism_ensure_mem((void **)&p->eframe, &b->alloc_eframe, sizeof(*p->eframe),
+			     p->nr_entries + 1))
+		return UINT32_MAX;
+	p->eframe[p->nr_entries] = (uint32_t)(f - p->frames);
+	e = &p->entries[p->nr_entries];
+	memset(e, 0, sizeof(*e));
+	e->comm = strtab__str(&p->strs, r->comm_id);
+	e->pid = r->pid;
+	e->tid = r->tid;
+	e->cpu = r->cpu;
+	e->dso = strtab__str(&p->strs, f->dso_id);
+	e->sym = f->name;
+	e->ip = k->leaf_form ? f->dso_addr : f->ip;
+	e->kernel = f->kernel;
+	e->inlined = f->kind == PRISM_FRAME_INLINED;
+	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, f->src_id) : NULL;
+	b->keys[p->nr_entries] = *k;
+	b->last_rec[p->nr_entries] = UINT32_MAX;
+	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
+		;
+	b->map.slots[s] = (uint32_t)++p->nr_entries;
+	return (uint32_t)(p->nr_entries - 1);
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_entry(const void *pa, const void *pb, void *arg)
+{
+	const struct prism_profile *sort_profile = arg;
+	const struct prism_hist_entry *a = &sort_profile->entries[*(const uint32_t *)pa];
+	const struct prism_hist_entry *b = &sort_profile->entries[*(const uint32_t *)pb];
+	int c;
+
+	if (sort_profile->children && a->children != b->children)
+		return a->children > b->children ? -1 : 1;
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	c = cmp_str(a->comm, b->comm);
+	if (!c)
+		c = cmp_str(a->dso, b->dso);
+	if (!c)
+		c = cmp_str(a->sym, b->sym);
+	if (!c && a->ip != b->ip)
+		c = a->ip < b->ip ? -1 : 1;
+	if (!c && a->pid != b->pid)
+		c = a->pid < b->pid ? -1 : 1;
+	if (!c && a->tid != b->tid)
+		c = a->tid < b->tid ? -1 : 1;
+	if (!c && a->cpu != b->cpu)
+		c = a->cpu < b->cpu ? -1 : 1;
+	return c;
+}
+
+/* sort the rows and renumber the per-position entry indexes */
+static int sort_entries(struct prism_profile *p)
+{
+	uint32_t *order = prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*order));
+	uint32_t *rank = prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*rank));
+	uint32_t *eframe = prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*eframe));
+	struct prism_hist_entry *sorted =
+		prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*sorted));
+	size_t i;
+
+	if (!order || !rank || !sorted || !eframe) {
+		free(eframe);
+		free(order);
+		free(rank);
+		free(sorted);
+		return -ENOMEM;
+	}
+	for (i = 0; i < p->nr_entries; i++)
+		order[i] = (uint32_t)i;
+	qsort_r(order, p->nr_entries, sizeof(*order), cmp_entry, p);
+	for (i = 0; i < p->nr_entries; i++) {
+		rank[order[i]] = (uint32_t)i;
+		sorted[i] = p->entries[order[i]];
+		eframe[i] = p->eframe[order[i]];
+	}
+	free(p->eframe);
+	p->eframe = eframe;
+	for (i = 0; i < p->pool_len; i++)
+		if (p->epool[i] != UINT32_MAX)
+			p->epool[i] = rank[p->epool[i]];
+	for (i = 0; i < p->nr_recs; i++)
+		p->eleaf[i] = rank[p->eleaf[i]];
+	free(p->entries);
+	p->entries = sorted;
+	p->alloc_entries = p->nr_entries + 1;
+	free(order);
+	free(rank);
+	return 0;
+}
+
+int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *keys, size_t nr_keys,
+			   bool children, struct prism_hist_entry **out, size_t *nr)
+{
+	bool use[PRISM_SORT__MAX] = { false };
+	struct ebuild b = { 0 };
+	size_t i, r;
+	int err = -ENOMEM;
+
+	for (i = 0; i < nr_keys; i++)
+		if (keys[i] < PRISM_SORT__MAX)
+			use[keys[i]] = true;
+	p->nr_entries = 0;
+	p->children = children;
+	free(p->eframe);
+	p->eframe = NULL;
+	free(p->epool);
+	free(p->eleaf);
+	p->epool = prism_reallocarray(NULL, p->pool_len + 1, sizeof(*p->epool));
+	p->eleaf = prism_reallocarray(NULL, p->nr_recs + 1, sizeof(*p->eleaf));
+	if (!p->epool || !p->eleaf)
+		goto out;
+	memset(p->epool, 0xff, (p->pool_len + 1) * sizeof(*p->epool));
+	for (r = 0; r < p->nr_recs; r++) {
+		const struct precord *rec = &p->recs[r];
+
+		for (i = 0; i < rec->depth; i++) {
+			const struct pframe *f = &p->frames[p->pool[rec->off + i]];
+			struct ekey k;
+			uint32_t e;
+
+			if (!i) {
+				/* the sample's own row: self, and children for itself */
+				make_key(p, use, rec, f, true, &k);
+				e = find_entry(p, &b, &k, f, rec, use);
+				if (e == UINT32_MAX)
+					goto out;
+				p->entries[e].self += rec->period;
+				p->entries[e].nr_samples += rec->count;
+				p->entries[e].children += rec->period;
+				p->entries[e].nr_children_samples += rec->count;
+				b.last_rec[e] = (uint32_t)r;
+				p->eleaf[r] = e;
+				p->epool[rec->off] = e;
+				if (!children)
+					break;
+			}
+			make_key(p, use, rec, f, false, &k);
+			e = find_entry(p, &b, &k, f, rec, use);
+			if (e == UINT32_MAX)
+				goto out;
+			if (i)
+				p->epool[rec->off + i] = e;
+			if (b.last_rec[e] != r) {
+				b.last_rec[e] = (uint32_t)r;
+				p->entries[e].children += rec->period;
+				p->entries[e].nr_children_samples += rec->count;
+			}
+		}
+	}
+	err = sort_entries(p);
+	if (err)
+		goto out;
+	*out = p->entries;
+	*nr = p->nr_entries;
+out:
+	free(b.keys);
+	free(b.map.slots);
+	free(b.last_rec);
+	return err;
+}
+
+/* ---- call graphs ---- */
+
+struct tnode {
+	uint32_t frame, parent;
+	uint32_t first_child, next; /* indexes + 1 */
+	uint64_t period, samples;
+};
+
+struct cgbuild {
+	struct tnode *t;
+	size_t nr, alloc;
+	uint32_t *slots; /* (parent, frame) -> node + 1 */
+	size_t cap;
+};
+
+struct cg_arena {
+	struct prism_callgraph *nodes;
+	struct prism_callgraph **ptrs;
+	struct prism_callgraph **roots; /* per entry, NULL when not built */
+	size_t nr_roots;
+	bool caller;
+};
+
+void cg_arena__free(struct cg_arena *a)
+{
+	if (!a)
+		return;
+	free(a->nodes);
+	free(a->ptrs);
+	free(a->roots);
+	free(a);
+}
+
+static uint64_t tn_hash(uint32_t parent, uint32_t frame)
+{
+	return hash_u64(((uint64_t)parent << 32) | frame);
+}
+
+static uint32_t tn_new(struct cgbuild *b, uint32_t parent, uint32_t frame)
+{
+	struct tnode *n;
+
+	if (prism_ensure_mem((void **)&b->t, &b->alloc, sizeof(*b->t), b->nr + 1))
+		return UINT32_MAX;
+	n = &b->t[b->nr];
+	memset(n, 0, sizeof(*n));
+	n->frame = frame;
+	n->parent = parent;
+	if (parent != UINT32_MAX) {
+		n->next = b->t[parent].first_child;
+		b->t[parent].first_child = (uint32_t)b->nr + 1;
+	}
+	return (uint32_t)b->nr++;
+}
+
+/* the child of @parent for @frame, created when missing */
+static uint32_t tn_child(struct cgbuild *b, uint32_t parent, uint32_t frame)
+{
+	size_t s, i;
+	uint32_t c;
+
+	if (b->cap) {
+		for (s = tn_hash(parent, frame) & (b->cap - 1); b->slots[s];
+		     s = (s + 1) & (b->cap - 1)) {
+			const struct tnode *n = &b->t[b->slots[s] - 1];
+
+			if (n->parent == parent && n->frame == frame)
+				return b->slots[s] - 1;
+		}
+	}
+	if ((b->nr + 1) * 2 > b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 4096;
+		uint32_t *slots = calloc(cap, sizeof(*slots));
+
+		if (!slots)
+			return UINT32_MAX;
+		for (i = 0; i < b->nr; i++) {
+			if (b->t[i].parent == UINT32_MAX)
+				continue;
+			for (s = tn_hash(b->t[i].parent, b->t[i].frame) & (cap - 1); slots[s];
+			     s = (s + 1) & (cap - 1))
+				;
+			slots[s] = (uint32_t)i + 1;
+		}
+		free(b->slots);
+		b->slots = slots;
+		b->cap = cap;
+	}
+	c = tn_new(b, parent, frame);
+	if (c == UINT32_MAX)
+		return c;
+	for (s = tn_hash(parent, frame) & (b->cap - 1); b->slots[s]; s = (s + 1) & (b->cap - 1))
+		;
+	b->slots[s] = c + 1;
+	return c;
+}
+
+static int cmp_cg(const void *pa, const void *pb)
+{
+	const struct prism_callgraph *a = *(struct prism_callgraph *const *)pa;
+	const struct prism_callgraph *b = *(struct prism_callgraph *const *)pb;
+
+	if (a->period != b->period)
+		return a->period > b->period ? -1 : 1;
+	return cmp_str(a->name, b->name);
+}
+
+/* add the path of record @r for the tree rooted at @root: positions from..0 or 0..from */
+static int add_path(struct prism_profile *p, struct cgbuild *b, uint32_t root,
+		    const struct precord *rec, size_t from, bool caller)
+{
+	const uint32_t *fr = p->pool + rec->off;
+	size_t j = caller ? from : 0, to = caller ? 0 : from;
+	uint32_t cur = root;
+
+	b->t[root].period += rec->period;
+	b->t[root].samples += rec->count;
+	for (;;) {
+		cur = tn_child(b, cur, fr[j]);
+		if (cur == UINT32_MAX)
+			return -ENOMEM;
+		b->t[cur].period += rec->period;
+		b->t[cur].samples += rec->count;
+		if (j == to)
+			break;
+		j = caller ? j - 1 : j + 1;
+	}
+	return 0;
+}
+
+/*
+ * Build the graphs of the entries flagged in @want in one pass over the
+ * stacks.  A sample whose leaf is the entry adds its whole stack; a sample
+ * that passes through it (children mode) adds the part from its outermost
+ * occurrence to the leaf.
+ */
+static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
+{
+	struct cgbuild b = { 0 };
+	uint32_t *root = NULL, *stamp = NULL, *from = NULL, *seen = NULL;
+	struct cg_arena *a = NULL;
+	size_t r, i, e, nptr = 0, nseen = 0, seen_alloc = 0;
+	int err = -ENOMEM;
+
+	root = malloc((p->nr_entries + 1) * sizeof(*root));
+	stamp = malloc((p->nr_entries + 1) * sizeof(*stamp));
+	from = malloc((p->nr_entries + 1) * sizeof(*from));
+	if (!root || !stamp || !from)
+		goto out;
+	for (e = 0; e < p->nr_entries; e++) {
+		root[e] = UINT32_MAX;
+		stamp[e] = UINT32_MAX;
+		if (want[e] && (root[e] = tn_new(&b, UINT32_MAX, UINT32_MAX)) == UINT32_MAX)
+			goto out;
+	}
+	for (r = 0; r < p->nr_recs; r++) {
+		const struct precord *rec = &p->recs[r];
+
+		if (prism_ensure_mem((void **)&seen, &seen_alloc, sizeof(*seen), rec->depth + 1))
+			goto out;
+		nseen = 0;
+		e = p->eleaf[r];
+		if (want[e]) {
+			stamp[e] = (uint32_t)r;
+			from[e] = rec->depth - 1;
+			seen[nseen++] = (uint32_t)e;
+		}
+		for (i = 0; p->children && i < rec->depth; i++) {
+			e = p->epool[rec->off + i];
+			if (e == UINT32_MAX || !want[e] || e == p->eleaf[r])
+				continue;
+			if (stamp[e] != r) {
+				stamp[e] = (uint32_t)r;
+				seen[nseen++] = (uint32_t)e;
+			}
+			from[e] = (uint32_t)i; /* the outermost occurrence wins */
+		}
+		for (i = 0; i < nseen; i++)
+			if (add_path(p, &b, root[seen[i]], rec, from[seen[i]], caller))
+				goto out;
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		goto out;
+	a->caller = caller;
+	a->nr_roots = p->nr_entries;
+	a->nodes = calloc(b.nr + 1, sizeof(*a->nodes));
+	a->ptrs = calloc(b.nr + 1, sizeof(*a->ptrs));
+	a->roots = calloc(p->nr_entries + 1, sizeof(*a->roots));
+	if (!a->nodes || !a->ptrs || !a->roots)
+		goto out;
+	for (i = 0; i < b.nr; i++) {
+		struct prism_callgraph *n = &a->nodes[i];
+
+		if (b.t[i].frame != UINT32_MAX) {
+			const struct pframe *f = &p->frames[b.t[i].frame];
+
+			n->name = f->name;
+			n->dso = f->dso_name;
+			n->ip = f->ip;
+			n->kernel = f->kernel;
+			n->kind = (enum prism_frame_kind)f->kind;
+		}
+		n->period = b.t[i].period;
+		n->samples = b.t[i].samples;
+	}
+	/* children after every node's period is known: they are sorted by it */
+	for (i = 0; i < b.nr; i++) {
+		struct prism_callgraph *n = &a->nodes[i];
+		uint32_t c;
+
+		n->children = &a->ptrs[nptr];
+		for (c = b.t[i].first_child; c; c = b.t[c - 1].next)
+			a->ptrs[nptr + n->nr_children++] = &a->nodes[c - 1];
+		nptr += n->nr_children;
+		qsort(n->children, n->nr_children, sizeof(*n->children), cmp_cg);
+	}
+	for (e = 0; e < p->nr_entries; e++)
+		a->roots[e] = root[e] == UINT32_MAX ? NULL : &a->nodes[root[e]];
+	cg_arena__free(p->arena);
+	p->arena = a;
+	a = NULL;
+	err = 0;
+out:
+	cg_arena__free(a);
+	free(b.t);
+	free(b.slots);
+	free(root);
+	free(stamp);
+	free(from);
+	free(seen);
+	return err;
+}
+
+int prism_profile__callgraphs(struct prism_profile *p, bool caller, uint64_t min_period)
+{
+	bool *want;
+	size_t e;
+	int err;
+
+	if (!p->epool)
+		return -EINVAL;
+	want = calloc(p->nr_entries + 1, sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	for (e = 0; e < p->nr_entries; e++) {
+		uint64_t v = p->children ? p->entries[e].children : p->entries[e].self;
+
+		want[e] = v >= min_period && v > 0;
+	}
+	err = build_graphs(p, want, caller);
+	free(want);
+	return err;
+}
+
+int prism_profile__callgraph(struct prism_profile *p, size_t idx, bool caller,
+			     struct prism_callgraph **out)
+{
+	bool *want;
+	int err;
+
+	if (idx >= p->nr_entries || !p->epool)
+		return -EINVAL;
+	if (p->arena && p->arena->caller == caller && p->arena->nr_roots == p->nr_entries &&
+	    p->arena->roots[idx]) {
+		*out = p->arena->roots[idx];
+		return 0;
+	}
+	want = calloc(p->nr_entries + 1, sizeof(*want));
+	if (!want)
+		return -ENOMEM;
+	want[idx] = true;
+	err = build_graphs(p, want, caller);
+	free(want);
+	if (!err)
+		*out = p->arena->roots[idx];
+	return err;
+}
+
+int prism_profile__entry_srcline(struct prism_profile *p, size_t idx, const char **file,
+				 unsigned int *line)
+{
+	const struct pframe *f;
+	struct prism_frame fr = { 0 };
+
+	if (idx >= p->nr_entries || !p->eframe)
+		return -EINVAL;
+	if (!p->sy)
+		return -ENOENT;
+	f = &p->frames[p->eframe[idx]];
+	fr.ip = f->ip;
+	fr.dso = f->dso;
+	fr.dso_addr = f->dso_addr;
+	fr.kernel = f->kernel;
+	fr.sym = f->name;
+	return prism_symbols__srcline(p->sy, &fr, file, line);
+}

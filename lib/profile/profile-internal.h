@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of lib/profile/: interned frames and unique stacks.  Not installed.
+ */
+#ifndef PRISM_PROFILE_INTERNAL_H
+#define PRISM_PROFILE_INTERNAL_H
+
+#include <prism/profile.h>
+
+#include "internal.h"
+
+/* an interned frame: one per (dso, symbol) or, unresolved, per (dso, address) */
+struct pframe {
+	const void *dso_key; /* struct prism_dso *, or the dso name when there is none */
+	const void *sym_key; /* sym_id, or NULL */
+	uint64_t addr_key; /* ip when unresolved or per-address (srcline) */
+	const char *name; /* symbol or NULL */
+	const char *dso_name;
+	uint64_t ip;
+	uint64_t dso_addr;
+	struct prism_dso *dso;
+	uint32_t dso_id; /* interned short DSO name */
+	uint32_t src_id; /* interned "file:line", 0 = unknown */
+	bool kernel;
+	uint8_t kind;
+};
+
+/* a unique (task, stack); frames leaf first in the pool */
+struct precord {
+	uint32_t comm_id, pid, tid, cpu;
+	uint32_t off, depth;
+	uint64_t period, count;
+	uint64_t hash;
+};
+
+/* string interning: id 0 is reserved for "none" */
+struct strtab {
+	char **strs;
+	size_t nr, alloc;
+	uint32_t *slots;
+	size_t cap;
+};
+
+struct u32map { /* open addressing: index+1 per slot, 0 empty */
+	uint32_t *slots;
+	size_t cap;
+};
+
+struct prism_profile {
+	struct prism_symbols *sy;
+	unsigned int mask;
+	struct strtab strs;
+
+	struct pframe *frames;
+	size_t nr_frames, alloc_frames;
+	struct u32map frame_map;
+
+	struct precord *recs;
+	size_t nr_recs, alloc_recs;
+	struct u32map rec_map;
+	uint32_t *pool; /* frame ids */
+	size_t pool_len, pool_alloc;
+	uint32_t *scratch;
+	size_t scratch_alloc;
+
+	uint64_t total_period, nr_samples;
+
+	/* last entries() result */
+	struct prism_hist_entry *entries;
+	size_t nr_entries, alloc_entries;
+	uint32_t *epool; /* entry index per pool position (children) */
+	uint32_t *eleaf; /* entry index of each record's leaf */
+	uint32_t *eframe; /* a frame of each entry (for its source line) */
+	bool children;
+
+	/* call graph nodes of the last callgraph() call */
+	struct cg_arena *arena;
+};
+
+uint32_t strtab__intern(struct strtab *t, const char *s); /* 0 on -ENOMEM */
+const char *strtab__str(const struct strtab *t, uint32_t id);
+void strtab__release(struct strtab *t);
+
+static inline uint64_t hash_u64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ull;
+	x ^= x >> 33;
+	return x;
+}
+
+void cg_arena__free(struct cg_arena *a);
+
+/* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
+const char *pframe__label(const struct pframe *f);
+
+#endif /* PRISM_PROFILE_INTERNAL_H */

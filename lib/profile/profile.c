@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Profile building: samples are reduced to interned frames and counted per
+ * unique (task, stack), so memory follows the number of distinct stacks.
+ */
+#include <stdio.h>
+
+#include "profile-internal.h"
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+	return h;
+}
+
+static int u32map_grow(struct u32map *m, size_t nr, const void *base, size_t elem,
+		       uint64_t (*hash_of)(const void *))
+{
+	size_t cap = m->cap ? m->cap * 2 : 1024, i;
+	uint32_t *slots;
+
+	if ((nr + 1) * 2 < m->cap)
+		return 0; /* room for one more */
+	slots = calloc(cap, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		size_t s = hash_of((const char *)base + i * elem) & (cap - 1);
+
+		while (slots[s])
+			s = (s + 1) & (cap - 1);
+		slots[s] = (uint32_t)i + 1;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+	return 0;
+}
+
+/* ---- strings ---- */
+
+static uint64_t str_hash_of(const void *p)
+{
+	return hash_str(*(char *const *)p);
+}
+
+uint32_t strtab__intern(struct strtab *t, const char *s)
+{
+	struct u32map m = { t->slots, t->cap };
+	uint64_t h = hash_str(s);
+	size_t i;
+	char *copy;
+
+	if (t->cap) {
+		for (i = h & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
+			if (!strcmp(t->strs[t->slots[i] - 1], s))
+				return t->slots[i];
+	}
+	if (u32map_grow(&m, t->nr, t->strs, sizeof(*t->strs), str_hash_of))
+		return 0;
+	t->slots = m.slots;
+	t->cap = m.cap;
+	if (prism_ensure_mem((void **)&t->strs, &t->alloc, sizeof(*t->strs), t->nr + 1))
+		return 0;
+	copy = strdup(s);
+	if (!copy)
+		return 0;
+	t->strs[t->nr++] = copy;
+	for (i = h & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
+		;
+	t->slots[i] = (uint32_t)t->nr;
+	return (uint32_t)t->nr;
+}
+
+const char *strtab__str(const struct strtab *t, uint32_t id)
+{
+	return id && id <= t->nr ? t->strs[id - 1] : NULL;
+}
+
+void strtab__release(struct strtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr; i++)
+		free(t->strs[i]);
+	free(t->strs);
+	free(t->slots);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- frames ---- */
+
+static uint64_t frame_hash(const void *dso_key, const void *sym_key, uint64_t addr)
+{
+	return hash_u64((uint64_t)(uintptr_t)dso_key * 31 + (uint64_t)(uintptr_t)sym_key * 7 +
+			addr);
+}
+
+static uint64_t frame_hash_of(const void *p)
+{
+	const struct pframe *f = p;
+
+	return frame_hash(f->dso_key, f->sym_key, f->addr_key);
+}
+
+static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *fr)
+{
+	bool per_addr = p->mask & (1u << PRISM_SORT_SRCLINE);
+	const void *dso_key = fr->dso ? (const void *)fr->dso : (const void *)fr->dso_name;
+	const void *sym_key = fr->sym_id;
+	uint64_t addr = (!sym_key || per_addr) ? fr->ip : 0;
+	uint64_t h = frame_hash(dso_key, sym_key, addr);
+	struct pframe *f;
+	size_t s;
+
+	if (p->frame_map.cap) {
+		for (s = h & (p->frame_map.cap - 1); p->frame_map.slots[s];
+		     s = (s + 1) & (p->frame_map.cap - 1)) {
+			f = &p->frames[p->frame_map.slots[s] - 1];
+			if (f->dso_key == dso_key && f->sym_key == sym_key && f->addr_key == addr)
+				return p->frame_map.slots[s] - 1;
+		}
+	}
+	if (u32map_grow(&p->frame_map, p->nr_frames, p->frames, sizeof(*p->frames),
+			frame_hash_of) ||
+	    prism_ensure_mem((void **)&p->frames, &p->alloc_frames, sizeof(*p->frames),
+			     p->nr_frames + 1))
+		return UINT32_MAX;
+	f = &p->frames[p->nr_frames];
+	memset(f, 0, sizeof(*f));
+	f->dso_key = dso_key;
+	f->sym_key = sym_key;
+	f->addr_key = addr;
+	f->name = fr->sym;
+	f->dso_name = fr->dso_name;
+	f->ip = fr->ip;
+	f->dso_addr = fr->dso_addr;
+	f->dso = fr->dso;
+	f->kernel = fr->kernel;
+	f->kind = (uint8_t)fr->kind;
+	f->dso_id = strtab__intern(&p->strs, fr->dso_name ? fr->dso_name : "[unknown]");
+	if (!f->dso_id)
+		return UINT32_MAX;
+	if (per_addr && p->sy) {
+		const char *file;
+		unsigned int line;
+
+		if (!prism_symbols__srcline(p->sy, fr, &file, &line)) {
+			const char *base = strrchr(file, '/');
+			char buf[512];
+
+			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
+			f->src_id = strtab__intern(&p->strs, buf);
+		}
+	}
+	for (s = h & (p->frame_map.cap - 1); p->frame_map.slots[s];
+	     s = (s + 1) & (p->frame_map.cap - 1))
+		;
+	p->frame_map.slots[s] = (uint32_t)++p->nr_frames;
+	return (uint32_t)(p->nr_frames - 1);
+}
+
+const char *pframe__label(const struct pframe *f)
+{
+	return f->name ? f->name : "[unknown]";
+}
+
+/* ---- records ---- */
+
+static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
+{
+	uint64_t h = hash_u64(((uint64_t)r->comm_id << 32) ^ r->pid) ^
+		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu);
+	uint32_t i;
+
+	for (i = 0; i < r->depth; i++)
+		h = hash_u64(h ^ frames[i]) + i;
+	return h;
+}
+
+static uint64_t rec_hash_of(const void *p)
+{
+	return ((const struct precord *)p)->hash;
+}
+
+struct prism_profile *prism_profile__new(struct prism_symbols *sy, unsigned int keys_mask)
+{
+	struct prism_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->sy = sy;
+	p->mask = keys_mask | (1u << PRISM_SORT_COMM);
+	return p;
+}
+
+void prism_profile__free(struct prism_profile *p)
+{
+	if (!p)
+		return;
+	strtab__release(&p->strs);
+	free(p->frames);
+	free(p->frame_map.slots);
+	free(p->recs);
+	free(p->rec_map.slots);
+	free(p->pool);
+	free(p->scratch);
+	free(p->entries);
+	free(p->epool);
+	free(p->eleaf);
+	free(p->eframe);
+	cg_arena__free(p->arena);
+	free(p);
+}
+
+int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
+		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
+{
+	struct prism_frame unknown = { .dso_name = "[unknown]" };
+	struct precord r = { 0 };
+	char buf[32];
+	size_t i, s;
+
+	if (!nr) {
+		frames = &unknown;
+		nr = 1;
+	}
+	if (!comm) {
+		snprintf(buf, sizeof(buf), ":%d", (int)tid); /* perf prints tid -1 as ":-1" */
+		comm = buf;
+	}
+	if (prism_ensure_mem((void **)&p->scratch, &p->scratch_alloc, sizeof(*p->scratch), nr))
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		p->scratch[i] = intern_frame(p, &frames[i]);
+		if (p->scratch[i] == UINT32_MAX)
+			return -ENOMEM;
+	}
+	r.comm_id = strtab__intern(&p->strs, comm);
+	if (!r.comm_id)
+		return -ENOMEM;
+	r.pid = p->mask & (1u << PRISM_SORT_PID) ? pid : 0;
+	r.tid = p->mask & (1u << PRISM_SORT_TID) ? tid : 0;
+	if (p->mask & (1u << PRISM_SORT_PID) || p->mask & (1u << PRISM_SORT_TID))
+		r.pid = pid;
+	r.cpu = p->mask & (1u << PRISM_SORT_CPU) ? cpu : 0;
+	r.depth = (uint32_t)nr;
+	r.hash = rec_hash(&r, p->scratch);
+	p->total_period += period;
+	p->nr_samples++;
+	if (p->rec_map.cap) {
+		for (s = r.hash & (p->rec_map.cap - 1); p->rec_map.slots[s];
+		     s = (s + 1) & (p->rec_map.cap - 1)) {
+			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
+
+			if (o->hash == r.hash && o->comm_id == r.comm_id && o->pid == r.pid &&
+			    o->tid == r.tid && o->cpu == r.cpu && o->depth == r.depth &&
+			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
+				o->period += period;
+				o->count++;
+				return 0;
+			}
+		}
+	}
+	if (u32map_grow(&p->rec_map, p->nr_recs, p->recs, sizeof(*p->recs), rec_hash_of) ||
+	    prism_ensure_mem((void **)&p->recs, &p->alloc_recs, sizeof(*p->recs), p->nr_recs + 1) ||
+	    prism_ensure_mem((void **)&p->pool, &p->pool_alloc, sizeof(*p->pool), p->pool_len + nr))
+		return -ENOMEM;
+	r.off = (uint32_t)p->pool_len;
+	memcpy(p->pool + p->pool_len, p->scratch, nr * sizeof(uint32_t));
+	p->pool_len += nr;
+	r.period = period;
+	r.count = 1;
+	p->recs[p->nr_recs] = r;
+	for (s = r.hash & (p->rec_map.cap - 1); p->rec_map.slots[s];
+	     s = (s + 1) & (p->rec_map.cap - 1))
+		;
+	p->rec_map.slots[s] = (uint32_t)++p->nr_recs;
+	return 0;
+}
+
+uint64_t prism_profile__total_period(const struct prism_profile *p)
+{
+	return p->total_period;
+}
+
+uint64_t prism_profile__nr_samples(const struct prism_profile *p)
+{
+	return p->nr_samples;
+}
+
+size_t prism_profile__nr_stacks(const struct prism_profile *p)
+{
+	return p->nr_recs;
+}
+
+static const char *const key_names[PRISM_SORT__MAX] = {
+	[PRISM_SORT_COMM] = "comm", [PRISM_SORT_PID] = "pid", [PRISM_SORT_TID] = "tid",
+	[PRISM_SORT_DSO] = "dso",   [PRISM_SORT_SYM] = "sym", [PRISM_SORT_SRCLINE] = "srcline",
+	[PRISM_SORT_CPU] = "cpu",
+};
+
+int prism_sort_key__parse(const char *name)
+{
+	int i;
+
+	for (i = 0; i < PRISM_SORT__MAX; i++)
+		if (!strcmp(name, key_names[i]))
+			return i;
+	if (!strcmp(name, "symbol"))
+		return PRISM_SORT_SYM;
+	return -1;
+}
+
+const char *prism_sort_key__name(enum prism_sort_key key)
+{
+	return key < PRISM_SORT__MAX ? key_names[key] : NULL;
+}

@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The recorder's state, shared by the lib/record/record*.c files.
+ */
+#ifndef PRISM_RECORD_INTERNAL_H
+#define PRISM_RECORD_INTERNAL_H
+
+#include <signal.h>
+#include <sys/types.h>
+
+#include <prism/event.h>
+#include <prism/record.h>
+
+#include "data/writer.h"
+#include "internal.h"
+
+struct rec_event {
+	struct perf_event_attr attr;
+	char *name;
+	char *filter; /* the kernel filter applied (user filter and self-exclusion) */
+	int leader;
+	int nr_members;
+	bool tracepoint;
+	uint64_t *ids; /* one per fd */
+	size_t nr_ids;
+};
+
+/* one ring buffer (per CPU, or per thread without CPUs) */
+struct rec_ring {
+	int fd; /* the fd that owns the mapping */
+	void *base; /* control page */
+	uint8_t *data;
+	uint64_t size; /* data bytes, power of two */
+	uint64_t tail; /* consumed up to here */
+};
+
+/* a mapping seen in MMAP/MMAP2 records, for the BUILD_ID feature */
+struct rec_map {
+	uint32_t pid;
+	uint64_t start, end;
+	int dso;
+};
+
+struct rec_dso {
+	char *name;
+	bool hit;
+	bool kernel;
+};
+
+struct prism_record {
+	struct prism_record_opts o;
+	char *output;
+	struct rec_event *ev;
+	size_t nr_ev, cap_ev;
+
+	int *cpus; /* -1 alone for per-thread */
+	size_t nr_cpus;
+	pid_t *threads; /* -1 alone for system-wide */
+	size_t nr_threads;
+	bool per_cpu;
+
+	int *fds; /* [ev][cpu][thread] */
+	size_t nr_fds;
+	struct rec_ring *rings;
+	size_t nr_rings;
+	size_t page;
+
+	pid_t child;
+	int go_fd; /* write end of the pipe the workload waits on */
+	int exec_err_fd; /* read end: errno if exec failed */
+	int child_pidfd;
+	int stop_pipe[2];
+	volatile sig_atomic_t stop;
+
+	struct prism_writer *w;
+	bool tp_mounted;
+	bool opened;
+	bool ident; /* PERF_SAMPLE_IDENTIFIER in every event */
+	uint32_t self_pid; /* per-CPU events: drop samples of this pid (0: keep all) */
+	uint64_t trailer_type; /* sample_type of event 0 (for synthesized trailers) */
+	uint64_t first_time, last_time;
+
+	struct rec_map *maps;
+	size_t nr_maps, cap_maps;
+	struct rec_dso *dsos;
+	size_t nr_dsos, cap_dsos;
+	int kernel_dso;
+	bool maps_sorted;
+
+	/* --off-cpu (record-offcpu.c) */
+	struct prism_offcpu *off;
+	uint64_t off_id; /* sample id of the offcpu-time event */
+	int64_t off_clock_delta; /* records' clock - CLOCK_MONOTONIC */
+
+	struct prism_record_stats st;
+	char err[2048];
+	uint8_t rec_buf[65536 + 8]; /* a record copied out of a wrapped buffer */
+};
+
+__attribute__((format(printf, 2, 3))) int rec_error(struct prism_record *r, const char *fmt, ...);
+__attribute__((format(printf, 2, 3))) void rec_hint(struct prism_record *r, const char *fmt, ...);
+
+/* record-open.c */
+int rec_open_events(struct prism_record *r);
+int rec_enable(struct prism_record *r);
+void rec_disable(struct prism_record *r);
+void rec_close_events(struct prism_record *r);
+
+/* record-ring.c */
+size_t rec_ring_bytes(const struct prism_record *r);
+int rec_mmap_rings(struct prism_record *r);
+void rec_unmap_rings(struct prism_record *r);
+/* drain every buffer once; *wrote tells whether anything was written */
+int rec_drain(struct prism_record *r, bool *wrote);
+
+/* record-synth.c */
+int rec_synthesize(struct prism_record *r);
+size_t rec_trailer(struct prism_record *r, uint8_t *p, uint32_t pid, uint32_t tid);
+
+/* record-workload.c */
+int rec_workload_prepare(struct prism_record *r);
+int rec_workload_start(struct prism_record *r);
+void rec_workload_kill(struct prism_record *r);
+
+/* record-offcpu.c: the BPF off-CPU engine inside a recording */
+int rec_offcpu_open(struct prism_record *r); /* after the fds, before the writer */
+int rec_offcpu_add_event(struct prism_record *r); /* the offcpu-time attr, to the writer */
+int rec_offcpu_start(struct prism_record *r); /* before the workload is released */
+int rec_offcpu_poll_fd(const struct prism_record *r); /* -1 when none */
+int rec_offcpu_drain(struct prism_record *r); /* write the long blocks seen so far */
+int rec_offcpu_finish(struct prism_record *r); /* stop and write everything */
+void rec_offcpu_free(struct prism_record *r);
+
+/* record-buildid.c */
+void rec_track_mmap(struct prism_record *r, const uint8_t *rec, bool mmap2);
+void rec_track_sample(struct prism_record *r, uint32_t pid, uint64_t ip, uint16_t misc);
+int rec_add_build_ids(struct prism_record *r);
+void rec_free_dsos(struct prism_record *r);
+
+#endif /* PRISM_RECORD_INTERNAL_H */

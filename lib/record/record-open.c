@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Targets (CPUs, threads) and opening the events: one fd per event per CPU
+ * per thread, groups opened with group_fd, ids read with PERF_EVENT_IOC_ID,
+ * tracepoint filters set, RLIMIT_NOFILE raised as needed; and enabling the
+ * leaders once everything is open.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <prism/perf-open.h>
+
+#include "record/record-internal.h"
+
+int rec_configure(struct prism_record *r);
+
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group_fd,
+			   unsigned long flags)
+{
+	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
+}
+
+/* "0-3,6" -> list; 0 or -EINVAL */
+static int parse_list(const char *s, int **out, size_t *nr, int max)
+{
+	size_t cap = 0;
+	const char *p = s;
+
+	*out = NULL;
+	*nr = 0;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0)
+			return -EINVAL;
+		b = a;
+		p = end;
+		if (*p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a)
+				return -EINVAL;
+			p = end;
+		}
+		if (max >= 0 && b >= max)
+			return -ERANGE;
+		for (; a <= b; a++) {
+			if (prism_ensure_mem((void **)out, &cap, sizeof(int), *nr + 1))
+				return -ENOMEM;
+			(*out)[(*nr)++] = (int)a;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+static int online_cpus(int **out, size_t *nr)
+{
+	char buf[1024];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	int err;
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = 0;
+	err = parse_list(buf, out, nr, -1);
+	return err;
+}
+
+static int add_thread(struct prism_record *r, size_t *cap, pid_t tid)
+{
+	if (prism_ensure_mem((void **)&r->threads, cap, sizeof(pid_t), r->nr_threads + 1))
+		return -ENOMEM;
+	r->threads[r->nr_threads++] = tid;
+	return 0;
+}
+
+static int setup_targets(struct prism_record *r)
+{
+	const struct prism_record_opts *o = &r->o;
+	size_t cap = 0, i;
+	int *ids = NULL, err;
+
+	err = online_cpus(&r->cpus, &r->nr_cpus);
+	if (err)
+		return rec_error(
+			       r,
+			       "cannot read the online CPUs from /sys/devices/system/cpu/online: %s",
+			       strerror(-err)),
+		       err;
+	if (o->cpu_list) {
+		int *sel;
+		size_t nsel, j;
+
+		err = parse_list(o->cpu_list, &sel, &nsel, 1 << 20);
+		if (err) {
+			free(sel);
+			return rec_error(r, "bad CPU list '%s' (expected e.g. 0-3,6)", o->cpu_list),
+			       -EINVAL;
+		}
+		for (j = 0; j < nsel; j++) {
+			for (i = 0; i < r->nr_cpus && r->cpus[i] != sel[j]; i++)
+				;
+			if (i == r->nr_cpus) {
+				rec_error(r, "CPU %d in -C %s is not online", sel[j], o->cpu_list);
+				rec_hint(
+					r,
+					"online CPUs are listed in /sys/devices/system/cpu/online");
+				free(sel);
+				return -EINVAL;
+			}
+		}
+		free(r->cpus);
+		r->cpus = sel;
+		r->nr_cpus = nsel;
+	}
+	r->per_cpu = o->system_wide || o->cpu_list;
+	if (r->per_cpu)
+		return add_thread(r, &cap, -1);
+	if (o->argv)
+		return add_thread(r, &cap, r->child);
+	if (o->tid_list) {
+		size_t n;
+
+		err = parse_list(o->tid_list, &ids, &n, -1);
+		if (err) {
+			free(ids);
+			return rec_error(r, "bad thread list '%s' (expected e.g. 123,456)",
+					 o->tid_list),
+			       -EINVAL;
+		}
+		for (i = 0; i < n && !err; i++)
+			err = add_thread(r, &cap, ids[i]);
+		free(ids);
+		return err;
+	}
+	if (o->pid_list) {
+		size_t n;
+
+		err = parse_list(o->pid_list, &ids, &n, -1);
+		if (err) {
+			free(ids);
+			return rec_error(r, "bad process list '%s' (expected e.g. 123,456)",
+					 o->pid_list),
+			       -EINVAL;
+		}
+		for (i = 0; i < n && !err; i++) {
+			char path[64];
+			struct dirent *d;
+			DIR *dir;
+
+			snprintf(path, sizeof(path), "/proc/%d/task", ids[i]);
+			dir = opendir(path);
+			if (!dir) {
+				rec_error(r, "no process %d (%s: %s)", ids[i], path,
+					  strerror(errno));
+				free(ids);
+				return -ESRCH;
+			}
+			while (!err && (d = readdir(dir)))
+				if (d->d_name[0] != '.')
+					err = add_thread(r, &cap, atoi(d->d_name));
+			closedir(dir);
+		}
+		free(ids);
+		return err;
+	}
+	return add_thread(r, &cap, -1);
+}
+
+static int raise_nofile(struct prism_record *r, size_t needed)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return 0;
+	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= needed)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < needed) {
+		rec_error(
+			r,
+			"%zu file descriptors are needed (events x CPUs x threads) but the hard limit RLIMIT_NOFILE is %llu",
+			needed, (unsigned long long)rl.rlim_max);
+		rec_hint(
+			r,
+			"raise it: 'ulimit -Hn %zu' as root, or 'nofile' in /etc/security/limits.conf",
+			needed);
+		rec_hint(r, "or record fewer events, CPUs (-C) or threads");
+		return -EMFILE;
+	}
+	rl.rlim_cur = needed;
+	if (setrlimit(RLIMIT_NOFILE, &rl)) {
+		int err = errno;
+
+		rec_error(r, "cannot raise RLIMIT_NOFILE to %zu: %s", needed, strerror(err));
+		return -err;
+	}
+	return 0;
+}
+
+static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int group_fd)
+{
+	struct rec_event *ev = &r->ev[e];
+	pid_t pid = r->threads[t];
+	int cpu = r->cpus[c];
+	int fd;
+
+	fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
+		size_t i;
+
+		/* kernels before 6.0: no lost counts in read() */
+		for (i = 0; i < r->nr_ev; i++)
+			r->ev[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
+		fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0 && (errno == EACCES || errno == EPERM) && !ev->attr.exclude_kernel &&
+	    !r->per_cpu) {
+		size_t i;
+
+		/* perf_event_paranoid >= 2 without privileges: user space only, as perf does */
+		pr_warn("kernel samples are not allowed (perf_event_paranoid): recording user space only (as with :u)");
+		for (i = 0; i < r->nr_ev; i++) {
+			r->ev[i].attr.exclude_kernel = 1;
+			r->ev[i].attr.exclude_hv = 1;
+		}
+		fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	}
+	if (fd < 0) {
+		int err = errno;
+
+		if (err == ESRCH && pid > 0 && !r->o.argv) {
+			pr_debug("record: thread %d is gone, skipped", (int)pid);
+			return -ESRCH;
+		}
+		prism_perf_open_strerror_at(err, &ev->attr, ev->name, pid, cpu, r->err,
+					    sizeof(r->err));
+		return -err;
+	}
+	return fd;
+}
+
+int rec_open_events(struct prism_record *r)
+{
+	size_t e, c, t, n;
+	int err;
+
+	err = setup_targets(r);
+	if (err)
+		return err;
+	err = rec_configure(r);
+	if (err)
+		return rec_error(r, "out of memory"), err;
+	n = r->nr_ev * r->nr_cpus * r->nr_threads;
+	err = raise_nofile(r, n + r->nr_cpus + 64);
+	if (err)
+		return err;
+	r->fds = malloc(n * sizeof(*r->fds));
+	if (!r->fds)
+		return rec_error(r, "out of memory"), -ENOMEM;
+	for (e = 0; e < n; e++)
+		r->fds[e] = -1;
+	r->nr_fds = n;
+	for (e = 0; e < r->nr_ev; e++) {
+		r->ev[e].ids = calloc(r->nr_cpus * r->nr_threads, sizeof(uint64_t));
+		if (!r->ev[e].ids)
+			return rec_error(r, "out of memory"), -ENOMEM;
+	}
+#define FD(e, c, t) r->fds[((e)*r->nr_cpus + (c)) * r->nr_threads + (t)]
+	for (c = 0; c < r->nr_cpus; c++) {
+		for (t = 0; t < r->nr_threads; t++) {
+			for (e = 0; e < r->nr_ev; e++) {
+				struct rec_event *ev = &r->ev[e];
+				int leader = ev->leader, fd, group_fd = -1;
+				uint64_t id;
+
+				if (leader != (int)e)
+					group_fd = FD(leader, c, t);
+				if (leader != (int)e && group_fd < 0)
+					continue; /* leader's thread vanished */
+				fd = open_one(r, e, c, t, group_fd);
+				if (fd == -ESRCH)
+					continue;
+				if (fd < 0)
+					return fd;
+				FD(e, c, t) = fd;
+				if (ioctl(fd, PERF_EVENT_IOC_ID, &id)) {
+					err = errno;
+					return rec_error(r, "cannot read the id of event %s: %s",
+							 ev->name, strerror(err)),
+					       -err;
+				}
+				ev->ids[ev->nr_ids++] = id;
+				if (ev->tracepoint && ev->filter &&
+				    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter)) {
+					err = errno;
+					rec_error(r,
+						  "the kernel rejected the filter '%s' of %s: %s",
+						  ev->filter, ev->name, strerror(err));
+					rec_hint(
+						r,
+						"filters name the tracepoint's fields (see its format file in tracefs), e.g. 'prev_pid == 1 && next_prio < 100'");
+					return -err;
+				}
+				r->st.nr_fds++;
+			}
+		}
+	}
+	return 0;
+}
+
+int rec_enable(struct prism_record *r)
+{
+	size_t e, i, per = r->nr_cpus * r->nr_threads;
+
+	if (r->o.argv && !r->per_cpu)
+		return 0; /* enable_on_exec */
+	/* leaders only: their members follow, so a group starts as one */
+	for (e = 0; e < r->nr_ev; e++) {
+		if (r->ev[e].leader != (int)e)
+			continue;
+		for (i = 0; i < per; i++) {
+			int fd = r->fds[e * per + i];
+
+			if (fd >= 0 && ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+				int err = errno;
+
+				return rec_error(r, "cannot enable %s: %s", r->ev[e].name,
+						 strerror(err)),
+				       -err;
+			}
+		}
+	}
+	return 0;
+}
+
+void rec_disable(struct prism_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->fds[i] >= 0)
+			ioctl(r->fds[i], PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void rec_close_events(struct prism_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fds; i++)
+		if (r->fds[i] >= 0)
+			close(r->fds[i]);
+	free(r->fds);
+	r->fds = NULL;
+	r->nr_fds = 0;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Records for what existed before the recording (-a, -C, -p, -t): the
+ * kernel's MMAP, and COMM per thread and MMAP2 per executable mapping from
+ * /proc, so that samples of tasks that started earlier are attributable.
+ * They carry a sample_id trailer with time 0 (delivered first by readers).
+ */
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "record/record-internal.h"
+
+size_t rec_trailer(struct prism_record *r, uint8_t *p, uint32_t pid, uint32_t tid)
+{
+	uint64_t t = r->trailer_type;
+	size_t n = 0;
+
+	if (t & PERF_SAMPLE_TID) {
+		memcpy(p + n, &pid, 4);
+		memcpy(p + n + 4, &tid, 4);
+		n += 8;
+	}
+	if (t & PERF_SAMPLE_TIME)
+		memset(p + n, 0, 8), n += 8;
+	if (t & PERF_SAMPLE_ID)
+		memset(p + n, 0, 8), n += 8;
+	if (t & PERF_SAMPLE_STREAM_ID)
+		memset(p + n, 0, 8), n += 8;
+	if (t & PERF_SAMPLE_CPU)
+		memset(p + n, 0, 8), n += 8;
+	if (t & PERF_SAMPLE_IDENTIFIER)
+		memset(p + n, 0, 8), n += 8;
+	return n;
+}
+
+static size_t put_name(uint8_t *p, const char *s)
+{
+	size_t len = strlen(s) + 1, padded = (len + 7) & ~(size_t)7;
+
+	memset(p, 0, padded);
+	memcpy(p, s, len);
+	return padded;
+}
+
+static int emit(struct prism_record *r, uint8_t *rec, size_t len, uint32_t type, uint16_t misc)
+{
+	struct perf_event_header h = { .type = type, .misc = misc, .size = (uint16_t)len };
+
+	memcpy(rec, &h, sizeof(h));
+	return prism_writer__write(r->w, rec, len);
+}
+
+static int synth_kernel(struct prism_record *r)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	char line[512], name[256], type;
+	uint64_t addr = 0, a;
+	uint8_t rec[256];
+	uint32_t pid = (uint32_t)-1, tid = 0;
+	size_t n = 8;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) != 3)
+			continue;
+		if (!strcmp(name, "_text") || !strcmp(name, "_stext")) {
+			addr = a;
+			if (!strcmp(name, "_text"))
+				break;
+		}
+	}
+	fclose(f);
+	if (!addr)
+		return 0; /* kptr_restrict hides addresses */
+	memcpy(rec + n, &pid, 4);
+	memcpy(rec + n + 4, &tid, 4);
+	n += 8;
+	a = ~0ULL - addr;
+	memcpy(rec + n, &addr, 8);
+	memcpy(rec + n + 8, &a, 8);
+	memcpy(rec + n + 16, &addr, 8);
+	n += 24;
+	n += put_name(rec + n, "[kernel.kallsyms]_text");
+	n += rec_trailer(r, rec + n, pid, tid);
+	if (!r->o.no_buildid)
+		rec_track_mmap(r, rec, false);
+	return emit(r, rec, n, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
+}
+
+static int synth_comm(struct prism_record *r, int pid, int tid)
+{
+	char path[96], comm[64];
+	uint8_t rec[128];
+	size_t n = 8;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0; /* gone */
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = 0;
+	fclose(f);
+	comm[strcspn(comm, "\n")] = 0;
+	memcpy(rec + n, &pid, 4);
+	memcpy(rec + n + 4, &tid, 4);
+	n += 8;
+	n += put_name(rec + n, comm);
+	n += rec_trailer(r, rec + n, (uint32_t)pid, (uint32_t)tid);
+	return emit(r, rec, n, PERF_RECORD_COMM, 0);
+}
+
+static int synth_maps(struct prism_record *r, int pid)
+{
+	char path[64], line[4096 + 256], perms[8], file[4096];
+	uint8_t *rec = r->rec_buf;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	while (!err && fgets(line, sizeof(line), f)) {
+		uint64_t start, end, pgoff, ino;
+		unsigned int maj, min;
+		uint32_t prot = 0, flags, u;
+		int nfile = 0;
+		size_t n = 8;
+
+		file[0] = 0;
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s %" SCNx64 " %x:%x %" SCNu64 " %n",
+			   &start, &end, perms, &pgoff, &maj, &min, &ino, &nfile) < 7)
+			continue;
+		if (nfile > 0) {
+			snprintf(file, sizeof(file), "%s", line + nfile);
+			file[strcspn(file, "\n")] = 0;
+		}
+		if (perms[2] != 'x' && !r->o.data_addr)
+			continue;
+		if (!file[0])
+			snprintf(file, sizeof(file), "//anon");
+		prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		       (perms[2] == 'x' ? PROT_EXEC : 0);
+		flags = perms[3] == 's' ? MAP_SHARED : MAP_PRIVATE;
+		u = (uint32_t)pid;
+		memcpy(rec + n, &u, 4);
+		memcpy(rec + n + 4, &u, 4);
+		n += 8;
+		memcpy(rec + n, &start, 8);
+		end -= start;
+		memcpy(rec + n + 8, &end, 8);
+		memcpy(rec + n + 16, &pgoff, 8);
+		n += 24;
+		u = maj;
+		memcpy(rec + n, &u, 4);
+		u = min;
+		memcpy(rec + n + 4, &u, 4);
+		memcpy(rec + n + 8, &ino, 8);
+		memset(rec + n + 16, 0, 8);
+		n += 24;
+		memcpy(rec + n, &prot, 4);
+		memcpy(rec + n + 4, &flags, 4);
+		n += 8;
+		n += put_name(rec + n, file);
+		n += rec_trailer(r, rec + n, (uint32_t)pid, (uint32_t)pid);
+		{
+			struct perf_event_header h = { .type = PERF_RECORD_MMAP2,
+						       .misc = PERF_RECORD_MISC_USER,
+						       .size = (uint16_t)n };
+
+			memcpy(rec, &h, sizeof(h));
+		}
+		if (!r->o.no_buildid)
+			rec_track_mmap(r, rec, true);
+		err = prism_writer__write(r->w, rec, n);
+	}
+	fclose(f);
+	return err;
+}
+
+static int synth_process(struct prism_record *r, int pid, int only_tid)
+{
+	char path[64];
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	dir = opendir(path);
+	if (!dir)
+		return 0;
+	while (!err && (d = readdir(dir))) {
+		int tid = atoi(d->d_name);
+
+		if (tid <= 0 || (only_tid > 0 && tid != only_tid))
+			continue;
+		err = synth_comm(r, pid, tid);
+	}
+	closedir(dir);
+	if (!err)
+		err = synth_maps(r, pid);
+	return err;
+}
+
+static int tgid_of(int tid)
+{
+	char path[64], line[256];
+	FILE *f;
+	int tgid = tid;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return tid;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+int rec_synthesize(struct prism_record *r)
+{
+	struct perf_event_header fin = { .type = PRISM_RECORD_FINISHED_INIT, .size = 8 };
+	int err = synth_kernel(r);
+	size_t i;
+
+	if (!err && !r->o.system_wide && !r->o.cpu_list && !r->o.pid_list && !r->o.tid_list) {
+		/* a workload: name the held child until its exec renames it */
+		if (r->child > 0)
+			err = synth_comm(r, r->child, r->child);
+	} else if (!err && r->threads[0] == -1) {
+		DIR *dir = opendir("/proc");
+		struct dirent *d;
+
+		if (!dir)
+			return rec_error(r, "cannot read /proc: %s", strerror(errno)), -errno;
+		while (!err && (d = readdir(dir))) {
+			int pid = atoi(d->d_name);
+
+			if (pid > 0)
+				err = synth_process(r, pid, 0);
+		}
+		closedir(dir);
+	} else {
+		for (i = 0; !err && i < r->nr_threads; i++) {
+			int tgid = tgid_of(r->threads[i]);
+
+			err = synth_process(r, tgid, r->o.tid_list ? r->threads[i] : 0);
+			/* -p: the maps and every thread once per process */
+			while (!r->o.tid_list && i + 1 < r->nr_threads &&
+			       tgid_of(r->threads[i + 1]) == tgid)
+				i++;
+		}
+	}
+	if (!err)
+		err = prism_writer__write(r->w, &fin, sizeof(fin));
+	if (err)
+		return rec_error(r, "cannot write the synthesized records to %s: %s",
+				 prism_writer__path(r->w), strerror(-err)),
+		       err;
+	return 0;
+}

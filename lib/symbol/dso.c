@@ -1,0 +1,473 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The DSO cache: one object per (path, build id), whose symbols are loaded
+ * on first lookup from the best file found: separate debug info by build id
+ * or .gnu_debuglink, perf's build-id cache, the binary through --symfs,
+ * path rewrites or /proc/PID/root.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "symbol-internal.h"
+
+void build_id__hex(const uint8_t *id, size_t size, char *out)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < size; i++) {
+		out[2 * i] = hex[id[i] >> 4];
+		out[2 * i + 1] = hex[id[i] & 15];
+	}
+	out[2 * size] = '\0';
+}
+
+static uint64_t hash_str(const char *s, uint32_t pid)
+{
+	uint64_t h = 1469598103934665603ull ^ pid;
+
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+	return h;
+}
+
+static bool is_anon(const char *path)
+{
+	return !strncmp(path, "//anon", 6) || !strncmp(path, "[anon", 5) ||
+	       !strncmp(path, "/memfd:", 7) || !strncmp(path, "/dev/zero", 9) ||
+	       !strncmp(path, "/anon_hugepage", 14);
+}
+
+static char *module_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char *name, *p;
+	size_t len;
+
+	base = base ? base + 1 : path;
+	len = strcspn(base, ".");
+	name = malloc(len + 3);
+	if (!name)
+		return NULL;
+	snprintf(name, len + 3, "[%.*s]", (int)len, base);
+	for (p = name; *p; p++)
+		if (*p == '-')
+			*p = '_';
+	return name;
+}
+
+static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
+{
+	const char *base;
+	char buf[64];
+
+	dso->path = strdup(path);
+	if (!dso->path)
+		return -ENOMEM;
+	if (!strncmp(path, "[kernel.kallsyms]", 17)) {
+		dso->kind = DSO_KERNEL;
+		dso->name = strdup("[kernel.kallsyms]");
+	} else if (!strcmp(path, "[vdso]")) {
+		dso->kind = DSO_VDSO;
+		dso->name = strdup(path);
+	} else if (is_anon(path)) {
+		dso->kind = DSO_JIT;
+		dso->pid = pid;
+		snprintf(buf, sizeof(buf), "perf-%u.map", pid);
+		dso->name = strdup(buf);
+	} else if (path[0] == '/' && strstr(path, ".ko") && strstr(path, "/lib/modules/")) {
+		dso->kind = DSO_MODULE;
+		dso->name = module_name(path);
+	} else {
+		base = strrchr(path, '/');
+		dso->name = strdup(base && base[1] ? base + 1 : path);
+	}
+	return dso->name ? 0 : -ENOMEM;
+}
+
+/*
+ * Note: JIT maps are per process (their symbols come from perf-PID.map),
+ * so the pid is part of their key; every other DSO is shared by path and
+ * build id across processes.
+ */
+struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint32_t pid,
+			       const uint8_t *build_id, uint8_t build_id_size)
+{
+	uint32_t key_pid = is_anon(path) ? pid : 0;
+	uint64_t h = hash_str(path, key_pid);
+	struct prism_dso *dso;
+	size_t b;
+
+	if (!sy->dso_hash_size) {
+		sy->dso_hash = calloc(1024, sizeof(*sy->dso_hash));
+		if (!sy->dso_hash)
+			return NULL;
+		sy->dso_hash_size = 1024;
+	}
+	b = h & (sy->dso_hash_size - 1);
+	for (dso = sy->dso_hash[b]; dso; dso = dso->next) {
+		if (strcmp(dso->path, path) || (dso->kind == DSO_JIT && dso->pid != key_pid))
+			continue;
+		if (build_id_size && dso->build_id_size &&
+		    (dso->build_id_size != build_id_size ||
+		     memcmp(dso->build_id, build_id, build_id_size)))
+			continue; /* same path, another binary (rebuilt or in a container) */
+		if (build_id_size && !dso->build_id_size && !dso->loaded) {
+			memcpy(dso->build_id, build_id, build_id_size);
+			dso->build_id_size = build_id_size;
+		}
+		return dso;
+	}
+	dso = calloc(1, sizeof(*dso));
+	if (!dso)
+		return NULL;
+	if (dso_init_names(dso, path, key_pid)) {
+		dso__free(dso);
+		return NULL;
+	}
+	if (build_id_size) {
+		memcpy(dso->build_id, build_id, build_id_size);
+		dso->build_id_size = build_id_size;
+	} else {
+		const struct bid_entry *be = symbols__bid(sy, path);
+
+		if (be) {
+			memcpy(dso->build_id, be->id, be->size);
+			dso->build_id_size = be->size;
+		}
+	}
+	dso->next = sy->dso_hash[b];
+	sy->dso_hash[b] = dso;
+	sy->nr_dsos++;
+	return dso;
+}
+
+void dso__free(struct prism_dso *dso)
+{
+	if (!dso)
+		return;
+	srcline__release(dso);
+	symtab__release(&dso->syms);
+	free(dso->segs);
+	free(dso->path);
+	free(dso->name);
+	free(dso->symsrc);
+	free(dso->debugsrc);
+	free(dso->runtime);
+	free(dso);
+}
+
+static bool exists(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+/* the recorded path after --symfs and the OLD=NEW rewrites */
+static void rewrite_path(const struct prism_symbols *sy, const char *path, char *out, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < sy->nr_path_map; i++) {
+		const char *old = sy->path_map[2 * i];
+		size_t n = strlen(old);
+
+		if (!strncmp(path, old, n)) {
+			snprintf(out, len, "%s%s%s", sy->symfs ? sy->symfs : "",
+				 sy->path_map[2 * i + 1], path + n);
+			return;
+		}
+	}
+	snprintf(out, len, "%s%s", sy->symfs ? sy->symfs : "", path);
+}
+
+static bool bid_matches(const struct prism_dso *dso, const char *path, bool *checked)
+{
+	uint8_t id[BUILD_ID_MAX];
+	uint8_t size = 0;
+
+	*checked = false;
+	if (!dso->build_id_size)
+		return true;
+	if (elf__read_build_id(path, id, &size))
+		return true; /* the file has no build id: nothing to compare */
+	*checked = true;
+	return size == dso->build_id_size && !memcmp(id, dso->build_id, size);
+}
+
+/* the binary as it ran: rewritten path, then /proc/PID/root, then the build-id cache */
+static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+	char cands[3][PATH_MAX];
+	size_t n = 0, i, bad = SIZE_MAX;
+
+	rewrite_path(sy, dso->path, cands[n++], PATH_MAX);
+	if (!sy->opts.no_proc_root && !sy->symfs && pid && pid != (uint32_t)-1)
+		snprintf(cands[n++], PATH_MAX, "/proc/%u/root%s", pid, dso->path);
+	if (dso->build_id_size && sy->buildid_dir) {
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+		snprintf(cands[n++], PATH_MAX, "%s/.build-id/%.2s/%s/elf", sy->buildid_dir, hex,
+			 hex + 2);
+	}
+	for (i = 0; i < n; i++) {
+		bool checked;
+
+		if (!exists(cands[i]))
+			continue;
+		if (bid_matches(dso, cands[i], &checked))
+			return strdup(cands[i]);
+		if (bad == SIZE_MAX)
+			bad = i;
+	}
+	if (bad != SIZE_MAX) {
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+		pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' differs; "
+			"its symbols are not used (install the binary that ran, or point "
+			"--symfs/--map-path at it)\n",
+			dso->path, hex, cands[bad]);
+	}
+	return NULL;
+}
+
+/* separate debug info: by build id, in perf's cache, then by .gnu_debuglink */
+static char *find_debug(struct prism_symbols *sy, struct prism_dso *dso, const char *runtime)
+{
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+	uint8_t id[BUILD_ID_MAX];
+	uint8_t size = 0;
+	char *link, *dir;
+
+	if (dso->build_id_size) {
+		memcpy(id, dso->build_id, dso->build_id_size);
+		size = dso->build_id_size;
+	} else if (runtime) {
+		elf__read_build_id(runtime, id, &size);
+	}
+	if (size) {
+		build_id__hex(id, size, hex);
+		snprintf(path, sizeof(path), "%s%s/.build-id/%.2s/%s.debug",
+			 sy->symfs ? sy->symfs : "", sy->debug_dir, hex, hex + 2);
+		if (exists(path))
+			return strdup(path);
+		if (sy->buildid_dir) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", sy->buildid_dir,
+				 hex, hex + 2);
+			if (exists(path))
+				return strdup(path);
+		}
+	}
+	if (!runtime)
+		return NULL;
+	link = elf__debuglink(runtime);
+	if (!link)
+		return NULL;
+	dir = strdup(runtime);
+	if (dir) {
+		char *slash = strrchr(dir, '/');
+		const char *sub[] = { "", ".debug/", NULL };
+		size_t i;
+
+		if (slash)
+			*slash = '\0';
+		for (i = 0; sub[i]; i++) {
+			snprintf(path, sizeof(path), "%s/%s%s", dir, sub[i], link);
+			if (strcmp(path, runtime) && exists(path))
+				goto found;
+		}
+		snprintf(path, sizeof(path), "%s%s%s/%s", sy->symfs ? sy->symfs : "", sy->debug_dir,
+			 dir + (sy->symfs ? strlen(sy->symfs) : 0), link);
+		if (exists(path))
+			goto found;
+	}
+	free(dir);
+	free(link);
+	return NULL;
+found:
+	free(dir);
+	free(link);
+	return strdup(path);
+}
+
+static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
+{
+	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+	uint64_t shoff;
+	uint16_t shnum, shentsize;
+	bool checked;
+
+	/* perf's cache copy of the recorded vdso first */
+	if (dso->build_id_size && sy->buildid_dir) {
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+		snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
+		if (exists(path) && bid_matches(dso, path, &checked)) {
+			bool has;
+
+			dso->symsrc = strdup(path);
+			return elf__load_syms(path, &dso->syms, true, false, &has);
+		}
+	}
+	if (!img || memcmp(img, "\177ELF", 4))
+		return -ENOENT;
+	/* the image ends with its section headers (Elf64 layout) */
+	shoff = get_u64(img + 0x28);
+	shentsize = get_u16(img + 0x3a);
+	shnum = get_u16(img + 0x3c);
+	dso->symsrc = strdup("[vdso] of this process");
+	return elf__load_mem_syms(img, shoff + (uint64_t)shnum * shentsize, &dso->syms);
+}
+
+static int load_user(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
+{
+	bool has_symtab = false, is_exec = false;
+	const char *symsrc;
+	int err;
+
+	dso->runtime = find_runtime(sy, dso, pid);
+	dso->debugsrc = find_debug(sy, dso, dso->runtime);
+	if (dso->debugsrc && elf__has_symtab(dso->debugsrc))
+		symsrc = dso->debugsrc;
+	else if (dso->runtime)
+		symsrc = dso->runtime;
+	else if (dso->debugsrc)
+		symsrc = dso->debugsrc;
+	else
+		return -ENOENT;
+	err = elf__load_syms(symsrc, &dso->syms, true, symsrc == dso->runtime, &has_symtab);
+	if (err)
+		return err;
+	if (symsrc != dso->runtime && dso->runtime)
+		err = elf__load_syms(dso->runtime, &dso->syms, false, true, &has_symtab);
+	if (err)
+		return err;
+	dso->symsrc = strdup(symsrc);
+	err = elf__segments(dso->runtime ? dso->runtime : symsrc, &dso->segs, &dso->nr_segs,
+			    &is_exec);
+	dso->is_exec = is_exec;
+	return err == -ENOMEM ? err : 0;
+}
+
+/*
+ * Load the symbols of @dso once.  A failure is logged once (at debug level
+ * for DSOs that never have files, such as [heap]) and leaves the DSO
+ * without symbols; lookups then show addresses, as perf does.
+ */
+int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
+{
+	char path[PATH_MAX];
+	int err;
+
+	if (dso->loaded)
+		return dso->load_failed ? -ENOENT : 0;
+	dso->loaded = true;
+	switch (dso->kind) {
+	case DSO_VDSO:
+		err = load_vdso(sy, dso);
+		break;
+	case DSO_JIT:
+		snprintf(path, sizeof(path), "%s/perf-%u.map", sy->jit_dir, dso->pid);
+		err = jit__load(path, &dso->syms);
+		if (!err)
+			dso->symsrc = strdup(path);
+		break;
+	case DSO_USER:
+		if (dso->path[0] != '/') {
+			err = -ENOENT; /* [heap], [stack], [vsyscall] */
+			break;
+		}
+		err = load_user(sy, dso, pid);
+		if (err && err != -ENOMEM)
+			pr_warn("symbol: no symbols for '%s': %s%s\n", dso->path,
+				err == -ENOENT ? "file not found" : strerror(-err),
+				err == -ENOENT ?
+					" (use --symfs or --map-path OLD=NEW to point at it)" :
+					"");
+		break;
+	default:
+		err = 0;
+		break;
+	}
+	if (err) {
+		dso->load_failed = true;
+		symtab__release(&dso->syms);
+		return err;
+	}
+	if (!sy->opts.no_demangle) {
+		size_t i;
+
+		for (i = 0; i < dso->syms.nr; i++) {
+			char *d = demangle__name(dso->syms.syms[i].name, sy->opts.demangle_params);
+
+			if (d) {
+				const char *kept = symtab__strdup(&dso->syms, d);
+
+				if (kept)
+					dso->syms.syms[i].name = kept;
+				free(d);
+			}
+		}
+	}
+	symtab__fixup(&dso->syms);
+	pr_debug("symbol: %s: %zu symbols from %s\n", dso->name, dso->syms.nr,
+		 dso->symsrc ? dso->symsrc : "(none)");
+	return 0;
+}
+
+uint64_t map__dso_addr(const struct map *map, uint64_t ip)
+{
+	const struct prism_dso *dso = map->dso;
+	uint64_t off = ip - map->start + map->pgoff;
+	size_t i;
+
+	switch (dso->kind) {
+	case DSO_KERNEL:
+	case DSO_MODULE:
+	case DSO_JIT:
+	case DSO_BPF:
+		return ip;
+	default:
+		break;
+	}
+	for (i = 0; i < dso->nr_segs; i++) {
+		const struct segment *s = &dso->segs[i];
+
+		if (off >= s->offset && off < s->offset + s->filesz)
+			return off - s->offset + s->vaddr;
+	}
+	return dso->is_exec ? ip : off;
+}
+
+const struct bid_entry *symbols__bid(const struct prism_symbols *sy, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < sy->nr_bids; i++)
+		if (!strcmp(sy->bids[i].path, path))
+			return &sy->bids[i];
+	return NULL;
+}
+
+const char *prism_dso__name(const struct prism_dso *dso)
+{
+	return dso->name;
+}
+
+const char *prism_dso__path(const struct prism_dso *dso)
+{
+	return dso->path;
+}
+
+const char *prism_dso__symsrc(const struct prism_dso *dso)
+{
+	return dso->symsrc;
+}
+
+size_t prism_dso__nr_symbols(const struct prism_dso *dso)
+{
+	return dso->syms.nr;
+}

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Internals of the symbolization module (lib/symbol/).  Not installed.
+ */
+#ifndef PRISM_SYMBOL_INTERNAL_H
+#define PRISM_SYMBOL_INTERNAL_H
+
+#include <elf.h>
+
+#include <prism/symbol.h>
+
+#include "internal.h"
+
+#define BUILD_ID_MAX 20
+
+/* one function symbol; [start, end) in the DSO's address space */
+struct sym {
+	uint64_t start, end;
+	const char *name; /* points into the DSO's string pool (or a malloc()ed string) */
+	uint8_t binding; /* STB_* */
+	bool zero_size; /* recorded with st_size 0: end was inferred */
+	uint32_t seq; /* insertion order: ties between aliases follow the file's order */
+};
+
+/* a sorted, de-duplicated symbol table */
+struct symtab {
+	struct sym *syms;
+	size_t nr, alloc;
+	char **strings; /* owned name strings */
+	size_t nr_strings, alloc_strings;
+};
+
+int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t binding,
+		bool copy_name);
+/* sort, choose one name per address (as perf does), close zero-size symbols */
+void symtab__fixup(struct symtab *t);
+const struct sym *symtab__find(const struct symtab *t, uint64_t addr);
+void symtab__release(struct symtab *t);
+/* an owned copy of @s kept with the table; NULL on -ENOMEM */
+const char *symtab__strdup(struct symtab *t, const char *s);
+
+enum dso_kind {
+	DSO_USER,
+	DSO_KERNEL, /* [kernel.kallsyms] */
+	DSO_MODULE, /* [name] */
+	DSO_VDSO,
+	DSO_JIT, /* anonymous executable memory, symbolized from perf-PID.map */
+	DSO_BPF,
+};
+
+/* an executable PT_LOAD segment: file offset -> virtual address */
+struct segment {
+	uint64_t offset, vaddr, filesz;
+};
+
+struct prism_dso {
+	char *path; /* as recorded */
+	char *name; /* short name */
+	enum dso_kind kind;
+	uint32_t pid; /* DSO_JIT: whose perf-PID.map */
+	uint8_t build_id[BUILD_ID_MAX];
+	uint8_t build_id_size; /* 0 = unknown */
+	bool loaded, load_failed;
+	bool is_exec; /* ET_EXEC: addresses are absolute */
+	int8_t map_identity; /* perf's map_ip is the identity: 1 yes, -1 no, 0 not known yet */
+	char *symsrc; /* file the symbols came from */
+	char *debugsrc; /* file with DWARF, for source lines */
+	char *runtime; /* the binary itself (for PLT and segments) */
+	struct segment *segs;
+	size_t nr_segs;
+	struct symtab syms;
+	void *dwarf; /* srcline.c's state (Dwfl *), lazily created */
+	bool dwarf_failed;
+	struct prism_dso *next; /* hash chain */
+};
+
+/* a mapping in an address space */
+struct map {
+	uint64_t start, end, pgoff;
+	struct prism_dso *dso;
+};
+
+/* a process's address space; shared by its threads */
+struct maps {
+	struct map *maps; /* sorted by start, not overlapping */
+	size_t nr, alloc;
+	int refs;
+	size_t last; /* lookup cache */
+	/*
+	 * the space before the last exec: looked up only when the new one has
+	 * no map at an address (samples taken inside execve() still have the
+	 * old image's user stack)
+	 */
+	struct maps *prev;
+};
+
+struct maps *maps__new(void);
+struct maps *maps__get(struct maps *m);
+void maps__put(struct maps *m);
+struct maps *maps__clone(const struct maps *m);
+/* insert, removing or trimming whatever overlaps */
+int maps__insert(struct maps *m, uint64_t start, uint64_t len, uint64_t pgoff,
+		 struct prism_dso *dso);
+void maps__remove(struct maps *m, uint64_t start, uint64_t len);
+struct map *maps__find(struct maps *m, uint64_t addr);
+
+struct proc {
+	uint32_t pid;
+	bool used;
+	struct maps *maps;
+};
+
+/* per-path expected build id (from the BUILD_ID feature / records) */
+struct bid_entry {
+	char *path;
+	uint8_t id[BUILD_ID_MAX];
+	uint8_t size;
+	bool kernel;
+};
+
+struct prism_symbols {
+	struct prism_symbols_opts opts;
+	char *symfs, *kallsyms_path, *debug_dir, *buildid_dir, *jit_dir;
+	char **path_map; /* pairs: old, new */
+	size_t nr_path_map;
+
+	struct prism_dso **dso_hash;
+	size_t dso_hash_size, nr_dsos;
+
+	struct proc *procs; /* open addressing by pid */
+	size_t procs_cap, nr_procs;
+	struct maps *kmaps; /* kernel and module maps */
+	struct prism_dso *kernel; /* [kernel.kallsyms] */
+	struct symtab ksyms; /* from kallsyms (kernel and modules), absolute addresses */
+	bool ksyms_loaded, ksyms_usable;
+	bool kallsyms_given; /* opts.kallsyms was set: no build-id check */
+	char *kernel_note; /* why kernel symbols are not used */
+	struct symtab bpf; /* KSYMBOL programs, absolute */
+	struct prism_dso *bpf_dso;
+
+	struct bid_entry *bids;
+	size_t nr_bids, alloc_bids;
+
+	char kernel_bid_hex[BUILD_ID_MAX * 2 + 1];
+	bool kernel_bid_read;
+
+	struct prism_dso unknown; /* placeholder for "[unknown]" */
+
+	/*
+	 * last lookups in tables that never change once loaded (kallsyms, file
+	 * DSOs): call chains repeat the same addresses, and a binary search in
+	 * a large table costs a cache miss per level
+	 */
+	struct sym_cache_entry {
+		const void *table;
+		uint64_t addr;
+		const struct sym *sym;
+	} sym_cache[4096];
+};
+
+/* dso.c */
+struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint32_t pid,
+			       const uint8_t *build_id, uint8_t build_id_size);
+int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid);
+void dso__free(struct prism_dso *dso);
+/* map an address inside @map to the DSO's address space */
+uint64_t map__dso_addr(const struct map *map, uint64_t ip);
+/* the expected build id of @path from the file, NULL when unknown */
+const struct bid_entry *symbols__bid(const struct prism_symbols *sy, const char *path);
+void build_id__hex(const uint8_t *id, size_t size, char *out);
+
+/* elf.c (libelf) */
+int elf__read_build_id(const char *path, uint8_t *id, uint8_t *size);
+/* symbols (.symtab, else .dynsym) of @path when @syms; PLT entries when @plt */
+int elf__load_syms(const char *path, struct symtab *t, bool syms, bool plt, bool *has_symtab);
+/* whether @path has a .symtab section */
+bool elf__has_symtab(const char *path);
+int elf__load_mem_syms(const void *img, size_t len, struct symtab *t);
+/* executable segments and the ELF type of @path */
+int elf__segments(const char *path, struct segment **segs, size_t *nr, bool *is_exec);
+/* .gnu_debuglink name (malloc()ed) or NULL */
+char *elf__debuglink(const char *path);
+
+/* kallsyms.c */
+int kallsyms__load(const char *path, struct symtab *t);
+int kernel__read_build_id(uint8_t *id, uint8_t *size);
+
+/* jit.c */
+int jit__load(const char *path, struct symtab *t);
+
+/* demangle.c: demangle in place into the table's strings; NULL = not mangled */
+char *demangle__name(const char *name, bool params);
+
+/* the address space of process @pid, NULL when unknown */
+struct maps *symbols__maps(struct prism_symbols *sy, uint32_t pid);
+
+/* unwind.c (libdw): user frames of a sample with REGS_USER + STACK_USER */
+typedef int (*unw_frame_cb)(void *arg, uint64_t pc);
+/* calls @cb per frame, leaf first; returns the number of frames, 0 when the sample has no user stack */
+int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_frame_cb cb,
+		 void *arg);
+
+/* srcline.c (libdw) */
+int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line);
+/*
+ * the functions at @dso_addr, innermost inlined one first, the containing
+ * function (its DWARF name) last; names are owned by the dso; 0 when unknown
+ */
+int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **names, size_t max);
+void srcline__release(struct prism_dso *dso);
+
+#endif /* PRISM_SYMBOL_INTERNAL_H */

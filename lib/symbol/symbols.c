@@ -1,0 +1,728 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The symbolization context: address spaces fed from records, kernel
+ * symbols, and address -> frame resolution.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <prism/features.h>
+
+#include "symbol-internal.h"
+
+#define KSYM_TYPE_BPF 1
+#define KSYM_FLAG_UNREGISTER 1
+
+static int parse_path_map(struct prism_symbols *sy, const char *const *pm)
+{
+	size_t n = 0, i;
+
+	while (pm && pm[n])
+		n++;
+	if (!n)
+		return 0;
+	sy->path_map = calloc(2 * n, sizeof(*sy->path_map));
+	if (!sy->path_map)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		const char *eq = strchr(pm[i], '=');
+
+		if (!eq || eq == pm[i])
+			return -EINVAL;
+		sy->path_map[2 * i] = strndup(pm[i], (size_t)(eq - pm[i]));
+		sy->path_map[2 * i + 1] = strdup(eq + 1);
+		sy->nr_path_map++;
+		if (!sy->path_map[2 * i] || !sy->path_map[2 * i + 1])
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct prism_symbols *prism_symbols__new(const struct prism_symbols_opts *opts)
+{
+	struct prism_symbols *sy = calloc(1, sizeof(*sy));
+	const char *home = getenv("HOME");
+	char buf[PATH_MAX];
+	int err = -ENOMEM;
+
+	if (!sy)
+		return NULL;
+	if (opts)
+		sy->opts = *opts;
+	sy->symfs = sy->opts.symfs && *sy->opts.symfs ? strdup(sy->opts.symfs) : NULL;
+	sy->kallsyms_path = strdup(sy->opts.kallsyms ? sy->opts.kallsyms : "/proc/kallsyms");
+	sy->kallsyms_given = sy->opts.kallsyms != NULL;
+	sy->debug_dir = strdup(sy->opts.debug_dir ? sy->opts.debug_dir : "/usr/lib/debug");
+	sy->jit_dir = strdup(sy->opts.jit_dir ? sy->opts.jit_dir : "/tmp");
+	if (sy->opts.buildid_dir) {
+		sy->buildid_dir = strdup(sy->opts.buildid_dir);
+	} else if (home && *home) {
+		snprintf(buf, sizeof(buf), "%s/.debug", home);
+		sy->buildid_dir = strdup(buf);
+	}
+	sy->opts.symfs = sy->opts.kallsyms = sy->opts.debug_dir = NULL;
+	sy->opts.buildid_dir = sy->opts.jit_dir = NULL;
+	sy->opts.path_map = NULL;
+	sy->kmaps = maps__new();
+	sy->unknown.name = strdup("[unknown]");
+	sy->unknown.path = strdup("[unknown]");
+	sy->unknown.loaded = true;
+	if (!sy->kallsyms_path || !sy->debug_dir || !sy->jit_dir || !sy->kmaps ||
+	    !sy->unknown.name || !sy->unknown.path)
+		goto err;
+	err = parse_path_map(sy, opts ? opts->path_map : NULL);
+	if (err)
+		goto err;
+	return sy;
+err:
+	prism_symbols__free(sy);
+	errno = -err;
+	return NULL;
+}
+
+void prism_symbols__free(struct prism_symbols *sy)
+{
+	size_t i;
+
+	if (!sy)
+		return;
+	for (i = 0; i < sy->dso_hash_size; i++) {
+		struct prism_dso *d = sy->dso_hash[i], *next;
+
+		for (; d; d = next) {
+			next = d->next;
+			dso__free(d);
+		}
+	}
+	free(sy->dso_hash);
+	for (i = 0; i < sy->procs_cap; i++)
+		if (sy->procs[i].used)
+			maps__put(sy->procs[i].maps);
+	free(sy->procs);
+	maps__put(sy->kmaps);
+	symtab__release(&sy->ksyms);
+	for (i = 0; i < sy->nr_bids; i++)
+		free(sy->bids[i].path);
+	free(sy->bids);
+	for (i = 0; i < 2 * sy->nr_path_map; i++)
+		free(sy->path_map[i]);
+	free(sy->path_map);
+	free(sy->kernel_note);
+	free(sy->symfs);
+	free(sy->kallsyms_path);
+	free(sy->debug_dir);
+	free(sy->buildid_dir);
+	free(sy->jit_dir);
+	free(sy->unknown.name);
+	free(sy->unknown.path);
+	free(sy);
+}
+
+static int add_bid(struct prism_symbols *sy, const char *path, const uint8_t *id, uint8_t size,
+		   bool kernel)
+{
+	struct bid_entry *b;
+
+	if (!path || !size)
+		return 0;
+	if (symbols__bid(sy, path))
+		return 0;
+	if (prism_ensure_mem((void **)&sy->bids, &sy->alloc_bids, sizeof(*sy->bids),
+			     sy->nr_bids + 1))
+		return -ENOMEM;
+	b = &sy->bids[sy->nr_bids];
+	b->path = strdup(path);
+	if (!b->path)
+		return -ENOMEM;
+	b->size = size > BUILD_ID_MAX ? BUILD_ID_MAX : size;
+	memcpy(b->id, id, b->size);
+	b->kernel = kernel;
+	sy->nr_bids++;
+	return 0;
+}
+
+static bool is_kernel_mode(unsigned int cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_GUEST_KERNEL;
+}
+
+int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_features *f)
+{
+	const struct prism_feat_build_ids *b = f ? prism_features__build_ids(f) : NULL;
+	size_t i;
+	int err;
+
+	if (!b)
+		return 0;
+	for (i = 0; i < b->nr; i++) {
+		const struct prism_feat_build_id *e = &b->entries[i];
+		bool kernel = is_kernel_mode(e->misc & PRISM_MISC_CPUMODE_MASK) && e->filename &&
+			      e->filename[0] == '[';
+
+		err = add_bid(sy, e->filename, e->build_id, e->size, kernel);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- processes ---- */
+
+static size_t pid_slot(uint32_t pid, size_t cap)
+{
+	return (size_t)(pid * 2654435761u) & (cap - 1);
+}
+
+static struct proc *find_proc(const struct prism_symbols *sy, uint32_t pid)
+{
+	size_t s;
+
+	if (!sy->procs_cap)
+		return NULL;
+	for (s = pid_slot(pid, sy->procs_cap); sy->procs[s].used; s = (s + 1) & (sy->procs_cap - 1))
+		if (sy->procs[s].pid == pid)
+			return &sy->procs[s];
+	return NULL;
+}
+
+static int grow_procs(struct prism_symbols *sy)
+{
+	size_t cap = sy->procs_cap ? sy->procs_cap * 2 : 256, i;
+	struct proc *p = calloc(cap, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	for (i = 0; i < sy->procs_cap; i++) {
+		size_t s;
+
+		if (!sy->procs[i].used)
+			continue;
+		for (s = pid_slot(sy->procs[i].pid, cap); p[s].used; s = (s + 1) & (cap - 1))
+			;
+		p[s] = sy->procs[i];
+	}
+	free(sy->procs);
+	sy->procs = p;
+	sy->procs_cap = cap;
+	return 0;
+}
+
+static struct proc *get_proc(struct prism_symbols *sy, uint32_t pid)
+{
+	struct proc *p = find_proc(sy, pid);
+	size_t s;
+
+	if (p)
+		return p;
+	if ((sy->nr_procs + 1) * 2 > sy->procs_cap && grow_procs(sy))
+		return NULL;
+	for (s = pid_slot(pid, sy->procs_cap); sy->procs[s].used; s = (s + 1) & (sy->procs_cap - 1))
+		;
+	p = &sy->procs[s];
+	p->maps = maps__new();
+	if (!p->maps)
+		return NULL;
+	p->used = true;
+	p->pid = pid;
+	sy->nr_procs++;
+	return p;
+}
+
+static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
+{
+	const struct prism_ev_mmap *m = &ev->mmap;
+	unsigned int cpumode = ev->raw->misc & PRISM_MISC_CPUMODE_MASK;
+	struct prism_dso *dso;
+	struct maps *maps;
+	bool exec;
+
+	if (ev->type == PERF_RECORD_MMAP2 && !(ev->raw->misc & PRISM_MISC_MMAP_BUILD_ID))
+		exec = m->prot & PROT_EXEC;
+	else if (ev->type == PERF_RECORD_MMAP2)
+		exec = m->prot ? (m->prot & PROT_EXEC) : true;
+	else
+		exec = !(ev->raw->misc & PERF_RECORD_MISC_MMAP_DATA);
+	if (!exec || !m->filename)
+		return 0;
+	dso = symbols__dso(sy, m->filename, m->pid, m->build_id, m->build_id_size);
+	if (!dso)
+		return -ENOMEM;
+	if (is_kernel_mode(cpumode) || m->pid == (uint32_t)-1) {
+		maps = sy->kmaps;
+		if (dso->kind == DSO_USER && m->filename[0] == '/')
+			dso->kind = DSO_MODULE;
+		if (dso->kind == DSO_KERNEL)
+			sy->kernel = dso;
+	} else {
+		struct proc *p = get_proc(sy, m->pid);
+
+		if (!p)
+			return -ENOMEM;
+		maps = p->maps;
+	}
+	return maps__insert(maps, m->start, m->len, m->pgoff, dso);
+}
+
+static int on_fork(struct prism_symbols *sy, const struct prism_event *ev)
+{
+	const struct prism_ev_fork *f = &ev->fork;
+	struct proc *parent, *child;
+	struct maps *copy;
+
+	if (f->pid == f->ppid)
+		return 0; /* a new thread shares its process's space */
+	/* get_proc() may grow the table: look the parent up afterwards */
+	child = get_proc(sy, f->pid);
+	if (!child)
+		return -ENOMEM;
+	parent = find_proc(sy, f->ppid);
+	copy = parent ? maps__clone(parent->maps) : maps__new();
+	if (!copy)
+		return -ENOMEM;
+	maps__put(child->maps);
+	child->maps = copy;
+	return 0;
+}
+
+static int on_comm(struct prism_symbols *sy, const struct prism_event *ev)
+{
+	struct proc *p;
+	struct maps *fresh;
+
+	if (!ev->comm.exec)
+		return 0;
+	p = find_proc(sy, ev->comm.pid);
+	if (!p)
+		return 0;
+	fresh = maps__new();
+	if (!fresh)
+		return -ENOMEM;
+	/* keep one space back: samples inside execve() still unwind the old image */
+	fresh->prev = p->maps;
+	if (fresh->prev && fresh->prev->prev) {
+		maps__put(fresh->prev->prev);
+		fresh->prev->prev = NULL;
+	}
+	p->maps = fresh;
+	return 0;
+}
+
+static int on_ksymbol(struct prism_symbols *sy, const struct prism_event *ev)
+{
+	const struct prism_ev_ksymbol *k = &ev->ksymbol;
+	struct prism_dso *dso;
+	char key[PATH_MAX];
+
+	if (k->ksym_type != KSYM_TYPE_BPF || !k->name)
+		return 0;
+	if (k->flags & KSYM_FLAG_UNREGISTER) {
+		maps__remove(sy->kmaps, k->addr, k->len);
+		return 0;
+	}
+	snprintf(key, sizeof(key), "[bpf]%s", k->name);
+	dso = symbols__dso(sy, key, 0, NULL, 0);
+	if (!dso)
+		return -ENOMEM;
+	if (dso->kind != DSO_BPF) {
+		char *name = strdup(k->name);
+
+		if (!name)
+			return -ENOMEM;
+		free(dso->name);
+		dso->name = name;
+		dso->kind = DSO_BPF;
+		dso->loaded = true;
+	}
+	if (!symtab__find(&dso->syms, k->addr)) {
+		if (symtab__add(&dso->syms, k->addr, k->len, k->name, STB_GLOBAL, true))
+			return -ENOMEM;
+		symtab__fixup(&dso->syms);
+	}
+	return maps__insert(sy->kmaps, k->addr, k->len, 0, dso);
+}
+
+/* PERF_RECORD_HEADER_BUILD_ID: header, pid, build_id[24], filename */
+static int on_build_id(struct prism_symbols *sy, const struct prism_event *ev)
+{
+	const uint8_t *p = (const uint8_t *)ev->raw;
+	size_t size = ev->raw->size;
+	uint8_t id_size = BUILD_ID_MAX;
+	char name[PATH_MAX];
+
+	if (size <= 8 + 4 + 24)
+		return 0;
+	if (ev->raw->misc & PRISM_MISC_BUILD_ID_SIZE)
+		id_size = p[8 + 4 + 20];
+	if (id_size > BUILD_ID_MAX)
+		id_size = BUILD_ID_MAX;
+	snprintf(name, sizeof(name), "%.*s", (int)(size - 36), (const char *)p + 36);
+	return add_bid(sy, name, p + 12, id_size,
+		       is_kernel_mode(ev->raw->misc & PRISM_MISC_CPUMODE_MASK) && name[0] == '[');
+}
+
+int prism_symbols__event(struct prism_symbols *sy, const struct prism_event *ev)
+{
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return on_mmap(sy, ev);
+	case PERF_RECORD_FORK:
+		return on_fork(sy, ev);
+	case PERF_RECORD_COMM:
+		return on_comm(sy, ev);
+	case PERF_RECORD_KSYMBOL:
+		return on_ksymbol(sy, ev);
+	case PRISM_RECORD_HEADER_BUILD_ID:
+		return on_build_id(sy, ev);
+	default:
+		return 0;
+	}
+}
+
+struct maps *symbols__maps(struct prism_symbols *sy, uint32_t pid)
+{
+	struct proc *p = find_proc(sy, pid);
+
+	return p ? p->maps : NULL;
+}
+
+/* ---- kernel ---- */
+
+const char *prism_symbols__kernel_build_id(struct prism_symbols *sy)
+{
+	uint8_t id[BUILD_ID_MAX];
+	uint8_t size;
+
+	if (!sy->kernel_bid_read) {
+		sy->kernel_bid_read = true;
+		if (!kernel__read_build_id(id, &size))
+			build_id__hex(id, size, sy->kernel_bid_hex);
+	}
+	return sy->kernel_bid_hex[0] ? sy->kernel_bid_hex : NULL;
+}
+
+static const struct bid_entry *kernel_bid(const struct prism_symbols *sy)
+{
+	size_t i;
+
+	for (i = 0; i < sy->nr_bids; i++)
+		if (sy->bids[i].kernel && !strncmp(sy->bids[i].path, "[kernel.kallsyms]", 17))
+			return &sy->bids[i];
+	return NULL;
+}
+
+/*
+ * /proc/kallsyms describes the running kernel; it is only right for the
+ * file when the file's kernel build id is the running one's.  Otherwise use
+ * perf's cached copy (~/.debug/[kernel.kallsyms]/<id>/kallsyms) when there
+ * is one, else leave kernel addresses unresolved and say why.
+ */
+static void load_ksyms(struct prism_symbols *sy)
+{
+	const struct bid_entry *kb = kernel_bid(sy);
+	const char *running = prism_symbols__kernel_build_id(sy);
+	char want[2 * BUILD_ID_MAX + 1], path[PATH_MAX], note[PATH_MAX + 512];
+	const char *src = sy->kallsyms_path;
+	int err;
+
+	sy->ksyms_loaded = true;
+	if (sy->opts.no_kernel)
+		return;
+	/* a file the user named is taken as it is */
+	if (kb && running && !sy->kallsyms_given) {
+		build_id__hex(kb->id, kb->size, want);
+		if (strcmp(want, running)) {
+			snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
+				 sy->buildid_dir ? sy->buildid_dir : "", want);
+			if (sy->buildid_dir && !access(path, R_OK)) {
+				src = path;
+			} else {
+				snprintf(note, sizeof(note),
+					 "the file was recorded on another kernel (build id %s, "
+					 "running %s): kernel symbols are not resolved",
+					 want, running);
+				sy->kernel_note = strdup(note);
+				pr_warn("symbol: %s\n", note);
+				return;
+			}
+		}
+	}
+	if (!kb && !sy->kallsyms_given)
+		pr_warn("symbol: the file has no build id for the kernel: kernel symbols come from "
+			"the running kernel's %s and are wrong if the file was recorded on another "
+			"kernel\n",
+			src);
+	err = kallsyms__load(src, &sy->ksyms);
+	if (err) {
+		snprintf(note, sizeof(note),
+			 "cannot read kernel symbols from '%s': %s (run as root or lower "
+			 "/proc/sys/kernel/kptr_restrict)",
+			 src, err == -EACCES ? "addresses are hidden" : strerror(-err));
+		sy->kernel_note = strdup(note);
+		pr_warn("symbol: %s\n", note);
+		symtab__release(&sy->ksyms);
+		return;
+	}
+	symtab__fixup(&sy->ksyms);
+	sy->ksyms_usable = true;
+}
+
+/* ---- resolution ---- */
+
+static void fill_unknown(struct prism_symbols *sy, struct prism_frame *out, uint64_t ip,
+			 bool kernel)
+{
+	memset(out, 0, sizeof(*out));
+	out->ip = ip;
+	out->dso_addr = ip;
+	out->map_addr = ip;
+	out->dso_name = "[unknown]";
+	out->dso_path = "[unknown]";
+	out->kernel = kernel;
+	out->kind = kernel ? PRISM_FRAME_KERNEL : PRISM_FRAME_USER;
+}
+
+/*
+ * perf's map_ip: the kernel, modules, BPF, anonymous memory (perf 6.1's
+ * list: //anon, /dev/zero, /anon_hugepage) and maps without a file show the
+ * sampled address; file maps (memfd ones included) their offset + pgoff
+ */
+static const struct sym *find_cached(struct prism_symbols *sy, const struct symtab *t,
+				     uint64_t addr)
+{
+	size_t h = (size_t)((addr ^ (addr >> 13) ^ ((uintptr_t)t >> 4)) &
+			    (PRISM_ARRAY_SIZE(sy->sym_cache) - 1));
+	struct sym_cache_entry *e = &sy->sym_cache[h];
+
+	if (e->table != t || e->addr != addr) {
+		e->table = t;
+		e->addr = addr;
+		e->sym = symtab__find(t, addr);
+	}
+	return e->sym;
+}
+
+static bool map_is_identity(struct prism_dso *dso)
+{
+	static const char *const prefixes[] = { "//anon", "/dev/zero", "/anon_hugepage",
+						"[stack", "/SYSV",     "[heap]" };
+	size_t i;
+
+	if (dso->map_identity)
+		return dso->map_identity > 0;
+	dso->map_identity = -1;
+	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE || dso->kind == DSO_BPF)
+		dso->map_identity = 1;
+	for (i = 0; i < PRISM_ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(dso->path, prefixes[i], strlen(prefixes[i])))
+			dso->map_identity = 1;
+	return dso->map_identity > 0;
+}
+
+int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumode, uint64_t ip,
+			   struct prism_frame *out)
+{
+	bool kernel = is_kernel_mode(cpumode);
+	struct map *map = NULL;
+	const struct sym *s = NULL;
+	struct prism_dso *dso;
+
+	fill_unknown(sy, out, ip, kernel);
+	if (kernel) {
+		map = maps__find(sy->kmaps, ip);
+	} else {
+		struct proc *p = find_proc(sy, pid);
+
+		if (p)
+			map = maps__find(p->maps, ip);
+	}
+	if (!map) {
+		if (!kernel)
+			return 1;
+		/* no kernel MMAP record (pipe files may lack it): kallsyms alone */
+		if (!sy->ksyms_loaded)
+			load_ksyms(sy);
+		if (!sy->ksyms_usable || !(s = symtab__find(&sy->ksyms, ip)))
+			return 1;
+		out->dso_name = "[kernel.kallsyms]";
+		out->dso_path = "[kernel.kallsyms]";
+		goto found;
+	}
+	dso = map->dso;
+	out->dso = dso;
+	out->dso_name = dso->name;
+	/* perf shows the kernel as [kernel.kallsyms], not its map's name (..._text) */
+	out->dso_path = dso->kind == DSO_KERNEL ? dso->name : dso->path;
+	out->dso_addr = map__dso_addr(map, ip);
+	if (!map_is_identity(dso))
+		out->map_addr = ip - map->start + map->pgoff;
+	switch (dso->kind) {
+	case DSO_KERNEL:
+	case DSO_MODULE:
+		if (!sy->ksyms_loaded)
+			load_ksyms(sy);
+		s = sy->ksyms_usable ? find_cached(sy, &sy->ksyms, ip) : NULL;
+		out->kernel = true;
+		out->kind = PRISM_FRAME_KERNEL;
+		break;
+	case DSO_BPF:
+		s = symtab__find(&dso->syms, ip);
+		out->kernel = true;
+		out->kind = PRISM_FRAME_BPF;
+		break;
+	default:
+		if (!dso->loaded)
+			dso__load(sy, dso, pid);
+		/* perf-PID.map symbols may be added later: not cached */
+		s = dso->kind == DSO_JIT ? symtab__find(&dso->syms, out->dso_addr) :
+					   find_cached(sy, &dso->syms, out->dso_addr);
+		if (dso->kind == DSO_JIT)
+			out->kind = PRISM_FRAME_JIT;
+		break;
+	}
+	if (!s)
+		return 1;
+found:
+	out->sym = s->name;
+	out->sym_id = s;
+	out->sym_start = s->start;
+	out->symoff = out->dso_addr - s->start;
+	return 0;
+}
+
+static int cc_push(struct prism_callchain *cc, const struct prism_frame *f)
+{
+	if (prism_ensure_mem((void **)&cc->frames, &cc->alloc, sizeof(*cc->frames), cc->nr + 1))
+		return -ENOMEM;
+	cc->frames[cc->nr++] = *f;
+	return 0;
+}
+
+/*
+ * A frame expanded into the functions DWARF places at its address
+ * (innermost inlined function first, the containing function last), as perf
+ * does for unwound frames: names other than the ELF symbol's are inlined
+ * frames, the one equal to it is the frame itself.
+ */
+static int push_with_inlines(struct prism_callchain *cc, const struct prism_frame *f)
+{
+	const char *names[16];
+	int n = 0, i;
+
+	if (f->dso && f->sym && !f->kernel)
+		n = srcline__inlines(f->dso, f->dso_addr, names, PRISM_ARRAY_SIZE(names));
+	if (n <= 0)
+		return cc_push(cc, f);
+	for (i = 0; i < n; i++) {
+		struct prism_frame in = *f;
+
+		if (strcmp(names[i], f->sym)) {
+			in.sym = names[i];
+			in.sym_id = names[i];
+			in.kind = PRISM_FRAME_INLINED;
+		}
+		if (cc_push(cc, &in))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+struct unw_ctx {
+	struct prism_symbols *sy;
+	struct prism_callchain *cc;
+	uint32_t pid;
+	bool inlines;
+	int err;
+};
+
+static int unw_frame(void *arg, uint64_t pc)
+{
+	struct unw_ctx *c = arg;
+	struct prism_frame f;
+
+	prism_symbols__resolve(c->sy, c->pid, PERF_RECORD_MISC_USER, pc, &f);
+	c->err = c->inlines ? push_with_inlines(c->cc, &f) : cc_push(c->cc, &f);
+	return c->err;
+}
+
+int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event *ev,
+			     struct prism_callchain *cc, unsigned int flags)
+{
+	bool inlines = flags & PRISM_CALLCHAIN_INLINE;
+	const struct prism_sample *s = &ev->sample;
+	uint8_t cpumode = ev->raw->misc & PRISM_MISC_CPUMODE_MASK;
+	uint8_t mode = cpumode;
+	bool have_user = false;
+	struct prism_frame f;
+	uint64_t i;
+	int err;
+
+	cc->nr = 0;
+	for (i = 0; i < s->callchain_nr; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip >= PERF_CONTEXT_MAX) {
+			switch (ip) {
+			case PERF_CONTEXT_HV:
+				mode = PERF_RECORD_MISC_HYPERVISOR;
+				break;
+			case PERF_CONTEXT_KERNEL:
+				mode = PERF_RECORD_MISC_KERNEL;
+				break;
+			case PERF_CONTEXT_USER:
+				mode = PERF_RECORD_MISC_USER;
+				break;
+			case PERF_CONTEXT_GUEST_KERNEL:
+				mode = PERF_RECORD_MISC_GUEST_KERNEL;
+				break;
+			case PERF_CONTEXT_GUEST_USER:
+				mode = PERF_RECORD_MISC_GUEST_USER;
+				break;
+			default:
+				break;
+			}
+			continue;
+		}
+		prism_symbols__resolve(sy, s->pid, mode, ip, &f);
+		have_user |= !f.kernel;
+		err = inlines ? push_with_inlines(cc, &f) : cc_push(cc, &f);
+		if (err)
+			return err;
+	}
+	/* --call-graph dwarf: the user part comes from unwinding the stack copy */
+	if (!have_user && s->user_stack_size && s->user_regs) {
+		struct unw_ctx c = { .sy = sy,
+				     .cc = cc,
+				     .pid = s->pid,
+				     .inlines = flags & (PRISM_CALLCHAIN_INLINE |
+							 PRISM_CALLCHAIN_INLINE_UNWOUND) };
+		int n = unwind__user(sy, ev, unw_frame, &c);
+
+		if (n < 0 || c.err)
+			return n < 0 ? n : c.err;
+		if (n > 0)
+			return 0;
+	}
+	/* no chain (or only markers): the sample address alone */
+	if (!cc->nr) {
+		prism_symbols__resolve(sy, s->pid, cpumode, s->ip, &f);
+		return inlines ? push_with_inlines(cc, &f) : cc_push(cc, &f);
+	}
+	return 0;
+}
+
+void prism_callchain__release(struct prism_callchain *cc)
+{
+	free(cc->frames);
+	memset(cc, 0, sizeof(*cc));
+}
+
+int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f, const char **file,
+			   unsigned int *line)
+{
+	if (!f->dso || f->kernel || !f->dso->loaded || f->dso->load_failed)
+		return -ENOENT;
+	return srcline__find(f->dso, f->dso_addr, file, line);
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Symbol tables: a sorted array of function symbols with one name per
+ * address, looked up by binary search.
+ */
+#include <elf.h>
+
+#include "symbol-internal.h"
+
+const char *symtab__strdup(struct symtab *t, const char *s)
+{
+	char *copy;
+
+	if (prism_ensure_mem((void **)&t->strings, &t->alloc_strings, sizeof(*t->strings),
+			     t->nr_strings + 1))
+		return NULL;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	t->strings[t->nr_strings++] = copy;
+	return copy;
+}
+
+int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t binding,
+		bool copy_name)
+{
+	struct sym *s;
+
+	if (prism_ensure_mem((void **)&t->syms, &t->alloc, sizeof(*t->syms), t->nr + 1))
+		return -ENOMEM;
+	if (copy_name) {
+		name = symtab__strdup(t, name);
+		if (!name)
+			return -ENOMEM;
+	}
+	s = &t->syms[t->nr++];
+	s->start = start;
+	s->end = start + size;
+	s->name = name;
+	s->binding = binding;
+	s->zero_size = size == 0;
+	s->seq = (uint32_t)(t->nr - 1);
+	return 0;
+}
+
+static int cmp_sym(const void *a, const void *b)
+{
+	const struct sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/*
+ * Of two symbols at one address, the one perf shows: a sized one over a
+ * zero-size one, non-weak over weak, global over local, fewer leading
+ * underscores, then the longer name.  @za/@zb: whether each counts as
+ * zero-size.  Return: true to keep @a.
+ */
+static bool better(const struct sym *a, bool za, const struct sym *b, bool zb)
+{
+	size_t na, nb;
+
+	if (za != zb)
+		return !za;
+	if ((a->binding == STB_WEAK) != (b->binding == STB_WEAK))
+		return b->binding == STB_WEAK;
+	if ((a->binding == STB_GLOBAL) != (b->binding == STB_GLOBAL))
+		return a->binding == STB_GLOBAL;
+	na = leading_underscores(a->name);
+	nb = leading_underscores(b->name);
+	if (na != nb)
+		return na < nb;
+	na = strlen(a->name);
+	nb = strlen(b->name);
+	if (na != nb)
+		return na > nb;
+	return a->seq <= b->seq;
+}
+
+/*
+ * Sort, keep one symbol per address and give zero-size symbols (hand-written
+ * assembly, kallsyms) the room up to the next symbol.
+ *
+ * Note: perf sizes zero-size symbols before it drops aliases, so among
+ * aliases of size 0 only the last one in the file gets a size and wins the
+ * "sized beats zero-size" rule (kallsyms: __pi_memset over memset).  The
+ * file order is kept (seq) to give the same answer.
+ */
+void symtab__fixup(struct symtab *t)
+{
+	size_t i, g, o = 0;
+
+	if (!t->nr)
+		return;
+	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+	for (g = 0; g < t->nr; g = i) {
+		size_t best = g;
+
+		for (i = g + 1; i < t->nr && t->syms[i].start == t->syms[g].start; i++)
+			;
+		/* within [g, i): a zero-size one is sized when it is the group's last */
+		for (size_t k = g + 1; k < i; k++) {
+			bool zk = t->syms[k].zero_size && k + 1 != i;
+			bool zb = t->syms[best].zero_size && best + 1 != i;
+
+			if (!better(&t->syms[best], zb, &t->syms[k], zk))
+				best = k;
+		}
+		t->syms[o] = t->syms[best];
+		/* a zero-size winner spans the group; keep the largest size seen */
+		for (size_t k = g; k < i; k++)
+			if (t->syms[k].end > t->syms[o].end && t->syms[o].zero_size)
+				t->syms[o].end = t->syms[k].end;
+		o++;
+	}
+	t->nr = o;
+	for (i = 0; i + 1 < t->nr; i++) {
+		if (t->syms[i].zero_size || t->syms[i].end == t->syms[i].start)
+			t->syms[i].end = t->syms[i + 1].start;
+	}
+	/* the last zero-size symbol gets a page, as perf does for the kernel's end */
+	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start)
+		t->syms[t->nr - 1].end = t->syms[t->nr - 1].start + 4096;
+}
+
+const struct sym *symtab__find(const struct symtab *t, uint64_t addr)
+{
+	size_t lo = 0, hi = t->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (t->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	/* sized symbols may nest (a local label inside a function): check the one before */
+	if (addr < t->syms[lo - 1].end)
+		return &t->syms[lo - 1];
+	if (lo >= 2 && addr < t->syms[lo - 2].end)
+		return &t->syms[lo - 2];
+	return NULL;
+}
+
+void symtab__release(struct symtab *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_strings; i++)
+		free(t->strings[i]);
+	free(t->strings);
+	free(t->syms);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,397 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Feeding the utilization state machine from a perf.data session: each
+ * tracepoint is recognised by system:name from the file's formats and its
+ * fields are read by name (kernels add and drop fields), then turned into
+ * a struct prism_util_event.
+ */
+#include <stdio.h>
+#include <sys/utsname.h>
+
+#include <prism/evsel.h>
+#include <prism/features.h>
+#include <prism/session.h>
+#include <prism/task.h>
+#include <prism/tp.h>
+
+#include "util/util-internal.h"
+
+enum kind {
+	K_UNRESOLVED,
+	K_OTHER,
+	K_SYS_ENTER,
+	K_SYS_EXIT,
+	K_IRQ_ENTRY,
+	K_IRQ_EXIT,
+	K_SOFTIRQ_ENTRY,
+	K_SOFTIRQ_EXIT,
+	K_HCALL_ENTRY,
+	K_HCALL_EXIT,
+	K_SWITCH,
+	K_WAKEUP,
+	K_WAKING,
+	K_WAKEUP_NEW,
+	K_MIGRATE,
+	K_FORK,
+	K_EXEC,
+	K_EXIT,
+	K_FREE,
+	K__NR,
+};
+
+static const struct {
+	const char *sys, *name;
+	enum prism_util_ev_type type;
+	const char *fields[5]; /* a, b, c, comm, comm2/name */
+} kinds[K__NR] = {
+	[K_SYS_ENTER] = { "raw_syscalls", "sys_enter", PRISM_UTIL_EV_SYS_ENTER, { "id" } },
+	[K_SYS_EXIT] = { "raw_syscalls", "sys_exit", PRISM_UTIL_EV_SYS_EXIT, { "id" } },
+	[K_IRQ_ENTRY] = { "irq",
+			  "irq_handler_entry",
+			  PRISM_UTIL_EV_IRQ_ENTRY,
+			  { "irq", NULL, NULL, NULL, "name" } },
+	[K_IRQ_EXIT] = { "irq", "irq_handler_exit", PRISM_UTIL_EV_IRQ_EXIT, { "irq" } },
+	[K_SOFTIRQ_ENTRY] = { "irq", "softirq_entry", PRISM_UTIL_EV_SOFTIRQ_ENTRY, { "vec" } },
+	[K_SOFTIRQ_EXIT] = { "irq", "softirq_exit", PRISM_UTIL_EV_SOFTIRQ_EXIT, { "vec" } },
+	[K_HCALL_ENTRY] = { "powerpc", "hcall_entry", PRISM_UTIL_EV_HCALL_ENTRY, { "opcode" } },
+	[K_HCALL_EXIT] = { "powerpc", "hcall_exit", PRISM_UTIL_EV_HCALL_EXIT, { "opcode" } },
+	[K_SWITCH] = { "sched",
+		       "sched_switch",
+		       PRISM_UTIL_EV_SWITCH,
+		       { "prev_pid", "prev_state", "next_pid", "prev_comm", "next_comm" } },
+	[K_WAKEUP] = { "sched", "sched_wakeup", PRISM_UTIL_EV_WAKEUP, { "pid" } },
+	[K_WAKING] = { "sched", "sched_waking", PRISM_UTIL_EV_WAKEUP, { "pid" } },
+	[K_WAKEUP_NEW] = { "sched", "sched_wakeup_new", PRISM_UTIL_EV_WAKEUP_NEW, { "pid" } },
+	[K_MIGRATE] = { "sched",
+			"sched_migrate_task",
+			PRISM_UTIL_EV_MIGRATE,
+			{ "pid", "orig_cpu", "dest_cpu" } },
+	[K_FORK] = { "sched",
+		     "sched_process_fork",
+		     PRISM_UTIL_EV_FORK,
+		     { "parent_pid", NULL, "child_pid", NULL, "child_comm" } },
+	[K_EXEC] = { "sched",
+		     "sched_process_exec",
+		     PRISM_UTIL_EV_EXEC,
+		     { "pid", NULL, NULL, NULL, "filename" } },
+	[K_EXIT] = { "sched", "sched_process_exit", PRISM_UTIL_EV_EXIT, { "pid" } },
+	[K_FREE] = { "sched", "sched_process_free", PRISM_UTIL_EV_FREE, { "pid" } },
+};
+
+struct evinfo {
+	enum kind kind;
+	const struct prism_tp_field *f[5];
+};
+
+struct source {
+	struct prism_util *u;
+	struct prism_session *s;
+	struct prism_tp *tp;
+	struct prism_tasks *tasks;
+	struct evinfo *ev;
+	size_t nr_ev;
+	int err;
+};
+
+static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo *ei)
+{
+	const struct perf_event_attr *attr = prism_evsel__attr(evsel);
+	const struct prism_tp_event *te;
+	const char *sys, *name;
+	int k, i;
+
+	if (!src->tp)
+		src->tp = prism_session__tp(src->s);
+	if (prism_evsel__is_tracepoint(evsel) && !src->tp)
+		return; /* pipe mode: the formats come later */
+	ei->kind = K_OTHER;
+	if (!prism_evsel__is_tracepoint(evsel))
+		return;
+	te = prism_tp__event(src->tp, attr->config);
+	if (!te)
+		return;
+	sys = prism_tp_event__system(te);
+	name = prism_tp_event__name(te);
+	for (k = K_SYS_ENTER; k < K__NR; k++) {
+		if (strcmp(kinds[k].sys, sys) || strcmp(kinds[k].name, name))
+			continue;
+		for (i = 0; i < 5; i++) {
+			if (!kinds[k].fields[i])
+				continue;
+			ei->f[i] = prism_tp_event__field(te, kinds[k].fields[i]);
+			if (!ei->f[i] && i == 0) {
+				pr_warn("util: %s:%s has no field '%s'; its events are ignored",
+					sys, name, kinds[k].fields[i]);
+				return;
+			}
+		}
+		ei->kind = (enum kind)k;
+		return;
+	}
+}
+
+static int64_t num(const struct prism_tp_field *f, const struct prism_sample *s)
+{
+	uint64_t v = 0;
+
+	if (f && prism_tp_field__u64(f, s->raw_data, s->raw_size, &v))
+		return 0;
+	return (int64_t)v;
+}
+
+static void str(const struct prism_tp_field *f, const struct prism_sample *s, const char **p,
+		size_t *len)
+{
+	*p = NULL;
+	*len = 0;
+	if (f && prism_tp_field__str(f, s->raw_data, s->raw_size, p, len)) {
+		*p = NULL;
+		*len = 0;
+	}
+}
+
+static int on_sample(void *ctx, const struct prism_event *e)
+{
+	struct source *src = ctx;
+	struct prism_util *u = src->u;
+	const struct prism_sample *s = &e->sample;
+	struct prism_util_event ev = { .type = PRISM_UTIL_EV_OTHER };
+	struct evinfo *ei;
+	int idx, err;
+
+	if (!e->evsel)
+		return 0;
+	if (u->opts.time_start && s->time < u->opts.time_start)
+		return 0;
+	if (u->opts.time_end && s->time > u->opts.time_end)
+		return 0;
+	idx = prism_evsel__idx(e->evsel);
+	if (idx < 0)
+		return 0;
+	if ((size_t)idx >= src->nr_ev) {
+		/* pipe mode: events are announced along the data */
+		size_t n = (size_t)idx + 1;
+		struct evinfo *nev = prism_reallocarray(src->ev, n, sizeof(*nev));
+
+		if (!nev)
+			return -ENOMEM;
+		memset(nev + src->nr_ev, 0, (n - src->nr_ev) * sizeof(*nev));
+		src->ev = nev;
+		src->nr_ev = n;
+	}
+	ei = &src->ev[idx];
+	if (ei->kind == K_UNRESOLVED)
+		resolve(src, e->evsel, ei);
+	if (ei->kind == K_UNRESOLVED)
+		return 0;
+	ev.time = s->time;
+	/* without PERF_SAMPLE_CPU (per-task files) everything is on one CPU */
+	ev.cpu = (s->type & PERF_SAMPLE_CPU) ? s->cpu : 0;
+	ev.pid = s->pid;
+	ev.tid = s->tid;
+	if (ei->kind != K_OTHER && s->raw_data) {
+		ev.type = kinds[ei->kind].type;
+		ev.a = num(ei->f[0], s);
+		ev.b = num(ei->f[1], s);
+		ev.c = num(ei->f[2], s);
+		str(ei->f[3], s, &ev.comm, &ev.comm_len);
+		str(ei->f[4], s, &ev.comm2, &ev.comm2_len);
+		switch (ei->kind) {
+		case K_SYS_ENTER:
+		case K_SYS_EXIT:
+			/* id is a long: a 32-bit kernel's -1 reads as 0xffffffff */
+			if (prism_tp_field__size(ei->f[0]) == 4)
+				ev.a = (int32_t)ev.a;
+			break;
+		case K_IRQ_ENTRY:
+			ev.name = ev.comm2;
+			ev.name_len = ev.comm2_len;
+			ev.comm2 = NULL;
+			ev.comm2_len = 0;
+			break;
+		case K_WAKING:
+			ev.b = 1; /* tells sched_waking from sched_wakeup for duplicates */
+			break;
+		case K_EXEC: {
+			/* the new comm is the file's basename, as the kernel sets it */
+			const char *p = ev.comm2, *slash = NULL;
+			size_t i;
+
+			for (i = 0; p && i < ev.comm2_len; i++)
+				if (p[i] == '/')
+					slash = p + i;
+			if (slash) {
+				ev.comm = slash + 1;
+				ev.comm_len = ev.comm2_len - (size_t)(slash + 1 - p);
+			} else {
+				ev.comm = p;
+				ev.comm_len = ev.comm2_len;
+			}
+			ev.comm2 = NULL;
+			ev.comm2_len = 0;
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	err = prism_util__event(u, &ev);
+	return err < 0 ? err : 0;
+}
+
+static int on_lost(void *ctx, const struct prism_event *e)
+{
+	struct source *src = ctx;
+	struct prism_util_event ev = { .type = e->type == PERF_RECORD_LOST ?
+						       PRISM_UTIL_EV_LOST :
+						       PRISM_UTIL_EV_LOST_SAMPLES,
+				       .a = (int64_t)e->lost.lost };
+
+	return prism_util__event(src->u, &ev);
+}
+
+static int on_task(void *ctx, const struct prism_event *e)
+{
+	struct source *src = ctx;
+
+	if (e->type == PERF_RECORD_COMM && e->comm.exec) {
+		struct prism_util_event ev = { .type = PRISM_UTIL_EV_COMM,
+					       .a = e->comm.tid,
+					       .comm = e->comm.comm,
+					       .comm_len = strlen(e->comm.comm) };
+
+		prism_util__event(src->u, &ev);
+	}
+	return prism_tasks__event(src->tasks, e) < 0 ? -ENOMEM : 0;
+}
+
+/* the tracepoints a complete report needs, by what they give */
+static void note_missing(struct source *src)
+{
+	static const struct {
+		int k1, k2;
+		const char *what;
+	} need[] = {
+		{ K_SWITCH, K_SWITCH, "sched:sched_switch" },
+		{ K_SYS_ENTER, K_SYS_ENTER, "raw_syscalls:sys_enter" },
+		{ K_SYS_EXIT, K_SYS_EXIT, "raw_syscalls:sys_exit" },
+		{ K_IRQ_ENTRY, K_IRQ_EXIT, "irq:irq_handler_entry/exit" },
+		{ K_SOFTIRQ_ENTRY, K_SOFTIRQ_EXIT, "irq:softirq_entry/exit" },
+		{ K_WAKEUP, K_WAKING, "sched:sched_waking" },
+		{ K_MIGRATE, K_MIGRATE, "sched:sched_migrate_task" },
+		{ K_FORK, K_FORK, "sched:sched_process_fork" },
+		{ K_EXEC, K_EXEC, "sched:sched_process_exec" },
+		{ K_EXIT, K_EXIT, "sched:sched_process_exit" },
+	};
+	char buf[512];
+	size_t i, j, n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < PRISM_ARRAY_SIZE(need); i++) {
+		bool have = false;
+
+		for (j = 0; j < src->nr_ev; j++)
+			if (src->ev[j].kind == need[i].k1 || src->ev[j].kind == need[i].k2)
+				have = true;
+		if (!have && n < sizeof(buf))
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? " " : "",
+					      need[i].what);
+	}
+	prism_util__set_missing(src->u, buf);
+}
+
+static void set_file_arch(struct prism_util *u, struct prism_session *s)
+{
+	const struct prism_features *f = prism_session__features(s);
+	const char *arch = f ? prism_features__str(f, PRISM_FEAT_ARCH) : NULL;
+	const struct prism_feat_nrcpus *n = f ? prism_features__nrcpus(f) : NULL;
+	struct utsname un;
+
+	if (n)
+		u->nr_cpus_file = n->nr_cpus_online;
+	if (u->opts.arch)
+		arch = u->opts.arch;
+	if (!arch || !*arch) {
+		/* no HEADER_ARCH: the file was most likely recorded here */
+		if (uname(&un))
+			return;
+		arch = un.machine;
+	}
+	if (prism_util__set_arch(u, arch))
+		pr_warn("util: no syscall table for architecture '%s'; syscalls are shown by number",
+			arch);
+}
+
+int prism_util__process(struct prism_util *u, struct prism_session *s)
+{
+	struct source src = { .u = u, .s = s };
+	struct prism_tool tool = {
+		.sample = on_sample,
+		.lost = on_lost,
+		.comm = on_task,
+		.fork = on_task,
+		.exit = on_task,
+	};
+	size_t i;
+	int err;
+
+	src.nr_ev = prism_session__nr_evsels(s);
+	src.ev = calloc(src.nr_ev ? src.nr_ev : 1, sizeof(*src.ev));
+	src.tasks = prism_tasks__new();
+	if (!src.ev || !src.tasks) {
+		free(src.ev);
+		prism_tasks__free(src.tasks);
+		return -ENOMEM;
+	}
+	set_file_arch(u, s);
+	src.tp = prism_session__tp(s);
+	for (i = 0; i < src.nr_ev; i++)
+		resolve(&src, prism_session__evsel(s, i), &src.ev[i]);
+	note_missing(&src);
+	err = prism_session__process(s, &tool, &src);
+	/* pipe mode: the formats and events arrived with the data */
+	if (src.nr_ev < prism_session__nr_evsels(s)) {
+		size_t n = prism_session__nr_evsels(s);
+		struct evinfo *nev = prism_reallocarray(src.ev, n, sizeof(*nev));
+
+		if (nev) {
+			memset(nev + src.nr_ev, 0, (n - src.nr_ev) * sizeof(*nev));
+			src.ev = nev;
+			src.nr_ev = n;
+		}
+	}
+	for (i = 0; i < src.nr_ev; i++)
+		if (src.ev[i].kind == K_UNRESOLVED)
+			resolve(&src, prism_session__evsel(s, i), &src.ev[i]);
+	note_missing(&src);
+	u->an.out_of_order = prism_session__stats(s)->nr_out_of_order;
+	prism_util__finish(u);
+	/* names and pids of tasks the tracepoints did not tell */
+	for (i = 0; i < u->nr_tasks; i++) {
+		struct task *t = u->tasks[i];
+		const char *comm;
+		int64_t pid;
+
+		if (!t->pid_known) {
+			pid = prism_tasks__pid(src.tasks, t->tid);
+			if (pid >= 0) {
+				t->pid = (uint32_t)pid;
+				t->pid_known = true;
+			}
+		}
+		if (!t->comm[0]) {
+			comm = prism_tasks__comm(src.tasks, t->tid);
+			if (!comm && src.tp)
+				comm = prism_tp__comm(src.tp, (int)t->tid);
+			if (comm) {
+				size_t n = strnlen(comm, sizeof(t->comm) - 1);
+
+				memcpy(t->comm, comm, n);
+				t->comm[n] = '\0';
+			}
+		}
+	}
+	free(src.ev);
+	prism_tasks__free(src.tasks);
+	return err < 0 ? err : 0;
+}

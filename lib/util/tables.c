@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Small containers of the utilization analysis: a map of 64-bit keys to
+ * indices (open addressing, linear probing) and per-task call tables.
+ */
+#include "util/util-internal.h"
+
+#define EMPTY UINT64_MAX
+
+static inline size_t hash64(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return (size_t)k;
+}
+
+static int umap_grow(struct umap *m)
+{
+	size_t ncap = m->cap ? m->cap * 2 : 16, i;
+	uint64_t *keys = prism_reallocarray(NULL, ncap, sizeof(*keys));
+	uint32_t *vals = prism_reallocarray(NULL, ncap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -ENOMEM;
+	}
+	for (i = 0; i < ncap; i++)
+		keys[i] = EMPTY;
+	for (i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (m->keys[i] == EMPTY)
+			continue;
+		j = hash64(m->keys[i]) & (ncap - 1);
+		while (keys[j] != EMPTY)
+			j = (j + 1) & (ncap - 1);
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = ncap;
+	return 0;
+}
+
+int umap_put(struct umap *m, uint64_t key, uint32_t val)
+{
+	size_t j;
+
+	if ((m->nr + 1) * 2 > m->cap && umap_grow(m))
+		return -ENOMEM;
+	j = hash64(key) & (m->cap - 1);
+	while (m->keys[j] != EMPTY && m->keys[j] != key)
+		j = (j + 1) & (m->cap - 1);
+	if (m->keys[j] == EMPTY)
+		m->nr++;
+	m->keys[j] = key;
+	m->vals[j] = val;
+	return 0;
+}
+
+int64_t umap_get(const struct umap *m, uint64_t key)
+{
+	size_t j;
+
+	if (!m->cap)
+		return -1;
+	j = hash64(key) & (m->cap - 1);
+	while (m->keys[j] != EMPTY) {
+		if (m->keys[j] == key)
+			return m->vals[j];
+		j = (j + 1) & (m->cap - 1);
+	}
+	return -1;
+}
+
+void umap_release(struct umap *m)
+{
+	zfree(&m->keys);
+	zfree(&m->vals);
+	m->cap = m->nr = 0;
+}
+
+static uint64_t call_key(enum prism_util_call_kind kind, int64_t id)
+{
+	return ((uint64_t)kind << 40) | ((uint64_t)id & 0xffffffffffULL);
+}
+
+/*
+ * The entry of (@kind, @id), created on first use; *@idx gets its index
+ * (stable, unlike the pointer, which moves when the table grows).
+ * Return: the entry, or NULL on ENOMEM.
+ */
+struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
+			  int32_t *idx)
+{
+	uint64_t key = call_key(kind, id);
+	int64_t i = umap_get(&ct->map, key);
+	struct ucall *c;
+
+	if (i >= 0) {
+		if (idx)
+			*idx = (int32_t)i;
+		return &ct->v[i];
+	}
+	if (ct->nr >= INT32_MAX ||
+	    prism_ensure_mem((void **)&ct->v, &ct->cap, sizeof(*ct->v), ct->nr + 1))
+		return NULL;
+	if (umap_put(&ct->map, key, (uint32_t)ct->nr))
+		return NULL;
+	c = &ct->v[ct->nr];
+	memset(c, 0, sizeof(*c));
+	c->pub.kind = kind;
+	c->pub.id = id;
+	if (idx)
+		*idx = (int32_t)ct->nr;
+	ct->nr++;
+	return c;
+}
+
+void calltab_release(struct calltab *ct)
+{
+	zfree(&ct->v);
+	ct->nr = ct->cap = 0;
+	umap_release(&ct->map);
+}
+
+void call_complete(struct ucall *c, uint64_t dt)
+{
+	struct prism_util_call *p = &c->pub;
+
+	if (!p->count || dt < p->min)
+		p->min = dt;
+	if (dt > p->max)
+		p->max = dt;
+	p->count++;
+	p->elapsed += dt;
+}

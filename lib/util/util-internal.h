@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state of the utilization analysis, shared by the lib/util files.
+ *
+ * One struct task per task image (exec closes an image and opens a new one
+ * under the same tid), one struct cpu per CPU seen.  Time is charged to a
+ * CPU (and to the task running there) whenever the CPU's state changes:
+ * every interval of every CPU lands in exactly one bucket, so the per-CPU
+ * rows sum to the trace length.  A task's off-CPU time is charged when it
+ * is switched in again, or when the trace (or the task) ends.
+ */
+#ifndef PRISM_UTIL_INTERNAL_H
+#define PRISM_UTIL_INTERNAL_H
+
+#include <prism/util.h>
+
+#include "internal.h"
+
+#define NO_CPU UINT32_MAX
+
+enum task_mode {
+	MODE_BUSY, /* running, user or kernel not known yet */
+	MODE_USER,
+	MODE_SYS,
+	MODE_HV,
+};
+
+enum off_state {
+	OFF_UNKNOWN, /* not seen leaving a CPU (trace start, inferred switch) */
+	OFF_WAIT, /* runnable: preempted, or woken */
+	OFF_SLEEP, /* sleeping or blocked */
+};
+
+/* bucket indices, in struct prism_util_times order */
+enum bucket { B_USER, B_SYS, B_IRQ, B_SOFTIRQ, B_HV, B_BUSY, B_IDLE, B_WAIT, B_SLEEP, B__NR };
+
+struct ucall {
+	struct prism_util_call pub; /* name filled at report time */
+};
+
+/* open-addressing map of 64-bit keys to uint32 indices */
+struct umap {
+	uint64_t *keys;
+	uint32_t *vals;
+	size_t cap, nr; /* cap: power of two, or 0 */
+};
+
+/* a call table: entries + index */
+struct calltab {
+	struct ucall *v;
+	size_t nr, cap;
+	struct umap map; /* key (kind << 40 | (id & 0xffffffffff)) -> index */
+};
+
+struct task_cpu {
+	uint32_t cpu;
+	uint64_t t[B__NR];
+};
+
+struct task {
+	uint32_t tid, pid;
+	bool pid_known;
+	int image; /* -1 current, else the image number once replaced */
+	char comm[16];
+	uint64_t start, end;
+	bool dead, exiting;
+	bool running;
+	uint32_t cpu; /* where it runs or last ran; NO_CPU before the first event */
+	uint8_t mode; /* enum task_mode */
+	bool mode_known;
+	uint8_t off; /* enum off_state while not running */
+	uint64_t off_since; /* off CPU since */
+	uint64_t wake; /* waking time while waiting to run, 0 = none */
+	bool migrated; /* a sched_migrate_task already counted the move to ->cpu */
+
+	/* the open syscall / hcall */
+	bool in_sc, sc_pending_start, sc_inherited;
+	int64_t sc_id;
+	uint64_t sc_start;
+	int32_t sc_idx; /* index in calls of the open syscall, -1 none */
+	bool in_hc;
+	int64_t hc_id;
+	uint64_t hc_start;
+	int32_t hc_idx;
+	uint8_t hc_prev_mode;
+	bool seen_sc; /* any syscall event seen (a first exit is then not "pending start") */
+	bool seen_hc;
+	bool replaced; /* an exec replaced this image */
+	uint64_t idle_nocpu; /* off-CPU time of a task that never ran */
+	uint64_t run_since; /* switched in (seen or inferred) at */
+	uint64_t tail; /* run time after its last switch-in, when running at the end */
+	uint64_t head; /* run time on CPUs before their first sched_switch */
+	uint64_t orphan; /* run time closed by a switch sample without a tid */
+
+	struct task_cpu *cpus;
+	size_t nr_cpus, cap_cpus;
+	uint64_t moves, wakeups, wakeup_total, wakeup_max, inferred, switch_ins;
+	struct calltab calls;
+};
+
+/* an interrupt context open on a CPU */
+struct ictx {
+	uint8_t kind; /* PRISM_UTIL_IRQ or PRISM_UTIL_SOFTIRQ */
+	int64_t id;
+	uint64_t start;
+	struct task *task; /* interrupted task, NULL for idle */
+};
+
+#define MAX_ICTX 8
+
+/* last sample seen on a CPU, to spot duplicates */
+struct lastsample {
+	uint64_t time;
+	uint32_t tid, type;
+	int64_t a, b, c;
+	bool valid;
+};
+
+struct cpu {
+	bool seen;
+	bool known; /* the occupant is known */
+	struct task *cur; /* running task, NULL = idle */
+	uint64_t last; /* time charged up to */
+	uint64_t last_ev; /* time of the last event on this CPU */
+	bool irq_seen; /* an irq/softirq event was seen here */
+	bool switch_seen; /* a sched_switch was seen here */
+	struct ictx ictx[MAX_ICTX];
+	int nr_ictx;
+	uint64_t t[B__NR];
+	struct lastsample ls;
+};
+
+struct irqname {
+	int64_t irq;
+	char name[32];
+};
+
+struct prism_util {
+	struct prism_util_opts opts;
+	const char *arch; /* table name (static) or NULL */
+	char arch_buf[32]; /* the file's arch string */
+	bool started, finished;
+	uint64_t start, end;
+	uint64_t nr_events;
+
+	struct cpu *cpus;
+	size_t nr_cpus; /* allocated entries */
+	uint32_t nr_cpus_file; /* from NRCPUS, 0 unknown */
+
+	struct task **tasks; /* every image, in creation order */
+	size_t nr_tasks, cap_tasks;
+	struct umap tidmap; /* tid -> index of the current image */
+
+	struct calltab idle_calls; /* interrupts taken while the CPU was idle */
+	struct irqname *irqnames;
+	size_t nr_irqnames, cap_irqnames;
+
+	struct prism_util_anomalies an;
+	char *missing;
+
+	/* report storage, rebuilt by prism_util__report() */
+	void *rep;
+};
+
+/* umap */
+int umap_put(struct umap *m, uint64_t key, uint32_t val);
+/* index, or -1 */
+int64_t umap_get(const struct umap *m, uint64_t key);
+void umap_release(struct umap *m);
+
+/* call tables */
+struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
+			  int32_t *idx);
+void calltab_release(struct calltab *ct);
+void call_complete(struct ucall *c, uint64_t dt);
+
+/* names used at report time */
+const char *util_irq_name(const struct prism_util *u, int64_t irq);
+int util_call_name(const struct prism_util *u, enum prism_util_call_kind kind, int64_t id,
+		   char *buf, size_t len, const char **name);
+
+void util_report_free(struct prism_util *u);
+
+#endif /* PRISM_UTIL_INTERNAL_H */

@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# prism script with symbols: the default output (comm, tid, [cpu], time,
+# period, event, ip, sym+off, dso, and call chains leaf first with
+# DSO-relative addresses, frames unwound from the stack copy for
+# --call-graph dwarf, inlined frames) equals perf script's line for line on
+# every perf 6.1 fixture; so do -F lists with sym/dso/srcline, -G and
+# call chains of addresses only.  perf is run by the test on the same files
+# with the same symbol setup (the oracle).
+#
+# Setup: a --symfs directory holding the fixture workload at the path the
+# files name (/tmp/perfdata-workload) and, for every other binary the
+# fixtures' stored outputs name and this machine has, a link to it and to
+# its /usr/lib/debug/.build-id file; HOME points at an empty directory so
+# that no build-id cache (~/.debug) plays a part for either tool.
+#
+# Normalizations (both outputs otherwise compared as they are):
+# - kernel frames: none.  The fixtures were recorded on another kernel build;
+#   perf here prints them "[unknown] ([kernel.kallsyms])" and so does prism
+#   (it says so once on stderr, the only message allowed there).
+# - [vdso] frames: perf reads the recorded vdso only from its build-id cache
+#   (empty here) and prints "[unknown]"; prism falls back to the running
+#   kernel's vdso image, which names the same functions at the same offsets
+#   as perf did at recording time.  Those lines are compared with the stored
+#   NAME.script.txt (perf's output on the recording machine) instead.
+# - j2-pipe-inject: its samples' kernel frames carry no kernel build id;
+#   perf here leaves them unresolved, prism resolves them with the running
+#   kernel's /proc/kallsyms (another build, so the names are not the
+#   recorded ones either): the kernel symbol names are masked on both sides.
+# - srcline in libc's __libc_start_call_main: perf runs binutils' addr2line,
+#   which names the CU's file (libc-start.c:74); libdw (and llvm-addr2line)
+#   give the line table's file, libc_start_call_main.h:74 (the function is
+#   defined in that header): prism's file name is mapped to perf's there.
+. tests/e2e/lib.sh
+require_fixtures
+require_perf
+
+F=$FIXTURES/perf-6.1
+S=$TMP/symfs
+mkdir -p "$S/tmp" "$TMP/home"
+cp "$F/perfdata-workload.bin" "$S/tmp/perfdata-workload"
+for p in $(grep -ho '(/[^) ]*)$' "$F"/*.script.txt | tr -d '()' | sort -u); do
+	[ -f "$p" ] || continue
+	mkdir -p "$S$(dirname "$p")"
+	ln -s "$p" "$S$p"
+	bid=$(readelf -n "$p" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	dbg=/usr/lib/debug/.build-id/${bid:0:2}/${bid:2}.debug
+	if [ -n "$bid" ] && [ -f "$dbg" ]; then
+		mkdir -p "$S$(dirname "$dbg")"
+		ln -sf "$dbg" "$S$dbg"
+	fi
+done
+
+# run TOOL NAME ARGS...: TOOL (perf or prism) script on fixture NAME
+run() {
+	local tool=$1 name=$2 in=(-i "$F/$2.data")
+	shift 2
+	case $name in *pipe*) in=(-i -) ;; esac
+	if [ "$tool" = perf ]; then
+		HOME=$TMP/home perf script --symfs "$S" "${in[@]}" "$@" <"$F/$name.data" 2>/dev/null
+	else
+		HOME=$TMP/home prism script --symfs "$S" "${in[@]}" "$@" <"$F/$name.data"
+	fi
+}
+
+# [vdso] lines from perf's output on the recording machine (see above)
+vdso_from_stored() { # PERF_OUTPUT STORED
+	awk 'NR == FNR { stored[FNR] = $0; next }
+	     /\(\[vdso\]\)$/ && (FNR in stored) { print stored[FNR]; next } { print }' "$2" "$1"
+}
+
+mask_kernel() {
+	sed -E 's/ [^ ]+ \(\[kernel\.kallsyms\]\)$/ <kernel> ([kernel.kallsyms])/'
+}
+
+nr=0
+for f in "$F"/*.data; do
+	name=$(basename "$f" .data)
+	[ -f "$F/$name.script.txt" ] || continue
+	run perf "$name" >"$TMP/$name.perf"
+	run prism "$name" >"$TMP/$name.prism" 2>"$TMP/$name.err"
+	check "$name: prism script exits 0" test $? -eq 0
+	check "$name: perf printed samples" test -s "$TMP/$name.perf"
+	vdso_from_stored "$TMP/$name.perf" "$F/$name.script.txt" >"$TMP/$name.want"
+	if [ "$name" = j2-pipe-inject ]; then
+		mask_kernel <"$TMP/$name.want" >"$TMP/$name.w" && mv "$TMP/$name.w" "$TMP/$name.want"
+		mask_kernel <"$TMP/$name.prism" >"$TMP/$name.p" && mv "$TMP/$name.p" "$TMP/$name.prism"
+	fi
+	test_cmp "$TMP/$name.want" "$TMP/$name.prism"
+	check "$name: no warnings but the kernel note" \
+		test -z "$(grep -v 'recorded on another kernel' "$TMP/$name.err")"
+	nr=$((nr + 1))
+done
+check "compared the default output of 20+ fixtures" test "$nr" -ge 20
+
+# the acceptance cases, spelled out: frame-pointer and DWARF-unwound chains
+grep_q $'^\t +12d7 main\\+0x67 \\(/tmp/perfdata-workload\\)$' "$TMP/a-fp.prism"
+grep_q $'^\t +11df middle\\+0x11 \\(/tmp/perfdata-workload\\)$' "$TMP/b-dwarf.prism"
+grep_q $'^\t +27304 __libc_start_main_impl\\+0x84 \\(inlined\\)$' "$TMP/b-dwarf.prism"
+
+# -F lists: perf's script-fields list, sym/dso/srcline alone or added to the
+# defaults, addresses only (DSO-relative in chains), -G, --max-stack
+for args in "-F comm,tid,pid,time,event,ip,sym,dso,period" "-F ip,sym" "-F comm,ip,dso" \
+	"-F comm,ip" "-F +srcline" "-F comm,ip,sym,symoff,srcline" "-F -period,-sym,-symoff" "-G" \
+	"--max-stack 2"; do
+	for name in a-fp b-dwarf e-two-events i-fixed-period; do
+		# shellcheck disable=SC2086 # word splitting of $args is wanted
+		run perf "$name" $args >"$TMP/f.perf"
+		# shellcheck disable=SC2086
+		run prism "$name" $args >"$TMP/f.prism" 2>/dev/null
+		# the vdso lines without their symbol (see above)
+		grep -v '(\[vdso\])' "$TMP/f.perf" >"$TMP/f.want"
+		grep -v '(\[vdso\])' "$TMP/f.prism" |
+			sed -E 's/__vdso_[a-z_]+(\+0x[0-9a-f]+)?/[unknown]/' |
+			sed 's/^  libc_start_call_main\.h:/  libc-start.c:/' >"$TMP/f.got"
+		echo "-- $name $args" >&3
+		test_cmp "$TMP/f.want" "$TMP/f.got"
+	done
+done
+run prism a-fp -F +srcline >"$TMP/src.prism" 2>/dev/null
+grep_q '^  workload\.c:17$' "$TMP/src.prism"
+grep_q '^  libc_start_call_main\.h:74$' "$TMP/src.prism"
+
+# --map-path instead of --symfs: the same frames
+HOME=$TMP/home prism script -i "$F/a-fp.data" \
+	--map-path "/tmp/perfdata-workload=$F/perfdata-workload.bin" >"$TMP/map.prism" 2>/dev/null
+test_cmp "$TMP/a-fp.prism" "$TMP/map.prism"
+
+# perf's rules for field combinations
+expect_exit 129 prism script -i "$F/a-fp.data" -F ip,symoff 2>"$TMP/err"
+grep_q 'symoff needs the sym field' "$TMP/err"
+expect_exit 129 prism script -i "$F/a-fp.data" -F -sym 2>"$TMP/err"
+grep_q 'symoff needs the sym field' "$TMP/err"
+expect_exit 129 prism script -i "$F/a-fp.data" -F comm,srcline 2>"$TMP/err"
+grep_q 'srcline needs the ip field' "$TMP/err"
+expect_exit 129 prism script -i "$F/a-fp.data" -F comm,dos 2>"$TMP/err"
+grep_q "did you mean 'dso'" "$TMP/err"
+expect_exit 129 prism script -i "$F/a-fp.data" --map-path /tmp/x 2>"$TMP/err"
+grep_q 'expected OLD=NEW' "$TMP/err"
+done_testing

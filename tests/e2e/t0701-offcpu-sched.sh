@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Live (root): the fallback without BPF, prism record --off-cpu=sched of
+# tests/workloads/offcpu-sleep: the context-switches event (period 1, call
+# chains) plus switch records; prism offcpu pairs switch-out/switch-in in
+# userspace and must attribute 95..101% of the time the workload measured
+# around its blocking calls to the same functions as the BPF method, and say
+# which method it used.  perf 6.1 reads the file without a warning.
+. tests/e2e/lib.sh
+require_root
+require_perf
+WL=$PRISM_OUT/tests/workloads/offcpu-sleep
+[ -x "$WL" ] || skip "workload $WL not built (make test-bins)"
+
+prism record --off-cpu=sched -o "$TMP/cs.data" -- "$WL" 20 10 >"$TMP/wl.out" 2>"$TMP/rec.err"
+check "record --off-cpu=sched exits 0" test $? -eq 0
+grep_q 'off-CPU by context switches' "$TMP/rec.err"
+
+perf report -i "$TMP/cs.data" --stats >"$TMP/stats.txt" 2>"$TMP/stats.err"
+check "perf report --stats: no warning ($(head -c 200 "$TMP/stats.err"))" test ! -s "$TMP/stats.err"
+grep_q '^context-switches stats:' "$TMP/stats.txt"
+grep_q 'SWITCH events: +[1-9]' "$TMP/stats.txt"
+perf script -i "$TMP/cs.data" >/dev/null 2>"$TMP/script.err"
+check "perf script: no warning ($(head -c 200 "$TMP/script.err"))" test ! -s "$TMP/script.err"
+
+prism offcpu -i "$TMP/cs.data" --user-only --limit 100 >"$TMP/off.txt" 2>"$TMP/off.err"
+check "prism offcpu exits 0" test $? -eq 0
+grep_q '^# method: context switches' "$TMP/off.txt"
+grep_q '^# switch pairing: [1-9][0-9]* intervals' "$TMP/off.txt"
+
+ms_of() { awk -v f="$2" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
+	t && $(NF-1) == f { print $1; exit }' "$1"; }
+ns_of() { awk -v f="$1" '$1 == "time" && $2 == f { print $3 }' "$TMP/wl.out"; }
+for f in sleeper_loop reader_loop writer_loop thread_fn; do
+	ms=$(ms_of "$TMP/off.txt" $f)
+	ns=$(ns_of $f)
+	echo "note: $f: prism ${ms:-none} ms, workload measured ${ns:-none} ns" >&3
+	check "$f holds 95..101% of the measured time (${ms:-none} ms vs ${ns:-none} ns)" \
+		awk -v m="${ms:-0}" -v n="${ns:-0}" 'BEGIN { r = m * 1e6 / (n ? n : 1); exit !(r >= 0.95 && r <= 1.01) }'
+done
+
+# the same stacks as the BPF method: main -> sleeper_loop -> clock_nanosleep
+prism offcpu -i "$TMP/cs.data" --folded >"$TMP/folded" 2>/dev/null
+grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;clock_nanosleep[^;]*(;[^;]*_\[k\])* [0-9]+$' "$TMP/folded"
+grep_q '^offcpu-sleep;(.*;)?main;reader_loop;read(;[^;]*_\[k\])* [0-9]+$' "$TMP/folded"
+
+# --state needs task states, which switch records do not have
+prism offcpu -i "$TMP/cs.data" --state D >/dev/null 2>"$TMP/state.err"
+grep_q 'no task states' "$TMP/state.err"
+# pipe mode: the events are announced in the stream, decided at the first sample
+prism record -q --off-cpu=sched -o - -- sh -c "'$WL' 5 10 >/dev/null" 2>/dev/null |
+	prism offcpu -i - --user-only --limit 100 >"$TMP/pipe.txt" 2>/dev/null
+grep_q '^# method: context switches' "$TMP/pipe.txt"
+grep_q ' sleeper_loop \[offcpu-sleep\]$' "$TMP/pipe.txt"
+done_testing

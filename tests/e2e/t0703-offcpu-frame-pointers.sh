@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Live (root): a program built with -O2 -fomit-frame-pointer sleeps in
+# inner() <- outer() <- main().  With the BPF method (frame-pointer user
+# stacks) its stacks stop in libc and prism offcpu must warn that they are
+# cut short; with the fallback and DWARF unwinding (--off-cpu=sched
+# --call-graph dwarf) the whole chain is back and there is no warning.
+# The frame-pointer workload of t0700 gets no warning (checked there:
+# prism offcpu's stderr is empty).
+. tests/e2e/lib.sh
+require_root
+require_cmd cc "apt-get install gcc"
+
+cat >"$TMP/nofp.c" <<'C'
+#include <stdlib.h>
+#include <time.h>
+static volatile long sink;
+__attribute__((noinline)) static long inner(int n)
+{
+	struct timespec ts = { 0, 5000000 };
+	long x = 0;
+	for (int i = 0; i < n; i++) {
+		nanosleep(&ts, NULL);
+		x += i * sink;
+	}
+	return x;
+}
+__attribute__((noinline)) static long outer(int n)
+{
+	long a = inner(n) * 3;
+	sink += a;
+	return a + n;
+}
+int main(int argc, char **argv)
+{
+	return (int)outer(argc > 1 ? atoi(argv[1]) : 20) & 1;
+}
+C
+cc -g -O2 -fomit-frame-pointer -o "$TMP/nofp" "$TMP/nofp.c" || skip "cannot compile the test program"
+
+# fallback + DWARF: full stacks, no warning
+prism record -q --off-cpu=sched --call-graph dwarf -o "$TMP/dwarf.data" -- "$TMP/nofp" 20
+check "record --off-cpu=sched --call-graph dwarf exits 0" test $? -eq 0
+prism offcpu -i "$TMP/dwarf.data" --folded >"$TMP/dwarf.folded" 2>"$TMP/dwarf.err"
+grep_q '^nofp;(.*;)?main;outer;inner;[^ ]*nanosleep' "$TMP/dwarf.folded"
+check "no frame-pointer warning with DWARF stacks ($(head -c 200 "$TMP/dwarf.err"))" \
+	test ! -s "$TMP/dwarf.err"
+
+# BPF: frame-pointer stacks, cut short: the warning
+[ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (BPF part)"
+prism version --build-options | grep -q 'bpf: \[ on' || skip "prism was built without BPF support"
+prism record -q --off-cpu -o "$TMP/fp.data" -- "$TMP/nofp" 20
+check "record --off-cpu exits 0" test $? -eq 0
+prism offcpu -i "$TMP/fp.data" >"$TMP/fp.txt" 2>"$TMP/fp.err"
+grep_q "^warning: 20 of 20 off-CPU blocks have user stacks that end early in libc" "$TMP/fp.err"
+grep_q "e.g. in 'nofp'" "$TMP/fp.err"
+grep_q "^hint: .*-fno-omit-frame-pointer.*--off-cpu=sched --call-graph dwarf" "$TMP/fp.err"
+done_testing
