@@ -256,7 +256,7 @@ test-bins: $(PRISM) $(UNIT_BINS) $(HELPER_BINS) $(WORKLOAD_BINS)
 # compile cleanly), then run unit and end-to-end tests.
 test: all
 	$(Q)$(MAKE) --no-print-directory SAN=1 test-bins
-	$(Q)PRISM_BUILD=$(O)/san PRISM_OUT=$(O) PRISM_SRC=$(CURDIR) tests/run-tests.sh
+	$(Q)PRISM_BUILD=$(abspath $(O))/san PRISM_OUT=$(abspath $(O)) PRISM_SRC=$(CURDIR) tests/run-tests.sh
 
 check: test
 

@@ -11,7 +11,11 @@ set -uo pipefail
 
 src=${PRISM_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
 build=${PRISM_BUILD:-$src/out/san}
-export PRISM_SRC=$src PRISM_BUILD=$build PRISM_OUT=${PRISM_OUT:-$src/out}
+out=${PRISM_OUT:-$src/out}
+# tests change directory: make the paths absolute
+build=$(cd "$build" 2>/dev/null && pwd || echo "$build")
+out=$(cd "$out" 2>/dev/null && pwd || echo "$out")
+export PRISM_SRC=$src PRISM_BUILD=$build PRISM_OUT=$out
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=0:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export LC_ALL=C PERF_PAGER=cat PAGER=cat
