@@ -97,89 +97,50 @@ struct report_csv *report_csv__open(const char *dir)
 	return c;
 }
 
-static void csv_field(struct prism_strbuf *sb, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		prism_strbuf_addstr(sb, s);
-		return;
-	}
-	prism_strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		if (*s == '"')
-			prism_strbuf_addch(sb, '"');
-		prism_strbuf_addch(sb, *s);
-	}
-	prism_strbuf_addch(sb, '"');
-}
-
 void report_csv__record(struct report_csv *c, const struct prism_event *ev, uint64_t period)
 {
-	const struct prism_sample *s = &ev->sample;
 	struct prism_strbuf *sb = &c->line;
 	struct proc_row *p;
 
 	prism_strbuf_reset(sb);
-	prism_strbuf_addf(sb, "%" PRIu64 ",%s,", c->nr++, prism_record_type_name(ev->type));
-	if (ev->type < PRISM_RECORD_HEADER_ATTR && (s->type & PERF_SAMPLE_TID))
-		prism_strbuf_addf(sb, "%d,%d,", (int)s->pid, (int)s->tid);
-	else
-		prism_strbuf_addstr(sb, ",,");
-	if (s->time)
-		prism_strbuf_addf(sb, "%" PRIu64, s->time);
-	prism_strbuf_addch(sb, ',');
+	prism_event__overview_csv(sb, c->nr++, ev, period);
+	fwrite(sb->buf, 1, sb->len, c->overview);
+	/* processes.csv: per-process counts */
 	switch (ev->type) {
 	case PERF_RECORD_SAMPLE:
-		prism_strbuf_addf(sb, "%s ip=0x%" PRIx64 " period=%" PRIu64,
-				  prism_evsel__name(ev->evsel), s->ip, period);
-		p = proc_get(c, s->pid);
+		p = proc_get(c, ev->sample.pid);
 		p->samples++;
 		p->period += period;
 		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		prism_strbuf_addf(sb, "%u/%u 0x%" PRIx64 "+0x%" PRIx64 " ", ev->mmap.pid,
-				  ev->mmap.tid, ev->mmap.start, ev->mmap.len);
-		csv_field(sb, ev->mmap.filename);
 		if (ev->mmap.pid != (uint32_t)-1)
 			proc_get(c, ev->mmap.pid)->mmaps++;
 		break;
 	case PERF_RECORD_COMM:
-		prism_strbuf_addf(sb, "%u/%u ", ev->comm.pid, ev->comm.tid);
-		csv_field(sb, ev->comm.comm);
-		if (ev->comm.exec)
-			prism_strbuf_addstr(sb, " (exec)");
 		if (ev->comm.pid == ev->comm.tid)
 			snprintf(proc_get(c, ev->comm.pid)->comm, 17, "%s", ev->comm.comm);
 		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		prism_strbuf_addf(sb, "%u/%u parent %u/%u", ev->fork.pid, ev->fork.tid,
-				  ev->fork.ppid, ev->fork.ptid);
-		if (ev->fork.pid == ev->fork.tid) {
-			p = proc_get(c, ev->fork.pid);
-			if (ev->type == PERF_RECORD_FORK) {
-				p->fork_time = ev->fork.time;
-				if (!p->comm[0]) {
-					struct proc_row *parent = proc_get(c, ev->fork.ppid);
-
-					p = proc_get(c,
-						     ev->fork.pid); /* the table may have moved */
-					memcpy(p->comm, parent->comm, sizeof(p->comm));
-				}
-			} else {
-				p->exit_time = ev->fork.time;
-			}
+		if (ev->fork.pid != ev->fork.tid)
+			break;
+		p = proc_get(c, ev->fork.pid);
+		if (ev->type == PERF_RECORD_EXIT) {
+			p->exit_time = ev->fork.time;
+			break;
 		}
-		break;
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
-		prism_strbuf_addf(sb, "lost %" PRIu64, ev->lost.lost);
+		p->fork_time = ev->fork.time;
+		if (!p->comm[0]) {
+			struct proc_row *parent = proc_get(c, ev->fork.ppid);
+
+			p = proc_get(c, ev->fork.pid); /* the table may have moved */
+			memcpy(p->comm, parent->comm, sizeof(p->comm));
+		}
 		break;
 	default:
 		break;
 	}
-	prism_strbuf_addch(sb, '\n');
-	fwrite(sb->buf, 1, sb->len, c->overview);
 }
 
 static int cmp_proc(const void *a, const void *b)
@@ -230,7 +191,7 @@ static int write_procs(struct report_csv *c)
 		const struct proc_row *p = &c->procs[i];
 		struct prism_strbuf sb = STRBUF_INIT;
 
-		csv_field(&sb, p->comm[0] ? p->comm : "");
+		prism_strbuf_add_csv(&sb, p->comm[0] ? p->comm : "");
 		fprintf(f, "%s,%u,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 			sb.buf, p->pid, p->mmaps, p->fork_time, p->exit_time, p->samples,
 			p->period);
@@ -266,19 +227,19 @@ static int write_results(struct report_csv *c, struct prism_profile *const *prof
 				continue;
 			prism_strbuf_reset(&sb);
 			if (e[j].sym) {
-				csv_field(&sb, e[j].sym);
+				prism_strbuf_add_csv(&sb, e[j].sym);
 			} else {
 				snprintf(addr, sizeof(addr), "0x%" PRIx64, e[j].ip);
 				prism_strbuf_addstr(&sb, addr);
 			}
 			prism_strbuf_addch(&sb, ',');
 			if (!prism_profile__entry_srcline(profiles[i], j, &file, &line))
-				csv_field(&sb, file);
+				prism_strbuf_add_csv(&sb, file);
 			prism_strbuf_addf(&sb, ",%" PRIu64 ",%" PRIu64 ",", e[j].nr_samples,
 					  e[j].self);
-			csv_field(&sb, e[j].dso ? e[j].dso : "[unknown]");
+			prism_strbuf_add_csv(&sb, e[j].dso ? e[j].dso : "[unknown]");
 			prism_strbuf_addch(&sb, ',');
-			csv_field(&sb, names[i]);
+			prism_strbuf_add_csv(&sb, names[i]);
 			prism_strbuf_addch(&sb, '\n');
 			fwrite(sb.buf, 1, sb.len, f);
 		}

@@ -686,44 +686,7 @@ static int on_task(void *ctx, const struct prism_event *ev)
 /* readperf's overview.csv: nr,type,pid,tid,time,info for every record */
 static int csv_record(struct script *sc, const struct prism_event *ev)
 {
-	const struct prism_sample *s = &ev->sample;
-	struct prism_strbuf *sb = &sc->line;
-
-	prism_strbuf_addf(sb, "%" PRIu64 ",%s,", sc->nr++, prism_record_type_name(ev->type));
-	if (ev->type < PRISM_RECORD_HEADER_ATTR && (s->type & PERF_SAMPLE_TID))
-		prism_strbuf_addf(sb, "%d,%d,", (int)s->pid, (int)s->tid);
-	else
-		prism_strbuf_addstr(sb, ",,");
-	if (s->time)
-		prism_strbuf_addf(sb, "%" PRIu64, s->time);
-	prism_strbuf_addch(sb, ',');
-	switch (ev->type) {
-	case PERF_RECORD_SAMPLE:
-		prism_strbuf_addf(sb, "%s ip=0x%" PRIx64 " period=%" PRIu64,
-				  prism_evsel__name(ev->evsel), s->ip, s->period);
-		break;
-	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2:
-		prism_strbuf_addf(sb, "%u/%u 0x%" PRIx64 "+0x%" PRIx64 " %s", ev->mmap.pid,
-				  ev->mmap.tid, ev->mmap.start, ev->mmap.len, ev->mmap.filename);
-		break;
-	case PERF_RECORD_COMM:
-		prism_strbuf_addf(sb, "%u/%u %s%s", ev->comm.pid, ev->comm.tid, ev->comm.comm,
-				  ev->comm.exec ? " (exec)" : "");
-		break;
-	case PERF_RECORD_FORK:
-	case PERF_RECORD_EXIT:
-		prism_strbuf_addf(sb, "%u/%u parent %u/%u", ev->fork.pid, ev->fork.tid,
-				  ev->fork.ppid, ev->fork.ptid);
-		break;
-	case PERF_RECORD_LOST:
-	case PERF_RECORD_LOST_SAMPLES:
-		prism_strbuf_addf(sb, "lost %" PRIu64, ev->lost.lost);
-		break;
-	default:
-		break;
-	}
-	prism_strbuf_addch(sb, '\n');
+	prism_event__overview_csv(&sc->line, sc->nr++, ev, ev->sample.period);
 	emit(sc);
 	return 0;
 }

@@ -141,3 +141,18 @@ char *prism_strbuf_detach(struct prism_strbuf *sb, size_t *len)
 	prism_strbuf_init(sb);
 	return res;
 }
+
+void prism_strbuf_add_csv(struct prism_strbuf *sb, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		prism_strbuf_addstr(sb, s);
+		return;
+	}
+	prism_strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			prism_strbuf_addch(sb, '"');
+		prism_strbuf_addch(sb, *s);
+	}
+	prism_strbuf_addch(sb, '"');
+}

@@ -205,4 +205,13 @@ struct prism_event {
 	};
 };
 
+struct prism_strbuf;
+/*
+ * Append readperf's overview.csv row for @ev (nr,type,pid,tid,time,info and a
+ * newline; text fields CSV-quoted when needed).  @period is the sample's
+ * period as the caller counts it.
+ */
+PRISM_API void prism_event__overview_csv(struct prism_strbuf *sb, uint64_t nr,
+					 const struct prism_event *ev, uint64_t period);
+
 #endif /* PRISM_EVENT_H */

@@ -37,6 +37,8 @@ PRISM_API int prism_strbuf_grow(struct prism_strbuf *sb, size_t extra);
 PRISM_API void prism_strbuf_add(struct prism_strbuf *sb, const void *data, size_t len);
 PRISM_API void prism_strbuf_addstr(struct prism_strbuf *sb, const char *s);
 PRISM_API void prism_strbuf_addch(struct prism_strbuf *sb, char c);
+/* a CSV text field: quoted (RFC 4180) when it holds a comma, quote or line break */
+PRISM_API void prism_strbuf_add_csv(struct prism_strbuf *sb, const char *s);
 PRISM_API void prism_strbuf_addf(struct prism_strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 PRISM_API void prism_strbuf_vaddf(struct prism_strbuf *sb, const char *fmt, va_list ap);

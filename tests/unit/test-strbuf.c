@@ -93,5 +93,23 @@ static void test_grow_overflow_fails_cleanly(void)
 	TEST_TRUE(prism_strbuf_detach(&sb, NULL) == NULL);
 }
 
+static void test_add_csv_quotes_when_needed(void)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	prism_strbuf_add_csv(&sb, "/usr/lib/libc.so.6");
+	prism_strbuf_addch(&sb, '|');
+	prism_strbuf_add_csv(&sb, "a,b");
+	prism_strbuf_addch(&sb, '|');
+	prism_strbuf_add_csv(&sb, "say \"hi\"");
+	prism_strbuf_addch(&sb, '|');
+	prism_strbuf_add_csv(&sb, "two\nlines");
+	prism_strbuf_addch(&sb, '|');
+	prism_strbuf_add_csv(&sb, "");
+	TEST_STREQ(sb.buf, "/usr/lib/libc.so.6|\"a,b\"|\"say \"\"hi\"\"\"|\"two\nlines\"|");
+	prism_strbuf_release(&sb);
+}
+
 TEST_MAIN(TEST(init_is_empty), TEST(add_and_addf), TEST(addf_grows_past_first_alloc),
-	  TEST(setlen_and_reset), TEST(detach), TEST(grow_overflow_fails_cleanly));
+	  TEST(setlen_and_reset), TEST(detach), TEST(grow_overflow_fails_cleanly),
+	  TEST(add_csv_quotes_when_needed));
