@@ -88,8 +88,9 @@ LIBS_LIBIBERTY := -liberty
 LIBS_LIBSQLITE3 := -lsqlite3
 LIBS_LIBIPT := -lipt
 
-# Sources that need a feature; each has a <name>-stub.c used without it.
-FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c
+# Sources that need a feature; a <name>-stub.c is built instead without it
+# (a source without a stub file is simply left out).
+FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c lib/tp/compiled.c
 FEATURE_SRCS_LIBZSTD := lib/data/zstd.c
 FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
@@ -104,7 +105,7 @@ FEATURE_LIBS := $(foreach f,$(FEATURES),$(if $(call have,$(f)),$(LIBS_$(f))))
 FEATURE_LIBS := $(shell printf '%s\n' $(FEATURE_LIBS) | awk '!seen[$$0]++')
 ALL_FEATURE_SRCS := $(foreach f,$(FEATURES),$(FEATURE_SRCS_$(f)))
 CHOSEN_FEATURE_SRCS := $(foreach f,$(FEATURES),\
-	$(if $(call have,$(f)),$(FEATURE_SRCS_$(f)),$(FEATURE_SRCS_$(f):.c=-stub.c)))
+	$(if $(call have,$(f)),$(FEATURE_SRCS_$(f)),$(wildcard $(FEATURE_SRCS_$(f):.c=-stub.c))))
 
 # ---------------------------------------------------------------------------
 # Flags

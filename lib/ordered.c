@@ -40,12 +40,11 @@
 #include <stdbool.h>
 
 #include "ordered.h"
+#include "ordered-sort.h"
 
 #define CHUNK_SIZE ((size_t)1 << 20)
 /* copies larger than this get their own chunk, so chunk tails waste little */
 #define BIG_COPY (CHUNK_SIZE / 4)
-/* runs shorter than this are extended with an insertion sort */
-#define MIN_RUN 32
 #define NO_CHUNK UINT32_MAX
 /* read-back buffers of runs */
 #define RUN_BUF_MIN ((size_t)4 << 10)
@@ -56,11 +55,6 @@
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
-
-struct ord_ent {
-	uint64_t time;
-	char *data; /* the copy; its struct ord_hdr is just before it */
-};
 
 struct ord_hdr {
 	uint64_t file_offset;
@@ -300,98 +294,14 @@ static inline int deliver(struct prism_ordered *o, const struct ord_ent *e)
 	return ret;
 }
 
-/* stable merge of the sorted runs [a, ae) and [b, be) into d */
-static void merge(struct ord_ent *restrict d, const struct ord_ent *a, const struct ord_ent *ae,
-		  const struct ord_ent *b, const struct ord_ent *be)
-{
-	if (a < ae && b < be && ae[-1].time > b->time) {
-		while (a < ae && b < be) {
-			/*
-			 * Branch-free: which CPU comes next is unpredictable.
-			 * The mask select keeps compilers from turning it back
-			 * into a branch.
-			 */
-			uintptr_t take_b = b->time < a->time;
-			uintptr_t sel = ((uintptr_t)a ^ (uintptr_t)b) & -take_b;
-
-			*d++ = *(const struct ord_ent *)((uintptr_t)a ^ sel);
-			a += 1 - take_b;
-			b += take_b;
-		}
-	}
-	memcpy(d, a, (size_t)(ae - a) * sizeof(*a));
-	d += ae - a;
-	memcpy(d, b, (size_t)(be - b) * sizeof(*b));
-}
-
-/* @v[0, @sorted) is sorted; insert @v[@sorted, @n) into it, stably */
-static void insertion_sort(struct ord_ent *v, size_t sorted, size_t n)
-{
-	size_t i, j;
-
-	for (i = sorted; i < n; i++) {
-		struct ord_ent x = v[i];
-
-		for (j = i; j > 0 && v[j - 1].time > x.time; j--)
-			v[j] = v[j - 1];
-		v[j] = x;
-	}
-}
-
-/*
- * Split @v into ascending runs of at least MIN_RUN entries (but the last):
- * run i is [@runs[i], @runs[i + 1]).  Return the number of runs.
- * Note: @runs needs room for @n / MIN_RUN + 2 entries.
- */
-static size_t find_runs(struct ord_ent *v, size_t n, size_t *runs)
-{
-	size_t k = 0, i = 0, j, end;
-
-	runs[0] = 0;
-	while (i < n) {
-		for (j = i + 1; j < n && v[j - 1].time <= v[j].time; j++)
-			;
-		if (j - i < MIN_RUN && j < n) {
-			end = n - i > MIN_RUN ? i + MIN_RUN : n;
-			insertion_sort(v + i, j - i, end - i);
-			for (j = end; j < n && v[j - 1].time <= v[j].time; j++)
-				;
-		}
-		runs[++k] = j;
-		i = j;
-	}
-	return k;
-}
-
 /*
  * Sort pend stably.  The merge passes alternate between pend and tmp; if
  * the result ends in tmp, the two buffers trade places.
- * Note: tmp must hold pend.nr entries and runs pend.nr / MIN_RUN + 2.
+ * Note: tmp must hold pend.nr entries and runs ORD_SORT_RUNS(pend.nr).
  */
 static void sort_pend(struct prism_ordered *o)
 {
-	struct ord_ent *src = o->pend.v, *dst = o->tmp.v, *t;
-	size_t *runs = o->runs;
-	size_t k, nk, r;
-
-	k = find_runs(src, o->pend.nr, runs);
-	while (k > 1) {
-		for (r = 0, nk = 0; r + 1 < k; r += 2) {
-			merge(dst + runs[r], src + runs[r], src + runs[r + 1], src + runs[r + 1],
-			      src + runs[r + 2]);
-			runs[++nk] = runs[r + 2];
-		}
-		if (r < k) {
-			memcpy(dst + runs[r], src + runs[r],
-			       (runs[r + 1] - runs[r]) * sizeof(*src));
-			runs[++nk] = runs[r + 1];
-		}
-		k = nk;
-		t = src;
-		src = dst;
-		dst = t;
-	}
-	if (src != o->pend.v) {
+	if (ord_sort(o->pend.v, o->tmp.v, o->pend.nr, o->runs) != o->pend.v) {
 		struct ord_vec v = o->pend;
 
 		o->pend = o->tmp;
@@ -686,7 +596,8 @@ static int flush(struct prism_ordered *o, enum flush_how how)
 
 	/* all allocations first: past this point the flush cannot fail */
 	if (ensure_vec(&o->tmp, total) ||
-	    prism_ensure_mem((void **)&o->runs, &o->runs_cap, sizeof(*o->runs), np / MIN_RUN + 2) ||
+	    prism_ensure_mem((void **)&o->runs, &o->runs_cap, sizeof(*o->runs),
+			     ORD_SORT_RUNS(np)) ||
 	    prism_ensure_mem((void **)&o->heap, &o->heap_cap, sizeof(*o->heap), o->nr_runs + 1))
 		return -ENOMEM;
 	if (np > 1) {
@@ -740,7 +651,7 @@ keep:
 	} else {
 		struct ord_vec v = o->left;
 
-		merge(o->tmp.v, L + li, L + ln, P + pi, P + pn);
+		ord_merge(o->tmp.v, L + li, L + ln, P + pi, P + pn);
 		o->left = o->tmp;
 		o->left.head = 0;
 		o->left.nr = (ln - li) + (pn - pi);
