@@ -21,6 +21,7 @@
 
 #include "cmd.h"
 #include "input.h"
+#include "linebuf.h"
 #include "options.h"
 
 enum field {
@@ -134,128 +135,6 @@ static const char *comm_of(struct script *sc, uint32_t tid, char *buf, size_t le
 		return c;
 	snprintf(buf, len, ":%d", (int)tid);
 	return buf;
-}
-
-/*
- * Fast text output.  perf script prints millions of lines, and printf()
- * cost more than everything else per line, so the text layout is written
- * straight into the line buffer: room() reserves the bytes a run of fields
- * can take, the put_*() helpers write what the printf format in their
- * comment would, and commit() ends the run.
- */
-
-/* room for @n more bytes at the end of @sb, or NULL when out of memory */
-static inline char *room(struct prism_strbuf *sb, size_t n)
-{
-	if (sb->failed || (sb->len + n + 1 > sb->alloc && prism_strbuf_grow(sb, n)))
-		return NULL;
-	return sb->buf + sb->len;
-}
-
-static inline void commit(struct prism_strbuf *sb, char *end)
-{
-	sb->len = (size_t)(end - sb->buf);
-	sb->buf[sb->len] = '\0';
-}
-
-/* @len bytes at @str right-aligned in @width (left-aligned with @left), padded with @pad */
-static inline char *put_field(char *p, const char *str, size_t len, size_t width, bool left,
-			      char pad)
-{
-	size_t fill = len < width ? width - len : 0;
-
-	if (!left) {
-		memset(p, pad, fill);
-		p += fill;
-	}
-	memcpy(p, str, len);
-	p += len;
-	if (left) {
-		memset(p, ' ', fill);
-		p += fill;
-	}
-	return p;
-}
-
-#define DIGITS_MAX 24 /* bytes of the longest number put_*() writes, sign included */
-
-static inline size_t nr_digits(uint64_t v)
-{
-	size_t n = 1;
-
-	while (v >= 10000) {
-		v /= 10000;
-		n += 4;
-	}
-	return n + (v >= 10) + (v >= 100) + (v >= 1000);
-}
-
-/* the @n decimal digits of @v ending at @end */
-static inline void put_digits(char *end, uint64_t v, size_t n)
-{
-	while (n--) {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	}
-}
-
-/* "%*" PRIu64, or "%0*" PRIu64 with @pad '0'; takes DIGITS_MAX + @width bytes */
-static inline char *put_udec(char *p, uint64_t v, size_t width, char pad)
-{
-	size_t n = nr_digits(v);
-
-	if (n < width) {
-		memset(p, pad, width - n);
-		p += width - n;
-	}
-	put_digits(p + n, v, n);
-	return p + n;
-}
-
-/* "%*" PRIx64 */
-static inline char *put_hex(char *p, uint64_t v, size_t width)
-{
-	static const char xdigits[] = "0123456789abcdef";
-	size_t n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;
-	char *end;
-
-	if (n < width) {
-		memset(p, ' ', width - n);
-		p += width - n;
-	}
-	end = p + n;
-	while (p < end) {
-		*--end = xdigits[v & 15];
-		v >>= 4;
-	}
-	return p + n;
-}
-
-/* "%*d", or "%-*d" with @left */
-static inline char *put_int(char *p, int v, size_t width, bool left)
-{
-	uint64_t u = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	size_t n = nr_digits(u), len = n + (v < 0);
-
-	if (!left && len < width) {
-		memset(p, ' ', width - len);
-		p += width - len;
-	}
-	if (v < 0)
-		*p++ = '-';
-	put_digits(p + n, u, n);
-	p += n;
-	if (left && len < width) {
-		memset(p, ' ', width - len);
-		p += width - len;
-	}
-	return p;
-}
-
-static inline char *put_str(char *p, const char *str, size_t len)
-{
-	memcpy(p, str, len);
-	return p + len;
 }
 
 /* strlen() of a symbol or DSO name, remembered: chains repeat the same few */
@@ -676,13 +555,6 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	return sc->err;
 }
 
-static int on_task(void *ctx, const struct prism_event *ev)
-{
-	struct script *sc = ctx;
-
-	return prism_tasks__event(sc->tasks, ev);
-}
-
 /* readperf's overview.csv: nr,type,pid,tid,time,info for every record */
 static int csv_record(struct script *sc, const struct prism_event *ev)
 {
@@ -1005,7 +877,6 @@ int cmd_script(int argc, const char **argv)
 		tool.other_all = true;
 		tool.sample = on_record;
 		tool.user = on_user;
-		(void)on_task;
 	}
 	err = prism_session__process(sc.s, &tool, &sc);
 	flush_out(&sc, true);
