@@ -14,17 +14,26 @@
 
 struct prism_session *open_input(const char *path, bool force, bool no_order)
 {
-	struct prism_session_opts opts = { .path = path ? path : "perf.data",
-					   .no_order = no_order };
+	struct prism_session_opts opts = { .path = path, .no_order = no_order };
+
+	return open_session(&opts, force);
+}
+
+struct prism_session *open_session(struct prism_session_opts *o, bool force)
+{
+	struct prism_session_opts opts = *o;
+	bool named = opts.path != NULL;
 	struct prism_session *s;
 	struct stat st;
 
+	if (!opts.path)
+		opts.path = "perf.data";
 	if (strcmp(opts.path, "-")) {
 		if (stat(opts.path, &st)) {
 			int err = errno;
 
 			error_errno(err, "cannot open '%s'", opts.path);
-			if (err == ENOENT && !path)
+			if (err == ENOENT && !named)
 				hint("record one with 'prism record', or name a file with -i FILE");
 			return NULL;
 		}

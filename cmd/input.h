@@ -11,6 +11,8 @@
 
 /* open @path (NULL = "perf.data", "-" = stdin); prints the error and returns NULL on failure */
 struct prism_session *open_input(const char *path, bool force, bool no_order);
+/* the same with every session option (o->path NULL = "perf.data") */
+struct prism_session *open_session(struct prism_session_opts *o, bool force);
 /* print a processing error of prism_session__process() (err < 0); returns 1 */
 int report_process_error(struct prism_session *s, const char *path, int err);
 

@@ -19,6 +19,7 @@
 
 #include "cmd.h"
 #include "input.h"
+#include "linebuf.h"
 #include "options.h"
 #include "util-record.h"
 
@@ -36,34 +37,6 @@ struct util_cmd {
 	bool keep;
 	uint64_t order_mb;
 };
-
-/*
- * open_input() with a bound on the memory of the time sort (a round of a
- * system-wide recording with big buffers can hold hundreds of MB, and the
- * analysis keeps nothing per event): the same checks, then the session.
- */
-static struct prism_session *open_input_limit(const char *path, bool force, size_t limit)
-{
-	struct prism_session_opts o = { .path = path ? path : "perf.data",
-					.order_mem_limit = limit };
-	struct prism_session *s;
-	struct stat st;
-
-	if (!limit || !strcmp(o.path, "-"))
-		return open_input(path, force, false);
-	if (stat(o.path, &st) || (!force && st.st_uid != geteuid() && st.st_uid != 0))
-		return open_input(path, force, false); /* it says what is wrong */
-	s = prism_session__open(&o);
-	if (!s) {
-		const char *detail = prism_session_open_error();
-
-		if (detail && *detail)
-			error("cannot read '%s': %s", o.path, detail);
-		else
-			error_errno(errno, "cannot read '%s'", o.path);
-	}
-	return s;
-}
 
 static const char *const usage[] = {
 	"prism util [-i <file>] [<report options>]",
@@ -174,10 +147,30 @@ static double ms(uint64_t ns)
 	return (double)ns / 1e6;
 }
 
-/* @ns as milliseconds with 6 decimals, exactly (no floating point) */
+/*
+ * @ns as milliseconds with 6 decimals, exactly (no floating point),
+ * right-aligned in @width: "%*s" of "%" PRIu64 ".%06" PRIu64; takes
+ * DIGITS_MAX + 7 + @width bytes
+ */
+static char *put_ms(char *p, uint64_t ns, size_t width)
+{
+	uint64_t whole = ns / 1000000;
+	size_t n = nr_digits(whole);
+
+	if (n + 7 < width) {
+		memset(p, ' ', width - n - 7);
+		p += width - n - 7;
+	}
+	put_digits(p + n, whole, n);
+	p[n] = '.';
+	put_digits(p + n + 7, ns % 1000000, 6);
+	return p + n + 7;
+}
+
+/* the same in @buf (32 bytes) */
 static const char *fms(char *buf, uint64_t ns)
 {
-	snprintf(buf, 32, "%" PRIu64 ".%06" PRIu64, ns / 1000000, ns % 1000000);
+	*put_ms(buf, ns, 0) = '\0';
 	return buf;
 }
 
@@ -211,23 +204,40 @@ static void row_header(void)
 	       "sleep", "util%", "moves");
 }
 
+/*
+ * One row, as printf("   [%6s] %-16.16s%3s %10s ... %10s |%6.1f%% %5s\n")
+ * would print it, written directly: a big report has hundreds of
+ * thousands of numbers.  @label, @cpu and @moves are at most 31 bytes.
+ */
 static void row(const char *label, const char *comm, const char *cpu,
 		const struct prism_util_times *t, uint64_t whole, const char *moves)
 {
-	char b[9][32];
+	const uint64_t v[9] = { t->user, t->sys,  t->irq,  t->softirq, t->hv,
+				t->busy, t->idle, t->wait, t->sleep };
+	char line[512], *p = line;
 	uint64_t run = run_of(t);
+	size_t i;
 
-	printf("   [%6s] %-16.16s%3s %10s %10s %10s %10s %10s %10s %10s %10s %10s |%6.1f%% %5s\n",
-	       label, comm, cpu, fms(b[0], t->user), fms(b[1], t->sys), fms(b[2], t->irq),
-	       fms(b[3], t->softirq), fms(b[4], t->hv), fms(b[5], t->busy), fms(b[6], t->idle),
-	       fms(b[7], t->wait), fms(b[8], t->sleep), pct(run, whole ? whole : run + t->idle),
-	       moves);
+	p = put_str(p, "   [", 4);
+	p = put_field(p, label, strlen(label), 6, false, ' ');
+	p = put_str(p, "] ", 2);
+	p = put_field(p, comm, strnlen(comm, 16), 16, true, ' ');
+	p = put_field(p, cpu, strlen(cpu), 3, false, ' ');
+	for (i = 0; i < 9; i++) {
+		*p++ = ' ';
+		p = put_ms(p, v[i], 10);
+	}
+	p += snprintf(p, 32, " |%6.1f%% ", pct(run, whole ? whole : run + t->idle));
+	p = put_field(p, moves, strlen(moves), 5, false, ' ');
+	*p++ = '\n';
+	fwrite(line, 1, (size_t)(p - line), stdout);
 }
 
 static const char *const kind_title[] = { "syscall", "irq", "softirq", "hcall" };
 
 static void calls_table(size_t *nr, const struct prism_util_call *const *calls)
 {
+	struct prism_strbuf sb = STRBUF_INIT;
 	int k;
 	size_t i;
 
@@ -239,23 +249,47 @@ static void calls_table(size_t *nr, const struct prism_util_call *const *calls)
 		       kind_title[k]);
 		for (i = 0; i < nr[k]; i++) {
 			const struct prism_util_call *c = &calls[k][i];
-			char id[24], b[3][32];
 			uint64_t wall = c->elapsed + c->pending;
+			size_t name_len;
+			char id[24], *p;
 
 			if (k == PRISM_UTIL_HCALL)
 				snprintf(id, sizeof(id), "%#" PRIx64, (uint64_t)c->id);
 			else
 				snprintf(id, sizeof(id), "%" PRId64, c->id);
-			printf("     (%3s)%-16s%6" PRIu64 " %10s %12s", id, c->name, c->count,
-			       fms(b[0], c->elapsed), fms(b[1], c->pending));
-			if (c->count)
-				printf(" %12s %12s %12s", fms(b[0], avg_ns(c->elapsed, c->count)),
-				       fms(b[1], c->min), fms(b[2], c->max));
-			else
-				printf(" %12s %12s %12s", "--", "--", "--");
-			printf(" %12s\n", fms(b[0], wall > c->oncpu ? wall - c->oncpu : 0));
+			/* "     (%3s)%-16s%6" PRIu64 " %10s %12s %12s %12s %12s %12s\n" */
+			name_len = strlen(c->name);
+			p = room(&sb, 128 + name_len + 6 * (DIGITS_MAX + 19));
+			if (!p)
+				break;
+			p = put_str(p, "     (", 6);
+			p = put_field(p, id, strlen(id), 3, false, ' ');
+			*p++ = ')';
+			p = put_field(p, c->name, name_len, 16, true, ' ');
+			p = put_udec(p, c->count, 6, ' ');
+			*p++ = ' ';
+			p = put_ms(p, c->elapsed, 10);
+			*p++ = ' ';
+			p = put_ms(p, c->pending, 12);
+			if (c->count) {
+				*p++ = ' ';
+				p = put_ms(p, avg_ns(c->elapsed, c->count), 12);
+				*p++ = ' ';
+				p = put_ms(p, c->min, 12);
+				*p++ = ' ';
+				p = put_ms(p, c->max, 12);
+			} else {
+				p = put_str(p, "           --           --           --", 39);
+			}
+			*p++ = ' ';
+			p = put_ms(p, wall > c->oncpu ? wall - c->oncpu : 0, 12);
+			*p++ = '\n';
+			commit(&sb, p);
+			fwrite(sb.buf, 1, sb.len, stdout);
+			sb.len = 0;
 		}
 	}
+	prism_strbuf_release(&sb);
 }
 
 static void print_task(const struct prism_util_task *t, bool no_calls)
@@ -620,7 +654,9 @@ static void print_json(const struct prism_util_result *r, const struct util_cmd 
 static int analyse(struct util_cmd *c, const char *path, struct prism_util_report_opts *ro,
 		   const struct prism_util_opts *uo)
 {
-	struct prism_session *s = open_input_limit(path, c->force, c->order_mb << 20);
+	/* --sort-mem: a round of a system-wide recording can hold hundreds of MB */
+	struct prism_session_opts o = { .path = path, .order_mem_limit = c->order_mb << 20 };
+	struct prism_session *s = open_session(&o, c->force);
 	const struct prism_util_result *r;
 	struct prism_util *u;
 	int err, ret = 0;

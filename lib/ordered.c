@@ -50,6 +50,8 @@
 #define RUN_BUF_MIN ((size_t)4 << 10)
 #define RUN_BUF_MAX ((size_t)128 << 10)
 #define RUN_BUF_BUDGET ((size_t)8 << 20)
+/* buffers of finished runs kept for the next (malloc would map and unmap each) */
+#define RUN_BUF_SPARE 64
 /* heap source number of the copied records */
 #define COPY_SRC UINT32_MAX
 
@@ -69,6 +71,8 @@ struct ord_run {
 	uint64_t nr; /* records in [start, end) */
 	uint64_t seq; /* arrival number of the record at start */
 	uint64_t head_time; /* its time, when have_head */
+	const uint8_t *head_rec; /* the record read back for it, or NULL */
+	size_t head_size;
 	uint64_t last_time; /* time of the last record */
 	uint8_t *buf; /* holds the file bytes [buf_off, buf_off + buf_len) */
 	uint64_t buf_off;
@@ -88,6 +92,11 @@ struct ord_vec {
 	struct ord_ent *v;
 	size_t head; /* entries before head are delivered (left only) */
 	size_t nr;
+	size_t cap;
+};
+
+struct ord_buf {
+	uint8_t *mem;
 	size_t cap;
 };
 
@@ -132,6 +141,8 @@ struct prism_ordered {
 	uint64_t run_recs; /* records in runs */
 	struct ord_heap_ent *heap;
 	size_t heap_cap;
+	struct ord_buf spare[RUN_BUF_SPARE];
+	size_t nr_spare;
 	prism_ordered_read_fn read;
 	prism_ordered_time_fn time_of;
 };
@@ -371,7 +382,13 @@ static int run_fill(struct prism_ordered *o, struct ord_run *r, size_t need)
 		if (cap < need)
 			cap = need;
 		cap = (cap + 7) & ~(size_t)7;
-		b = realloc(r->buf, cap);
+		if (!r->buf && o->nr_spare && o->spare[o->nr_spare - 1].cap >= cap) {
+			o->nr_spare--;
+			b = o->spare[o->nr_spare].mem;
+			cap = o->spare[o->nr_spare].cap;
+		} else {
+			b = realloc(r->buf, cap);
+		}
 		if (!b)
 			return -ENOMEM;
 		r->buf = b;
@@ -428,8 +445,8 @@ bad:
 	return -PRISM_E_BAD_RECORD;
 }
 
-/* read the record at the start of @r back and find its time again */
-static int run_head(struct prism_ordered *o, struct ord_run *r)
+/* read the record at the start of @r back and find its time (*@time) again */
+static int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t *time)
 {
 	const uint8_t *rec;
 	size_t size;
@@ -437,20 +454,27 @@ static int run_head(struct prism_ordered *o, struct ord_run *r)
 
 	if (err)
 		return err;
-	r->head_time = o->time_of(o->ctx, rec, size);
+	*time = r->head_time = o->time_of(o->ctx, rec, size);
 	r->have_head = true;
+	/* valid until the run's buffer is filled again, after its delivery */
+	r->head_rec = rec;
+	r->head_size = size;
 	return 0;
 }
 
 static int run_deliver(struct prism_ordered *o, struct ord_run *r, uint64_t time)
 {
-	const uint8_t *rec;
+	const uint8_t *rec = r->head_rec;
 	uint64_t off = r->start;
-	size_t size;
-	int err = run_rec(o, r, &rec, &size);
+	size_t size = r->head_size;
 
-	if (err)
-		return err;
+	if (!rec) {
+		int err = run_rec(o, r, &rec, &size);
+
+		if (err)
+			return err;
+	}
+	r->head_rec = NULL;
 	r->start += size;
 	r->nr--;
 	r->seq++;
@@ -495,7 +519,7 @@ static int merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, si
 		if (!r->nr)
 			continue;
 		if (!r->have_head) {
-			ret = run_head(o, r);
+			ret = run_head(o, r, &r->head_time);
 			if (ret)
 				return ret;
 		}
@@ -529,20 +553,28 @@ static int merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, si
 				h[0] = h[--n];
 		} else {
 			struct ord_run *r = &o->rv[h[0].src];
+			uint64_t t = 0;
 
+			/*
+			 * The new head's time comes back in a register: loading it
+			 * and seq from the run as one 16-byte word right after they
+			 * were stored apart stalls on store forwarding.
+			 */
 			ret = run_deliver(o, r, h[0].time);
 			if (!ret && r->nr)
-				ret = run_head(o, r);
+				ret = run_head(o, r, &t);
 			if (unlikely(ret))
 				break;
 			if (r->nr) {
-				h[0].time = r->head_time;
+				h[0].time = t;
 				h[0].seq = r->seq;
 			} else {
 				h[0] = h[--n];
 			}
 		}
-		heap_down(h, n, 0);
+		/* mostly the same run goes on: the top stays the smallest */
+		if ((n > 1 && heap_less(&h[1], &h[0])) || (n > 2 && heap_less(&h[2], &h[0])))
+			heap_down(h, n, 0);
 	}
 	o->delivering = false;
 	*li_ = li;
@@ -564,7 +596,12 @@ static void compact_runs(struct prism_ordered *o)
 			k++;
 			continue;
 		}
-		free(r->buf);
+		if (r->buf && o->nr_spare < RUN_BUF_SPARE) {
+			o->spare[o->nr_spare].mem = r->buf;
+			o->spare[o->nr_spare++].cap = r->buf_cap;
+		} else {
+			free(r->buf);
+		}
 		o->bytes -= r->cost;
 	}
 	o->nr_runs = k;
@@ -754,6 +791,8 @@ void prism_ordered__free(struct prism_ordered *o)
 	free(o->bounce);
 	for (i = 0; i < o->nr_runs; i++)
 		free(o->rv[i].buf);
+	for (i = 0; i < o->nr_spare; i++)
+		free(o->spare[i].mem);
 	free(o->rv);
 	free(o->heap);
 	free(o);
@@ -849,9 +888,27 @@ static size_t ref_cost(struct prism_ordered *o, size_t size, uint64_t time, uint
 int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
 			     uint32_t file, uint64_t file_offset)
 {
-	struct ord_run *r;
+	struct ord_run *r = o && o->nr_runs ? &o->rv[o->nr_runs - 1] : NULL;
 	size_t cost;
 	int ret;
+
+	/*
+	 * Most records go on the last run, which costs nothing more once it
+	 * counts RUN_BUF_MIN bytes (see ref_cost()).
+	 */
+	if (likely(r && r->end == file_offset && r->file == file && time >= r->last_time &&
+		   r->seq + r->nr == o->seq && r->end - r->start >= RUN_BUF_MIN &&
+		   time >= o->last_delivered && o->bytes <= o->mem_limit && !o->delivering &&
+		   size >= 8 && size <= UINT16_MAX && file_offset <= UINT64_MAX - size)) {
+		r->end += size;
+		r->nr++;
+		r->last_time = time;
+		o->run_recs++;
+		o->seq++;
+		if (time > o->max_time)
+			o->max_time = time;
+		return 0;
+	}
 
 	if (unlikely(!o || !o->read || !o->time_of || size < 8 || size > UINT16_MAX ||
 		     file_offset > UINT64_MAX - size))

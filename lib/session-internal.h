@@ -23,6 +23,14 @@ struct prism_session {
 	size_t nr_evsels, cap_evsels;
 	struct prism_idmap ids;
 	int id_pos, is_pos; /* from the first attr (perf's evlist__event2id) */
+	/*
+	 * When every event has the same sample_type and sample_id_all, where
+	 * the time sits without finding the event: u64 index after the header
+	 * in samples, u64 index from the end in other records, or -1.
+	 */
+	bool time_shared;
+	int time_pos, time_is_pos; /* time_is_pos -1: no time in other records */
+	size_t time_is_min; /* other records need this size to carry the trailer */
 	struct prism_features *features;
 	struct prism_tp *tp;
 	struct prism_session_stats stats;
@@ -37,6 +45,8 @@ struct prism_session {
 	size_t scratch_cap;
 	const struct prism_tool *tool;
 	void *ctx;
+	struct prism_event ev; /* the record being delivered */
+	bool ev_cold; /* ev.sample's rare fields may be set (PRISM_SAMPLE_COLD) */
 	bool names_resolved;
 	/* directory format: perf.data/data plus raw record streams perf.data/data.N */
 	char **dir_files;

@@ -115,32 +115,35 @@ static void count_group_members(struct prism_session *s, const struct prism_even
 	}
 }
 
-/* decode and hand one kernel record (aligned, native order) to the tool */
-static uint64_t record_time(struct prism_session *s, const struct perf_event_header *hdr,
-			    struct prism_evsel *evsel);
+static uint64_t evsel_time(const struct perf_event_header *hdr, const struct prism_evsel *evsel);
 
-static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed,
-		   struct prism_evsel *known)
+/* decode and hand one kernel record (aligned, native order) to the tool */
+static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
 	const struct prism_tool *t = s->tool;
 	struct perf_event_header *hdr = rec;
-	struct prism_event ev;
+	/* reused: its rare sample fields stay clear while no sample has them */
+	struct prism_event *ev = &s->ev;
 	bool unknown;
 	int err;
 
-	ev.raw = hdr;
-	ev.type = hdr->type;
-	ev.file_offset = off;
-	ev.compressed = compressed;
-	ev.evsel = known ? known : evsel_of(s, rec, hdr->type, hdr->size, &unknown);
-	if (!ev.evsel) {
+	ev->raw = hdr;
+	ev->type = hdr->type;
+	ev->file_offset = off;
+	ev->compressed = compressed;
+	ev->evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	if (!ev->evsel) {
 		if (hdr->type == PERF_RECORD_SAMPLE)
 			s->stats.nr_unknown_id++;
 		return 0;
 	}
+	if (hdr->type < PRISM_RECORD_TYPE_MAX)
+		ev->evsel->nr_records[hdr->type]++;
+	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
+		ev->evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
 	if (hdr->type == PERF_RECORD_SAMPLE && !t->sample &&
-	    !(ev.evsel->a.attr.sample_type & PERF_SAMPLE_READ)) {
-		uint64_t tm = record_time(s, hdr, ev.evsel);
+	    !(ev->evsel->a.attr.sample_type & PERF_SAMPLE_READ)) {
+		uint64_t tm = evsel_time(hdr, ev->evsel);
 
 		if (tm) {
 			if (!s->stats.first_time || tm < s->stats.first_time)
@@ -148,59 +151,62 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 			if (tm > s->stats.last_time)
 				s->stats.last_time = tm;
 		}
-		ev.evsel->nr_samples++;
+		ev->evsel->nr_samples++;
 		return 0;
 	}
 	if (hdr->type == PERF_RECORD_SAMPLE) {
-		err = prism_sample__parse(ev.evsel, rec, s->info.needs_swap, &ev.sample);
+		uint64_t st = ev->evsel->a.attr.sample_type;
+
+		if (s->ev_cold)
+			prism_sample__clear_cold(&ev->sample);
+		s->ev_cold = st & PRISM_SAMPLE_COLD;
+		err = prism_sample__parse_hot(ev->evsel, rec, s->info.needs_swap, &ev->sample);
 		if (err)
 			return err_at(
 				s, off, err,
 				"SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'",
-				hdr->size, (unsigned long long)ev.evsel->a.attr.sample_type,
-				prism_evsel__name(ev.evsel));
-		ev.evsel->nr_samples++;
-		count_group_members(s, &ev);
+				hdr->size, (unsigned long long)ev->evsel->a.attr.sample_type,
+				prism_evsel__name(ev->evsel));
+		ev->evsel->nr_samples++;
+		count_group_members(s, ev);
 	} else {
-		err = prism_sample__parse_id(ev.evsel, rec, s->info.needs_swap, &ev.sample);
+		err = prism_sample__parse_id(ev->evsel, rec, s->info.needs_swap, &ev->sample);
+		s->ev_cold = false; /* it clears every field */
 		if (!err)
-			err = prism_event__decode(&ev, ev.evsel, hdr->size - ev.evsel->id_hdr_size);
+			err = prism_event__decode(ev, ev->evsel,
+						  hdr->size - ev->evsel->id_hdr_size);
 		if (err)
 			return err_at(s, off, err, "%s record of %u bytes is malformed",
 				      prism_record_type_name(hdr->type), hdr->size);
 	}
-	if (ev.sample.time) {
-		if (!s->stats.first_time || ev.sample.time < s->stats.first_time)
-			s->stats.first_time = ev.sample.time;
-		if (ev.sample.time > s->stats.last_time)
-			s->stats.last_time = ev.sample.time;
+	if (ev->sample.time) {
+		if (!s->stats.first_time || ev->sample.time < s->stats.first_time)
+			s->stats.first_time = ev->sample.time;
+		if (ev->sample.time > s->stats.last_time)
+			s->stats.last_time = ev->sample.time;
 	}
 	switch (hdr->type) {
 	case PERF_RECORD_SAMPLE:
-		return t->sample ? t->sample(s->ctx, &ev) : 0;
+		return t->sample ? t->sample(s->ctx, ev) : 0;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return call(t, t->mmap, s->ctx, &ev);
+		return call(t, t->mmap, s->ctx, ev);
 	case PERF_RECORD_COMM:
-		return call(t, t->comm, s->ctx, &ev);
+		return call(t, t->comm, s->ctx, ev);
 	case PERF_RECORD_FORK:
-		return call(t, t->fork, s->ctx, &ev);
+		return call(t, t->fork, s->ctx, ev);
 	case PERF_RECORD_EXIT:
-		return call(t, t->exit, s->ctx, &ev);
+		return call(t, t->exit, s->ctx, ev);
 	case PERF_RECORD_LOST:
 	case PERF_RECORD_LOST_SAMPLES:
-		return call(t, t->lost, s->ctx, &ev);
+		return call(t, t->lost, s->ctx, ev);
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
-		return call(t, t->switch_, s->ctx, &ev);
+		return call(t, t->switch_, s->ctx, ev);
 	default:
-		return t->other ? t->other(s->ctx, &ev) : 0;
+		return t->other ? t->other(s->ctx, ev) : 0;
 	}
 }
-
-struct deliver_ctx {
-	struct prism_session *s;
-};
 
 static int ordered_deliver(void *ctx, const void *rec, size_t size, uint64_t time,
 			   uint64_t file_offset)
@@ -208,12 +214,11 @@ static int ordered_deliver(void *ctx, const void *rec, size_t size, uint64_t tim
 	struct prism_session *s = ctx;
 
 	/* the queue hands out aligned private copies; the top bit marks compressed */
-	return deliver(s, (void *)rec, file_offset & ~(1ull << 63), file_offset >> 63, NULL);
+	return deliver(s, (void *)rec, file_offset & ~(1ull << 63), file_offset >> 63);
 }
 
 /* the record's timestamp, or 0 when it has none (synthesized or no TIME bit) */
-static uint64_t record_time(struct prism_session *s, const struct perf_event_header *hdr,
-			    struct prism_evsel *evsel)
+static uint64_t evsel_time(const struct perf_event_header *hdr, const struct prism_evsel *evsel)
 {
 	uint64_t st = evsel->a.attr.sample_type;
 	const uint8_t *p = (const uint8_t *)hdr;
@@ -235,34 +240,45 @@ static uint64_t record_time(struct prism_session *s, const struct perf_event_hea
 	return get_u64(p + hdr->size - 8 * idx);
 }
 
+/*
+ * The record's timestamp, or 0 when it has none; found without looking its
+ * event up when every event puts it in the same place.
+ */
+static uint64_t record_time(struct prism_session *s, const struct perf_event_header *hdr)
+{
+	const uint8_t *p = (const uint8_t *)hdr;
+	struct prism_evsel *evsel;
+	bool unknown;
+
+	if (s->time_shared) {
+		if (hdr->type == PERF_RECORD_SAMPLE) {
+			if (s->time_pos < 0 || 8 + 8 * (size_t)(s->time_pos + 1) > hdr->size)
+				return 0;
+			return get_u64(p + 8 + 8 * s->time_pos);
+		}
+		if (s->time_is_pos < 0 || hdr->size < s->time_is_min)
+			return 0;
+		return get_u64(p + hdr->size - 8 * s->time_is_pos);
+	}
+	evsel = evsel_of(s, hdr, hdr->type, hdr->size, &unknown);
+	return evsel ? evsel_time(hdr, evsel) : 0;
+}
+
+/* per-event counts and the tool's callbacks come at delivery, in time order */
 static int handle_kernel(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
 	struct perf_event_header *hdr = rec;
-	struct prism_evsel *evsel;
-	bool unknown;
 	uint64_t time;
 
-	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
-	if (evsel) {
-		if (hdr->type < PRISM_RECORD_TYPE_MAX)
-			evsel->nr_records[hdr->type]++;
-		if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
-			evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
-	}
 	if (hdr->type == PERF_RECORD_LOST && hdr->size >= 24)
 		s->stats.total_lost += get_u64((uint8_t *)rec + 16);
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
 		s->stats.total_lost_samples += get_u64((uint8_t *)rec + 8);
-	if (!evsel) {
-		if (hdr->type == PERF_RECORD_SAMPLE)
-			s->stats.nr_unknown_id++;
-		return 0;
-	}
 	if (s->no_order || !s->ordered)
-		return deliver(s, rec, off, compressed, evsel);
-	time = record_time(s, hdr, evsel);
+		return deliver(s, rec, off, compressed);
+	time = record_time(s, hdr);
 	if (!time || time == ~0ull)
-		return deliver(s, rec, off, compressed, evsel);
+		return deliver(s, rec, off, compressed);
 	if (!compressed && s->cur_input != UINT32_MAX)
 		return prism_ordered__queue_ref(s->ordered, rec, hdr->size, time, s->cur_input,
 						off);
@@ -293,13 +309,9 @@ static int ordered_read(void *ctx, uint32_t file, void *buf, size_t len, uint64_
 static uint64_t ordered_time(void *ctx, const void *rec, size_t size)
 {
 	struct prism_session *s = ctx;
-	const struct perf_event_header *hdr = rec;
-	struct prism_evsel *evsel;
-	bool unknown;
 
 	(void)size;
-	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
-	return evsel ? record_time(s, hdr, evsel) : 0;
+	return record_time(s, rec);
 }
 
 static int process_record(struct prism_session *s, void *rec, uint64_t off, bool compressed);

@@ -52,6 +52,8 @@ struct prism_session *prism_session__open(const struct prism_session_opts *opts)
 	s->no_order = opts->no_order;
 	s->order_mem_limit = opts->order_mem_limit;
 	s->id_pos = s->is_pos = -1;
+	s->time_pos = s->time_is_pos = -1;
+	s->ev_cold = true; /* branch_hw_idx is ~0 when clear */
 	s->features = prism_features__new();
 	if (!s->features) {
 		err = errno ? errno : ENOMEM;
@@ -140,6 +142,39 @@ int prism_session__add_evsel(struct prism_session *s, const struct prism_attr_ex
 	return 0;
 }
 
+/* where an event puts the time (see session-internal.h), -1 when it has none */
+static void time_pos_of(const struct prism_evsel *e, int *pos, int *is_pos)
+{
+	uint64_t st = e->a.attr.sample_type;
+
+	*pos = *is_pos = -1;
+	if (!(st & PERF_SAMPLE_TIME))
+		return;
+	*pos = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID);
+	if (e->id_hdr_size)
+		*is_pos = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
+			  !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) + 1;
+}
+
+/* the time positions, when every event has the same (the tracking event may lack RAW) */
+static void update_time_pos(struct prism_session *s)
+{
+	size_t i;
+	int pos, is_pos;
+
+	time_pos_of(s->evsels[0], &s->time_pos, &s->time_is_pos);
+	for (i = 1; i < s->nr_evsels; i++) {
+		time_pos_of(s->evsels[i], &pos, &is_pos);
+		if (pos != s->time_pos || is_pos != s->time_is_pos ||
+		    s->evsels[i]->id_hdr_size != s->evsels[0]->id_hdr_size) {
+			s->time_pos = s->time_is_pos = -1;
+			return;
+		}
+	}
+	s->time_is_min = 8 + s->evsels[0]->id_hdr_size;
+	s->time_shared = true;
+}
+
 /*
  * Where the id sits, from the first attr (perf's evlist__event2id): in
  * samples, u64 index after the header; in other records, u64 index from
@@ -150,8 +185,11 @@ void prism_session__update_id_pos(struct prism_session *s)
 	uint64_t st;
 
 	s->id_pos = s->is_pos = -1;
+	s->time_shared = false;
+	s->time_pos = s->time_is_pos = -1;
 	if (!s->nr_evsels)
 		return;
+	update_time_pos(s);
 	st = s->evsels[0]->a.attr.sample_type;
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		s->id_pos = 0;

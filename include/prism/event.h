@@ -94,11 +94,12 @@ struct prism_sample {
 	uint64_t stream_id;
 	uint32_t cpu;
 	uint64_t period;
-	struct prism_read read;
 	uint64_t callchain_nr;
 	const uint64_t *callchain; /* includes PERF_CONTEXT_* markers */
 	uint32_t raw_size;
 	const void *raw_data; /* tracepoint payload */
+	/* the rarer fields, from here on */
+	struct prism_read read;
 	uint64_t branch_nr;
 	uint64_t branch_hw_idx; /* ~0 when absent */
 	const void *branch_entries; /* branch_nr × {from, to, flags} */

@@ -24,6 +24,23 @@ struct prism_evsel;
 int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped,
 			struct prism_sample *s);
 
+/*
+ * The sample_type bits of the fields from 'read' to the end of struct
+ * prism_sample.  prism_sample__parse_hot() is prism_sample__parse() for a
+ * struct whose fields of these bits are clear already (a struct reused for
+ * samples without them needs no clearing of its 200 bytes of rare fields);
+ * prism_sample__clear_cold() clears them.
+ */
+#define PRISM_SAMPLE_COLD                                                          \
+	(PERF_SAMPLE_READ | PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |     \
+	 PERF_SAMPLE_STACK_USER | PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT | \
+	 PERF_SAMPLE_DATA_SRC | PERF_SAMPLE_TRANSACTION | PERF_SAMPLE_REGS_INTR |  \
+	 PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_CGROUP | PERF_SAMPLE_DATA_PAGE_SIZE | \
+	 PERF_SAMPLE_CODE_PAGE_SIZE | PERF_SAMPLE_AUX)
+int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swapped,
+			    struct prism_sample *s);
+void prism_sample__clear_cold(struct prism_sample *s);
+
 /* decode the sample_id trailer of a non-sample record (0 when there is none) */
 int prism_sample__parse_id(const struct prism_evsel *evsel, const void *rec, bool swapped,
 			   struct prism_sample *s);

@@ -115,8 +115,21 @@ static bool take_read(struct cursor *c, uint64_t fmt, struct prism_read *r)
 	return true;
 }
 
+void prism_sample__clear_cold(struct prism_sample *s)
+{
+	memset(&s->read, 0, sizeof(*s) - offsetof(struct prism_sample, read));
+	s->branch_hw_idx = ~0ull;
+}
+
 int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped,
 			struct prism_sample *s)
+{
+	prism_sample__clear_cold(s);
+	return prism_sample__parse_hot(evsel, rec, swapped, s);
+}
+
+int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swapped,
+			    struct prism_sample *s)
 {
 	const struct perf_event_attr *attr = &evsel->a.attr;
 	const struct perf_event_header *hdr = rec;
@@ -125,9 +138,8 @@ int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped
 	uint8_t *p;
 	uint32_t res;
 
-	memset(s, 0, sizeof(*s));
+	memset(s, 0, offsetof(struct prism_sample, read));
 	s->type = st;
-	s->branch_hw_idx = ~0ull;
 	s->cpu = (uint32_t)-1;
 	if ((st & PERF_SAMPLE_IDENTIFIER) && !take_u64(&c, &s->id))
 		goto bad;
