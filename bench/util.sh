@@ -91,31 +91,44 @@ n=$(events "$file")
 [ "${n:-0}" -ge $MIN_EVENTS ] || die "$file has ${n:-0} events, fewer than $MIN_EVENTS"
 size=$(stat -c %s "$file")
 
-# run NAME CMD...: REPS runs, prints "median_wall median_cpu max_rss_kb"
+# time1 TAG CMD...: one run, appends "TAG wall cpu max_rss_kb" to $tmp/times
 # (cpu = user + system: steadier than wall time on a busy machine)
-run() {
-	local name=$1 i
+time1() {
+	local tag=$1
 	shift
-	"$@" >/dev/null 2>&1 # warm the page cache
-	for ((i = 0; i < REPS; i++)); do
-		/usr/bin/time -f '%e %U %S %M' -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
-			die "$name failed: $(head -3 "$tmp/err")"
-		cat "$tmp/t"
-	done | awk -v r="$REPS" '{ w[NR] = $1; c[NR] = $2 + $3; if ($4 > m) m = $4 }
+	/usr/bin/time -f "$tag %e %U %S %M" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
+		die "$tag failed: $(head -3 "$tmp/err")"
+	cat "$tmp/t" >>"$tmp/times"
+}
+
+# median wall, median cpu and largest RSS of TAG's runs
+stats() {
+	awk -v tag="$1" '$1 == tag { w[++n] = $2; c[n] = $3 + $4; if ($5 > m) m = $5 }
 		END {
-			for (i = 1; i <= r; i++) for (j = i + 1; j <= r; j++) {
+			for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
 				if (w[j] < w[i]) { t = w[i]; w[i] = w[j]; w[j] = t }
 				if (c[j] < c[i]) { t = c[i]; c[i] = c[j]; c[j] = t }
 			}
-			k = int((r + 1) / 2); print w[k], c[k], m
-		}'
+			k = int((n + 1) / 2); print w[k], c[k], m
+		}' "$tmp/times"
 }
 
-read -r p_wall p_cpu p_rss < <(run "prism util" "$PRISM" util -i "$file")
-read -r t_wall t_cpu t_rss < <(run "perf trace -s" "$PERF" trace -s -i "$file")
-read -r h_wall h_cpu h_rss < <(run "perf sched timehist -s" "$PERF" sched timehist -s -i "$file")
+# the three commands take turns, so that a slow spell of the machine hits
+# each of them alike; the page cache is warmed first
+: >"$tmp/times"
+for cmd in "$PRISM util" "$PERF trace -s" "$PERF sched timehist -s"; do
+	$cmd -i "$file" >/dev/null 2>&1
+done
+for ((i = 0; i < REPS; i++)); do
+	time1 prism "$PRISM" util -i "$file"
+	time1 trace "$PERF" trace -s -i "$file"
+	time1 timehist "$PERF" sched timehist -s -i "$file"
+done
+read -r p_wall p_cpu p_rss < <(stats prism)
+read -r t_wall t_cpu t_rss < <(stats trace)
+read -r h_wall h_cpu h_rss < <(stats timehist)
 
-printf '\nprism util benchmark: %s (%d events, %.1f MB), median of %d runs\n\n' \
+printf '\nprism util benchmark: %s (%d events, %.1f MB), median of %d interleaved runs\n\n' \
 	"$file" "$n" "$(echo "$size / 1048576" | bc -l)" "$REPS"
 printf '%-26s %9s %9s %14s %12s\n' command "wall (s)" "cpu (s)" "events/s" "peak RSS"
 for row in "prism util:$p_wall:$p_cpu:$p_rss" "perf trace -s:$t_wall:$t_cpu:$t_rss" \
