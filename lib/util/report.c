@@ -245,17 +245,24 @@ static int cmp_times(const struct prism_util_times *a, const struct prism_util_t
 	return 0;
 }
 
+/* two rows (tasks or processes) by the sort key; 0 leaves it to their ids */
+static int cmp_key(const char *comm_a, const struct prism_util_times *a, const char *comm_b,
+		   const struct prism_util_times *b, enum prism_util_sort sort_key)
+{
+	if (sort_key == PRISM_UTIL_SORT_NAME)
+		return strcmp(comm_a, comm_b);
+	if (sort_key == PRISM_UTIL_SORT_TID)
+		return 0;
+	return cmp_times(a, b, sort_key);
+}
+
 static int cmp_task(const void *pa, const void *pb, void *ctx)
 {
 	enum prism_util_sort sort_key = *(const enum prism_util_sort *)ctx;
 	const struct prism_util_task *a = *(const struct prism_util_task *const *)pa;
 	const struct prism_util_task *b = *(const struct prism_util_task *const *)pb;
-	int r = 0;
+	int r = cmp_key(a->comm, &a->all, b->comm, &b->all, sort_key);
 
-	if (sort_key == PRISM_UTIL_SORT_NAME)
-		r = strcmp(a->comm, b->comm);
-	else if (sort_key != PRISM_UTIL_SORT_TID)
-		r = cmp_times(&a->all, &b->all, sort_key);
 	if (r)
 		return r;
 	if (a->tid != b->tid)
@@ -273,12 +280,8 @@ static int cmp_proc(const void *pa, const void *pb, void *ctx)
 {
 	enum prism_util_sort sort_key = *(const enum prism_util_sort *)ctx;
 	const struct prism_util_process *a = pa, *b = pb;
-	int r = 0;
+	int r = cmp_key(a->comm, &a->all, b->comm, &b->all, sort_key);
 
-	if (sort_key == PRISM_UTIL_SORT_NAME)
-		r = strcmp(a->comm, b->comm);
-	else if (sort_key != PRISM_UTIL_SORT_TID)
-		r = cmp_times(&a->all, &b->all, sort_key);
 	if (r)
 		return r;
 	return a->pid < b->pid ? -1 : a->pid > b->pid;
