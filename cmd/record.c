@@ -16,6 +16,7 @@
 #include <prism/evspec.h>
 #include <prism/offcpu-data.h>
 #include <prism/record.h>
+#include <prism/session.h>
 
 #include "cmd.h"
 #include "options.h"
@@ -97,6 +98,28 @@ static int add_sched_fallback(struct prism_record *r)
 	return prism_record__add_event(r, &ev);
 }
 
+/*
+ * The samples a file holds, read back (-1 when it cannot be read): after a
+ * write error it holds fewer than were captured.
+ */
+static int64_t samples_in(const char *path)
+{
+	struct prism_session_opts so = { .path = path, .no_order = true };
+	struct prism_session *s = prism_session__open(&so);
+	const struct prism_tool tool = { 0 };
+	int64_t n = 0;
+	size_t i;
+
+	if (!s)
+		return -1;
+	if (prism_session__process(s, &tool, NULL) < 0)
+		n = -1;
+	for (i = 0; n >= 0 && i < prism_session__nr_evsels(s); i++)
+		n += (int64_t)prism_evsel__nr_samples(prism_session__evsel(s, i));
+	prism_session__free(s);
+	return n;
+}
+
 int record_run(struct prism_record_opts *o, bool summary)
 {
 	struct prism_record *r = prism_record__new(o);
@@ -146,10 +169,25 @@ int record_run(struct prism_record_opts *o, bool summary)
 	if (err)
 		print_error(prism_record__error(r));
 	if (summary && !quiet) {
-		fprintf(stderr,
-			"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
-			(double)st->bytes / (1024.0 * 1024.0), prism_record__output(r),
-			st->samples);
+		const char *out = prism_record__output(r);
+		int64_t kept = st->write_error && strcmp(out, "-") ? samples_in(out) : -1;
+
+		if (!st->write_error)
+			fprintf(stderr,
+				"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples) ]\n",
+				(double)st->bytes / (1024.0 * 1024.0), out, st->samples);
+		else if (kept >= 0)
+			fprintf(stderr,
+				"[ prism record: Captured %" PRIu64
+				" samples, wrote %.3f MB %s (%" PRId64
+				" samples) before the write error ]\n",
+				st->samples, (double)st->bytes / (1024.0 * 1024.0), out, kept);
+		else
+			fprintf(stderr,
+				"[ prism record: Captured %" PRIu64
+				" samples, wrote %.3f MB %s before the write error ]\n",
+				st->samples, (double)st->bytes / (1024.0 * 1024.0), out);
 		if (st->lost || st->lost_samples)
 			fprintf(stderr,
 				"[ prism record: lost %" PRIu64 " events in %" PRIu64

@@ -47,6 +47,11 @@ if mount -t tmpfs -o size=2m tmpfs small; then
 	grep_q 'SAMPLE events' full.perf
 	prism stats -i small/full.data >full.prism 2>full.prerr
 	check "ENOSPC: prism reads the file" test $? -eq 0
+	# the summary counts what the file holds, not what was captured
+	kept=$(sed -n 's/.*wrote .* (\([0-9]*\) samples) before the write error.*/\1/p' full.err)
+	held=$(sed -n 's/^ *SAMPLE events: *\([0-9]*\).*/\1/p' full.prism | head -n 1)
+	check "ENOSPC: the summary's samples are the file's (${kept:-none} = ${held:-none})" \
+		test -n "$kept" -a "$kept" = "$held"
 	umount small
 else
 	echo "# cannot mount a tmpfs: ENOSPC part skipped"
