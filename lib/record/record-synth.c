@@ -2,10 +2,13 @@
 /*
  * Records for what existed before the recording (-a, -C, -p, -t): the
  * kernel's MMAP, and COMM per thread and MMAP2 per executable mapping from
- * /proc, so that samples of tasks that started earlier are attributable.
+ * /proc, so that samples of tasks that started earlier are attributable;
+ * with --all-cgroups a CGROUP per existing cgroup (v2 hierarchy, whose ids
+ * PERF_SAMPLE_CGROUP reports), so that their samples are named.
  * They carry a sample_id trailer with time 0 (delivered first by readers).
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/mman.h>
@@ -208,6 +211,77 @@ static int synth_process(struct prism_record *r, int pid, int only_tid)
 	return err;
 }
 
+/* where the cgroup v2 hierarchy is mounted, or NULL */
+static char *cgroup2_mount(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096], mnt[PATH_MAX], fstype[64];
+	char *ret = NULL;
+
+	if (!f)
+		return NULL;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		const char *sep = strstr(line, " - ");
+
+		/* "36 25 0:31 / /sys/fs/cgroup rw,... - cgroup2 cgroup2 rw" */
+		if (!sep || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(sep + 3, "%63s", fstype) != 1 || strcmp(fstype, "cgroup2"))
+			continue;
+		if (snprintf(buf, len, "%s", mnt) < (int)len)
+			ret = buf;
+	}
+	fclose(f);
+	return ret;
+}
+
+/* one CGROUP record for the cgroup at @path (@rel from the hierarchy's root), then its children */
+static int synth_cgroup_tree(struct prism_record *r, char *path, size_t len, size_t root_len,
+			     int depth)
+{
+	struct {
+		struct file_handle fh;
+		uint64_t id;
+	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	uint8_t rec[8 + 8 + PATH_MAX + 64];
+	const char *rel = path[root_len] ? path + root_len : "/";
+	size_t n = 8, at = strlen(path);
+	struct dirent *d;
+	int mount_id, err = 0;
+	DIR *dir;
+
+	/* the cgroup id is the file handle of its directory (what the kernel puts in samples) */
+	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mount_id, 0) || strlen(rel) >= PATH_MAX)
+		return 0; /* gone, or not a cgroup2 directory */
+	memcpy(rec + n, &h.id, 8);
+	n += 8;
+	n += put_name(rec + n, rel);
+	n += rec_trailer(r, rec + n, 0, 0); /* as perf: swapper's */
+	err = emit(r, rec, n, PERF_RECORD_CGROUP, 0);
+	if (err || depth > 64 || !(dir = opendir(path)))
+		return err;
+	while (!err && (d = readdir(dir))) {
+		if (d->d_type != DT_DIR || d->d_name[0] == '.' ||
+		    at + 1 + strlen(d->d_name) + 1 > len)
+			continue;
+		snprintf(path + at, len - at, "/%s", d->d_name);
+		err = synth_cgroup_tree(r, path, len, root_len, depth + 1);
+		path[at] = '\0';
+	}
+	closedir(dir);
+	return err;
+}
+
+static int synth_cgroups(struct prism_record *r)
+{
+	char path[PATH_MAX];
+
+	if (!cgroup2_mount(path, sizeof(path))) {
+		pr_warn("--all-cgroups: no cgroup2 hierarchy is mounted: samples carry cgroup ids that nothing names");
+		return 0;
+	}
+	return synth_cgroup_tree(r, path, sizeof(path), strlen(path), 0);
+}
+
 static int tgid_of(int tid)
 {
 	char path[64], line[256];
@@ -259,6 +333,8 @@ int rec_synthesize(struct prism_record *r)
 				i++;
 		}
 	}
+	if (!err && r->o.all_cgroups)
+		err = synth_cgroups(r);
 	if (!err)
 		err = prism_writer__write(r->w, &fin, sizeof(fin));
 	if (err)
