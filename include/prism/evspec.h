@@ -14,7 +14,9 @@
  *	groups			{a,b,...}[:mods]; group modifiers apply to every member
  *	modifiers		:u :k :h (count only user/kernel/hypervisor), :G :H (guest/host),
  *				:I (exclude idle), :p :pp :ppp (precise_ip 1..3), :S (sample read),
- *				:D (pinned); several at once (:uk, :upp)
+ *				:P (the highest precise_ip the PMU takes), :D (pinned),
+ *				:e (exclusive), :W (weak group: opened apart when the
+ *				group cannot be); several at once (:uk, :upp)
  *
  * Ownership: a struct prism_evspecs owns its specs and their strings; the
  * pointers stay valid until prism_evspecs__free() (appending more specs
@@ -50,6 +52,8 @@ struct prism_evspec {
 	bool user_period,
 		user_freq; /* period/freq fixed by the event string: recorder keeps them */
 	bool sample_read; /* :S modifier: the leader samples the counts of the whole group */
+	bool precise_max; /* :P: precise_ip 3, lowered at open until the PMU takes it */
+	bool weak_group; /* :W on a group: its events are opened apart if the group fails */
 };
 
 /**

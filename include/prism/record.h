@@ -83,6 +83,8 @@ struct prism_record_event {
 	int leader; /* index of its group leader; own index (or -1) for a single event */
 	int nr_members; /* on leaders of groups: members including itself */
 	bool user_period; /* keep attr's period/freq instead of -F/-c */
+	bool precise_max; /* lower attr.precise_ip until the PMU takes it (:P) */
+	bool weak_group; /* on a leader: open the members apart if the group fails (:W) */
 	const char *filter; /* tracepoint filter or NULL */
 };
 

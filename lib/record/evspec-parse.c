@@ -286,13 +286,16 @@ static int parse_group(struct evparse *p, size_t *pos)
 	for (i = first; i < p->nr; i++) {
 		p->v[i]->pub.leader = (int)first; /* relative to this argument for now */
 		p->v[i]->pub.nr_members = 0;
-		if (i != first && p->v[i]->pub.attr.pinned)
+		if (i != first && (p->v[i]->pub.attr.pinned || p->v[i]->pub.attr.exclusive))
 			return evparse__error(
 				p, -EINVAL, (int)open + 1,
-				"':D' (pinned) on '%s', which is not the leader of the "
-				"group at column %d: pin the whole group instead: "
-				"{...}:D",
-				p->v[i]->pub.name, (int)open + 1);
+				"':%c' (%s) on '%s', which is not the leader of the "
+				"group at column %d: apply it to the whole group instead: "
+				"{...}:%c",
+				p->v[i]->pub.attr.pinned ? 'D' : 'e',
+				p->v[i]->pub.attr.pinned ? "pinned" : "exclusive",
+				p->v[i]->pub.name, (int)open + 1,
+				p->v[i]->pub.attr.pinned ? 'D' : 'e');
 	}
 	p->v[first]->pub.nr_members = (int)(p->nr - first);
 	if (s[*pos] != ':')
@@ -304,8 +307,10 @@ static int parse_group(struct evparse *p, size_t *pos)
 	for (i = first; !err && i < p->nr; i++) {
 		err = evparse__modifiers(p, p->v[i], s + *pos, end - *pos, (int)*pos + 1, true);
 		/* perf pins and makes exclusive only the leader */
-		if (i != first)
+		if (i != first) {
 			p->v[i]->pub.attr.pinned = 0;
+			p->v[i]->pub.attr.exclusive = 0;
+		}
 	}
 	*pos = end;
 	return err;

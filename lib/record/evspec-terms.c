@@ -13,7 +13,7 @@
 #include "record/evspec-internal.h"
 #include "record/pmu-internal.h"
 
-#define VALID_MODIFIERS "u k h G H I p pp ppp S D"
+#define VALID_MODIFIERS "u k h G H I p pp ppp P S D e W"
 
 /*
  * perf's get_event_modifier(): the first of u/k/h switches to "count only
@@ -27,7 +27,8 @@ int evparse__modifiers(struct evparse *p, struct evspec_node *n, const char *mod
 {
 	struct perf_event_attr *a = &n->pub.attr;
 	int eu = 0, ek = 0, eh = 0, eH = 0, eG = 0, eI = 0, precise = 0;
-	int pinned = 0, sample_read = 0, exclude, exclude_GH = 0;
+	int pinned = 0, sample_read = 0, exclusive = 0, precise_max = 0, weak = 0, exclude;
+	int exclude_GH = 0;
 	unsigned int seen = 0;
 	size_t i;
 
@@ -36,8 +37,15 @@ int evparse__modifiers(struct evparse *p, struct evspec_node *n, const char *mod
 				      "empty modifier after ':' at column %d; valid modifiers: %s",
 				      col, VALID_MODIFIERS);
 	for (i = 0; i < len; i++) {
-		const char *valid = "ukhGHIpSD";
+		const char *valid = "ukhGHIpPSDeW";
 		const char *c = memchr(valid, mods[i], strlen(valid));
+
+		if (mods[i] == 'b')
+			return evparse__error(
+				p, -EINVAL, col + (int)i,
+				"modifier 'b' in ':%.*s' at column %d counts with BPF in "
+				"perf stat; prism record samples without it: leave it out",
+				(int)len, mods, col + (int)i);
 
 		if (!mods[i] || !c)
 			return evparse__error(p, -EINVAL, col + (int)i,
@@ -70,6 +78,9 @@ int evparse__modifiers(struct evparse *p, struct evspec_node *n, const char *mod
 		eI = a->exclude_idle;
 		precise = a->precise_ip;
 		pinned = a->pinned;
+		exclusive = a->exclusive;
+		precise_max = n->pub.precise_max;
+		weak = n->pub.weak_group;
 		sample_read = n->pub.sample_read;
 		exclude_GH = n->exclude_GH;
 	}
@@ -118,6 +129,15 @@ int evparse__modifiers(struct evparse *p, struct evspec_node *n, const char *mod
 		case 'D':
 			pinned = 1;
 			break;
+		case 'e':
+			exclusive = 1;
+			break;
+		case 'P':
+			precise_max = 1; /* from 3 down to what the PMU takes, at open */
+			break;
+		case 'W':
+			weak = 1;
+			break;
 		}
 	}
 	if (precise > 3)
@@ -131,8 +151,11 @@ int evparse__modifiers(struct evparse *p, struct evspec_node *n, const char *mod
 	a->exclude_host = eH;
 	a->exclude_guest = eG;
 	a->exclude_idle = eI;
-	a->precise_ip = precise;
+	a->precise_ip = precise_max ? 3 : precise;
 	a->pinned = pinned;
+	a->exclusive = exclusive;
+	n->pub.precise_max = precise_max;
+	n->pub.weak_group = weak;
 	n->pub.sample_read = sample_read;
 	n->exclude_GH = exclude_GH;
 	return 0;

@@ -21,6 +21,7 @@ struct rec_event {
 	int leader;
 	int nr_members;
 	bool tracepoint;
+	bool precise_max, weak_group; /* :P, :W (see prism_record_event) */
 	uint64_t *ids; /* one per fd */
 	size_t nr_ids;
 };

@@ -226,6 +226,12 @@ static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int gr
 			r->ev[i].attr.read_format &= ~(uint64_t)PERF_FORMAT_LOST;
 		fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	}
+	/* :P: the highest precise_ip this PMU takes, for every CPU and thread alike */
+	while (fd < 0 && (errno == EINVAL || errno == EOPNOTSUPP) && ev->precise_max &&
+	       ev->attr.precise_ip) {
+		ev->attr.precise_ip--;
+		fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
+	}
 	if (fd < 0 && (errno == EACCES || errno == EPERM) && !ev->attr.exclude_kernel &&
 	    !r->per_cpu) {
 		size_t i;
@@ -250,6 +256,37 @@ static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int gr
 		return -err;
 	}
 	return fd;
+}
+
+/* close every fd opened so far, to open again */
+static void close_all(struct prism_record *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_fds; i++) {
+		if (r->fds[i] >= 0)
+			close(r->fds[i]);
+		r->fds[i] = -1;
+	}
+	for (i = 0; i < r->nr_ev; i++)
+		r->ev[i].nr_ids = 0;
+	r->st.nr_fds = 0;
+}
+
+/* a weak group (:W) that cannot be opened as one: its events become single events */
+static void break_group(struct prism_record *r, int leader)
+{
+	size_t i;
+
+	pr_warn("the weak group led by %s cannot be opened as a group (%s): its events are opened apart",
+		r->ev[leader].name, r->err);
+	for (i = 0; i < r->nr_ev; i++) {
+		if (r->ev[i].leader != leader)
+			continue;
+		r->ev[i].leader = (int)i;
+		r->ev[i].nr_members = 1;
+		r->ev[i].weak_group = false;
+	}
 }
 
 int rec_open_events(struct prism_record *r)
@@ -279,6 +316,7 @@ int rec_open_events(struct prism_record *r)
 			return rec_error(r, "out of memory"), -ENOMEM;
 	}
 #define FD(e, c, t) r->fds[((e)*r->nr_cpus + (c)) * r->nr_threads + (t)]
+again:
 	for (c = 0; c < r->nr_cpus; c++) {
 		for (t = 0; t < r->nr_threads; t++) {
 			for (e = 0; e < r->nr_ev; e++) {
@@ -293,6 +331,11 @@ int rec_open_events(struct prism_record *r)
 				fd = open_one(r, e, c, t, group_fd);
 				if (fd == -ESRCH)
 					continue;
+				if (fd < 0 && group_fd >= 0 && r->ev[leader].weak_group) {
+					break_group(r, leader);
+					close_all(r);
+					goto again;
+				}
 				if (fd < 0)
 					return fd;
 				FD(e, c, t) = fd;

@@ -158,6 +158,8 @@ int prism_record__add_event(struct prism_record *r, const struct prism_record_ev
 	e->leader = ev->leader < 0 ? (int)r->nr_ev : ev->leader;
 	e->nr_members = e->leader == (int)r->nr_ev ? (ev->nr_members > 0 ? ev->nr_members : 1) : 0;
 	e->tracepoint = ev->attr.type == PERF_TYPE_TRACEPOINT;
+	e->precise_max = ev->precise_max;
+	e->weak_group = ev->weak_group;
 	if (ev->filter) {
 		e->filter = strdup(ev->filter);
 		if (!e->filter)
@@ -187,6 +189,8 @@ static int add_evspecs(struct prism_record *r)
 			.leader = s->leader,
 			.nr_members = s->nr_members,
 			.user_period = s->user_period || s->user_freq,
+			.precise_max = s->precise_max,
+			.weak_group = s->weak_group,
 			.filter = s->filter,
 		};
 

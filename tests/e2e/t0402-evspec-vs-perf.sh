@@ -10,7 +10,7 @@ require_tracefs
 dump=$PRISM_BUILD/tests/helper/evspec-dump
 [ -x "$dump" ] || skip "tests/helper/evspec-dump is not built"
 
-keys='type|config|exclude_user|exclude_kernel|exclude_hv|exclude_idle|pinned|precise_ip|exclude_host|exclude_guest'
+keys='type|config|exclude_user|exclude_kernel|exclude_hv|exclude_idle|pinned|exclusive|precise_ip|exclude_host|exclude_guest'
 # perf evlist -v lines reduced to the fields prism's parser owns; the
 # default period/frequency perf record adds is left out unless a term set it
 reduce() {
@@ -34,7 +34,8 @@ reduce() {
 }
 
 for ev in cs cs:u cpu-clock:uk faults cpu-clock:h cpu-clock:G cpu-clock:H cpu-clock:Gu \
-	migrations:uH task-clock:ppp cpu-clock:p cpu-clock:S cpu-clock:D \
+	migrations:uH task-clock:ppp cpu-clock:p cpu-clock:S cpu-clock:D cpu-clock:e cpu-clock:P \
+	cpu-clock:uP '{cpu-clock,cs}:e' '{cpu-clock,cs}:W' '{cpu-clock,cs}:uW' \
 	'{cpu-clock,cs}:u' '{cpu-clock:k,cs}:u' '{cpu-clock,cs}:D' '{task-clock,faults}:upp' \
 	software/config=3/ software/config=3/k cpu-clock/name=foo/ \
 	sched:sched_switch sched:sched_switch:k 'sched:sched_wak*' 'raw_syscalls:*:u' \
@@ -65,6 +66,15 @@ grep_q '^cs: .* # leader 0, members 1$' "$TMP/g.txt"
 grep_q '^cpu-clock: .* # leader 1, members 3$' "$TMP/g.txt"
 grep_q '^faults: .* # leader 1, members 0$' "$TMP/g.txt"
 grep_q '^dummy: .* # leader 4, members 1$' "$TMP/g.txt"
+# :W marks the group weak (kept as a group while it opens); :P asks for the
+# highest precise_ip; ':b' is perf stat's and refused; :e only on leaders
+"$dump" '{cpu-clock,cs}:W,task-clock:P' >"$TMP/w.txt"
+grep_q '^cpu-clock: .* # leader 0, members 2, weak$' "$TMP/w.txt"
+grep_q '^task-clock:P: .*precise_ip: 3 # leader 2, members 1, precise_max$' "$TMP/w.txt"
+expect_exit 1 "$dump" 'cpu-clock:b' 2>"$TMP/err.txt"
+grep_q "modifier 'b' .* counts with BPF in perf stat" "$TMP/err.txt"
+expect_exit 1 "$dump" '{cpu-clock,cs:e}' 2>"$TMP/err.txt"
+grep_q "':e' \(exclusive\) on 'cs:e', which is not the leader" "$TMP/err.txt"
 # --filter applies to the tracepoints of the -e before it
 "$dump" cs 'sched:sched_wakeup,sched:sched_waking' --filter 'pid != 0' >"$TMP/f.txt"
 grep_q '^cs: .* # leader 0, members 1$' "$TMP/f.txt"

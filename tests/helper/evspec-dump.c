@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 		field("{ sample_period, sample_freq }", at->sample_period, false);
 		/* the order of the bits in perf_event_attr, as perf evlist -v prints them */
 		field("pinned", at->pinned, false);
+		field("exclusive", at->exclusive, false);
 		field("exclude_user", at->exclude_user, false);
 		field("exclude_kernel", at->exclude_kernel, false);
 		field("exclude_hv", at->exclude_hv, false);
@@ -65,8 +66,9 @@ int main(int argc, char **argv)
 		field("precise_ip", at->precise_ip, false);
 		field("exclude_host", at->exclude_host, false);
 		field("exclude_guest", at->exclude_guest, false);
-		printf(" # leader %d, members %d%s%s%s\n", s->leader, s->nr_members,
-		       s->sample_read ? ", sample_read" : "", s->filter ? ", filter " : "",
+		printf(" # leader %d, members %d%s%s%s%s%s\n", s->leader, s->nr_members,
+		       s->sample_read ? ", sample_read" : "", s->precise_max ? ", precise_max" : "",
+		       s->weak_group ? ", weak" : "", s->filter ? ", filter " : "",
 		       s->filter ? s->filter : "");
 	}
 	prism_evspecs__free(l);

@@ -181,12 +181,26 @@ static void test_modifier_errors(void)
 	TEST_CONTAINS(prism_evspecs__error(l), "duplicate modifier 'u'");
 	TEST_EQ(parse("cs:ux"), -EINVAL);
 	TEST_STREQ(prism_evspecs__error(l), "unknown modifier 'x' in ':ux' at column 5; valid "
-					    "modifiers: u k h G H I p pp ppp S D");
+					    "modifiers: u k h G H I p pp ppp P S D e W");
 	TEST_EQ(prism_evspecs__error_column(l), 5);
 	TEST_EQ(parse("cpu-clock:"), -EINVAL);
 	TEST_CONTAINS(prism_evspecs__error(l), "empty modifier");
 	TEST_EQ(parse("{cpu-clock:pp,cs}:pp"), -EINVAL);
 	TEST_CONTAINS(prism_evspecs__error(l), "precise_ip 4");
+	TEST_EQ(parse("cpu-clock:ee"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "duplicate modifier 'e'");
+	TEST_EQ(parse("cpu-clock:ub"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "modifier 'b' in ':ub' at column 12");
+	TEST_EQ(parse("{cpu-clock,cs:D}"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "':D' (pinned) on 'cs:D'");
+	/* :P asks for precise_ip 3 and lets the open lower it; :W marks the group weak */
+	TEST_EQ(parse("{cpu-clock,cs}:PW"), 0);
+	TEST_EQ(ev(0)->attr.precise_ip, 3);
+	TEST_TRUE(ev(0)->precise_max && ev(1)->precise_max);
+	TEST_TRUE(ev(0)->weak_group);
+	TEST_EQ(parse("{cpu-clock,cs}:e"), 0);
+	TEST_EQ(ev(0)->attr.exclusive, 1);
+	TEST_EQ(ev(1)->attr.exclusive, 0);
 }
 
 static void test_groups(void)
