@@ -491,7 +491,7 @@ int cmd_record(int argc, const char **argv)
 			"group, with prism util's 64M buffers unless -m is given); no -e or --off-cpu"),
 		OPT_CALLBACK(
 			'e', "event", NULL, "events",
-			"events to record (repeatable, comma lists): cpu-clock, sched:sched_switch, 'sched:*', '{a,b}' groups, pmu/config=../; modifiers as perf's: :u :k :h :G :H :I :p :pp :ppp :P :S :D :e, :W (weak group); default cpu-clock",
+			"events to record (repeatable, comma lists): cpu-clock, sched:sched_switch, 'sched:*', '{a,b}' groups, pmu/config=../, mem:ADDR[/LEN][:rwx] breakpoints; modifiers as perf's: :u :k :h :G :H :I :p :pp :ppp :P :S :D :e, :W (weak group); default cpu-clock",
 			record_opt_event),
 		OPT_CALLBACK(
 			0, "filter", NULL, "expr",

@@ -11,6 +11,7 @@
  *				sysfs event aliases (msr/tsc/), config/config1/config2
  *	terms			period=N, freq=N, name=NAME (also sym/terms/: cpu-clock/period=1000/)
  *	tracepoints		sys:name, with fnmatch() globs (sched:*, sched:sched_wak*)
+ *	breakpoints		mem:addr[/len][:rwx] (every hit is a sample, as in perf)
  *	groups			{a,b,...}[:mods]; group modifiers apply to every member
  *	modifiers		:u :k :h (count only user/kernel/hypervisor), :G :H (guest/host),
  *				:I (exclude idle), :p :pp :ppp (precise_ip 1..3), :S (sample read),

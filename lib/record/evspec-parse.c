@@ -8,11 +8,13 @@
  *		 | sym [':' mods]			cpu-clock:u, L1-dcache-load-misses
  *		 | 'r' hex [':' mods]			raw
  *		 | sys ':' name [':' mods]		tracepoint, globs allowed
+ *		 | 'mem:' addr ['/' len] [':' rwx] [':' mods]	breakpoint
  *
  * Events of one argument are kept aside and appended to the list only when
  * the whole argument parsed, so a failed parse leaves the list unchanged.
  */
 #include <ctype.h>
+#include <linux/hw_breakpoint.h>
 #include <stdio.h>
 
 #include <prism/pmu.h>
@@ -31,7 +33,7 @@ static int event_end(struct evparse *p, size_t pos, size_t *end)
 	bool in_terms = false;
 
 	for (i = pos; s[i]; i++) {
-		if (s[i] == '/') {
+		if (s[i] == '/' && strncmp(s + pos, "mem:", 4)) { /* mem:addr/len has one */
 			in_terms = !in_terms;
 			slash = i;
 		} else if (!in_terms && (s[i] == ',' || s[i] == '{' || s[i] == '}')) {
@@ -172,6 +174,100 @@ static int parse_with_terms(struct evparse *p, const char *tok, size_t len, int 
 	return err;
 }
 
+/* a number as strtoull() reads it with base 0, the whole of [s, s + len) */
+static bool number(const char *s, size_t len, uint64_t *v)
+{
+	char buf[32], *end;
+
+	if (!len || len >= sizeof(buf) || !isdigit((unsigned char)s[0]))
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return !errno && !*end;
+}
+
+/*
+ * mem:addr[/len][:access][:mods], a hardware breakpoint as perf reads it:
+ * access r, w and/or x (default rw), len 1, 2, 4 or 8 (default 4, 8 for x);
+ * named as written up to a '/'.
+ */
+static int parse_mem(struct evparse *p, const char *tok, size_t len, int col)
+{
+	const char *s = tok + 4, *end = tok + len, *slash, *c;
+	uint64_t addr, bp_len = 0;
+	size_t first = p->nr, n;
+	unsigned int type = 0;
+	struct evspec_node *node;
+	int err;
+
+	n = strcspn(s, "/:");
+	if (n > (size_t)(end - s))
+		n = (size_t)(end - s);
+	if (!number(s, n, &addr))
+		return evparse__error(p, -EINVAL, col + 4,
+				      "breakpoint address '%.*s' at column %d is not a number "
+				      "(mem:0x7ffd1234[/len][:rwx])",
+				      (int)n, s, col + 4);
+	slash = s[n] == '/' && s + n < end ? s + n : NULL;
+	c = s + n;
+	if (slash) {
+		n = strcspn(slash + 1, ":");
+		if (n > (size_t)(end - slash - 1))
+			n = (size_t)(end - slash - 1);
+		if (!number(slash + 1, n, &bp_len) ||
+		    (bp_len != 1 && bp_len != 2 && bp_len != 4 && bp_len != 8))
+			return evparse__error(p, -EINVAL, col + (int)(slash + 1 - tok),
+					      "breakpoint length '%.*s' at column %d: 1, 2, 4 or 8",
+					      (int)n, slash + 1, col + (int)(slash + 1 - tok));
+		c = slash + 1 + n;
+	}
+	if (c < end && *c == ':') {
+		n = strcspn(c + 1, ":/");
+		if (n > (size_t)(end - c - 1))
+			n = (size_t)(end - c - 1);
+		/* r, w, x at most once each: the access; anything else: modifiers */
+		if (n && n <= 3 && strspn(c + 1, "rwx") >= n) {
+			size_t i;
+
+			for (i = 0; i < n; i++) {
+				unsigned int bit = c[1 + i] == 'r' ? HW_BREAKPOINT_R :
+						   c[1 + i] == 'w' ? HW_BREAKPOINT_W :
+								     HW_BREAKPOINT_X;
+
+				if (type & bit)
+					return evparse__error(
+						p, -EINVAL, col + (int)(c + 1 + i - tok),
+						"breakpoint access '%.*s' at column %d "
+						"repeats '%c'",
+						(int)n, c + 1, col + (int)(c + 1 + i - tok),
+						c[1 + i]);
+				type |= bit;
+			}
+			c += 1 + n;
+		}
+	}
+	if (c < end && *c != ':')
+		return evparse__error(p, -EINVAL, col + (int)(c - tok),
+				      "unexpected '%.*s' at column %d after the breakpoint "
+				      "(mem:addr[/len][:rwx][:modifiers])",
+				      (int)(end - c), c, col + (int)(c - tok));
+	node = evspec_node__new(PERF_TYPE_BREAKPOINT, 0, tok, slash ? (size_t)(slash - tok) : len);
+	if (!node)
+		return -ENOMEM;
+	node->pub.attr.bp_type = type ? type : HW_BREAKPOINT_R | HW_BREAKPOINT_W;
+	node->pub.attr.bp_addr = addr;
+	node->pub.attr.bp_len = bp_len					  ? bp_len :
+				node->pub.attr.bp_type == HW_BREAKPOINT_X ? sizeof(long) :
+									    4;
+	node->pub.attr.sample_period = 1; /* perf's weak default, as for tracepoints */
+	err = evparse__add(p, node);
+	if (!err && c < end)
+		err = apply_mods(p, first, c + 1, (size_t)(end - c - 1), col + (int)(c + 1 - tok));
+	return err;
+}
+
 static int parse_event(struct evparse *p, const char *tok, size_t len, int col)
 {
 	const char *colon = memchr(tok, ':', len);
@@ -185,6 +281,8 @@ static int parse_event(struct evparse *p, const char *tok, size_t len, int col)
 
 	if (!len)
 		return evparse__error(p, -EINVAL, col, "empty event at column %d", col);
+	if (len > 4 && !memcmp(tok, "mem:", 4))
+		return parse_mem(p, tok, len, col);
 	if (memchr(tok, '/', len))
 		return parse_with_terms(p, tok, len, col);
 	if (colon) {
@@ -203,12 +301,6 @@ static int parse_event(struct evparse *p, const char *tok, size_t len, int col)
 					      (int)head, tok, col);
 		snprintf(hex, sizeof(hex), "%.*s", (int)head - 1, tok + 1);
 		n = evspec_node__new(PERF_TYPE_RAW, strtoull(hex, NULL, 16), tok, len);
-	} else if (head == 3 && !memcmp(tok, "mem", 3) && colon) {
-		return evparse__error(
-			p, -EINVAL, col,
-			"breakpoint events ('%.*s' at column %d) are not supported by "
-			"prism",
-			(int)len, tok, col);
 	} else if (colon) {
 		/* sys:name[:mods] */
 		const char *name = colon + 1;
@@ -219,7 +311,7 @@ static int parse_event(struct evparse *p, const char *tok, size_t len, int col)
 
 		/* "task-clok:u" is a misspelt event with modifiers, not a tracepoint */
 		snprintf(sys, sizeof(sys), "%.*s", (int)head, tok);
-		if (!c2 && name_len && strspn(name, "ukhGHIpSD") >= name_len &&
+		if (!c2 && name_len && strspn(name, "ukhGHIpPSDeW") >= name_len &&
 		    !tracefs__has_system(sys))
 			return evparse__unknown(p, tok, head, col);
 		err = evparse__tracepoint(p, tok, head, name, name_len, col, &first);

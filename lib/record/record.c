@@ -222,6 +222,8 @@ static void configure(struct prism_record *r)
 		} else if (a->sample_period || a->freq) {
 			if (a->freq)
 				a->sample_type |= PERF_SAMPLE_PERIOD;
+		} else if (a->type == PERF_TYPE_BREAKPOINT) {
+			a->sample_period = 1; /* every hit, as perf does */
 		} else if (o->period) {
 			a->sample_period = o->period;
 		} else {

@@ -10,7 +10,7 @@ require_tracefs
 dump=$PRISM_BUILD/tests/helper/evspec-dump
 [ -x "$dump" ] || skip "tests/helper/evspec-dump is not built"
 
-keys='type|config|exclude_user|exclude_kernel|exclude_hv|exclude_idle|pinned|exclusive|precise_ip|exclude_host|exclude_guest'
+keys='type|config|exclude_user|exclude_kernel|exclude_hv|exclude_idle|pinned|exclusive|precise_ip|exclude_host|exclude_guest|bp_type|bp_addr|bp_len'
 # perf evlist -v lines reduced to the fields prism's parser owns; the
 # default period/frequency perf record adds is left out unless a term set it
 reduce() {
@@ -18,6 +18,8 @@ reduce() {
 		/^#/ { next }
 		{
 			gsub(/\{ sample_period, sample_freq \}/, "sample_period")
+			gsub(/\{ bp_addr, config1 \}/, "bp_addr")
+			gsub(/\{ bp_len, config2 \}/, "bp_len")
 			sub(/: type:/, "\001type:")
 			name = substr($0, 1, index($0, "\001") - 1)
 			rest = substr($0, index($0, "\001") + 1)
@@ -40,10 +42,11 @@ for ev in cs cs:u cpu-clock:uk faults cpu-clock:h cpu-clock:G cpu-clock:H cpu-cl
 	software/config=3/ software/config=3/k cpu-clock/name=foo/ \
 	sched:sched_switch sched:sched_switch:k 'sched:sched_wak*' 'raw_syscalls:*:u' \
 	'{raw_syscalls:sys_enter,raw_syscalls:sys_exit}' 'cs,sched:sched_switch,{cpu-clock,faults}:k' \
-	cpu-clock/period=1000/ task-clock/freq=99/u; do
+	cpu-clock/period=1000/ task-clock/freq=99/u mem:0x1000 mem:0x1000:w mem:0x1000/8:rw \
+	mem:0x1000:x mem:4096 mem:0x1000:w:u mem:0x1000/4:w:k mem:0x1000:rw:k '{mem:0x1000,mem:0x2000:w}'; do
 	extra=zzz
 	case $ev in *period=* | *freq=*) extra='sample_period|freq' ;; esac
-	case $ev in sched:* | raw_syscalls:* | {raw_syscalls:*) extra='sample_period' ;; esac
+	case $ev in sched:* | raw_syscalls:* | {raw_syscalls:* | mem:* | {mem:*) extra='sample_period' ;; esac
 	if ! perf record -q -e "$ev" -o "$TMP/p.data" -- true >"$TMP/rec.out" 2>&1; then
 		cat "$TMP/rec.out" >&3
 		fail "perf record -e '$ev' failed"
@@ -75,6 +78,13 @@ expect_exit 1 "$dump" 'cpu-clock:b' 2>"$TMP/err.txt"
 grep_q "modifier 'b' .* counts with BPF in perf stat" "$TMP/err.txt"
 expect_exit 1 "$dump" '{cpu-clock,cs:e}' 2>"$TMP/err.txt"
 grep_q "':e' \(exclusive\) on 'cs:e', which is not the leader" "$TMP/err.txt"
+# breakpoints: bad address, length, access
+expect_exit 1 "$dump" 'mem:foo' 2>"$TMP/err.txt"
+grep_q "breakpoint address 'foo' at column 5 is not a number" "$TMP/err.txt"
+expect_exit 1 "$dump" 'mem:0x1000/3' 2>"$TMP/err.txt"
+grep_q "breakpoint length '3' at column 12: 1, 2, 4 or 8" "$TMP/err.txt"
+expect_exit 1 "$dump" 'mem:0x1000:rr' 2>"$TMP/err.txt"
+grep_q "repeats 'r'" "$TMP/err.txt"
 # --filter applies to the tracepoints of the -e before it
 "$dump" cs 'sched:sched_wakeup,sched:sched_waking' --filter 'pid != 0' >"$TMP/f.txt"
 grep_q '^cs: .* # leader 0, members 1$' "$TMP/f.txt"

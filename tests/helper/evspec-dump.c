@@ -66,6 +66,9 @@ int main(int argc, char **argv)
 		field("precise_ip", at->precise_ip, false);
 		field("exclude_host", at->exclude_host, false);
 		field("exclude_guest", at->exclude_guest, false);
+		field("bp_type", at->bp_type, false);
+		field("{ bp_addr, config1 }", at->bp_addr, true);
+		field("{ bp_len, config2 }", at->bp_len, true);
 		printf(" # leader %d, members %d%s%s%s%s%s\n", s->leader, s->nr_members,
 		       s->sample_read ? ", sample_read" : "", s->precise_max ? ", precise_max" : "",
 		       s->weak_group ? ", weak" : "", s->filter ? ", filter " : "",

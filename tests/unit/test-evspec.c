@@ -443,8 +443,10 @@ static void test_unknown(void)
 	TEST_CONTAINS(prism_evspecs__error(l), "empty event list");
 	TEST_EQ(parse("cs,"), -EINVAL);
 	TEST_CONTAINS(prism_evspecs__error(l), "trailing ','");
-	TEST_EQ(parse("mem:0x1000"), -EINVAL);
-	TEST_CONTAINS(prism_evspecs__error(l), "breakpoint events");
+	TEST_EQ(parse("mem:0x1000:rwxr"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "unknown modifier 'r'");
+	TEST_EQ(parse("mem:0x1000/16"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "1, 2, 4 or 8");
 	TEST_EQ(parse("r12345678901234567"), -EINVAL);
 	TEST_CONTAINS(prism_evspecs__error(l), "more than 64 bits");
 
@@ -620,7 +622,33 @@ static void test_zz_cleanup(void)
 	cleanup();
 }
 
+/* mem:addr[/len][:rwx][:mods]: perf's defaults (rw, 4 bytes, 8 for x) and names */
+static void test_breakpoints(void)
+{
+	TEST_EQ(parse("mem:0x1000/8:w:u,mem:4096"), 0);
+	TEST_EQ(ev(0)->attr.type, PERF_TYPE_BREAKPOINT);
+	TEST_EQ_U64(ev(0)->attr.bp_addr, 0x1000);
+	TEST_EQ_U64(ev(0)->attr.bp_len, 8);
+	TEST_EQ(ev(0)->attr.bp_type, 2);
+	TEST_EQ(ev(0)->attr.exclude_kernel, 1);
+	TEST_EQ_U64(ev(0)->attr.sample_period, 1);
+	TEST_STREQ(ev(0)->name, "mem:0x1000");
+	TEST_EQ(ev(1)->attr.bp_type, 3);
+	TEST_EQ_U64(ev(1)->attr.bp_addr, 4096);
+	TEST_EQ_U64(ev(1)->attr.bp_len, 4);
+	TEST_STREQ(ev(1)->name, "mem:4096");
+	TEST_EQ(parse("{mem:0x1000:x,cs}:k"), 0);
+	TEST_EQ_U64(ev(0)->attr.bp_len, 8);
+	TEST_EQ(ev(0)->attr.bp_type, 4);
+	TEST_EQ(ev(0)->leader, 0);
+	TEST_EQ(ev(1)->leader, 0);
+	TEST_EQ(parse("mem:0x1000:rw:k"), 0);
+	TEST_STREQ(ev(0)->name, "mem:0x1000:rw:k");
+	TEST_EQ(parse("mem:0x1000:w/4"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "unexpected '/4'");
+}
+
 TEST_MAIN(TEST(software), TEST(hardware), TEST(modifiers), TEST(modifier_errors), TEST(groups),
 	  TEST(group_errors), TEST(terms), TEST(pmu_terms), TEST(real_pmus), TEST(unknown),
-	  TEST(tracepoints), TEST(tracepoint_errors), TEST(filter), TEST(evsyms),
+	  TEST(breakpoints), TEST(tracepoints), TEST(tracepoint_errors), TEST(filter), TEST(evsyms),
 	  TEST(format_parse), TEST(zz_cleanup));
