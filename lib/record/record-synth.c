@@ -4,7 +4,8 @@
  * kernel's MMAP, and COMM per thread and MMAP2 per executable mapping from
  * /proc, so that samples of tasks that started earlier are attributable;
  * with --all-cgroups a CGROUP per existing cgroup (v2 hierarchy, whose ids
- * PERF_SAMPLE_CGROUP reports), so that their samples are named.
+ * PERF_SAMPLE_CGROUP reports), so that their samples are named; with
+ * --namespaces a NAMESPACES after each COMM.
  * They carry a sample_id trailer with time 0 (delivered first by readers).
  */
 #include <dirent.h>
@@ -12,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -95,12 +97,44 @@ static int synth_kernel(struct prism_record *r)
 	return emit(r, rec, n, PERF_RECORD_MMAP, PERF_RECORD_MISC_KERNEL);
 }
 
+/* --namespaces: the thread's namespaces, dev and inode of each /proc link (perf's order) */
+static int synth_namespaces(struct prism_record *r, int pid, int tid)
+{
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	uint8_t rec[8 + 16 + 16 * PRISM_ARRAY_SIZE(names) + 64];
+	uint64_t nr = PRISM_ARRAY_SIZE(names);
+	size_t n = 8, i;
+
+	memcpy(rec + n, &pid, 4);
+	memcpy(rec + n + 4, &tid, 4);
+	memcpy(rec + n + 8, &nr, 8);
+	n += 16;
+	for (i = 0; i < nr; i++) {
+		char path[96];
+		struct stat st;
+		uint64_t dev = 0, ino = 0;
+
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/ns/%s", pid, tid, names[i]);
+		if (!stat(path, &st)) {
+			dev = st.st_dev;
+			ino = st.st_ino;
+		}
+		memcpy(rec + n, &dev, 8);
+		memcpy(rec + n + 8, &ino, 8);
+		n += 16;
+	}
+	n += rec_trailer(r, rec + n, (uint32_t)pid, (uint32_t)tid);
+	return emit(r, rec, n, PERF_RECORD_NAMESPACES, 0);
+}
+
+/* COMM (and NAMESPACES with --namespaces) of a thread that existed before */
 static int synth_comm(struct prism_record *r, int pid, int tid)
 {
 	char path[96], comm[64];
 	uint8_t rec[128];
 	size_t n = 8;
 	FILE *f;
+	int err;
 
 	snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", pid, tid);
 	f = fopen(path, "re");
@@ -115,7 +149,10 @@ static int synth_comm(struct prism_record *r, int pid, int tid)
 	n += 8;
 	n += put_name(rec + n, comm);
 	n += rec_trailer(r, rec + n, (uint32_t)pid, (uint32_t)tid);
-	return emit(r, rec, n, PERF_RECORD_COMM, 0);
+	err = emit(r, rec, n, PERF_RECORD_COMM, 0);
+	if (!err && r->o.namespaces)
+		err = synth_namespaces(r, pid, tid);
+	return err;
 }
 
 static int synth_maps(struct prism_record *r, int pid)
