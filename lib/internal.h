@@ -34,6 +34,16 @@ int prism_ensure_mem(void **data, size_t *cap, size_t elem_size, size_t need);
 /* reallocarray with the overflow check, for code that sizes exactly */
 void *prism_reallocarray(void *ptr, size_t nmemb, size_t size);
 
+/*
+ * dirnames.c: the names in @dir, dot files left out, that @keep accepts
+ * (NULL: all), sorted or in directory order; free with prism_names_free().
+ * Return: 0, or -errno (then *@out is NULL and *@nr 0).
+ */
+int prism_dir_names(const char *dir, bool sorted,
+		    bool (*keep)(void *ctx, const char *dir, const char *name), void *ctx,
+		    char ***out, size_t *nr);
+void prism_names_free(char **names, size_t nr);
+
 /* unaligned loads: perf.data gives no alignment guarantee */
 static inline uint16_t get_u16(const void *p)
 {

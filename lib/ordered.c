@@ -865,8 +865,8 @@ void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn re
  * What queueing a record by reference adds to the counted bytes, and the
  * run it extends (*@r), or NULL when it starts a new one.
  */
-static size_t ref_cost(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
-		       uint64_t file_offset, struct ord_run **r)
+static inline size_t ref_cost(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
+			      uint64_t file_offset, struct ord_run **r)
 {
 	struct ord_run *last = o->nr_runs ? &o->rv[o->nr_runs - 1] : NULL;
 	size_t now;
@@ -888,27 +888,9 @@ static size_t ref_cost(struct prism_ordered *o, size_t size, uint64_t time, uint
 int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t size, uint64_t time,
 			     uint32_t file, uint64_t file_offset)
 {
-	struct ord_run *r = o && o->nr_runs ? &o->rv[o->nr_runs - 1] : NULL;
+	struct ord_run *r;
 	size_t cost;
 	int ret;
-
-	/*
-	 * Most records go on the last run, which costs nothing more once it
-	 * counts RUN_BUF_MIN bytes (see ref_cost()).
-	 */
-	if (likely(r && r->end == file_offset && r->file == file && time >= r->last_time &&
-		   r->seq + r->nr == o->seq && r->end - r->start >= RUN_BUF_MIN &&
-		   time >= o->last_delivered && o->bytes <= o->mem_limit && !o->delivering &&
-		   size >= 8 && size <= UINT16_MAX && file_offset <= UINT64_MAX - size)) {
-		r->end += size;
-		r->nr++;
-		r->last_time = time;
-		o->run_recs++;
-		o->seq++;
-		if (time > o->max_time)
-			o->max_time = time;
-		return 0;
-	}
 
 	if (unlikely(!o || !o->read || !o->time_of || size < 8 || size > UINT16_MAX ||
 		     file_offset > UINT64_MAX - size))

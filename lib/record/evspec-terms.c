@@ -219,7 +219,7 @@ static int unknown_term(struct evparse *p, struct evspec_node *n, const char *pm
 				     word, n->pub.name, col, best ? " (did you mean '" : "",
 				     best ? best : "", best ? "'?)" : "", sb.buf);
 	prism_strbuf_release(&sb);
-	pmu_free_names(fmt, nfmt);
+	prism_names_free(fmt, nfmt);
 	return err;
 }
 

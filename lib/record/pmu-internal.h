@@ -44,6 +44,5 @@ int pmu_format_names(const char *pmu, char ***names, size_t *nr);
 int pmu_read_alias(const char *pmu, const char *event, char **terms);
 /* malloc'd sorted PMU names */
 int pmu_names(char ***names, size_t *nr);
-void pmu_free_names(char **names, size_t nr);
 
 #endif /* PRISM_RECORD_PMU_INTERNAL_H */

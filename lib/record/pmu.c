@@ -4,7 +4,6 @@
  * ("config:0-7,32-35" bit ranges), event aliases, and a probe for events
  * the hardware may not have.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -193,63 +192,26 @@ int pmu_read_format(const char *pmu, const char *term, struct pmu_format *f)
 	return err;
 }
 
-static int cmp_str(const void *a, const void *b)
+/* not the side files of an alias (cpu/events/mem-loads.unit, ...) */
+static bool not_alias_side_file(void *ctx, const char *dir, const char *name)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	static const char *const suffixes[] = { ".unit", ".scale", ".per-pkg", ".snapshot" };
+	size_t len = strlen(name), i;
 
-void pmu_free_names(char **names, size_t nr)
-{
-	size_t i;
+	for (i = 0; i < PRISM_ARRAY_SIZE(suffixes); i++) {
+		size_t sl = strlen(suffixes[i]);
 
-	for (i = 0; i < nr; i++)
-		free(names[i]);
-	free(names);
+		if (len > sl && !strcmp(name + len - sl, suffixes[i]))
+			return false;
+	}
+	return true;
 }
 
 /* sorted names in @dir, skipping dot files (and the alias side files) */
 static int list_names(const char *dir, bool skip_alias_files, char ***out, size_t *nr)
 {
-	static const char *const suffixes[] = { ".unit", ".scale", ".per-pkg", ".snapshot" };
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int err = 0;
-
-	*out = NULL;
-	*nr = 0;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		size_t len = strlen(de->d_name);
-		bool skip = de->d_name[0] == '.';
-
-		for (i = 0; skip_alias_files && i < PRISM_ARRAY_SIZE(suffixes); i++) {
-			size_t sl = strlen(suffixes[i]);
-
-			if (len > sl && !strcmp(de->d_name + len - sl, suffixes[i]))
-				skip = true;
-		}
-		if (skip)
-			continue;
-		if (prism_ensure_mem((void **)&names, &cap, sizeof(*names), n + 1) ||
-		    !(names[n] = strdup(de->d_name))) {
-			err = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (err) {
-		pmu_free_names(names, n);
-		return err;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	*out = names;
-	*nr = n;
-	return 0;
+	return prism_dir_names(dir, true, skip_alias_files ? not_alias_side_file : NULL, NULL, out,
+			       nr);
 }
 
 int pmu_format_names(const char *pmu, char ***names, size_t *nr)
@@ -321,7 +283,7 @@ int prism_pmu_for_each(int (*cb)(void *ctx, const char *name, uint32_t type), vo
 			continue;
 		err = cb(ctx, names[i], type);
 	}
-	pmu_free_names(names, nr);
+	prism_names_free(names, nr);
 	return err;
 }
 
@@ -347,7 +309,7 @@ int prism_pmu_for_each_event(const char *pmu,
 		err = cb(ctx, names[i], terms);
 		free(terms);
 	}
-	pmu_free_names(names, nr);
+	prism_names_free(names, nr);
 	return err;
 }
 

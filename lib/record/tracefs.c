@@ -3,7 +3,6 @@
  * tracefs: find (or mount) it, read tracepoint ids and format files, and
  * walk the tracepoints matching a glob.
  */
-#include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
@@ -190,18 +189,24 @@ int prism_tracefs_tp_id(const char *sys, const char *name, uint64_t *id)
 	return 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+struct dir_filter {
+	const char *pattern; /* fnmatch() pattern, or NULL */
+	const char *must; /* a file the directory holds, or NULL */
+};
 
-static void free_names(char **names, size_t n)
+/* a subdirectory matching the pattern that holds the wanted file */
+static bool dir_wanted(void *ctx, const char *dir, const char *name)
 {
-	size_t i;
+	const struct dir_filter *f = ctx;
+	char path[PATH_MAX];
+	struct stat st;
 
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	if (f->pattern && fnmatch(f->pattern, name, 0))
+		return false;
+	if (snprintf(path, sizeof(path), "%s/%s%s%s", dir, name, f->must ? "/" : "",
+		     f->must ? f->must : "") >= (int)sizeof(path))
+		return false;
+	return !stat(path, &st) && (f->must || S_ISDIR(st.st_mode));
 }
 
 /*
@@ -211,50 +216,9 @@ static void free_names(char **names, size_t n)
 static int list_dirs(const char *dir, const char *pattern, const char *must, char ***out,
 		     size_t *nr)
 {
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	struct dirent *de;
-	DIR *d = opendir(dir);
-	int err = 0;
+	struct dir_filter f = { pattern, must };
 
-	*out = NULL;
-	*nr = 0;
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-		struct stat st;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (pattern && fnmatch(pattern, de->d_name, 0))
-			continue;
-		if (snprintf(path, sizeof(path), "%s/%s%s%s", dir, de->d_name, must ? "/" : "",
-			     must ? must : "") >= (int)sizeof(path))
-			continue;
-		if (stat(path, &st) || (!must && !S_ISDIR(st.st_mode)))
-			continue;
-		if (prism_ensure_mem((void **)&names, &cap, sizeof(*names), n + 1)) {
-			err = -ENOMEM;
-			break;
-		}
-		names[n] = strdup(de->d_name);
-		if (!names[n]) {
-			err = -ENOMEM;
-			break;
-		}
-		n++;
-	}
-	closedir(d);
-	if (err) {
-		free_names(names, n);
-		return err;
-	}
-	if (n)
-		qsort(names, n, sizeof(*names), cmp_str);
-	*out = names;
-	*nr = n;
-	return 0;
+	return prism_dir_names(dir, true, dir_wanted, &f, out, nr);
 }
 
 int prism_tracefs_for_each_tp(const char *glob,
@@ -293,9 +257,9 @@ int prism_tracefs_for_each_tp(const char *glob,
 		}
 		for (j = 0; !err && j < nr_ev; j++)
 			err = cb(ctx, systems[i], evs[j]);
-		free_names(evs, nr_ev);
+		prism_names_free(evs, nr_ev);
 	}
-	free_names(systems, nr_sys);
+	prism_names_free(systems, nr_sys);
 	free(sys_pat);
 	return err;
 }

@@ -12,7 +12,6 @@
  *	u32 kallsyms size (0) + bytes, u32 printk_formats size + bytes,
  *	u64 saved_cmdlines size + bytes.
  */
-#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -87,36 +86,12 @@ static bool wanted(struct prism_evspecs *specs, const char *sys, const char *nam
 static int dir_names(const char *dir, char ***names, size_t *nr)
 {
 	char path[PATH_MAX];
-	size_t cap = 0;
-	struct dirent *de;
-	DIR *d;
-	int err = 0;
 
 	*names = NULL;
 	*nr = 0;
-	snprintf(path, sizeof(path), "%s/%s", prism_tracefs_path(), dir);
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (prism_ensure_mem((void **)names, &cap, sizeof(**names), *nr + 1) ||
-		    !((*names)[*nr] = strdup(de->d_name))) {
-			err = -ENOMEM;
-			break;
-		}
-		(*nr)++;
-	}
-	closedir(d);
-	return err;
-}
-
-static void free_names(char **names, size_t nr)
-{
-	while (nr)
-		free(names[--nr]);
-	free(names);
+	if (snprintf(path, sizeof(path), "%s/%s", prism_tracefs_path(), dir) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return prism_dir_names(path, false, NULL, NULL, names, nr);
 }
 
 /* u32 count, then each wanted format of @sys as u64 size + text */
@@ -130,7 +105,7 @@ static int add_system(struct prism_strbuf *sb, struct prism_evspecs *specs, cons
 	snprintf(rel, sizeof(rel), "events/%s", sys);
 	err = dir_names(rel, &evs, &nr);
 	if (err) {
-		free_names(evs, nr);
+		prism_names_free(evs, nr);
 		pr_err("tracing data: cannot list %s/%s: %s", prism_tracefs_path(), rel,
 		       strerror(-err));
 		return err;
@@ -145,7 +120,7 @@ static int add_system(struct prism_strbuf *sb, struct prism_evspecs *specs, cons
 		snprintf(rel, sizeof(rel), "events/%s/%s/format", sys, evs[i]);
 		err = add_file(sb, rel, true, false);
 	}
-	free_names(evs, nr);
+	prism_names_free(evs, nr);
 	return err;
 }
 
@@ -196,7 +171,7 @@ static int build(struct prism_strbuf *sb, struct prism_evspecs *specs)
 		prism_strbuf_add(sb, systems[i], strlen(systems[i]) + 1);
 		err = add_system(sb, specs, systems[i]);
 	}
-	free_names(systems, nr);
+	prism_names_free(systems, nr);
 	if (err)
 		return err;
 
