@@ -309,8 +309,8 @@ static void set_file_arch(struct prism_util *u, struct prism_session *s)
 
 	if (n)
 		u->nr_cpus_file = n->nr_cpus_online;
-	if (u->opts.arch)
-		arch = u->opts.arch;
+	if (u->arch)
+		return; /* chosen by the options (--arch) */
 	if (!arch || !*arch) {
 		/* no HEADER_ARCH: the file was most likely recorded here */
 		if (uname(&un))

@@ -79,6 +79,11 @@ grep_q "invalid pid list '1,x'" err2.txt
 expect_exit 129 prism util -i "$F" --time 5 2>err3.txt
 grep_q "invalid --time '5'" err3.txt
 expect_exit 129 prism util -i "$F" --arch vax 2>/dev/null
+# --arch names the syscalls of a file recorded elsewhere (x86_64's 9, mmap, is arm64's lgetxattr)
+G=$FIXTURES/perf-6.1/g-syscalls-group.data
+prism util -i "$G" --arch arm64 >arm.txt 2>&1
+grep_q 'arch arm64\)$' arm.txt
+grep_q '^     \(  9\)lgetxattr ' arm.txt
 expect_exit 1 prism util -i "$TMP/none.data" 2>err4.txt
 grep_q "cannot open '.*none.data'" err4.txt
 
