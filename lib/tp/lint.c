@@ -9,9 +9,11 @@
  * __print_flags() / __print_symbolic() (process_entry()) and for characters
  * C does not use ('$', control bytes: the tokenizer returns no token);
  * SIGFPE from constant folding "x / 0" (consolidate_op_arg()); an endless
- * loop on an unclosed string.  Kernel-written formats never look like that,
- * so such a format is refused here and the event skipped, as for any
- * format that fails to parse.  This is a filter for known traps, not a
+ * loop on an unclosed string; a NULL dereference for an assignment after
+ * a conditional ("a ? b : c = d").  Kernel-written formats never look like
+ * that (they assign only inside statement expressions, whose ';' is refused
+ * anyway), so such a format is refused here and the event skipped, as for
+ * any format that fails to parse.  This is a filter for known traps, not a
  * grammar: a NEEDSWORK for whoever finds the next one.
  */
 #include <ctype.h>
@@ -170,7 +172,8 @@ static bool divisor_ok(const char *p, const char *end, int level)
 
 /*
  * Quotes closed, ( [ { balanced, only C's characters outside strings,
- * every REC->x declared, no divisor that may fold to zero.
+ * every REC->x declared, no divisor that may fold to zero, no assignment
+ * ('=' alone).
  */
 static int check_print_fmt(const char *p, const char *end, const struct name *names, size_t nr)
 {
@@ -202,6 +205,11 @@ static int check_print_fmt(const char *p, const char *end, const struct name *na
 				return -1;
 		} else if ((*p == '/' || *p == '%') && !divisor_ok(p + 1, end, 0)) {
 			return -1;
+		} else if (*p == '=') {
+			if (p + 1 < end && p[1] == '=')
+				p++; /* == */
+			else if (!strchr("!<>", p[-1])) /* "print fmt:" comes first */
+				return -1;
 		} else if ((size_t)(end - p) > 5 && !memcmp(p, "REC->", 5)) {
 			const char *id = p + 5, *e = id;
 

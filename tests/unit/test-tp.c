@@ -615,6 +615,10 @@ static const char *const bad_formats[] = {
 	"name: bad2\nID: 1004\nformat:\n" COMMON_FIELDS
 	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"%d\", (3 + 4) / (2 - 2)\n",
+	/* an assignment after a conditional: NULL dereference */
+	"name: bad4\nID: 1006\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%d\", REC->a ? 1 : 2 = 3\n",
 	/* '[' with no ']': the field parser runs into the end of the text */
 	"name: bad3\nID: 1005\nformat:\n" COMMON_FIELDS "\tfield:char a[",
 };
@@ -632,6 +636,9 @@ static void test_format_lint(void)
 		"name: y\nID: 2\nformat:\n" COMMON_FIELDS "\n"
 		"print fmt: \"%d %d %d\", REC->common_pid / (u32)REC->common_type, "
 		"REC->common_pid % 010, REC->common_pid / __get_dynamic_array_len(x)\n",
+		"name: z\nID: 3\nformat:\n" COMMON_FIELDS "\n"
+		"print fmt: \"%d %d %d %d\", REC->common_pid == 1, REC->common_pid != 1, "
+		"REC->common_pid <= 1, REC->common_pid >= 1\n",
 	};
 	static const char *const bad[] = {
 		"print fmt: \"%d\", 1 / 08\n", /* octal: 0 */
@@ -640,6 +647,7 @@ static void test_format_lint(void)
 		"print fmt: \"%d\", 1 $ 2\n", /* not C */
 		"print fmt: \"%d\", REC->a.b\n", /* nor a field's member */
 		"print fmt: \"%d\", (1\n", /* unbalanced */
+		"print fmt: \"%d\", 0 ? 1 : 2 = 3\n", /* an assignment */
 		"print fmt: \"%d, 1\n", /* unclosed string: endless loop */
 		"\tfield:char a[\x81];\toffset:8;\tsize:1;\n", /* no token for 0x81 */
 		"\tfield:char a[\"6];\toffset:8;\tsize:1;\n",
