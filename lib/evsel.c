@@ -22,6 +22,60 @@ static size_t trailer_size(uint64_t st)
 	return n * 8;
 }
 
+/* the offsets of the fixed-size sample fields, for the parser's fast path */
+static void sample_layout(struct prism_evsel *e)
+{
+	const uint64_t fast = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+			      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
+			      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
+			      PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
+	uint64_t st = e->a.attr.sample_type;
+	uint8_t at = 8; /* after the record header */
+
+	e->period = e->a.attr.freq ? 0 : e->a.attr.sample_period;
+	e->sample_fast = !(st & ~fast);
+	if (!e->sample_fast)
+		return;
+	/* in perf_output_sample() order; ID after IDENTIFIER: it wins, as in the full parse */
+	if (st & PERF_SAMPLE_IDENTIFIER) {
+		e->at_id = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_IP) {
+		e->at_ip = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		e->at_tid = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		e->at_time = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_ADDR) {
+		e->at_addr = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_ID) {
+		e->at_id = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_STREAM_ID) {
+		e->at_stream_id = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_CPU) {
+		e->at_cpu = at;
+		at += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) {
+		e->at_period = at;
+		at += 8;
+	}
+	e->at_end = at;
+}
+
 struct prism_evsel *prism_evsel__new(const struct prism_attr_ext *a, int idx)
 {
 	struct prism_evsel *evsel = calloc(1, sizeof(*evsel));
@@ -33,6 +87,7 @@ struct prism_evsel *prism_evsel__new(const struct prism_attr_ext *a, int idx)
 	evsel->nr_regs_user = (unsigned int)__builtin_popcountll(a->attr.sample_regs_user);
 	evsel->nr_regs_intr = (unsigned int)__builtin_popcountll(a->attr.sample_regs_intr);
 	evsel->id_hdr_size = a->attr.sample_id_all ? trailer_size(a->attr.sample_type) : 0;
+	sample_layout(evsel);
 	return evsel;
 }
 
@@ -248,6 +303,40 @@ static int idmap_grow(struct prism_idmap *m)
 	return 0;
 }
 
+/* ids spanning at most this many values (and 8 per id) get a direct table */
+#define IDMAP_DENSE_MAX 65536
+
+/*
+ * Keep the direct table up to date after adding @id → @evsel.  The kernel
+ * hands ids out in increasing order, so the table grows at its end, with
+ * room to spare; anything else rebuilds it (adds are rare: one per id).
+ */
+static void idmap_densify(struct prism_idmap *m, uint64_t id, struct prism_evsel *evsel)
+{
+	uint64_t span = m->max - m->min;
+	struct prism_evsel **d;
+	size_t i, cap;
+
+	if (m->dense && id >= m->dense_base && id - m->dense_base < m->dense_cap) {
+		m->dense[id - m->dense_base] = evsel;
+		return;
+	}
+	zfree(&m->dense);
+	m->dense_cap = 0;
+	if (span >= IDMAP_DENSE_MAX || span / 8 > m->nr)
+		return;
+	cap = (size_t)span + 1 < 64 ? 64 : 2 * ((size_t)span + 1);
+	d = calloc(cap, sizeof(*d));
+	if (!d)
+		return; /* the hash lookup still works */
+	for (i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			d[m->keys[i] - m->min] = m->vals[i];
+	m->dense = d;
+	m->dense_base = m->min;
+	m->dense_cap = cap;
+}
+
 int prism_idmap__add(struct prism_idmap *m, uint64_t id, struct prism_evsel *evsel)
 {
 	size_t s;
@@ -262,17 +351,23 @@ int prism_idmap__add(struct prism_idmap *m, uint64_t id, struct prism_evsel *evs
 	while (m->vals[s]) {
 		if (m->keys[s] == id) {
 			m->vals[s] = evsel; /* a later attr claiming the id wins, as in perf */
+			idmap_densify(m, id, evsel);
 			return 0;
 		}
 		s = (s + 1) & (m->cap - 1);
 	}
 	m->keys[s] = id;
 	m->vals[s] = evsel;
+	if (!m->nr || id < m->min)
+		m->min = id;
+	if (!m->nr || id > m->max)
+		m->max = id;
 	m->nr++;
+	idmap_densify(m, id, evsel);
 	return 0;
 }
 
-struct prism_evsel *prism_idmap__find(const struct prism_idmap *m, uint64_t id)
+struct prism_evsel *prism_idmap__find_slow(const struct prism_idmap *m, uint64_t id)
 {
 	size_t s;
 
@@ -291,5 +386,6 @@ void prism_idmap__release(struct prism_idmap *m)
 {
 	free(m->keys);
 	free(m->vals);
+	free(m->dense);
 	memset(m, 0, sizeof(*m));
 }

@@ -66,6 +66,10 @@ static inline uint64_t get_u64(const void *p)
 	return v;
 }
 
+/* branch hints for the per-record paths */
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 /* free and NULL */
 #define zfree(pp)             \
 	do {                  \

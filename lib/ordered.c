@@ -55,9 +55,6 @@
 /* heap source number of the copied records */
 #define COPY_SRC UINT32_MAX
 
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-
 struct ord_hdr {
 	uint64_t file_offset;
 	uint64_t seq; /* arrival number */
@@ -445,15 +442,39 @@ bad:
 	return -PRISM_E_BAD_RECORD;
 }
 
+/* the record at the start of run @r when it is whole and aligned in its buffer, else NULL */
+static inline const uint8_t *run_peek(const struct ord_run *r, size_t *size)
+{
+	const uint8_t *p;
+	uint64_t at;
+	size_t sz;
+
+	if (!r->buf || r->start < r->buf_off)
+		return NULL;
+	at = r->start - r->buf_off;
+	if (at + 8 > r->buf_len)
+		return NULL;
+	p = r->buf + at;
+	sz = get_u16(p + 6); /* perf_event_header.size */
+	if (((uintptr_t)p & 7) || sz < 8 || sz > r->end - r->start || at + sz > r->buf_len)
+		return NULL;
+	*size = sz;
+	return p;
+}
+
 /* read the record at the start of @r back and find its time (*@time) again */
-static int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t *time)
+static inline int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t *time)
 {
 	const uint8_t *rec;
 	size_t size;
-	int err = run_rec(o, r, &rec, &size);
 
-	if (err)
-		return err;
+	rec = run_peek(r, &size);
+	if (unlikely(!rec)) {
+		int err = run_rec(o, r, &rec, &size);
+
+		if (err)
+			return err;
+	}
 	*time = r->head_time = o->time_of(o->ctx, rec, size);
 	r->have_head = true;
 	/* valid until the run's buffer is filled again, after its delivery */
@@ -553,16 +574,26 @@ static int merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, si
 				h[0] = h[--n];
 		} else {
 			struct ord_run *r = &o->rv[h[0].src];
-			uint64_t t = 0;
+			/* the smallest other head: this run goes on while it stays below */
+			const struct ord_heap_ent *b = n < 2				? NULL :
+						       n > 2 && heap_less(&h[2], &h[1]) ? &h[2] :
+											  &h[1];
+			uint64_t t = h[0].time;
 
 			/*
 			 * The new head's time comes back in a register: loading it
 			 * and seq from the run as one 16-byte word right after they
 			 * were stored apart stalls on store forwarding.
 			 */
-			ret = run_deliver(o, r, h[0].time);
-			if (!ret && r->nr)
-				ret = run_head(o, r, &t);
+			for (;;) {
+				ret = run_deliver(o, r, t);
+				if (!ret && r->nr)
+					ret = run_head(o, r, &t);
+				if (unlikely(ret) || !r->nr || !budget || t > limit ||
+				    (b && (t > b->time || (t == b->time && r->seq > b->seq))))
+					break;
+				budget--;
+			}
 			if (unlikely(ret))
 				break;
 			if (r->nr) {
@@ -933,6 +964,29 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
 	if (o->bytes > o->peak)
 		o->peak = o->bytes;
 	return 0;
+}
+
+bool prism_ordered__extend(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
+			   uint64_t file_offset)
+{
+	struct ord_run *r;
+
+	if (unlikely(!o->nr_runs || o->delivering))
+		return false;
+	r = &o->rv[o->nr_runs - 1];
+	/* the same conditions as ref_cost() finding the run, and a cost that stays */
+	if (r->end != file_offset || r->file != file || time < r->last_time ||
+	    r->seq + r->nr != o->seq || r->end - r->start < RUN_BUF_MIN ||
+	    time < o->last_delivered || size < 8 || size > UINT16_MAX || o->bytes > o->mem_limit)
+		return false;
+	r->end += size;
+	r->nr++;
+	r->last_time = time;
+	o->run_recs++;
+	o->seq++;
+	if (time > o->max_time)
+		o->max_time = time; /* have_max: set by the run's first record */
+	return true;
 }
 
 int prism_ordered__finished_round(struct prism_ordered *o)

@@ -155,6 +155,19 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
 			     uint32_t file, uint64_t file_offset);
 
 /**
+ * prism_ordered__extend - the common case of prism_ordered__queue_ref(), cheaply
+ *
+ * Queues the record as prism_ordered__queue_ref() would when all it takes
+ * is extending the last run: the record follows it in the same input, its
+ * time is not earlier, and the run's counted memory does not grow.
+ *
+ * Return: true when queued; false when nothing was done (call
+ * prism_ordered__queue_ref() for the record then).
+ */
+bool prism_ordered__extend(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
+			   uint64_t file_offset);
+
+/**
  * prism_ordered__finished_round - process a PERF_RECORD_FINISHED_ROUND
  * @o: the queue
  *

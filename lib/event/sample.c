@@ -128,8 +128,67 @@ int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped
 	return prism_sample__parse_hot(evsel, rec, swapped, s);
 }
 
-int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swapped,
-			    struct prism_sample *s)
+static inline uint64_t at_u64(const uint8_t *rec, uint8_t at)
+{
+	return at ? get_u64(rec + at) : 0;
+}
+
+/*
+ * Samples of a fixed layout up to the call chain and RAW, in this
+ * machine's byte order: every hot field is written once, from offsets
+ * worked out when the event was read (evsel->at_*).
+ */
+static int parse_fast(const struct prism_evsel *evsel, const uint8_t *rec, size_t size,
+		      struct prism_sample *s)
+{
+	uint64_t st = evsel->a.attr.sample_type, v;
+	size_t pos = evsel->at_end;
+
+	if (size < pos)
+		return -PRISM_E_BAD_SAMPLE;
+	s->type = st;
+	s->id = at_u64(rec, evsel->at_id);
+	s->ip = at_u64(rec, evsel->at_ip);
+	v = at_u64(rec, evsel->at_tid);
+	s->pid = (uint32_t)v;
+	s->tid = (uint32_t)(v >> 32);
+	s->time = at_u64(rec, evsel->at_time);
+	s->addr = at_u64(rec, evsel->at_addr);
+	s->stream_id = at_u64(rec, evsel->at_stream_id);
+	s->cpu = evsel->at_cpu ? get_u32(rec + evsel->at_cpu) : (uint32_t)-1;
+	s->period = evsel->at_period ? get_u64(rec + evsel->at_period) : evsel->period;
+	s->callchain_nr = 0;
+	s->callchain = NULL;
+	if (st & PERF_SAMPLE_CALLCHAIN) {
+		if (size - pos < 8)
+			return -PRISM_E_BAD_SAMPLE;
+		v = get_u64(rec + pos);
+		pos += 8;
+		if (v > (size - pos) / 8)
+			return -PRISM_E_BAD_SAMPLE;
+		s->callchain_nr = v;
+		s->callchain = (const uint64_t *)(const void *)(rec + pos);
+		pos += v * 8;
+	}
+	s->raw_size = 0;
+	s->raw_data = NULL;
+	if (st & PERF_SAMPLE_RAW) {
+		uint32_t n;
+
+		if (size - pos < 4)
+			return -PRISM_E_BAD_SAMPLE;
+		n = get_u32(rec + pos);
+		if (n > size - pos - 4)
+			return -PRISM_E_BAD_SAMPLE;
+		s->raw_size = n;
+		s->raw_data = rec + pos + 4;
+	}
+	return 0;
+}
+
+/* every other sample, field by field */
+static __attribute__((noinline)) int parse_slow(const struct prism_evsel *evsel, void *rec,
+						bool swapped, struct prism_sample *s)
 {
 	const struct perf_event_attr *attr = &evsel->a.attr;
 	const struct perf_event_header *hdr = rec;
@@ -263,6 +322,14 @@ int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swa
 	return 0;
 bad:
 	return -PRISM_E_BAD_SAMPLE;
+}
+
+int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swapped,
+			    struct prism_sample *s)
+{
+	if (evsel->sample_fast && !swapped)
+		return parse_fast(evsel, rec, ((const struct perf_event_header *)rec)->size, s);
+	return parse_slow(evsel, rec, swapped, s);
 }
 
 int prism_sample__parse_id(const struct prism_evsel *evsel, const void *rec, bool swapped,

@@ -5,6 +5,7 @@
  * fields are read by name (kernels add and drop fields), then turned into
  * a struct prism_util_event.
  */
+#include <byteswap.h>
 #include <stdio.h>
 #include <sys/utsname.h>
 
@@ -14,6 +15,8 @@
 #include <prism/task.h>
 #include <prism/tp.h>
 
+#include "evsel-internal.h"
+#include "tp/field.h"
 #include "util/util-internal.h"
 
 enum kind {
@@ -78,9 +81,17 @@ static const struct {
 	[K_FREE] = { "sched", "sched_process_free", PRISM_UTIL_EV_FREE, { "pid" } },
 };
 
+/* a plain integer field of a payload, read without a call (size 0: none) */
+struct numfield {
+	uint16_t off;
+	uint8_t size;
+	bool sign, swap;
+};
+
 struct evinfo {
 	enum kind kind;
 	const struct prism_tp_field *f[5];
+	struct numfield num[3]; /* f[0..2], when they are plain integers */
 };
 
 struct source {
@@ -116,13 +127,23 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 		if (strcmp(kinds[k].sys, sys) || strcmp(kinds[k].name, name))
 			continue;
 		for (i = 0; i < 5; i++) {
+			const struct prism_tp_field *f;
+
 			if (!kinds[k].fields[i])
 				continue;
-			ei->f[i] = prism_tp_event__field(te, kinds[k].fields[i]);
-			if (!ei->f[i] && i == 0) {
+			f = ei->f[i] = prism_tp_event__field(te, kinds[k].fields[i]);
+			if (!f && i == 0) {
 				pr_warn("util: %s:%s has no field '%s'; its events are ignored",
 					sys, name, kinds[k].fields[i]);
 				return;
+			}
+			/* what prism_tp_field__u64() reads; anything else reads as 0 */
+			if (i < 3 && f && !(f->flags & TP_FIELD_ARRAY) &&
+			    (f->size == 1 || f->size == 2 || f->size == 4 || f->size == 8)) {
+				ei->num[i].off = (uint16_t)f->offset;
+				ei->num[i].size = (uint8_t)f->size;
+				ei->num[i].sign = f->flags & TP_FIELD_SIGNED;
+				ei->num[i].swap = f->swap;
 			}
 		}
 		ei->kind = (enum kind)k;
@@ -130,13 +151,27 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 	}
 }
 
-static int64_t num(const struct prism_tp_field *f, const struct prism_sample *s)
+/* as prism_tp_field__u64() reads it: 0 when absent or outside the payload */
+static inline int64_t num(const struct numfield *f, const uint8_t *raw, size_t raw_size)
 {
-	uint64_t v = 0;
+	const uint8_t *p = raw + f->off;
+	uint64_t v;
 
-	if (f && prism_tp_field__u64(f, s->raw_data, s->raw_size, &v))
+	if (!f->size || f->off + f->size > raw_size)
 		return 0;
-	return (int64_t)v;
+	switch (f->size) {
+	case 8:
+		v = get_u64(p);
+		return (int64_t)(f->swap ? bswap_64(v) : v);
+	case 4:
+		v = f->swap ? bswap_32(get_u32(p)) : get_u32(p);
+		return f->sign ? (int64_t)(int32_t)v : (int64_t)v;
+	case 2:
+		v = f->swap ? bswap_16(get_u16(p)) : get_u16(p);
+		return f->sign ? (int64_t)(int16_t)v : (int64_t)v;
+	default:
+		return f->sign ? (int64_t)(int8_t)*p : (int64_t)*p;
+	}
 }
 
 static void str(const struct prism_tp_field *f, const struct prism_sample *s, const char **p,
@@ -191,16 +226,16 @@ static int on_sample(void *ctx, const struct prism_event *e)
 	ev.tid = s->tid;
 	if (ei->kind != K_OTHER && s->raw_data) {
 		ev.type = kinds[ei->kind].type;
-		ev.a = num(ei->f[0], s);
-		ev.b = num(ei->f[1], s);
-		ev.c = num(ei->f[2], s);
+		ev.a = num(&ei->num[0], s->raw_data, s->raw_size);
+		ev.b = num(&ei->num[1], s->raw_data, s->raw_size);
+		ev.c = num(&ei->num[2], s->raw_data, s->raw_size);
 		str(ei->f[3], s, &ev.comm, &ev.comm_len);
 		str(ei->f[4], s, &ev.comm2, &ev.comm2_len);
 		switch (ei->kind) {
 		case K_SYS_ENTER:
 		case K_SYS_EXIT:
 			/* id is a long: a 32-bit kernel's -1 reads as 0xffffffff */
-			if (prism_tp_field__size(ei->f[0]) == 4)
+			if (ei->num[0].size == 4)
 				ev.a = (int32_t)ev.a;
 			break;
 		case K_IRQ_ENTRY:

@@ -108,18 +108,29 @@ static struct task *get_task(struct prism_util *u, uint32_t tid)
 	return new_task(u, tid, u->start);
 }
 
-static struct task_cpu *task_row(struct task *t, uint32_t cpu)
+static struct task_cpu *task_row_slow(struct task *t, uint32_t cpu)
 {
 	size_t i;
 
 	for (i = 0; i < t->nr_cpus; i++)
 		if (t->cpus[i].cpu == cpu)
-			return &t->cpus[i];
+			goto found;
 	if (prism_ensure_mem((void **)&t->cpus, &t->cap_cpus, sizeof(*t->cpus), t->nr_cpus + 1))
 		return NULL;
 	memset(&t->cpus[t->nr_cpus], 0, sizeof(t->cpus[0]));
 	t->cpus[t->nr_cpus].cpu = cpu;
-	return &t->cpus[t->nr_cpus++];
+	i = t->nr_cpus++;
+found:
+	t->last_row = (uint32_t)i;
+	return &t->cpus[i];
+}
+
+/* the task's row of @cpu, created on first use; mostly the row used last */
+static inline struct task_cpu *task_row(struct task *t, uint32_t cpu)
+{
+	if (t->last_row < t->nr_cpus && t->cpus[t->last_row].cpu == cpu)
+		return &t->cpus[t->last_row];
+	return task_row_slow(t, cpu);
 }
 
 static enum bucket mode_bucket(const struct task *t)
@@ -741,30 +752,36 @@ int prism_util__event(struct prism_util *u, const struct prism_util_event *ev)
 
 	if (u->finished)
 		return 0;
-	if (ev->type == PRISM_UTIL_EV_LOST || ev->type == PRISM_UTIL_EV_LOST_SAMPLES) {
-		if (ev->type == PRISM_UTIL_EV_LOST)
+	if (unlikely(ev->type >= PRISM_UTIL_EV_COMM)) {
+		/* records that are about no CPU */
+		if (ev->type == PRISM_UTIL_EV_COMM) {
+			t = find_task(u, (uint32_t)ev->a);
+			if (t && !t->dead)
+				set_comm(t, ev->comm, ev->comm_len);
+		} else if (ev->type == PRISM_UTIL_EV_LOST) {
 			u->an.lost_events += (uint64_t)ev->a;
-		else
+			u->an.lost_records++;
+		} else if (ev->type == PRISM_UTIL_EV_LOST_SAMPLES) {
 			u->an.lost_samples += (uint64_t)ev->a;
-		u->an.lost_records++;
+			u->an.lost_records++;
+		}
 		return 0;
 	}
-	if (ev->type == PRISM_UTIL_EV_COMM) {
-		t = find_task(u, (uint32_t)ev->a);
-		if (t && !t->dead)
-			set_comm(t, ev->comm, ev->comm_len);
-		return 0;
+	if (likely(cpu < u->nr_cpus && u->cpus[cpu].seen)) {
+		c = &u->cpus[cpu];
+		cpu_first = false;
+	} else {
+		if (cpu >= MAX_CPU)
+			return 0;
+		if (!u->started) {
+			u->started = true;
+			u->start = u->end = now;
+		}
+		cpu_first = true;
+		c = get_cpu(u, cpu);
+		if (!c)
+			return -ENOMEM;
 	}
-	if (cpu >= MAX_CPU)
-		return 0;
-	if (!u->started) {
-		u->started = true;
-		u->start = u->end = now;
-	}
-	cpu_first = cpu >= u->nr_cpus || !u->cpus[cpu].seen;
-	c = get_cpu(u, cpu);
-	if (!c)
-		return -ENOMEM;
 	if (duplicate(c, ev)) {
 		u->an.duplicate_samples++;
 		return duplicate_exit(u, ev);
@@ -804,7 +821,10 @@ int prism_util__event(struct prism_util *u, const struct prism_util_event *ev)
 			t->orphan += span(t->run_since, now);
 		goto act;
 	}
-	t = occupy(u, c, cpu, ev->tid, now);
+	if (ev->tid && c->known && c->cur && c->cur->tid == ev->tid && !c->cur->dead)
+		t = c->cur; /* occupy()'s common case */
+	else
+		t = occupy(u, c, cpu, ev->tid, now);
 	if (ev->tid && !t)
 		return -ENOMEM;
 	if (t && ev->pid && !t->pid_known) {

@@ -99,10 +99,19 @@ struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind, in
 			  int32_t *idx)
 {
 	uint64_t key = call_key(kind, id);
-	int64_t i = umap_get(&ct->map, key);
+	int64_t i;
 	struct ucall *c;
 
+	/* a task mostly makes the same call again (a loop of one syscall) */
+	if (ct->nr && ct->last_key == key) {
+		i = ct->last_idx;
+		goto found;
+	}
+	i = umap_get(&ct->map, key);
 	if (i >= 0) {
+		ct->last_key = key;
+		ct->last_idx = (uint32_t)i;
+found:
 		if (idx)
 			*idx = (int32_t)i;
 		return &ct->v[i];
@@ -118,6 +127,8 @@ struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind, in
 	c->pub.id = id;
 	if (idx)
 		*idx = (int32_t)ct->nr;
+	ct->last_key = key;
+	ct->last_idx = (uint32_t)ct->nr;
 	ct->nr++;
 	return c;
 }

@@ -50,6 +50,8 @@ struct calltab {
 	struct ucall *v;
 	size_t nr, cap;
 	struct umap map; /* key (kind << 40 | (id & 0xffffffffff)) -> index */
+	uint64_t last_key; /* the key looked up last, when nr */
+	uint32_t last_idx;
 };
 
 struct task_cpu {
@@ -94,6 +96,7 @@ struct task {
 
 	struct task_cpu *cpus;
 	size_t nr_cpus, cap_cpus;
+	uint32_t last_row; /* index in cpus of the row used last */
 	uint64_t moves, wakeups, wakeup_total, wakeup_max, inferred, switch_ins;
 	struct calltab calls;
 };
