@@ -66,13 +66,22 @@ static inline size_t nr_digits(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
-/* the @n decimal digits of @v ending at @end */
+/* the @n decimal digits of @v ending at @end, two at a time */
 static inline void put_digits(char *end, uint64_t v, size_t n)
 {
-	while (n--) {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
+	static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
+				       "25262728293031323334353637383940414243444546474849"
+				       "50515253545556575859606162636465666768697071727374"
+				       "75767778798081828384858687888990919293949596979899";
+
+	while (n >= 2) {
+		end -= 2;
+		memcpy(end, pairs + 2 * (v % 100), 2);
+		v /= 100;
+		n -= 2;
 	}
+	if (n)
+		*--end = (char)('0' + v % 10);
 }
 
 /* "%*" PRIu64, or "%0*" PRIu64 with @pad '0'; takes DIGITS_MAX + @width bytes */

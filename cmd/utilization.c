@@ -189,19 +189,23 @@ static double pct(uint64_t part, uint64_t whole)
 	return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void task_label(char *buf, size_t len, const struct prism_util_task *t)
+/* "%u-%d" (tid-image) or "%u" in @buf (32 bytes) */
+static void task_label(char *buf, const struct prism_util_task *t)
 {
-	if (t->image >= 0)
-		snprintf(buf, len, "%u-%d", t->tid, t->image);
-	else
-		snprintf(buf, len, "%u", t->tid);
+	char *p = put_udec(buf, t->tid, 0, ' ');
+
+	if (t->image >= 0) {
+		*p++ = '-';
+		p = put_udec(p, (uint64_t)t->image, 0, ' ');
+	}
+	*p = '\0';
 }
 
 static void row_header(void)
 {
-	printf("-- [%6s] %-16s%3s %10s %10s %10s %10s %10s %10s %10s %10s %10s |%7s %5s\n", "task",
-	       "command", "cpu", "user", "sys", "irq", "softirq", "hv", "busy", "idle", "wait",
-	       "sleep", "util%", "moves");
+	/* printf("-- [%6s] %-16s%3s %10s ... %10s |%7s %5s\n", "task", "command", ...) */
+	fputs("-- [  task] command         cpu       user        sys        irq    softirq         hv       busy       idle       wait      sleep |  util% moves\n",
+	      stdout);
 }
 
 /*
@@ -235,6 +239,39 @@ static void row(const char *label, const char *comm, const char *cpu,
 
 static const char *const kind_title[] = { "syscall", "irq", "softirq", "hcall" };
 
+/* "%" PRId64, or "%#" PRIx64 with @hex, NUL-terminated in @buf (24 bytes) */
+static size_t call_id(char *buf, int64_t id, bool hex)
+{
+	char *p = buf;
+
+	if (hex) {
+		if (id)
+			p = put_str(p, "0x", 2);
+		p = put_hex(p, (uint64_t)id, 0);
+	} else {
+		uint64_t u = id < 0 ? -(uint64_t)id : (uint64_t)id;
+
+		if (id < 0)
+			*p++ = '-';
+		p = put_udec(p, u, 0, ' ');
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+/* the heading of a table of calls of kind @k (made once: there are thousands) */
+static const char *calls_header(int k)
+{
+	static char hdr[PRISM_UTIL_NR_KINDS][160];
+
+	if (!hdr[k][0])
+		snprintf(hdr[k], sizeof(hdr[k]),
+			 "\n  -- (%3s)%-16s%6s %10s %12s %12s %12s %12s %12s   (%s)\n", "ID",
+			 "name", "count", "elapsed", "pending", "average", "minimum", "maximum",
+			 "blocked", kind_title[k]);
+	return hdr[k];
+}
+
 static void calls_table(size_t *nr, const struct prism_util_call *const *calls)
 {
 	struct prism_strbuf sb = STRBUF_INIT;
@@ -244,26 +281,21 @@ static void calls_table(size_t *nr, const struct prism_util_call *const *calls)
 	for (k = 0; k < PRISM_UTIL_NR_KINDS; k++) {
 		if (!nr[k])
 			continue;
-		printf("\n  -- (%3s)%-16s%6s %10s %12s %12s %12s %12s %12s   (%s)\n", "ID", "name",
-		       "count", "elapsed", "pending", "average", "minimum", "maximum", "blocked",
-		       kind_title[k]);
+		fputs(calls_header(k), stdout);
 		for (i = 0; i < nr[k]; i++) {
 			const struct prism_util_call *c = &calls[k][i];
 			uint64_t wall = c->elapsed + c->pending;
-			size_t name_len;
+			size_t name_len, id_len;
 			char id[24], *p;
 
-			if (k == PRISM_UTIL_HCALL)
-				snprintf(id, sizeof(id), "%#" PRIx64, (uint64_t)c->id);
-			else
-				snprintf(id, sizeof(id), "%" PRId64, c->id);
+			id_len = call_id(id, c->id, k == PRISM_UTIL_HCALL);
 			/* "     (%3s)%-16s%6" PRIu64 " %10s %12s %12s %12s %12s %12s\n" */
 			name_len = strlen(c->name);
 			p = room(&sb, 128 + name_len + 6 * (DIGITS_MAX + 19));
 			if (!p)
 				break;
 			p = put_str(p, "     (", 6);
-			p = put_field(p, id, strlen(id), 3, false, ' ');
+			p = put_field(p, id, id_len, 3, false, ' ');
 			*p++ = ')';
 			p = put_field(p, c->name, name_len, 16, true, ' ');
 			p = put_udec(p, c->count, 6, ' ');
@@ -285,26 +317,30 @@ static void calls_table(size_t *nr, const struct prism_util_call *const *calls)
 			p = put_ms(p, wall > c->oncpu ? wall - c->oncpu : 0, 12);
 			*p++ = '\n';
 			commit(&sb, p);
-			fwrite(sb.buf, 1, sb.len, stdout);
-			sb.len = 0;
 		}
+		fwrite(sb.buf, 1, sb.len, stdout);
+		sb.len = 0;
 	}
 	prism_strbuf_release(&sb);
 }
 
+/* "%u", NUL-terminated in @buf (24 bytes) */
+static const char *udec(char *buf, uint64_t v)
+{
+	*put_udec(buf, v, 0, ' ') = '\0';
+	return buf;
+}
+
 static void print_task(const struct prism_util_task *t, bool no_calls)
 {
-	char label[32], cpu[16], moves[24];
+	char label[32], cpu[24], moves[24];
 	size_t i;
 
-	task_label(label, sizeof(label), t);
+	task_label(label, t);
 	row_header();
-	for (i = 0; i < t->nr_cpus; i++) {
-		snprintf(cpu, sizeof(cpu), "%u", t->cpus[i].cpu);
-		row(label, t->comm, cpu, &t->cpus[i].t, 0, "");
-	}
-	snprintf(moves, sizeof(moves), "%" PRIu64, t->moves);
-	row(label, t->comm, "ALL", &t->all, 0, moves);
+	for (i = 0; i < t->nr_cpus; i++)
+		row(label, t->comm, udec(cpu, t->cpus[i].cpu), &t->cpus[i].t, 0, "");
+	row(label, t->comm, "ALL", &t->all, 0, udec(moves, t->moves));
 	if (t->wakeups)
 		printf("   wakeups %" PRIu64 ", latency average %.6f maximum %.6f\n", t->wakeups,
 		       ms(t->wakeup_total) / (double)t->wakeups, ms(t->wakeup_max));
@@ -351,7 +387,7 @@ static void print_anomalies(const struct prism_util_result *r)
 
 static void print_text(const struct prism_util_result *r, const struct util_cmd *c)
 {
-	char cpu[16], moves[24];
+	char cpu[24], moves[24];
 	size_t i, j;
 	uint64_t all_moves = 0;
 
@@ -365,12 +401,9 @@ static void print_text(const struct prism_util_result *r, const struct util_cmd 
 			for (j = 0; j < p->nr_tasks; j++)
 				print_task(p->tasks[j], c->no_calls);
 			row_header();
-			for (j = 0; j < p->nr_cpus; j++) {
-				snprintf(cpu, sizeof(cpu), "%u", p->cpus[j].cpu);
-				row("ALL", "", cpu, &p->cpus[j].t, 0, "");
-			}
-			snprintf(moves, sizeof(moves), "%" PRIu64, p->moves);
-			row("ALL", "", "ALL", &p->all, 0, moves);
+			for (j = 0; j < p->nr_cpus; j++)
+				row("ALL", "", udec(cpu, p->cpus[j].cpu), &p->cpus[j].t, 0, "");
+			row("ALL", "", "ALL", &p->all, 0, udec(moves, p->moves));
 			if (!c->no_calls)
 				calls_table((size_t *)p->nr_calls, p->calls);
 			printf("\n");

@@ -22,7 +22,10 @@ int prism_ensure_mem(void **data, size_t *cap, size_t elem_size, size_t need)
 
 	if (need <= *cap)
 		return 0;
-	new_cap = *cap < 16 ? 16 : *cap;
+	/* start at 256 bytes (2 elements at least): many arrays stay small */
+	new_cap = elem_size && elem_size < 128 ? 256 / elem_size : 2;
+	if (new_cap < *cap)
+		new_cap = *cap;
 	while (new_cap < need) {
 		if (new_cap > SIZE_MAX / 2)
 			return -ENOMEM;

@@ -54,8 +54,8 @@ static int err_at(struct prism_session *s, uint64_t off, int err, const char *fm
 	return err;
 }
 
-static struct prism_evsel *evsel_of(struct prism_session *s, const void *rec, uint32_t type,
-				    uint16_t size, bool *unknown)
+static inline __attribute__((always_inline)) struct prism_evsel *
+evsel_of(struct prism_session *s, const void *rec, uint32_t type, uint16_t size, bool *unknown)
 {
 	uint64_t id;
 

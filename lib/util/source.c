@@ -185,90 +185,98 @@ static void str(const struct prism_tp_field *f, const struct prism_sample *s, co
 	}
 }
 
+/* the string fields of a payload, and what each kind makes of them */
+static void decode_strings(const struct evinfo *ei, const struct prism_sample *s,
+			   struct prism_util_event *ev)
+{
+	str(ei->f[3], s, &ev->comm, &ev->comm_len);
+	str(ei->f[4], s, &ev->comm2, &ev->comm2_len);
+	if (ei->kind == K_IRQ_ENTRY) {
+		ev->name = ev->comm2;
+		ev->name_len = ev->comm2_len;
+		ev->comm2 = NULL;
+		ev->comm2_len = 0;
+	} else if (ei->kind == K_EXEC) {
+		/* the new comm is the file's basename, as the kernel sets it */
+		const char *p = ev->comm2, *slash = NULL;
+		size_t i;
+
+		for (i = 0; p && i < ev->comm2_len; i++)
+			if (p[i] == '/')
+				slash = p + i;
+		if (slash) {
+			ev->comm = slash + 1;
+			ev->comm_len = ev->comm2_len - (size_t)(slash + 1 - p);
+		} else {
+			ev->comm = p;
+			ev->comm_len = ev->comm2_len;
+		}
+		ev->comm2 = NULL;
+		ev->comm2_len = 0;
+	}
+}
+
+/* room for the event of index @idx (pipe mode: events are announced along the data) */
+static int grow_ev(struct source *src, int idx)
+{
+	size_t n = (size_t)idx + 1;
+	struct evinfo *nev = prism_reallocarray(src->ev, n, sizeof(*nev));
+
+	if (!nev)
+		return -ENOMEM;
+	memset(nev + src->nr_ev, 0, (n - src->nr_ev) * sizeof(*nev));
+	src->ev = nev;
+	src->nr_ev = n;
+	return 0;
+}
+
 static int on_sample(void *ctx, const struct prism_event *e)
 {
 	struct source *src = ctx;
 	struct prism_util *u = src->u;
 	const struct prism_sample *s = &e->sample;
-	struct prism_util_event ev = { .type = PRISM_UTIL_EV_OTHER };
+	struct prism_util_event ev;
 	struct evinfo *ei;
 	int idx, err;
 
 	if (!e->evsel)
 		return 0;
-	if (u->opts.time_start && s->time < u->opts.time_start)
+	if (unlikely(u->opts.time_start || u->opts.time_end) &&
+	    ((u->opts.time_start && s->time < u->opts.time_start) ||
+	     (u->opts.time_end && s->time > u->opts.time_end)))
 		return 0;
-	if (u->opts.time_end && s->time > u->opts.time_end)
-		return 0;
-	idx = prism_evsel__idx(e->evsel);
+	idx = e->evsel->idx;
 	if (idx < 0)
 		return 0;
-	if ((size_t)idx >= src->nr_ev) {
-		/* pipe mode: events are announced along the data */
-		size_t n = (size_t)idx + 1;
-		struct evinfo *nev = prism_reallocarray(src->ev, n, sizeof(*nev));
-
-		if (!nev)
-			return -ENOMEM;
-		memset(nev + src->nr_ev, 0, (n - src->nr_ev) * sizeof(*nev));
-		src->ev = nev;
-		src->nr_ev = n;
-	}
+	if (unlikely((size_t)idx >= src->nr_ev) && grow_ev(src, idx))
+		return -ENOMEM;
 	ei = &src->ev[idx];
-	if (ei->kind == K_UNRESOLVED)
+	if (unlikely(ei->kind == K_UNRESOLVED)) {
 		resolve(src, e->evsel, ei);
-	if (ei->kind == K_UNRESOLVED)
-		return 0;
+		if (ei->kind == K_UNRESOLVED)
+			return 0;
+	}
+	ev.type = PRISM_UTIL_EV_OTHER;
 	ev.time = s->time;
 	/* without PERF_SAMPLE_CPU (per-task files) everything is on one CPU */
 	ev.cpu = (s->type & PERF_SAMPLE_CPU) ? s->cpu : 0;
 	ev.pid = s->pid;
 	ev.tid = s->tid;
+	ev.a = ev.b = ev.c = 0;
+	ev.comm = ev.comm2 = ev.name = NULL;
+	ev.comm_len = ev.comm2_len = ev.name_len = 0;
 	if (ei->kind != K_OTHER && s->raw_data) {
 		ev.type = kinds[ei->kind].type;
 		ev.a = num(&ei->num[0], s->raw_data, s->raw_size);
 		ev.b = num(&ei->num[1], s->raw_data, s->raw_size);
 		ev.c = num(&ei->num[2], s->raw_data, s->raw_size);
-		str(ei->f[3], s, &ev.comm, &ev.comm_len);
-		str(ei->f[4], s, &ev.comm2, &ev.comm2_len);
-		switch (ei->kind) {
-		case K_SYS_ENTER:
-		case K_SYS_EXIT:
-			/* id is a long: a 32-bit kernel's -1 reads as 0xffffffff */
-			if (ei->num[0].size == 4)
-				ev.a = (int32_t)ev.a;
-			break;
-		case K_IRQ_ENTRY:
-			ev.name = ev.comm2;
-			ev.name_len = ev.comm2_len;
-			ev.comm2 = NULL;
-			ev.comm2_len = 0;
-			break;
-		case K_WAKING:
+		if (ei->f[3] || ei->f[4])
+			decode_strings(ei, s, &ev);
+		/* a syscall id is a long: a 32-bit kernel's -1 reads as 0xffffffff */
+		if ((ei->kind == K_SYS_ENTER || ei->kind == K_SYS_EXIT) && ei->num[0].size == 4)
+			ev.a = (int32_t)ev.a;
+		else if (ei->kind == K_WAKING)
 			ev.b = 1; /* tells sched_waking from sched_wakeup for duplicates */
-			break;
-		case K_EXEC: {
-			/* the new comm is the file's basename, as the kernel sets it */
-			const char *p = ev.comm2, *slash = NULL;
-			size_t i;
-
-			for (i = 0; p && i < ev.comm2_len; i++)
-				if (p[i] == '/')
-					slash = p + i;
-			if (slash) {
-				ev.comm = slash + 1;
-				ev.comm_len = ev.comm2_len - (size_t)(slash + 1 - p);
-			} else {
-				ev.comm = p;
-				ev.comm_len = ev.comm2_len;
-			}
-			ev.comm2 = NULL;
-			ev.comm2_len = 0;
-			break;
-		}
-		default:
-			break;
-		}
 	}
 	err = prism_util__event(u, &ev);
 	return err < 0 ? err : 0;

@@ -133,7 +133,7 @@ static inline struct task_cpu *task_row(struct task *t, uint32_t cpu)
 	return task_row_slow(t, cpu);
 }
 
-static enum bucket mode_bucket(const struct task *t)
+static inline __attribute__((always_inline)) enum bucket mode_bucket(const struct task *t)
 {
 	if (!t->mode_known)
 		return B_BUSY;
@@ -147,7 +147,7 @@ static enum bucket mode_bucket(const struct task *t)
 	}
 }
 
-static enum bucket cpu_bucket(const struct cpu *c)
+static inline __attribute__((always_inline)) enum bucket cpu_bucket(const struct cpu *c)
 {
 	if (c->nr_ictx)
 		return c->ictx[c->nr_ictx - 1].kind == PRISM_UTIL_IRQ ? B_IRQ : B_SOFTIRQ;
@@ -155,7 +155,8 @@ static enum bucket cpu_bucket(const struct cpu *c)
 }
 
 /* charge the CPU's time up to @now to its current state */
-static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t now)
+static inline __attribute__((always_inline)) void charge_inline(struct prism_util *u, struct cpu *c,
+								uint32_t cpu, uint64_t now)
 {
 	enum bucket b;
 	uint64_t dt;
@@ -182,6 +183,11 @@ static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t n
 			t->calls.v[t->hc_idx].pub.oncpu += dt;
 	}
 	(void)u;
+}
+
+static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t now)
+{
+	charge_inline(u, c, cpu, now);
 }
 
 /* the first syscall event tells what the unknown ("busy") time was */
@@ -836,12 +842,12 @@ act:
 
 	switch (ev->type) {
 	case PRISM_UTIL_EV_SYS_ENTER:
-		charge(u, c, cpu, now);
+		charge_inline(u, c, cpu, now); /* the commonest events */
 		if (t)
 			err = sys_enter(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_SYS_EXIT:
-		charge(u, c, cpu, now);
+		charge_inline(u, c, cpu, now);
 		if (t)
 			err = sys_exit(u, t, now, ev->a, cpu_first);
 		break;

@@ -85,33 +85,17 @@ void umap_release(struct umap *m)
 	m->cap = m->nr = 0;
 }
 
-static uint64_t call_key(enum prism_util_call_kind kind, int64_t id)
-{
-	return ((uint64_t)kind << 40) | ((uint64_t)id & 0xffffffffffULL);
-}
-
-/*
- * The entry of (@kind, @id), created on first use; *@idx gets its index
- * (stable, unlike the pointer, which moves when the table grows).
- * Return: the entry, or NULL on ENOMEM.
- */
-struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
-			  int32_t *idx)
+/* calltab_get() when the entry is not the one looked up last */
+struct ucall *calltab_get_slow(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
+			       int32_t *idx)
 {
 	uint64_t key = call_key(kind, id);
-	int64_t i;
+	int64_t i = umap_get(&ct->map, key);
 	struct ucall *c;
 
-	/* a task mostly makes the same call again (a loop of one syscall) */
-	if (ct->nr && ct->last_key == key) {
-		i = ct->last_idx;
-		goto found;
-	}
-	i = umap_get(&ct->map, key);
 	if (i >= 0) {
 		ct->last_key = key;
 		ct->last_idx = (uint32_t)i;
-found:
 		if (idx)
 			*idx = (int32_t)i;
 		return &ct->v[i];

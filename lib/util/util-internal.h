@@ -172,8 +172,32 @@ int64_t umap_get(const struct umap *m, uint64_t key);
 void umap_release(struct umap *m);
 
 /* call tables */
-struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
-			  int32_t *idx);
+static inline uint64_t call_key(enum prism_util_call_kind kind, int64_t id)
+{
+	return ((uint64_t)kind << 40) | ((uint64_t)id & 0xffffffffffULL);
+}
+
+struct ucall *calltab_get_slow(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
+			       int32_t *idx);
+
+/*
+ * The entry of (@kind, @id), created on first use; *@idx gets its index
+ * (stable, unlike the pointer, which moves when the table grows).  A task
+ * mostly makes the same call again (a loop of one syscall): that entry is
+ * found without a lookup.
+ * Return: the entry, or NULL on ENOMEM.
+ */
+static inline struct ucall *calltab_get(struct calltab *ct, enum prism_util_call_kind kind,
+					int64_t id, int32_t *idx)
+{
+	if (ct->nr && ct->last_key == call_key(kind, id)) {
+		if (idx)
+			*idx = (int32_t)ct->last_idx;
+		return &ct->v[ct->last_idx];
+	}
+	return calltab_get_slow(ct, kind, id, idx);
+}
+
 void calltab_release(struct calltab *ct);
 void call_complete(struct ucall *c, uint64_t dt);
 
