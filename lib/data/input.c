@@ -11,6 +11,12 @@
 #include "data/input.h"
 
 #define WINDOW_SIZE (4u << 20) /* bytes mapped at a time */
+/*
+ * Windows start on this file offset boundary: the page cache holds a file
+ * in folios of up to 2 MiB, and a fault maps a whole folio only when the
+ * mapping covers all of it (else one fault per 64 KiB).
+ */
+#define WINDOW_ALIGN ((uint64_t)2 << 20)
 #define PIPE_BUF_MIN (256u << 10) /* read() chunk */
 
 struct prism_input {
@@ -121,6 +127,39 @@ int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t o
 	return 0;
 }
 
+int prism_input__map(struct prism_input *in, uint64_t off, size_t len, const uint8_t **data,
+		     void **base, size_t *base_len)
+{
+	uint64_t start = off & ~(WINDOW_ALIGN - 1), end;
+	struct stat st;
+	void *p;
+
+	if (in->pipe)
+		return -ESPIPE;
+	/* touching a mapped page past the end of a shrunk file would be SIGBUS */
+	if (fstat(in->fd, &st))
+		return -errno;
+	if (off > (uint64_t)st.st_size || len > (uint64_t)st.st_size - off || !len)
+		return -PRISM_E_TRUNCATED;
+	/* whole folios (see WINDOW_ALIGN), as far as the file goes */
+	end = (off + len + WINDOW_ALIGN - 1) & ~(WINDOW_ALIGN - 1);
+	if (end > (uint64_t)st.st_size)
+		end = (uint64_t)st.st_size;
+	p = mmap(NULL, (size_t)(end - start), PROT_READ, MAP_PRIVATE, in->fd, (off_t)start);
+	if (p == MAP_FAILED)
+		return -errno;
+	*base = p;
+	*base_len = (size_t)(end - start);
+	*data = (const uint8_t *)p + (off - start);
+	return 0;
+}
+
+void prism_input__unmap(void *base, size_t base_len)
+{
+	if (base)
+		munmap(base, base_len);
+}
+
 uint64_t prism_input__pos(const struct prism_input *in)
 {
 	return in->pos;
@@ -223,14 +262,13 @@ static const void *peek_file(struct prism_input *in, size_t len, int *err)
 	if (in->win)
 		munmap(in->win, in->win_len);
 	in->win = NULL;
-	off = in->pos & ~(in->page - 1);
+	off = in->pos & ~(WINDOW_ALIGN - 1);
 	maplen = WINDOW_SIZE;
 	if (maplen < (in->pos - off) + len)
 		maplen = (size_t)((in->pos - off) + len);
 	if (maplen > in->size - off)
 		maplen = (size_t)(in->size - off);
-	/* populated: one call maps the window instead of a page fault every 64 KiB */
-	p = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE | MAP_POPULATE, in->fd, (off_t)off);
+	p = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, in->fd, (off_t)off);
 	if (p == MAP_FAILED) {
 		*err = -errno;
 		return NULL;
