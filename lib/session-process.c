@@ -117,6 +117,17 @@ static void count_group_members(struct prism_session *s, const struct prism_even
 
 static uint64_t evsel_time(const struct perf_event_header *hdr, const struct prism_evsel *evsel);
 
+/* the first and last record times (0: none) */
+static inline void note_time(struct prism_session *s, uint64_t tm)
+{
+	if (tm) {
+		if (!s->stats.first_time || tm < s->stats.first_time)
+			s->stats.first_time = tm;
+		if (tm > s->stats.last_time)
+			s->stats.last_time = tm;
+	}
+}
+
 /* decode and hand one kernel record (aligned, native order) to the tool */
 static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
@@ -137,57 +148,44 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 			s->stats.nr_unknown_id++;
 		return 0;
 	}
-	if (hdr->type < PRISM_RECORD_TYPE_MAX)
-		ev->evsel->nr_records[hdr->type]++;
-	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
-		ev->evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
-	if (hdr->type == PERF_RECORD_SAMPLE && !t->sample &&
-	    !(ev->evsel->a.attr.sample_type & PERF_SAMPLE_READ)) {
-		uint64_t tm = evsel_time(hdr, ev->evsel);
+	if (likely(hdr->type == PERF_RECORD_SAMPLE)) {
+		struct prism_evsel *evsel = ev->evsel;
+		uint64_t st = evsel->a.attr.sample_type;
 
-		if (tm) {
-			if (!s->stats.first_time || tm < s->stats.first_time)
-				s->stats.first_time = tm;
-			if (tm > s->stats.last_time)
-				s->stats.last_time = tm;
+		evsel->nr_records[PERF_RECORD_SAMPLE]++;
+		if (!t->sample && !(st & PERF_SAMPLE_READ)) {
+			note_time(s, evsel_time(hdr, evsel));
+			evsel->nr_samples++;
+			return 0;
 		}
-		ev->evsel->nr_samples++;
-		return 0;
-	}
-	if (hdr->type == PERF_RECORD_SAMPLE) {
-		uint64_t st = ev->evsel->a.attr.sample_type;
-
 		if (s->ev_cold)
 			prism_sample__clear_cold(&ev->sample);
 		s->ev_cold = st & PRISM_SAMPLE_COLD;
-		err = prism_sample__parse_hot(ev->evsel, rec, s->info.needs_swap, &ev->sample);
+		err = prism_sample__parse_hot(evsel, rec, s->info.needs_swap, &ev->sample);
 		if (err)
 			return err_at(
 				s, off, err,
 				"SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'",
-				hdr->size, (unsigned long long)ev->evsel->a.attr.sample_type,
-				prism_evsel__name(ev->evsel));
-		ev->evsel->nr_samples++;
-		count_group_members(s, ev);
-	} else {
-		err = prism_sample__parse_id(ev->evsel, rec, s->info.needs_swap, &ev->sample);
-		s->ev_cold = false; /* it clears every field */
-		if (!err)
-			err = prism_event__decode(ev, ev->evsel,
-						  hdr->size - ev->evsel->id_hdr_size);
-		if (err)
-			return err_at(s, off, err, "%s record of %u bytes is malformed",
-				      prism_record_type_name(hdr->type), hdr->size);
-	}
-	if (ev->sample.time) {
-		if (!s->stats.first_time || ev->sample.time < s->stats.first_time)
-			s->stats.first_time = ev->sample.time;
-		if (ev->sample.time > s->stats.last_time)
-			s->stats.last_time = ev->sample.time;
-	}
-	switch (hdr->type) {
-	case PERF_RECORD_SAMPLE:
+				hdr->size, (unsigned long long)st, prism_evsel__name(evsel));
+		evsel->nr_samples++;
+		if (unlikely(st & PERF_SAMPLE_READ))
+			count_group_members(s, ev);
+		note_time(s, ev->sample.time);
 		return t->sample ? t->sample(s->ctx, ev) : 0;
+	}
+	if (hdr->type < PRISM_RECORD_TYPE_MAX)
+		ev->evsel->nr_records[hdr->type]++;
+	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
+		ev->evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
+	err = prism_sample__parse_id(ev->evsel, rec, s->info.needs_swap, &ev->sample);
+	s->ev_cold = false; /* it clears every field */
+	if (!err)
+		err = prism_event__decode(ev, ev->evsel, hdr->size - ev->evsel->id_hdr_size);
+	if (err)
+		return err_at(s, off, err, "%s record of %u bytes is malformed",
+			      prism_record_type_name(hdr->type), hdr->size);
+	note_time(s, ev->sample.time);
+	switch (hdr->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		return call(t, t->mmap, s->ctx, ev);
