@@ -39,6 +39,8 @@
 #include <inttypes.h>
 #include <stdbool.h>
 
+#include <linux/perf_event.h>
+
 #include "ordered.h"
 #include "ordered-sort.h"
 
@@ -1031,27 +1033,50 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
 	return 0;
 }
 
-bool prism_ordered__extend(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
-			   uint64_t file_offset)
+size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avail, uint32_t file,
+			     uint64_t file_offset, size_t time_at, size_t *nr)
 {
+	const uint8_t *b = p;
+	uint64_t last, floor;
 	struct ord_run *r;
+	size_t pos = 0, n = 0;
 
-	if (unlikely(!o->nr_runs || o->delivering))
-		return false;
+	*nr = 0;
+	if (unlikely(!o->nr_runs || o->delivering || ((uintptr_t)p & 7) || o->bytes > o->mem_limit))
+		return 0;
 	r = &o->rv[o->nr_runs - 1];
-	/* the same conditions as ref_cost() finding the run, and a cost that stays */
-	if (r->end != file_offset || r->file != file || time < r->last_time ||
-	    r->seq + r->nr != o->seq || r->end - r->start < RUN_BUF_MIN ||
-	    time < o->last_delivered || size < 8 || size > UINT16_MAX || o->bytes > o->mem_limit)
-		return false;
-	r->end += size;
-	r->nr++;
-	r->last_time = time;
-	o->run_recs++;
-	o->seq++;
-	if (time > o->max_time)
-		o->max_time = time; /* have_max: set by the run's first record */
-	return true;
+	/* the conditions of ref_cost() finding the run, and a cost that stays */
+	if (r->end != file_offset || r->file != file || r->seq + r->nr != o->seq ||
+	    r->end - r->start < RUN_BUF_MIN)
+		return 0;
+	last = r->last_time;
+	floor = o->last_delivered;
+	while (avail - pos >= 8) {
+		const uint8_t *rec = b + pos;
+		size_t size = get_u16(rec + 6);
+		uint64_t t;
+
+		if (get_u32(rec) != PERF_RECORD_SAMPLE || size > avail - pos || (size & 7) ||
+		    size < time_at + 8)
+			break;
+		t = get_u64(rec + time_at);
+		if (t < last || t < floor || !t || t == ~0ull)
+			break;
+		last = t;
+		pos += size;
+		n++;
+	}
+	if (!n)
+		return 0;
+	r->end += pos;
+	r->nr += n;
+	r->last_time = last;
+	o->run_recs += n;
+	o->seq += n;
+	if (last > o->max_time)
+		o->max_time = last; /* have_max: set by the run's first record */
+	*nr = n;
+	return pos;
 }
 
 int prism_ordered__finished_round(struct prism_ordered *o)

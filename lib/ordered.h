@@ -187,17 +187,24 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
 			     uint32_t file, uint64_t file_offset);
 
 /**
- * prism_ordered__extend - the common case of prism_ordered__queue_ref(), cheaply
+ * prism_ordered__extend - the common case of prism_ordered__queue_ref(), in bulk
+ * @o: the queue
+ * @p: the records at @file_offset of input @file, 8-byte aligned
+ * @avail: bytes readable at @p
+ * @time_at: where a PERF_RECORD_SAMPLE record has its time
+ * @nr: set to the number of records queued
  *
- * Queues the record as prism_ordered__queue_ref() would when all it takes
- * is extending the last run: the record follows it in the same input, its
- * time is not earlier, and the run's counted memory does not grow.
+ * Queues the records at @p as prism_ordered__queue_ref() would, as long
+ * as all it takes is extending the last run: a sample of a size that is
+ * a multiple of 8, following the run in the same input, with a time (not
+ * 0 or ~0) not earlier than the run's last, and a run that already counts
+ * all the memory it may (RUN_BUF_MIN bytes).
  *
- * Return: true when queued; false when nothing was done (call
- * prism_ordered__queue_ref() for the record then).
+ * Return: the bytes queued (whole records), 0 when the first record is
+ * not such a record (queue it with prism_ordered__queue_ref() then).
  */
-bool prism_ordered__extend(struct prism_ordered *o, size_t size, uint64_t time, uint32_t file,
-			   uint64_t file_offset);
+size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avail, uint32_t file,
+			     uint64_t file_offset, size_t time_at, size_t *nr);
 
 /**
  * prism_ordered__finished_round - process a PERF_RECORD_FINISHED_ROUND

@@ -585,37 +585,16 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
 }
 
 /*
- * The common record, cheaply: a sample of a seekable file in this
- * machine's byte order that extends the time sort's last run.  Anything
- * else (false) goes through process_record().
- */
-static inline bool queue_fast(struct prism_session *s, const uint8_t *rec,
-			      const struct perf_event_header *hdr, uint64_t off)
-{
-	uint64_t time;
-
-	if (hdr->type != PERF_RECORD_SAMPLE || ((uintptr_t)rec & 7) || !s->names_resolved ||
-	    8 + 8 * (size_t)(s->time_pos + 1) > hdr->size)
-		return false;
-	time = get_u64(rec + 8 + 8 * s->time_pos);
-	if (!time || time == ~0ull ||
-	    !prism_ordered__extend(s->ordered, hdr->size, time, s->cur_input, off))
-		return false;
-	s->stats.nr_records_total++;
-	s->stats.nr_records[PERF_RECORD_SAMPLE]++;
-	return true;
-}
-
-/*
  * Read the records of one stream (the data section, or a data.N file of a
  * directory) from @start to @end (UINT64_MAX: to the end of a pipe).
  */
 static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 {
 	const struct prism_file_info *fi = &s->info;
-	/* samples queued by reference, their time where every event has it */
+	/* samples queued by reference in bulk, their time where every event has it */
 	bool fast = s->ordered && !s->no_order && s->cur_input != UINT32_MAX && !fi->needs_swap &&
 		    s->time_shared && s->time_pos >= 0;
+	size_t time_at = 8 + 8 * (size_t)(fast ? s->time_pos : 0);
 	int err = 0;
 
 	if (!prism_input__is_pipe(s->in)) {
@@ -639,6 +618,19 @@ static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 		}
 		/* every whole record inside the span, without a peek each */
 		while (avail - used >= sizeof(hdr)) {
+			if (fast && s->names_resolved) {
+				size_t n, got = prism_ordered__extend(s->ordered, p + used,
+								      avail - used, s->cur_input,
+								      off + used, time_at, &n);
+
+				if (got) {
+					s->stats.data_bytes += got;
+					s->stats.nr_records_total += n;
+					s->stats.nr_records[PERF_RECORD_SAMPLE] += n;
+					used += got;
+					continue;
+				}
+			}
 			memcpy(&hdr, p + used, sizeof(hdr));
 			if (fi->needs_swap) {
 				hdr.size = bswap_16(hdr.size);
@@ -649,10 +641,6 @@ static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 			    hdr.type == PRISM_RECORD_AUXTRACE)
 				break;
 			s->stats.data_bytes += hdr.size;
-			if (fast && queue_fast(s, p + used, &hdr, off + used)) {
-				used += hdr.size;
-				continue;
-			}
 			err = process_record(s, (void *)(p + used), off + used, false);
 			used += hdr.size;
 			if (err)

@@ -22,6 +22,8 @@ struct rsink {
 	/* views (rs_map): copies standing in for mappings, live until unmapped */
 	unsigned maps, unmaps, map_tries;
 	bool use_map;
+	bool use_extend; /* queue with prism_ordered__extend() where it takes the record */
+	size_t extended;
 	int read_err; /* returned by reads while set */
 	size_t fail_at;
 	int fail_ret;
@@ -167,6 +169,16 @@ static int rs_queue(struct prism_ordered *o, struct rsink *rs, unsigned f, uint6
 	}
 	if (copy)
 		return prism_ordered__queue(o, rs->b[f] + off, size, time, off);
+	if (rs->use_extend) {
+		size_t n, got = prism_ordered__extend(o, rs->b[f] + off, size, f, off, 8, &n);
+
+		if (got) {
+			if (got != size || n != 1)
+				rs->corrupt++;
+			rs->extended++;
+			return 0;
+		}
+	}
 	return prism_ordered__queue_ref(o, rs->b[f] + off, size, time, f, off);
 }
 
@@ -279,12 +291,12 @@ static void test_runs_rounds(void)
  * three files (a directory's streams) or copied (compressed data), runs
  * broken by unqueued records: the result is exactly a stable sort.
  */
-static void mixed_random(bool use_map)
+static void mixed_random(bool use_map, bool use_extend)
 {
-	size_t iter;
+	size_t iter, extended = 0;
 
 	for (iter = 0; iter < 40; iter++) {
-		struct rsink rs = { .use_map = use_map };
+		struct rsink rs = { .use_map = use_map, .use_extend = use_extend };
 		struct prism_ordered *o = rs_new(&rs, SIZE_MAX);
 		size_t nr_rounds = 1 + rnd() % 40, cap = 0, n = 0, r, i;
 		uint64_t max_prev2 = 0, max_prev = 0, max_all = 0;
@@ -298,7 +310,9 @@ static void mixed_random(bool use_map)
 			uint64_t base = max_prev2 + 1;
 
 			for (i = 0; i < m; i++) {
-				size_t size = 24 + 4 * (rnd() % 40); /* not all 8-aligned */
+				/* not all 8-aligned; all of them in half the bulk rounds */
+				size_t size = use_extend && iter % 2 ? 24 + 8 * (rnd() % 20) :
+								       24 + 4 * (rnd() % 40);
 				bool copy = iter % 5 == 4 ? rnd() % 2 : !(rnd() % 16);
 				uint64_t t;
 
@@ -342,20 +356,97 @@ static void mixed_random(bool use_map)
 		TEST_EQ(rs.maps, rs.unmaps);
 		if (use_map && n > 100)
 			TEST_TRUE(rs.maps > 0 && rs.reads > 0);
+		extended += rs.extended;
 		free(ref);
 		rs_free(&rs);
 	}
+	if (use_extend)
+		TEST_TRUE(extended > 100);
 }
 
 static void test_runs_mixed_random(void)
 {
-	mixed_random(false);
+	mixed_random(false, false);
 }
 
-/* the same through views (mapped runs), some refused, unaligned runs copied */
+/*
+ * The same through views (mapped runs), some refused, unaligned runs
+ * copied; and with records queued in bulk where prism_ordered__extend()
+ * takes them.
+ */
 static void test_runs_mixed_random_mapped(void)
 {
-	mixed_random(true);
+	mixed_random(true, false);
+	mixed_random(true, true);
+	mixed_random(false, true);
+}
+
+/*
+ * perf's layout: each round holds one block per CPU, each block sorted,
+ * the CPUs' times interleaved; queued in bulk where prism_ordered__extend()
+ * takes the records (most of them), else one by one.
+ */
+static void test_runs_bulk(void)
+{
+	struct rsink rs = { .use_map = true };
+	struct prism_ordered *o = rs_new(&rs, SIZE_MAX);
+	size_t n = 0, cap = 0, bulk = 0, i, r, c;
+	struct ref *ref = NULL;
+	uint64_t t0 = 1000;
+
+	TEST_TRUE(o != NULL);
+	for (r = 0; r < 30; r++) {
+		for (c = 0; c < 4; c++) {
+			size_t m = 50 + rnd() % 300, first = n;
+			uint64_t off0 = rs.len[0], t = t0 + c;
+
+			for (i = 0; i < m; i++, n++) {
+				TEST_EQ(prism_ensure_mem((void **)&ref, &cap, sizeof(*ref), n + 1),
+					0);
+				t += 1 + rnd() % 8;
+				ref[n].seq = n;
+				ref[n].time = t;
+				ref[n].size = 24 + 8 * (rnd() % 12);
+				ref[n].tag = put_rec(&rs, 0, t, ref[n].size, 9);
+			}
+			/* the block as it lies in the file, in as few calls as the queue allows */
+			for (i = first; i < n;) {
+				size_t k, got;
+				uint64_t off = ref[i].tag;
+
+				got = prism_ordered__extend(o, rs.b[0] + off, rs.len[0] - off, 0,
+							    off, 8, &k);
+				if (got) {
+					TEST_TRUE(k >= 1 && i + k <= n);
+					bulk += k;
+					i += k;
+					continue;
+				}
+				TEST_EQ(prism_ordered__queue_ref(o, rs.b[0] + off, ref[i].size,
+								 ref[i].time, 0, off),
+					0);
+				i++;
+			}
+			TEST_EQ_U64(rs.len[0] - off0, rs.len[0] - ref[first].tag);
+		}
+		rs_gap(&rs, 0);
+		TEST_EQ(prism_ordered__finished_round(o), 0);
+		t0 += 2000;
+	}
+	TEST_EQ(prism_ordered__flush_all(o), 0);
+	qsort(ref, n, sizeof(*ref), ref_cmp);
+	TEST_EQ(rs.nr, n);
+	for (i = 0; i < n && i < rs.nr; i++) {
+		TEST_EQ_U64(rs.v[i].time, ref[i].time);
+		TEST_EQ_U64(rs.v[i].file_offset, ref[i].tag);
+	}
+	TEST_EQ(rs.corrupt, 0);
+	TEST_EQ(rs.misaligned, 0);
+	TEST_TRUE(bulk > n / 2);
+	prism_ordered__free(o);
+	TEST_EQ(rs.maps, rs.unmaps);
+	free(ref);
+	rs_free(&rs);
 }
 
 /* equal times: arrival order across runs, copies and held-back tails */
@@ -538,5 +629,5 @@ static void test_runs_big_records(void)
 }
 
 TEST_MAIN(TEST(runs_api), TEST(runs_rounds), TEST(runs_mixed_random),
-	  TEST(runs_mixed_random_mapped), TEST(runs_equal_times), TEST(runs_early_flush),
-	  TEST(runs_errors), TEST(runs_big_records));
+	  TEST(runs_mixed_random_mapped), TEST(runs_bulk), TEST(runs_equal_times),
+	  TEST(runs_early_flush), TEST(runs_errors), TEST(runs_big_records));
