@@ -150,6 +150,7 @@ struct prism_ordered {
 	prism_ordered_time_fn time_of;
 	prism_ordered_map_fn map;
 	prism_ordered_unmap_fn unmap;
+	size_t sample_time_at; /* 0: the time callback finds every time */
 };
 
 enum flush_how {
@@ -532,7 +533,12 @@ static inline int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t 
 		if (err)
 			return err;
 	}
-	*time = r->head_time = o->time_of(o->ctx, rec, size);
+	if (o->sample_time_at && size >= o->sample_time_at + 8 &&
+	    get_u32(rec) == PERF_RECORD_SAMPLE)
+		*time = get_u64(rec + o->sample_time_at);
+	else
+		*time = o->time_of(o->ctx, rec, size);
+	r->head_time = *time;
 	r->have_head = true;
 	/* valid until the run's buffer is filled again, after its delivery */
 	r->head_rec = rec;
@@ -943,6 +949,11 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
 	if (o->bytes > o->peak)
 		o->peak = o->bytes;
 	return 0;
+}
+
+void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at)
+{
+	o->sample_time_at = time_at;
 }
 
 void prism_ordered__set_mapper(struct prism_ordered *o, prism_ordered_map_fn map,

@@ -151,6 +151,15 @@ typedef int (*prism_ordered_map_fn)(void *ctx, uint32_t file, uint64_t off, size
 typedef void (*prism_ordered_unmap_fn)(void *ctx, struct prism_ordered_view *v);
 
 /**
+ * prism_ordered__set_sample_time - where PERF_RECORD_SAMPLE records have their time
+ * @time_at: byte offset in the record (0: ask the time callback)
+ *
+ * Optional, with prism_ordered__set_reader(): the time of a sample read back
+ * (of at least @time_at + 8 bytes) is then read there, without a call.
+ */
+void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at);
+
+/**
  * prism_ordered__set_mapper - read queued records back through mappings
  *
  * Optional, with prism_ordered__set_reader(): runs are then read back

@@ -740,6 +740,8 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		s->cur_input = 0;
 		prism_ordered__set_reader(s->ordered, ordered_read, ordered_time);
 		prism_ordered__set_mapper(s->ordered, ordered_map, ordered_unmap);
+		if (s->time_shared && s->time_pos >= 0)
+			prism_ordered__set_sample_time(s->ordered, 8 + 8 * (size_t)s->time_pos);
 	}
 	err = process_stream(s, fi->data_offset,
 			     fi->pipe ? UINT64_MAX : fi->data_offset + fi->data_size);

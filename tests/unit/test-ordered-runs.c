@@ -143,6 +143,9 @@ static struct prism_ordered *rs_new(struct rsink *rs, size_t limit)
 		prism_ordered__set_reader(o, rs_read, rs_time);
 		if (rs->use_map)
 			prism_ordered__set_mapper(o, rs_map, rs_unmap);
+		/* samples (type 9) have their time at offset 8 */
+		if (rs->use_extend)
+			prism_ordered__set_sample_time(o, 8);
 	}
 	return o;
 }
@@ -388,7 +391,7 @@ static void test_runs_mixed_random_mapped(void)
  */
 static void test_runs_bulk(void)
 {
-	struct rsink rs = { .use_map = true };
+	struct rsink rs = { .use_map = true, .use_extend = true };
 	struct prism_ordered *o = rs_new(&rs, SIZE_MAX);
 	size_t n = 0, cap = 0, bulk = 0, i, r, c;
 	struct ref *ref = NULL;
