@@ -161,7 +161,10 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 		if (s->ev_cold)
 			prism_sample__clear_cold(&ev->sample);
 		s->ev_cold = st & PRISM_SAMPLE_COLD;
-		err = prism_sample__parse_hot(evsel, rec, s->info.needs_swap, &ev->sample);
+		err = t->sample_basic ?
+			      prism_sample__parse_basic(evsel, rec, s->info.needs_swap,
+							&ev->sample) :
+			      prism_sample__parse_hot(evsel, rec, s->info.needs_swap, &ev->sample);
 		if (err)
 			return err_at(
 				s, off, err,

@@ -50,6 +50,12 @@ struct prism_tool {
 	int (*other)(void *ctx, const struct prism_event *ev);
 	int (*user)(void *ctx, const struct prism_event *ev); /* types >= 64 */
 	bool other_all; /* send every kernel record without a set callback to 'other' */
+	/*
+	 * 'sample' reads only these fields of ev->sample: type, pid, tid, time,
+	 * cpu, callchain_nr, callchain, raw_size, raw_data (the others may be
+	 * stale; a parse of them is saved on each sample).
+	 */
+	bool sample_basic;
 };
 
 /**

@@ -138,25 +138,11 @@ static inline uint64_t at_u64(const uint8_t *rec, uint8_t at)
  * machine's byte order: every hot field is written once, from offsets
  * worked out when the event was read (evsel->at_*).
  */
-static int parse_fast(const struct prism_evsel *evsel, const uint8_t *rec, size_t size,
-		      struct prism_sample *s)
+static inline int parse_fast_tail(uint64_t st, const uint8_t *rec, size_t size, size_t pos,
+				  struct prism_sample *s)
 {
-	uint64_t st = evsel->a.attr.sample_type, v;
-	size_t pos = evsel->at_end;
+	uint64_t v;
 
-	if (size < pos)
-		return -PRISM_E_BAD_SAMPLE;
-	s->type = st;
-	s->id = at_u64(rec, evsel->at_id);
-	s->ip = at_u64(rec, evsel->at_ip);
-	v = at_u64(rec, evsel->at_tid);
-	s->pid = (uint32_t)v;
-	s->tid = (uint32_t)(v >> 32);
-	s->time = at_u64(rec, evsel->at_time);
-	s->addr = at_u64(rec, evsel->at_addr);
-	s->stream_id = at_u64(rec, evsel->at_stream_id);
-	s->cpu = evsel->at_cpu ? get_u32(rec + evsel->at_cpu) : (uint32_t)-1;
-	s->period = evsel->at_period ? get_u64(rec + evsel->at_period) : evsel->period;
 	s->callchain_nr = 0;
 	s->callchain = NULL;
 	if (st & PERF_SAMPLE_CALLCHAIN) {
@@ -184,6 +170,27 @@ static int parse_fast(const struct prism_evsel *evsel, const uint8_t *rec, size_
 		s->raw_data = rec + pos + 4;
 	}
 	return 0;
+}
+
+static int parse_fast(const struct prism_evsel *evsel, const uint8_t *rec, size_t size,
+		      struct prism_sample *s)
+{
+	uint64_t st = evsel->a.attr.sample_type, v;
+
+	if (size < evsel->at_end)
+		return -PRISM_E_BAD_SAMPLE;
+	s->type = st;
+	s->id = at_u64(rec, evsel->at_id);
+	s->ip = at_u64(rec, evsel->at_ip);
+	v = at_u64(rec, evsel->at_tid);
+	s->pid = (uint32_t)v;
+	s->tid = (uint32_t)(v >> 32);
+	s->time = at_u64(rec, evsel->at_time);
+	s->addr = at_u64(rec, evsel->at_addr);
+	s->stream_id = at_u64(rec, evsel->at_stream_id);
+	s->cpu = evsel->at_cpu ? get_u32(rec + evsel->at_cpu) : (uint32_t)-1;
+	s->period = evsel->at_period ? get_u64(rec + evsel->at_period) : evsel->period;
+	return parse_fast_tail(st, rec, size, evsel->at_end, s);
 }
 
 /* every other sample, field by field */
@@ -330,6 +337,26 @@ int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swa
 	if (evsel->sample_fast && !swapped)
 		return parse_fast(evsel, rec, ((const struct perf_event_header *)rec)->size, s);
 	return parse_slow(evsel, rec, swapped, s);
+}
+
+int prism_sample__parse_basic(const struct prism_evsel *evsel, void *rec, bool swapped,
+			      struct prism_sample *s)
+{
+	const uint8_t *b = rec;
+	size_t size = ((const struct perf_event_header *)rec)->size;
+	uint64_t v;
+
+	if (!evsel->sample_fast || swapped)
+		return prism_sample__parse_hot(evsel, rec, swapped, s);
+	if (size < evsel->at_end)
+		return -PRISM_E_BAD_SAMPLE;
+	s->type = evsel->a.attr.sample_type;
+	v = at_u64(b, evsel->at_tid);
+	s->pid = (uint32_t)v;
+	s->tid = (uint32_t)(v >> 32);
+	s->time = at_u64(b, evsel->at_time);
+	s->cpu = evsel->at_cpu ? get_u32(b + evsel->at_cpu) : (uint32_t)-1;
+	return parse_fast_tail(s->type, b, size, evsel->at_end, s);
 }
 
 int prism_sample__parse_id(const struct prism_evsel *evsel, const void *rec, bool swapped,

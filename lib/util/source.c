@@ -374,6 +374,7 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 		.comm = on_task,
 		.fork = on_task,
 		.exit = on_task,
+		.sample_basic = true, /* on_sample reads pid, tid, time, cpu and RAW */
 	};
 	size_t i;
 	int err;

@@ -89,11 +89,11 @@ static void test_fast_equals_full_parse(void)
 	int round, checked = 0, refused = 0;
 
 	for (round = 0; round < 4000; round++) {
-		struct prism_sample fast, full;
+		struct prism_sample fast, full, basic;
 		struct prism_evsel *e;
 		uint64_t st = 0;
 		size_t i, len, cut;
-		int rf, rs;
+		int rf, rs, rb;
 
 		for (i = 0; i < sizeof(fast_bits) / sizeof(fast_bits[0]); i++)
 			if (rnd() & 1)
@@ -118,12 +118,25 @@ static void test_fast_equals_full_parse(void)
 			((uint8_t *)buf)[len - 8 - (rnd() % 4)] ^= 0x80;
 		memset(&fast, 0xa5, sizeof(fast));
 		memset(&full, 0x5a, sizeof(full));
+		memset(&basic, 0x3c, sizeof(basic));
+		rb = prism_sample__parse_basic(e, buf, false, &basic);
 		rf = prism_sample__parse(e, buf, false, &fast);
 		e->sample_fast = false;
 		rs = prism_sample__parse(e, buf, false, &full);
 		TEST_EQ(rf, rs);
+		TEST_EQ(rb, rs);
 		if (!rf) {
 			same_hot(&fast, &full);
+			/* the fields parse_basic promises */
+			TEST_EQ_U64(basic.type, full.type);
+			TEST_EQ(basic.pid, full.pid);
+			TEST_EQ(basic.tid, full.tid);
+			TEST_EQ_U64(basic.time, full.time);
+			TEST_EQ(basic.cpu, full.cpu);
+			TEST_EQ_U64(basic.callchain_nr, full.callchain_nr);
+			TEST_TRUE(basic.callchain == full.callchain);
+			TEST_EQ(basic.raw_size, full.raw_size);
+			TEST_TRUE(basic.raw_data == full.raw_data);
 			checked++;
 		} else {
 			refused++;
