@@ -51,7 +51,6 @@
 /* read-back buffers of runs */
 #define RUN_BUF_MIN ((size_t)4 << 10)
 #define RUN_BUF_MAX ((size_t)128 << 10)
-#define RUN_VIEW_MAX ((size_t)1 << 20) /* a mapping costs a call, not a copy per byte */
 #define RUN_BUF_BUDGET ((size_t)8 << 20)
 /* buffers of finished runs kept for the next (malloc would map and unmap each) */
 #define RUN_BUF_SPARE 64
@@ -74,12 +73,9 @@ struct ord_run {
 	const uint8_t *head_rec; /* the record read back for it, or NULL */
 	size_t head_size;
 	uint64_t last_time; /* time of the last record */
-	const uint8_t *buf; /* holds the file bytes [buf_off, buf_off + buf_len): own or view */
+	uint8_t *buf; /* holds the file bytes [buf_off, buf_off + buf_len) */
 	uint64_t buf_off;
-	size_t buf_len;
-	uint8_t *own; /* the run's copy buffer, or NULL */
-	size_t own_cap;
-	struct prism_ordered_view view; /* the run's mapped bytes, when view.base */
+	size_t buf_len, buf_cap;
 	size_t cost; /* counted in bytes */
 	uint32_t file;
 	bool have_head;
@@ -148,8 +144,6 @@ struct prism_ordered {
 	size_t nr_spare;
 	prism_ordered_read_fn read;
 	prism_ordered_time_fn time_of;
-	prism_ordered_map_fn map;
-	prism_ordered_unmap_fn unmap;
 	size_t sample_time_at; /* 0: the time callback finds every time */
 };
 
@@ -357,60 +351,10 @@ static void heap_down(struct ord_heap_ent *h, size_t n, size_t i)
 	h[i] = x;
 }
 
-static void run_unmap(struct prism_ordered *o, struct ord_run *r)
-{
-	if (!r->view.base)
-		return;
-	if (r->buf == r->view.data)
-		r->buf = NULL;
-	o->unmap(o->ctx, &r->view);
-	memset(&r->view, 0, sizeof(r->view));
-}
-
-/* the bytes a run may hold at a time: the runs of a flush share RUN_BUF_BUDGET */
-static size_t run_share(const struct prism_ordered *o, size_t max, uint64_t left, size_t need)
-{
-	size_t cap = RUN_BUF_BUDGET / (o->nr_runs ? o->nr_runs : 1);
-
-	if (cap < RUN_BUF_MIN)
-		cap = RUN_BUF_MIN;
-	if (cap > max)
-		cap = max;
-	if (cap > left)
-		cap = (size_t)left;
-	if (cap < need)
-		cap = need;
-	return cap;
-}
-
-/*
- * Map the unread part of run @r (as much as its share), when it starts
- * 8-byte aligned.  Return: 0, or -EAGAIN when the bytes must be copied.
- */
-static int run_map(struct prism_ordered *o, struct ord_run *r, size_t need)
-{
-	size_t len = run_share(o, RUN_VIEW_MAX, r->end - r->start, need);
-	struct prism_ordered_view v;
-
-	if (!o->map || (r->start & 7) || o->map(o->ctx, r->file, r->start, len, &v))
-		return -EAGAIN;
-	if (((uintptr_t)v.data & 7)) {
-		o->unmap(o->ctx, &v);
-		return -EAGAIN;
-	}
-	run_unmap(o, r);
-	r->view = v;
-	r->buf = v.data;
-	r->buf_off = r->start;
-	r->buf_len = len;
-	return 0;
-}
-
 /*
  * Make the first @need bytes of run @r's unread part available in its
  * buffer, at the buffer's start (so 8-byte aligned), keeping what is
- * buffered already and reading ahead as far as the buffer goes: through a
- * mapping when the mapper allows, else copied into the run's own buffer.
+ * buffered already and reading ahead as far as the buffer goes.
  */
 static int run_fill(struct prism_ordered *o, struct ord_run *r, size_t need)
 {
@@ -418,40 +362,41 @@ static int run_fill(struct prism_ordered *o, struct ord_run *r, size_t need)
 	size_t keep = 0, len;
 	int err;
 
-	if (!run_map(o, r, need))
-		return 0;
-	if (need > r->own_cap || !r->own) {
-		size_t cap = (run_share(o, RUN_BUF_MAX, left, need) + 7) & ~(size_t)7;
+	if (r->buf && r->start >= r->buf_off && r->start < r->buf_off + r->buf_len) {
+		keep = (size_t)(r->buf_off + r->buf_len - r->start);
+		memmove(r->buf, r->buf + (r->start - r->buf_off), keep);
+	}
+	r->buf_off = r->start;
+	r->buf_len = keep;
+	if (need > r->buf_cap || !r->buf) {
+		/* the runs of a flush share RUN_BUF_BUDGET */
+		size_t cap = RUN_BUF_BUDGET / (o->nr_runs ? o->nr_runs : 1);
 		uint8_t *b;
 
-		if (!r->own && o->nr_spare && o->spare[o->nr_spare - 1].cap >= cap) {
+		if (cap < RUN_BUF_MIN)
+			cap = RUN_BUF_MIN;
+		if (cap > RUN_BUF_MAX)
+			cap = RUN_BUF_MAX;
+		if (cap > left)
+			cap = (size_t)left;
+		if (cap < need)
+			cap = need;
+		cap = (cap + 7) & ~(size_t)7;
+		if (!r->buf && o->nr_spare && o->spare[o->nr_spare - 1].cap >= cap) {
 			o->nr_spare--;
 			b = o->spare[o->nr_spare].mem;
 			cap = o->spare[o->nr_spare].cap;
 		} else {
-			/* what is buffered may be in the old buffer: keep it until copied */
-			b = malloc(cap);
+			b = realloc(r->buf, cap);
 		}
 		if (!b)
 			return -ENOMEM;
-		if (r->buf && r->start >= r->buf_off && r->start < r->buf_off + r->buf_len) {
-			keep = (size_t)(r->buf_off + r->buf_len - r->start);
-			memcpy(b, r->buf + (r->start - r->buf_off), keep);
-		}
-		free(r->own);
-		r->own = b;
-		r->own_cap = cap;
-	} else if (r->buf && r->start >= r->buf_off && r->start < r->buf_off + r->buf_len) {
-		keep = (size_t)(r->buf_off + r->buf_len - r->start);
-		memmove(r->own, r->buf + (r->start - r->buf_off), keep);
+		r->buf = b;
+		r->buf_cap = cap;
 	}
-	run_unmap(o, r);
-	r->buf = r->own;
-	r->buf_off = r->start;
-	r->buf_len = keep;
-	len = r->own_cap < left ? r->own_cap : (size_t)left;
+	len = r->buf_cap < left ? r->buf_cap : (size_t)left;
 	if (len > keep) {
-		err = o->read(o->ctx, r->file, r->own + keep, len - keep, r->start + keep);
+		err = o->read(o->ctx, r->file, r->buf + keep, len - keep, r->start + keep);
 		if (err)
 			return err;
 	}
@@ -690,12 +635,11 @@ static void compact_runs(struct prism_ordered *o)
 			k++;
 			continue;
 		}
-		run_unmap(o, r);
-		if (r->own && o->nr_spare < RUN_BUF_SPARE) {
-			o->spare[o->nr_spare].mem = r->own;
-			o->spare[o->nr_spare++].cap = r->own_cap;
+		if (r->buf && o->nr_spare < RUN_BUF_SPARE) {
+			o->spare[o->nr_spare].mem = r->buf;
+			o->spare[o->nr_spare++].cap = r->buf_cap;
 		} else {
-			free(r->own);
+			free(r->buf);
 		}
 		o->bytes -= r->cost;
 	}
@@ -884,10 +828,8 @@ void prism_ordered__free(struct prism_ordered *o)
 	free(o->tmp.v);
 	free(o->runs);
 	free(o->bounce);
-	for (i = 0; i < o->nr_runs; i++) {
-		run_unmap(o, &o->rv[i]);
-		free(o->rv[i].own);
-	}
+	for (i = 0; i < o->nr_runs; i++)
+		free(o->rv[i].buf);
 	for (i = 0; i < o->nr_spare; i++)
 		free(o->spare[i].mem);
 	free(o->rv);
@@ -954,13 +896,6 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
 void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at)
 {
 	o->sample_time_at = time_at;
-}
-
-void prism_ordered__set_mapper(struct prism_ordered *o, prism_ordered_map_fn map,
-			       prism_ordered_unmap_fn unmap)
-{
-	o->map = map;
-	o->unmap = unmap;
 }
 
 void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn read,

@@ -128,28 +128,6 @@ typedef uint64_t (*prism_ordered_time_fn)(void *ctx, const void *rec, size_t siz
 void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn read,
 			       prism_ordered_time_fn time_of);
 
-/*
- * A read-only view of input bytes, made by a prism_ordered_map_fn: @data
- * holds the bytes asked for; @base and @len are what the map callback
- * needs to release it.
- */
-struct prism_ordered_view {
-	const uint8_t *data;
-	void *base;
-	size_t len;
-};
-
-/*
- * prism_ordered_map_fn - map @len bytes at @off of input @file into *@v
- * (valid until unmapped); prism_ordered_unmap_fn releases it
- *
- * Return: 0, or a negative error code: the queue then reads the bytes with
- * the read callback instead.
- */
-typedef int (*prism_ordered_map_fn)(void *ctx, uint32_t file, uint64_t off, size_t len,
-				    struct prism_ordered_view *v);
-typedef void (*prism_ordered_unmap_fn)(void *ctx, struct prism_ordered_view *v);
-
 /**
  * prism_ordered__set_sample_time - where PERF_RECORD_SAMPLE records have their time
  * @time_at: byte offset in the record (0: ask the time callback)
@@ -158,16 +136,6 @@ typedef void (*prism_ordered_unmap_fn)(void *ctx, struct prism_ordered_view *v);
  * (of at least @time_at + 8 bytes) is then read there, without a call.
  */
 void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at);
-
-/**
- * prism_ordered__set_mapper - read queued records back through mappings
- *
- * Optional, with prism_ordered__set_reader(): runs are then read back
- * through views of their input (no copy) where their records are 8-byte
- * aligned there, and with the read callback otherwise.
- */
-void prism_ordered__set_mapper(struct prism_ordered *o, prism_ordered_map_fn map,
-			       prism_ordered_unmap_fn unmap);
 
 /**
  * prism_ordered__queue_ref - queue one record that stays in its input

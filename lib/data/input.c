@@ -127,39 +127,6 @@ int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t o
 	return 0;
 }
 
-int prism_input__map(struct prism_input *in, uint64_t off, size_t len, const uint8_t **data,
-		     void **base, size_t *base_len)
-{
-	uint64_t start = off & ~(WINDOW_ALIGN - 1), end;
-	struct stat st;
-	void *p;
-
-	if (in->pipe)
-		return -ESPIPE;
-	/* touching a mapped page past the end of a shrunk file would be SIGBUS */
-	if (fstat(in->fd, &st))
-		return -errno;
-	if (off > (uint64_t)st.st_size || len > (uint64_t)st.st_size - off || !len)
-		return -PRISM_E_TRUNCATED;
-	/* whole folios (see WINDOW_ALIGN), as far as the file goes */
-	end = (off + len + WINDOW_ALIGN - 1) & ~(WINDOW_ALIGN - 1);
-	if (end > (uint64_t)st.st_size)
-		end = (uint64_t)st.st_size;
-	p = mmap(NULL, (size_t)(end - start), PROT_READ, MAP_PRIVATE, in->fd, (off_t)start);
-	if (p == MAP_FAILED)
-		return -errno;
-	*base = p;
-	*base_len = (size_t)(end - start);
-	*data = (const uint8_t *)p + (off - start);
-	return 0;
-}
-
-void prism_input__unmap(void *base, size_t base_len)
-{
-	if (base)
-		munmap(base, base_len);
-}
-
 uint64_t prism_input__pos(const struct prism_input *in)
 {
 	return in->pos;

@@ -24,16 +24,6 @@ uint64_t prism_input__size(const struct prism_input *in);
 /* random access (regular files only): exactly @len bytes at @off, or -PRISM_E_TRUNCATED */
 int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t off);
 
-/*
- * A read-only mapping of the bytes [@off, @off + @len) of a regular file,
- * which the file still holds now: *@data points at @off; release it with
- * prism_input__unmap(*@base, *@base_len).  Return: 0, or -errno (-ESPIPE
- * for a pipe, -PRISM_E_TRUNCATED when the file is shorter now).
- */
-int prism_input__map(struct prism_input *in, uint64_t off, size_t len, const uint8_t **data,
-		     void **base, size_t *base_len);
-void prism_input__unmap(void *base, size_t base_len);
-
 /* stream position, and where the stream ends (UINT64_MAX: end of input) */
 uint64_t prism_input__pos(const struct prism_input *in);
 void prism_input__set_end(struct prism_input *in, uint64_t end);

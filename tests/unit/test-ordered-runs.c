@@ -19,9 +19,6 @@ struct rsink {
 	struct got *v; /* file_offset = the record's tag */
 	size_t nr, cap_v;
 	unsigned corrupt, misaligned, reads;
-	/* views (rs_map): copies standing in for mappings, live until unmapped */
-	unsigned maps, unmaps, map_tries;
-	bool use_map;
 	bool use_extend; /* queue with prism_ordered__extend() where it takes the record */
 	size_t extended;
 	int read_err; /* returned by reads while set */
@@ -64,35 +61,6 @@ static int rs_read(void *ctx, uint32_t file, void *buf, size_t len, uint64_t off
 	memcpy(buf, rs->b[file] + off, len);
 	rs->reads++;
 	return 0;
-}
-
-/* a "mapping": a copy aligned as the offset is, so it survives the file's growth */
-static int rs_map(void *ctx, uint32_t file, uint64_t off, size_t len, struct prism_ordered_view *v)
-{
-	struct rsink *rs = ctx;
-	uint8_t *base;
-
-	if (++rs->map_tries % 3 == 0)
-		return -ENOMEM; /* some fail: the queue reads those bytes instead */
-	if (file >= NR_FFILES || off > rs->len[file] || len > rs->len[file] - off)
-		return -PRISM_E_TRUNCATED;
-	base = malloc(len + 8);
-	if (!base)
-		return -ENOMEM;
-	memcpy(base + (off & 7), rs->b[file] + off, len);
-	v->base = base;
-	v->data = base + (off & 7);
-	v->len = len + 8;
-	rs->maps++;
-	return 0;
-}
-
-static void rs_unmap(void *ctx, struct prism_ordered_view *v)
-{
-	struct rsink *rs = ctx;
-
-	free(v->base);
-	rs->unmaps++;
 }
 
 static uint64_t rs_time(void *ctx, const void *rec, size_t size)
@@ -141,8 +109,6 @@ static struct prism_ordered *rs_new(struct rsink *rs, size_t limit)
 
 	if (o) {
 		prism_ordered__set_reader(o, rs_read, rs_time);
-		if (rs->use_map)
-			prism_ordered__set_mapper(o, rs_map, rs_unmap);
 		/* samples (type 9) have their time at offset 8 */
 		if (rs->use_extend)
 			prism_ordered__set_sample_time(o, 8);
@@ -294,12 +260,12 @@ static void test_runs_rounds(void)
  * three files (a directory's streams) or copied (compressed data), runs
  * broken by unqueued records: the result is exactly a stable sort.
  */
-static void mixed_random(bool use_map, bool use_extend)
+static void mixed_random(bool use_extend)
 {
 	size_t iter, extended = 0;
 
 	for (iter = 0; iter < 40; iter++) {
-		struct rsink rs = { .use_map = use_map, .use_extend = use_extend };
+		struct rsink rs = { .use_extend = use_extend };
 		struct prism_ordered *o = rs_new(&rs, SIZE_MAX);
 		size_t nr_rounds = 1 + rnd() % 40, cap = 0, n = 0, r, i;
 		uint64_t max_prev2 = 0, max_prev = 0, max_all = 0;
@@ -356,9 +322,6 @@ static void mixed_random(bool use_map, bool use_extend)
 		TEST_EQ(rs.corrupt, 0);
 		TEST_EQ(rs.misaligned, 0);
 		prism_ordered__free(o);
-		TEST_EQ(rs.maps, rs.unmaps);
-		if (use_map && n > 100)
-			TEST_TRUE(rs.maps > 0 && rs.reads > 0);
 		extended += rs.extended;
 		free(ref);
 		rs_free(&rs);
@@ -369,19 +332,13 @@ static void mixed_random(bool use_map, bool use_extend)
 
 static void test_runs_mixed_random(void)
 {
-	mixed_random(false, false);
+	mixed_random(false);
 }
 
-/*
- * The same through views (mapped runs), some refused, unaligned runs
- * copied; and with records queued in bulk where prism_ordered__extend()
- * takes them.
- */
-static void test_runs_mixed_random_mapped(void)
+/* the same with records queued in bulk where prism_ordered__extend() takes them */
+static void test_runs_mixed_random_bulk(void)
 {
-	mixed_random(true, false);
-	mixed_random(true, true);
-	mixed_random(false, true);
+	mixed_random(true);
 }
 
 /*
@@ -391,7 +348,7 @@ static void test_runs_mixed_random_mapped(void)
  */
 static void test_runs_bulk(void)
 {
-	struct rsink rs = { .use_map = true, .use_extend = true };
+	struct rsink rs = { .use_extend = true };
 	struct prism_ordered *o = rs_new(&rs, SIZE_MAX);
 	size_t n = 0, cap = 0, bulk = 0, i, r, c;
 	struct ref *ref = NULL;
@@ -447,7 +404,6 @@ static void test_runs_bulk(void)
 	TEST_EQ(rs.misaligned, 0);
 	TEST_TRUE(bulk > n / 2);
 	prism_ordered__free(o);
-	TEST_EQ(rs.maps, rs.unmaps);
 	free(ref);
 	rs_free(&rs);
 }
@@ -631,6 +587,6 @@ static void test_runs_big_records(void)
 	rs_free(&rs);
 }
 
-TEST_MAIN(TEST(runs_api), TEST(runs_rounds), TEST(runs_mixed_random),
-	  TEST(runs_mixed_random_mapped), TEST(runs_bulk), TEST(runs_equal_times),
-	  TEST(runs_early_flush), TEST(runs_errors), TEST(runs_big_records));
+TEST_MAIN(TEST(runs_api), TEST(runs_rounds), TEST(runs_mixed_random), TEST(runs_mixed_random_bulk),
+	  TEST(runs_bulk), TEST(runs_equal_times), TEST(runs_early_flush), TEST(runs_errors),
+	  TEST(runs_big_records));
