@@ -18,17 +18,23 @@ struct rep {
 	struct prism_util_result res;
 };
 
+/* the arena takes @p over (freed with it); on ENOMEM @p stays the caller's */
+static int agive(struct arena *a, void *p)
+{
+	if (prism_ensure_mem((void **)&a->blocks, &a->cap, sizeof(void *), a->nr + 1))
+		return -ENOMEM;
+	a->blocks[a->nr++] = p;
+	return 0;
+}
+
 static void *aalloc(struct arena *a, size_t n, size_t size)
 {
-	void *p;
+	void *p = calloc(n ? n : 1, size);
 
-	if (!n)
-		n = 1;
-	if (prism_ensure_mem((void **)&a->blocks, &a->cap, sizeof(void *), a->nr + 1))
+	if (p && agive(a, p)) {
+		free(p);
 		return NULL;
-	p = calloc(n, size);
-	if (p)
-		a->blocks[a->nr++] = p;
+	}
 	return p;
 }
 
@@ -182,44 +188,66 @@ static int cmp_call(const void *a, const void *b)
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
-/* copy a call table into the arena as per-kind sorted arrays, named */
-static int export_calls(struct prism_util *u, struct arena *a, const struct calltab *ct, size_t *nr,
-			const struct prism_util_call **out)
+/* report order: by kind, then as cmp_call() */
+static int cmp_kind_call(const void *a, const void *b)
 {
-	int k;
+	const struct prism_util_call *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	return cmp_call(a, b);
+}
+
+/* the entries of a call table are the public structs (see struct ucall) */
+_Static_assert(sizeof(struct ucall) == sizeof(struct prism_util_call),
+	       "struct ucall is a struct prism_util_call");
+
+/*
+ * Name the calls of @ct and sort them in place, by kind, and point the
+ * report at them (a big trace has thousands of tables: no copies).  With
+ * @give the arena takes the entries over (a table made for the report);
+ * else the table stays usable, its index rebuilt for the new order.
+ */
+static int export_calls(struct prism_util *u, struct arena *a, struct calltab *ct, bool give,
+			size_t *nr, const struct prism_util_call **out)
+{
+	struct prism_util_call *v = ct->v ? &ct->v->pub : NULL;
 	size_t i;
+	int k;
 
 	for (k = 0; k < PRISM_UTIL_NR_KINDS; k++) {
-		struct prism_util_call *v;
-		size_t n = 0;
-
-		for (i = 0; i < ct->nr; i++)
-			if ((int)ct->v[i].pub.kind == k)
-				n++;
-		nr[k] = n;
+		nr[k] = 0;
 		out[k] = NULL;
-		if (!n)
-			continue;
-		v = aalloc(a, n, sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		n = 0;
-		for (i = 0; i < ct->nr; i++) {
-			char buf[32];
-			const char *name;
-
-			if ((int)ct->v[i].pub.kind != k)
-				continue;
-			v[n] = ct->v[i].pub;
-			util_call_name(u, v[n].kind, v[n].id, buf, sizeof(buf), &name);
-			v[n].name = name == buf ? astrdup(a, buf) : name;
-			if (!v[n].name)
-				return -ENOMEM;
-			n++;
-		}
-		qsort(v, n, sizeof(*v), cmp_call);
-		out[k] = v;
 	}
+	for (i = 0; i < ct->nr; i++) {
+		char buf[32];
+		const char *name;
+
+		util_call_name(u, v[i].kind, v[i].id, buf, sizeof(buf), &name);
+		v[i].name = name == buf ? astrdup(a, buf) : name;
+		if (!v[i].name)
+			return -ENOMEM;
+	}
+	if (ct->nr)
+		qsort(v, ct->nr, sizeof(*v), cmp_kind_call);
+	for (i = 0; i < ct->nr; i++) {
+		k = v[i].kind;
+		if (!nr[k]++)
+			out[k] = &v[i];
+	}
+	if (give) {
+		if (ct->v && agive(a, ct->v))
+			return -ENOMEM;
+		ct->v = NULL;
+		ct->nr = ct->cap = 0;
+		umap_release(&ct->map);
+		return 0;
+	}
+	umap_release(&ct->map);
+	ct->last_key = UINT64_MAX; /* no key */
+	for (i = 0; i < ct->nr; i++)
+		if (umap_put(&ct->map, call_key(v[i].kind, v[i].id), (uint32_t)i))
+			return -ENOMEM;
 	return 0;
 }
 
@@ -349,7 +377,7 @@ static bool task_selected(const struct task *t, const struct prism_util_report_o
 	return true;
 }
 
-static int build_task(struct prism_util *u, struct arena *a, const struct task *t, int image,
+static int build_task(struct prism_util *u, struct arena *a, struct task *t, int image,
 		      const struct prism_util_report_opts *o, struct prism_util_task *out)
 {
 	struct prism_util_cpu_row *rows;
@@ -390,7 +418,7 @@ static int build_task(struct prism_util *u, struct arena *a, const struct task *
 	out->switch_ins = t->switch_ins;
 	if (!out->comm)
 		return -ENOMEM;
-	return export_calls(u, a, &t->calls, out->nr_calls, out->calls);
+	return export_calls(u, a, &t->calls, false, out->nr_calls, out->calls);
 }
 
 int prism_util__report(struct prism_util *u, const struct prism_util_report_opts *opts,
@@ -467,7 +495,7 @@ int prism_util__report(struct prism_util *u, const struct prism_util_report_opts
 	if (!images || !tasks || !order || number_images(u, images))
 		goto out;
 	for (i = 0; i < u->nr_tasks; i++) {
-		const struct task *t = u->tasks[i];
+		struct task *t = u->tasks[i];
 		struct prism_util_task *pt = &tasks[nt];
 		size_t k, ncalls = t->calls.nr;
 
@@ -488,7 +516,7 @@ int prism_util__report(struct prism_util *u, const struct prism_util_report_opts
 	}
 	if (merge_calls(&sys, &u->idle_calls))
 		goto out;
-	if (export_calls(u, a, &sys, r->nr_calls, r->calls))
+	if (export_calls(u, a, &sys, true, r->nr_calls, r->calls))
 		goto out;
 
 	/* processes: group by pid */
@@ -570,7 +598,7 @@ int prism_util__report(struct prism_util *u, const struct prism_util_report_opts
 				}
 			}
 		}
-		err = export_calls(u, a, &pc, p->nr_calls, p->calls);
+		err = export_calls(u, a, &pc, true, p->nr_calls, p->calls);
 		calltab_release(&pc);
 		if (err)
 			goto out;
