@@ -25,53 +25,38 @@ static size_t trailer_size(uint64_t st)
 /* the offsets of the fixed-size sample fields, for the parser's fast path */
 static void sample_layout(struct prism_evsel *e)
 {
+	/* in perf_output_sample() order; ID after IDENTIFIER: it wins, as in the full parse */
+	static const struct {
+		uint64_t bit;
+		size_t at; /* offsetof the evsel's at_* byte */
+	} fixed[] = {
+		{ PERF_SAMPLE_IDENTIFIER, offsetof(struct prism_evsel, at_id) },
+		{ PERF_SAMPLE_IP, offsetof(struct prism_evsel, at_ip) },
+		{ PERF_SAMPLE_TID, offsetof(struct prism_evsel, at_tid) },
+		{ PERF_SAMPLE_TIME, offsetof(struct prism_evsel, at_time) },
+		{ PERF_SAMPLE_ADDR, offsetof(struct prism_evsel, at_addr) },
+		{ PERF_SAMPLE_ID, offsetof(struct prism_evsel, at_id) },
+		{ PERF_SAMPLE_STREAM_ID, offsetof(struct prism_evsel, at_stream_id) },
+		{ PERF_SAMPLE_CPU, offsetof(struct prism_evsel, at_cpu) },
+		{ PERF_SAMPLE_PERIOD, offsetof(struct prism_evsel, at_period) },
+	};
 	const uint64_t fast = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
 			      PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_ID |
 			      PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD |
 			      PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW;
 	uint64_t st = e->a.attr.sample_type;
 	uint8_t at = 8; /* after the record header */
+	size_t i;
 
 	e->period = e->a.attr.freq ? 0 : e->a.attr.sample_period;
 	e->sample_fast = !(st & ~fast);
 	if (!e->sample_fast)
 		return;
-	/* in perf_output_sample() order; ID after IDENTIFIER: it wins, as in the full parse */
-	if (st & PERF_SAMPLE_IDENTIFIER) {
-		e->at_id = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_IP) {
-		e->at_ip = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_TID) {
-		e->at_tid = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_TIME) {
-		e->at_time = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_ADDR) {
-		e->at_addr = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_ID) {
-		e->at_id = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_STREAM_ID) {
-		e->at_stream_id = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_CPU) {
-		e->at_cpu = at;
-		at += 8;
-	}
-	if (st & PERF_SAMPLE_PERIOD) {
-		e->at_period = at;
-		at += 8;
+	for (i = 0; i < PRISM_ARRAY_SIZE(fixed); i++) {
+		if (st & fixed[i].bit) {
+			*((uint8_t *)e + fixed[i].at) = at;
+			at += 8;
+		}
 	}
 	e->at_end = at;
 }

@@ -157,6 +157,27 @@ static void rs_gap(struct rsink *rs, unsigned f)
 	put_rec(rs, f, 0, 8, 68);
 }
 
+/*
+ * Deliver the rest and check that @rs got exactly the @n records of @ref
+ * in stable time order (ref is sorted here), whole and aligned.
+ */
+static void rs_check_all(struct prism_ordered *o, struct rsink *rs, struct ref *ref, size_t n)
+{
+	size_t i;
+
+	TEST_EQ(prism_ordered__flush_all(o), 0);
+	if (n)
+		qsort(ref, n, sizeof(*ref), ref_cmp);
+	TEST_EQ(rs->nr, n);
+	for (i = 0; i < n && i < rs->nr; i++) {
+		TEST_EQ_U64(rs->v[i].time, ref[i].time);
+		TEST_EQ_U64(rs->v[i].file_offset, ref[i].tag);
+		TEST_EQ(rs->v[i].size, ref[i].size);
+	}
+	TEST_EQ(rs->corrupt, 0);
+	TEST_EQ(rs->misaligned, 0);
+}
+
 static void test_runs_api(void)
 {
 	struct rsink rs = { 0 };
@@ -236,15 +257,7 @@ static void test_runs_rounds(void)
 		limit = max_all;
 		have_limit = true;
 	}
-	TEST_EQ(prism_ordered__flush_all(o), 0);
-	qsort(ref, n, sizeof(*ref), ref_cmp);
-	TEST_EQ(rs.nr, n);
-	for (i = 0; i < n && i < rs.nr; i++) {
-		TEST_EQ_U64(rs.v[i].time, ref[i].time);
-		TEST_EQ_U64(rs.v[i].file_offset, ref[i].tag);
-	}
-	TEST_EQ(rs.corrupt, 0);
-	TEST_EQ(rs.misaligned, 0);
+	rs_check_all(o, &rs, ref, n);
 	TEST_EQ(prism_ordered__nr_out_of_order(o), 0);
 	TEST_EQ(prism_ordered__nr_early_flushes(o), 0);
 	/* a few runs of bookkeeping, not the rounds' bytes */
@@ -308,19 +321,9 @@ static void mixed_random(bool use_extend)
 			max_prev2 = max_prev;
 			max_prev = max_all;
 		}
-		TEST_EQ(prism_ordered__flush_all(o), 0);
-		if (n)
-			qsort(ref, n, sizeof(*ref), ref_cmp);
-		TEST_EQ(rs.nr, n);
-		for (i = 0; i < n && i < rs.nr; i++) {
-			TEST_EQ_U64(rs.v[i].time, ref[i].time);
-			TEST_EQ_U64(rs.v[i].file_offset, ref[i].tag);
-			TEST_EQ(rs.v[i].size, ref[i].size);
-		}
+		rs_check_all(o, &rs, ref, n);
 		TEST_EQ(prism_ordered__nr_out_of_order(o), 0);
 		TEST_EQ(prism_ordered__nr_early_flushes(o), 0);
-		TEST_EQ(rs.corrupt, 0);
-		TEST_EQ(rs.misaligned, 0);
 		prism_ordered__free(o);
 		extended += rs.extended;
 		free(ref);
@@ -393,15 +396,7 @@ static void test_runs_bulk(void)
 		TEST_EQ(prism_ordered__finished_round(o), 0);
 		t0 += 2000;
 	}
-	TEST_EQ(prism_ordered__flush_all(o), 0);
-	qsort(ref, n, sizeof(*ref), ref_cmp);
-	TEST_EQ(rs.nr, n);
-	for (i = 0; i < n && i < rs.nr; i++) {
-		TEST_EQ_U64(rs.v[i].time, ref[i].time);
-		TEST_EQ_U64(rs.v[i].file_offset, ref[i].tag);
-	}
-	TEST_EQ(rs.corrupt, 0);
-	TEST_EQ(rs.misaligned, 0);
+	rs_check_all(o, &rs, ref, n);
 	TEST_TRUE(bulk > n / 2);
 	prism_ordered__free(o);
 	free(ref);
