@@ -91,14 +91,18 @@ n=$(events "$file")
 [ "${n:-0}" -ge $MIN_EVENTS ] || die "$file has ${n:-0} events, fewer than $MIN_EVENTS"
 size=$(stat -c %s "$file")
 
-# time1 TAG CMD...: one run, appends "TAG wall cpu max_rss_kb" to $tmp/times
-# (cpu = user + system: steadier than wall time on a busy machine)
+# time1 TAG CMD...: one run, appends "TAG wall user sys max_rss_kb" to $tmp/times
+# (cpu = user + system: steadier than wall time on a busy machine; wall in
+# microseconds from bash's clock, as /usr/bin/time counts 10 ms steps)
 time1() {
-	local tag=$1
+	local tag=$1 t0 t1
 	shift
-	/usr/bin/time -f "$tag %e %U %S %M" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f "%U %S %M" -o "$tmp/t" "$@" >/dev/null 2>"$tmp/err" ||
 		die "$tag failed: $(head -3 "$tmp/err")"
-	cat "$tmp/t" >>"$tmp/times"
+	t1=$EPOCHREALTIME
+	echo "$tag $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }') $(cat "$tmp/t")" \
+		>>"$tmp/times"
 }
 
 # median wall, median cpu and largest RSS of TAG's runs
