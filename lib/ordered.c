@@ -465,52 +465,37 @@ static inline const uint8_t *run_peek(const struct ord_run *r, size_t *size)
 	return p;
 }
 
+/* the time of a record read back */
+static inline uint64_t rec_time(struct prism_ordered *o, const uint8_t *rec, size_t size)
+{
+	if (o->sample_time_at && size >= o->sample_time_at + 8 &&
+	    get_u32(rec) == PERF_RECORD_SAMPLE)
+		return get_u64(rec + o->sample_time_at);
+	return o->time_of(o->ctx, rec, size);
+}
+
+/* the record at the start of @r, read back (valid until the run's buffer is filled again) */
+static inline int run_next(struct prism_ordered *o, struct ord_run *r, const uint8_t **rec,
+			   size_t *size)
+{
+	*rec = run_peek(r, size);
+	return likely(*rec) ? 0 : run_rec(o, r, rec, size);
+}
+
 /* read the record at the start of @r back and find its time (*@time) again */
-static inline int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t *time)
+static int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t *time)
 {
 	const uint8_t *rec;
 	size_t size;
+	int err = run_next(o, r, &rec, &size);
 
-	rec = run_peek(r, &size);
-	if (unlikely(!rec)) {
-		int err = run_rec(o, r, &rec, &size);
-
-		if (err)
-			return err;
-	}
-	if (o->sample_time_at && size >= o->sample_time_at + 8 &&
-	    get_u32(rec) == PERF_RECORD_SAMPLE)
-		*time = get_u64(rec + o->sample_time_at);
-	else
-		*time = o->time_of(o->ctx, rec, size);
-	r->head_time = *time;
+	if (err)
+		return err;
+	*time = r->head_time = rec_time(o, rec, size);
 	r->have_head = true;
-	/* valid until the run's buffer is filled again, after its delivery */
 	r->head_rec = rec;
 	r->head_size = size;
 	return 0;
-}
-
-static int run_deliver(struct prism_ordered *o, struct ord_run *r, uint64_t time)
-{
-	const uint8_t *rec = r->head_rec;
-	uint64_t off = r->start;
-	size_t size = r->head_size;
-
-	if (!rec) {
-		int err = run_rec(o, r, &rec, &size);
-
-		if (err)
-			return err;
-	}
-	r->head_rec = NULL;
-	r->start += size;
-	r->nr--;
-	r->seq++;
-	r->have_head = false;
-	o->run_recs--;
-	o->last_delivered = time;
-	return o->fn(o->ctx, rec, size, time, off);
 }
 
 /* the head of the copied records, left before pend on equal times */
@@ -588,18 +573,43 @@ static int merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, si
 											  &h[1];
 			uint64_t t = h[0].time;
 
+			const uint8_t *rec = r->head_rec;
+			size_t size = r->head_size;
+
+			if (!rec && (ret = run_next(o, r, &rec, &size)))
+				break;
+			r->head_rec = NULL;
+			r->have_head = false;
 			/*
-			 * The new head's time comes back in a register: loading it
-			 * and seq from the run as one 16-byte word right after they
-			 * were stored apart stalls on store forwarding.
+			 * Deliver the run's records while they stay below the other
+			 * heads; the head it stops at is kept in the run.  (The time
+			 * comes back in a register: loading it and seq from the run
+			 * as one 16-byte word right after they were stored apart
+			 * stalls on store forwarding.)
 			 */
 			for (;;) {
-				ret = run_deliver(o, r, t);
-				if (!ret && r->nr)
-					ret = run_head(o, r, &t);
-				if (unlikely(ret) || !r->nr || !budget || t > limit ||
-				    (b && (t > b->time || (t == b->time && r->seq > b->seq))))
+				uint64_t off = r->start;
+
+				r->start += size;
+				r->nr--;
+				r->seq++;
+				o->run_recs--;
+				o->last_delivered = t;
+				ret = o->fn(o->ctx, rec, size, t, off);
+				if (unlikely(ret) || !r->nr)
 					break;
+				ret = run_next(o, r, &rec, &size);
+				if (unlikely(ret))
+					break;
+				t = rec_time(o, rec, size);
+				if (!budget || t > limit ||
+				    (b && (t > b->time || (t == b->time && r->seq > b->seq)))) {
+					r->head_time = t;
+					r->have_head = true;
+					r->head_rec = rec;
+					r->head_size = size;
+					break;
+				}
 				budget--;
 			}
 			if (unlikely(ret))
