@@ -229,7 +229,8 @@ static const void *peek_file(struct prism_input *in, size_t len, int *err)
 	if (in->win)
 		munmap(in->win, in->win_len);
 	in->win = NULL;
-	off = in->pos & ~(WINDOW_ALIGN - 1);
+	/* mmap needs page-aligned offsets too: pages are smaller everywhere we know */
+	off = in->pos & ~((WINDOW_ALIGN > in->page ? WINDOW_ALIGN : in->page) - 1);
 	maplen = WINDOW_SIZE;
 	if (maplen < (in->pos - off) + len)
 		maplen = (size_t)((in->pos - off) + len);
