@@ -10,10 +10,12 @@
  * C does not use ('$', control bytes: the tokenizer returns no token);
  * SIGFPE from constant folding "x / 0" (consolidate_op_arg()); an endless
  * loop on an unclosed string; a NULL dereference for an assignment after
- * a conditional ("a ? b : c = d").  Kernel-written formats never look like
- * that (they assign only inside statement expressions, whose ';' is refused
- * anyway), so such a format is refused here and the event skipped, as for
- * any format that fails to parse.  This is a filter for known traps, not a
+ * a conditional ("a ? b : c = d") and for a subscript or member of the
+ * operand right after a conditional's ':' ("a ? b : c[1]", "c.d", "c->d").
+ * Kernel-written formats never look like that (they assign only inside
+ * statement expressions, whose ';' is refused anyway; none of the 2307
+ * formats of this kernel has a subscript or member right after a ':'), so such a format is refused here and the event
+ * skipped, as for any format that fails to parse.  This is a filter for known traps, not a
  * grammar: a NEEDSWORK for whoever finds the next one.
  */
 #include <ctype.h>
@@ -171,9 +173,61 @@ static bool divisor_ok(const char *p, const char *end, int level)
 }
 
 /*
+ * Whether the operand right after a conditional's ':' at @p goes on with a
+ * subscript or a member ("c ? a : x[1]", "x.y", "x->y", also after REC->x,
+ * (x), (int)x, "s", 5 or words in a row: "char x[1]"): libtraceevent
+ * dereferences NULL on those.  A
+ * unary operator or a call before them ("~x[1]", "f(x)->y") is parsed
+ * without harm, as kernel formats have it.
+ */
+static bool member_after_colon(const char *p, const char *end)
+{
+	for (;;) {
+		p = skip_space(p, end);
+		if (p >= end)
+			return false;
+		if (*p == '(') {
+			int depth = 0;
+
+			for (; p < end; p++) {
+				depth += (*p == '(') - (*p == ')');
+				if (!depth)
+					break;
+			}
+			p = skip_space(p + 1, end);
+			/* "(type) x": a cast, its operand follows */
+			if (p < end && (*p == '(' || *p == '"' || is_ident(*p)))
+				continue;
+			break;
+		}
+		if (*p == '"') {
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			p = skip_space(p + 1, end);
+			break;
+		}
+		if (!is_ident(*p))
+			return false; /* a unary operator */
+		/* words in a row make one operand to it ("unsigned long x") */
+		while (p < end && is_ident(*p)) {
+			if ((size_t)(end - p) > 5 && !memcmp(p, "REC->", 5))
+				p += 5;
+			while (p < end && is_ident(*p))
+				p++;
+			p = skip_space(p, end);
+		}
+		if (p < end && *p == '(')
+			return false; /* a call */
+		break;
+	}
+	return p < end && (*p == '[' || *p == '.' || (*p == '-' && p + 1 < end && p[1] == '>'));
+}
+
+/*
  * Quotes closed, ( [ { balanced, only C's characters outside strings,
  * every REC->x declared, no divisor that may fold to zero, no assignment
- * ('=' alone).
+ * ('=' alone), no subscript or member right after a conditional's ':'.
  */
 static int check_print_fmt(const char *p, const char *end, const struct name *names, size_t nr)
 {
@@ -204,6 +258,8 @@ static int check_print_fmt(const char *p, const char *end, const struct name *na
 			if (--depth < 0)
 				return -1;
 		} else if ((*p == '/' || *p == '%') && !divisor_ok(p + 1, end, 0)) {
+			return -1;
+		} else if (*p == ':' && member_after_colon(p + 1, end)) {
 			return -1;
 		} else if (*p == '=') {
 			if (p + 1 < end && p[1] == '=')

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Fuzz smoke: build the libFuzzer targets (tests/fuzz/) and run each for
-# FUZZ_SECONDS (default 15, about 30 s in all; libFuzzer seed FUZZ_SEED, default 1)
-# from the seed corpus; any
-# crash, leak, sanitizer report or hang fails.  Builds into
+# FUZZ_RUNS inputs (default 15000, about 25 s in all here; at most
+# FUZZ_SECONDS, default 120, each) from the seed corpus, libFuzzer seed
+# FUZZ_SEED (default 1): a fixed number of runs explores the same inputs
+# on any machine, so a commit passes or fails alike everywhere (a time
+# limit ran further on a fast machine and found new libtraceevent traps at
+# random).  Any crash, leak, sanitizer report or hang fails.  Builds into
 # $PRISM_OUT/fuzz-smoke (never out/ itself); skips without clang/libFuzzer.
 . tests/e2e/lib.sh
 
-: "${FUZZ_SECONDS:=15}"
+: "${FUZZ_SECONDS:=120}"
+: "${FUZZ_RUNS:=15000}"
 require_cmd clang "apt-get install clang"
 printf '%s\n' '#include <stdint.h>' '#include <stddef.h>' \
 	'int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { return 0; }' >"$TMP/probe.c"
@@ -24,7 +28,8 @@ if ! make -C "$PRISM_SRC" --no-print-directory O="$out" -j2 fuzz-bins >"$TMP/bui
 fi
 echo "ok: fuzz targets built in $out/fuzz" >&3
 
-make -C "$PRISM_SRC" --no-print-directory -k O="$out" FUZZ_SECONDS="$FUZZ_SECONDS" FUZZ_ARGS="-seed=${FUZZ_SEED:-1}" fuzz \
+make -C "$PRISM_SRC" --no-print-directory -k O="$out" FUZZ_SECONDS="$FUZZ_SECONDS" \
+	FUZZ_ARGS="-seed=${FUZZ_SEED:-1} -runs=$FUZZ_RUNS" fuzz \
 	>"$TMP/fuzz.log" 2>&1
 rc=$?
 cat "$TMP/fuzz.log"

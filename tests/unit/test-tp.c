@@ -619,6 +619,10 @@ static const char *const bad_formats[] = {
 	"name: bad4\nID: 1006\nformat:\n" COMMON_FIELDS
 	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n\n"
 	"print fmt: \"%d\", REC->a ? 1 : 2 = 3\n",
+	/* a subscript right after a conditional's ':': NULL dereference */
+	"name: bad5\nID: 1007\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%d\", REC->a ? 1 : (int)REC->a[1]\n",
 	/* '[' with no ']': the field parser runs into the end of the text */
 	"name: bad3\nID: 1005\nformat:\n" COMMON_FIELDS "\tfield:char a[",
 };
@@ -639,6 +643,12 @@ static void test_format_lint(void)
 		"name: z\nID: 3\nformat:\n" COMMON_FIELDS "\n"
 		"print fmt: \"%d %d %d %d\", REC->common_pid == 1, REC->common_pid != 1, "
 		"REC->common_pid <= 1, REC->common_pid >= 1\n",
+		/* subscripts elsewhere in a conditional, and after a unary operator or call */
+		"name: w\nID: 4\nformat:\n" COMMON_FIELDS "\n"
+		"print fmt: \"%d %d %d %s %d %d\", REC->common_pid ? x[1] : 2, "
+		"REC->common_pid ? 1 : ~x[1], REC->common_pid ? 1 : f(x)[1], "
+		"REC->common_pid ? \"a:b\" : \"c\", REC->common_pid ? 1 : REC->common_type, "
+		"REC->common_pid ? 1 : (u32)REC->common_type + 2\n",
 	};
 	static const char *const bad[] = {
 		"print fmt: \"%d\", 1 / 08\n", /* octal: 0 */
@@ -648,6 +658,16 @@ static void test_format_lint(void)
 		"print fmt: \"%d\", REC->a.b\n", /* nor a field's member */
 		"print fmt: \"%d\", (1\n", /* unbalanced */
 		"print fmt: \"%d\", 0 ? 1 : 2 = 3\n", /* an assignment */
+		"print fmt: \"%d\", 0 ? 1 : x[1]\n", /* a subscript after ':' */
+		"print fmt: \"%d\", 0 ? 1 : (x)[1]\n",
+		"print fmt: \"%d\", 0 ? 1 : (int) x [1]\n",
+		"print fmt: \"%d\", 0 ? 1 : \"ab\"[1]\n",
+		"print fmt: \"%d\", 0 ? 1 :5[1]\n",
+		"print fmt: \"%d\", 0 ? 1 : 2 ? 3 : x.y[1]\n",
+		"print fmt: \"%d\", 0 ? 1 : x . y\n", /* a member after ':' */
+		"print fmt: \"%d\", 0 ? 1 : longREC->y, 2\n",
+		"print fmt: \"%d\", 0 ? 1 : (x)->y\n",
+		"print fmt: \"%d\", 0 ? 1 : char x[16]\n", /* words in a row */
 		"print fmt: \"%d, 1\n", /* unclosed string: endless loop */
 		"\tfield:char a[\x81];\toffset:8;\tsize:1;\n", /* no token for 0x81 */
 		"\tfield:char a[\"6];\toffset:8;\tsize:1;\n",
