@@ -52,7 +52,11 @@ prism version --build-options | grep -q 'bpf: \[ on' || skip "prism was built wi
 prism record -q --off-cpu -o "$TMP/fp.data" -- "$TMP/nofp" 20
 check "record --off-cpu exits 0" test $? -eq 0
 prism offcpu -i "$TMP/fp.data" >"$TMP/fp.txt" 2>"$TMP/fp.err"
-grep_q "^warning: 20 of 20 off-CPU blocks have user stacks that end early in libc" "$TMP/fp.err"
+# every block is cut short; the count of blocks is the 20 sleeps, or a few
+# fewer when the BPF side sums some (CI saw 19 of 19 on a busy machine)
+grep_q "^warning: ([0-9]+) of \\1 off-CPU blocks have user stacks that end early in libc" "$TMP/fp.err"
+n=$(sed -n 's/^warning: \([0-9]*\) of .*/\1/p' "$TMP/fp.err")
+check "most of the 20 sleeps are blocks (${n:-none})" test "${n:-0}" -ge 15 -a "${n:-0}" -le 20
 grep_q "e.g. in 'nofp'" "$TMP/fp.err"
 grep_q "^hint: .*-fno-omit-frame-pointer.*--off-cpu=sched --call-graph dwarf" "$TMP/fp.err"
 done_testing
