@@ -27,12 +27,14 @@ struct prism_evsel {
 	size_t id_hdr_size; /* bytes of the sample_id trailer */
 	/*
 	 * Where each fixed-size field of a sample is (bytes from the record
-	 * start, 0 = absent), when no field of a varying size precedes the
-	 * call chain and RAW and none follows them (sample_fast).
+	 * start, 0 = absent: they come first, whatever follows them), and
+	 * whether no field of a varying size precedes the call chain and RAW
+	 * and none follows them (sample_fast: the parser's fast path).
 	 */
 	bool sample_fast;
 	uint8_t at_id, at_ip, at_tid, at_time, at_addr, at_stream_id, at_cpu, at_period;
 	uint8_t at_end; /* end of the fixed fields: the call chain or RAW starts here */
+	uint8_t trailer_time; /* bytes from a record's end to the sample_id TIME, 0 = none */
 	uint64_t period; /* the sample's period when it has no PERIOD field */
 };
 

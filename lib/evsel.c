@@ -50,8 +50,6 @@ static void sample_layout(struct prism_evsel *e)
 
 	e->period = e->a.attr.freq ? 0 : e->a.attr.sample_period;
 	e->sample_fast = !(st & ~fast);
-	if (!e->sample_fast)
-		return;
 	for (i = 0; i < PRISM_ARRAY_SIZE(fixed); i++) {
 		if (st & fixed[i].bit) {
 			*((uint8_t *)e + fixed[i].at) = at;
@@ -59,6 +57,12 @@ static void sample_layout(struct prism_evsel *e)
 		}
 	}
 	e->at_end = at;
+	/* the sample_id trailer is read backwards: IDENTIFIER, CPU, STREAM_ID, ID, TIME */
+	if ((st & PERF_SAMPLE_TIME) && e->id_hdr_size)
+		e->trailer_time =
+			(uint8_t)(8 *
+				  (!!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
+				   !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) + 1));
 }
 
 struct prism_evsel *prism_evsel__new(const struct prism_attr_ext *a, int idx)

@@ -990,15 +990,17 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
 }
 
 size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avail, uint32_t file,
-			     uint64_t file_offset, size_t time_at, size_t *nr)
+			     uint64_t file_offset, size_t *nr)
 {
+	size_t time_at = o->sample_time_at;
 	const uint8_t *b = p;
 	uint64_t last, floor;
 	struct ord_run *r;
 	size_t pos = 0, n = 0;
 
 	*nr = 0;
-	if (unlikely(!o->nr_runs || o->delivering || ((uintptr_t)p & 7) || o->bytes > o->mem_limit))
+	if (unlikely(!time_at || !o->nr_runs || o->delivering || ((uintptr_t)p & 7) ||
+		     o->bytes > o->mem_limit))
 		return 0;
 	r = &o->rv[o->nr_runs - 1];
 	/* the conditions of ref_cost() finding the run, and a cost that stays */

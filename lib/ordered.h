@@ -168,20 +168,20 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
  * @o: the queue
  * @p: the records at @file_offset of input @file, 8-byte aligned
  * @avail: bytes readable at @p
- * @time_at: where a PERF_RECORD_SAMPLE record has its time
  * @nr: set to the number of records queued
  *
  * Queues the records at @p as prism_ordered__queue_ref() would, as long
  * as all it takes is extending the last run: a sample of a size that is
  * a multiple of 8, following the run in the same input, with a time (not
  * 0 or ~0) not earlier than the run's last, and a run that already counts
- * all the memory it may (RUN_BUF_MIN bytes).
+ * all the memory it may (RUN_BUF_MIN bytes).  Sample times are read where
+ * prism_ordered__set_sample_time() said; without it nothing is queued.
  *
  * Return: the bytes queued (whole records), 0 when the first record is
  * not such a record (queue it with prism_ordered__queue_ref() then).
  */
 size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avail, uint32_t file,
-			     uint64_t file_offset, size_t time_at, size_t *nr);
+			     uint64_t file_offset, size_t *nr);
 
 /**
  * prism_ordered__finished_round - process a PERF_RECORD_FINISHED_ROUND

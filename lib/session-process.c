@@ -221,24 +221,15 @@ static int ordered_deliver(void *ctx, const void *rec, size_t size, uint64_t tim
 /* the record's timestamp, or 0 when it has none (synthesized or no TIME bit) */
 static uint64_t evsel_time(const struct perf_event_header *hdr, const struct prism_evsel *evsel)
 {
-	uint64_t st = evsel->a.attr.sample_type;
 	const uint8_t *p = (const uint8_t *)hdr;
-	size_t idx;
 
-	if (!(st & PERF_SAMPLE_TIME))
+	if (hdr->type == PERF_RECORD_SAMPLE)
+		return evsel->at_time && evsel->at_time + 8u <= hdr->size ?
+			       get_u64(p + evsel->at_time) :
+			       0;
+	if (!evsel->trailer_time || hdr->size < 8 + evsel->id_hdr_size)
 		return 0;
-	if (hdr->type == PERF_RECORD_SAMPLE) {
-		idx = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) +
-		      !!(st & PERF_SAMPLE_TID);
-		if (8 + 8 * (idx + 1) > hdr->size)
-			return 0;
-		return get_u64(p + 8 + 8 * idx);
-	}
-	if (!evsel->id_hdr_size || hdr->size < 8 + evsel->id_hdr_size)
-		return 0;
-	idx = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
-	      !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) + 1;
-	return get_u64(p + hdr->size - 8 * idx);
+	return get_u64(p + hdr->size - evsel->trailer_time);
 }
 
 /*
@@ -577,10 +568,8 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
 static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 {
 	const struct prism_file_info *fi = &s->info;
-	/* samples queued by reference in bulk, their time where every event has it */
-	bool fast = s->ordered && !s->no_order && s->cur_input != UINT32_MAX && !fi->needs_swap &&
-		    s->time_shared && s->time_pos >= 0;
-	size_t time_at = 8 + 8 * (size_t)(fast ? s->time_pos : 0);
+	/* records queued by reference (see prism_session__process()): samples in bulk */
+	bool fast = s->cur_input != UINT32_MAX;
 	int err = 0;
 
 	if (!prism_input__is_pipe(s->in)) {
@@ -607,7 +596,7 @@ static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 			if (fast && s->names_resolved) {
 				size_t n, got = prism_ordered__extend(s->ordered, p + used,
 								      avail - used, s->cur_input,
-								      off + used, time_at, &n);
+								      off + used, &n);
 
 				if (got) {
 					s->stats.data_bytes += got;

@@ -145,15 +145,8 @@ int prism_session__add_evsel(struct prism_session *s, const struct prism_attr_ex
 /* where an event puts the time (see session-internal.h), -1 when it has none */
 static void time_pos_of(const struct prism_evsel *e, int *pos, int *is_pos)
 {
-	uint64_t st = e->a.attr.sample_type;
-
-	*pos = *is_pos = -1;
-	if (!(st & PERF_SAMPLE_TIME))
-		return;
-	*pos = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_IP) + !!(st & PERF_SAMPLE_TID);
-	if (e->id_hdr_size)
-		*is_pos = !!(st & PERF_SAMPLE_IDENTIFIER) + !!(st & PERF_SAMPLE_CPU) +
-			  !!(st & PERF_SAMPLE_STREAM_ID) + !!(st & PERF_SAMPLE_ID) + 1;
+	*pos = e->at_time ? (e->at_time - 8) / 8 : -1;
+	*is_pos = e->trailer_time ? e->trailer_time / 8 : -1;
 }
 
 /* the time positions, when every event has the same (the tracking event may lack RAW) */

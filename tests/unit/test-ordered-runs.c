@@ -139,7 +139,7 @@ static int rs_queue(struct prism_ordered *o, struct rsink *rs, unsigned f, uint6
 	if (copy)
 		return prism_ordered__queue(o, rs->b[f] + off, size, time, off);
 	if (rs->use_extend) {
-		size_t n, got = prism_ordered__extend(o, rs->b[f] + off, size, f, off, 8, &n);
+		size_t n, got = prism_ordered__extend(o, rs->b[f] + off, size, f, off, &n);
 
 		if (got) {
 			if (got != size || n != 1)
@@ -378,7 +378,7 @@ static void test_runs_bulk(void)
 				uint64_t off = ref[i].tag;
 
 				got = prism_ordered__extend(o, rs.b[0] + off, rs.len[0] - off, 0,
-							    off, 8, &k);
+							    off, &k);
 				if (got) {
 					TEST_TRUE(k >= 1 && i + k <= n);
 					bulk += k;
