@@ -8,27 +8,6 @@
 #include "internal.h"
 #include "tp/field.h"
 
-uint64_t tp_read_num(const void *p, size_t size, bool sign, bool swap)
-{
-	uint64_t v;
-
-	switch (size) {
-	case 1:
-		v = *(const uint8_t *)p;
-		return sign ? (uint64_t)(int64_t)(int8_t)v : v;
-	case 2:
-		v = swap ? __builtin_bswap16(get_u16(p)) : get_u16(p);
-		return sign ? (uint64_t)(int64_t)(int16_t)v : v;
-	case 4:
-		v = swap ? __builtin_bswap32(get_u32(p)) : get_u32(p);
-		return sign ? (uint64_t)(int64_t)(int32_t)v : v;
-	case 8:
-		return swap ? __builtin_bswap64(get_u64(p)) : get_u64(p);
-	default:
-		return 0;
-	}
-}
-
 /*
  * A __data_loc word is a u32: offset in the low 16 bits, length in the
  * high 16; a __rel_loc offset counts from the end of the field.  Very old

@@ -15,6 +15,8 @@
 
 #include <prism/tp.h>
 
+#include "internal.h" /* get_u16() ... */
+
 enum tp_field_flags {
 	TP_FIELD_SIGNED = 1 << 0,
 	TP_FIELD_ARRAY = 1 << 1, /* x[N], and every __data_loc / __rel_loc field */
@@ -39,8 +41,30 @@ static inline bool tp_in_bounds(size_t off, size_t len, size_t raw_size)
 	return off <= raw_size && len <= raw_size - off;
 }
 
-/* 1, 2, 4 or 8 bytes at @p, byte-swapped if @swap, zero- or sign-extended */
-uint64_t tp_read_num(const void *p, size_t size, bool sign, bool swap);
+/*
+ * 1, 2, 4 or 8 bytes at @p, byte-swapped if @swap, zero- or sign-extended
+ * (inline: util reads fields of every event with it)
+ */
+static inline uint64_t tp_read_num(const void *p, size_t size, bool sign, bool swap)
+{
+	uint64_t v;
+
+	switch (size) {
+	case 1:
+		v = *(const uint8_t *)p;
+		return sign ? (uint64_t)(int64_t)(int8_t)v : v;
+	case 2:
+		v = swap ? __builtin_bswap16(get_u16(p)) : get_u16(p);
+		return sign ? (uint64_t)(int64_t)(int16_t)v : v;
+	case 4:
+		v = swap ? __builtin_bswap32(get_u32(p)) : get_u32(p);
+		return sign ? (uint64_t)(int64_t)(int32_t)v : v;
+	case 8:
+		return swap ? __builtin_bswap64(get_u64(p)) : get_u64(p);
+	default:
+		return 0;
+	}
+}
 
 /*
  * tp_field__dynamic_loc - where the bytes of a __data_loc / __rel_loc field are

@@ -5,7 +5,6 @@
  * fields are read by name (kernels add and drop fields), then turned into
  * a struct prism_util_event.
  */
-#include <byteswap.h>
 #include <stdio.h>
 #include <sys/utsname.h>
 
@@ -154,24 +153,9 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 /* as prism_tp_field__u64() reads it: 0 when absent or outside the payload */
 static inline int64_t num(const struct numfield *f, const uint8_t *raw, size_t raw_size)
 {
-	const uint8_t *p = raw + f->off;
-	uint64_t v;
-
 	if (!f->size || f->off + f->size > raw_size)
 		return 0;
-	switch (f->size) {
-	case 8:
-		v = get_u64(p);
-		return (int64_t)(f->swap ? bswap_64(v) : v);
-	case 4:
-		v = f->swap ? bswap_32(get_u32(p)) : get_u32(p);
-		return f->sign ? (int64_t)(int32_t)v : (int64_t)v;
-	case 2:
-		v = f->swap ? bswap_16(get_u16(p)) : get_u16(p);
-		return f->sign ? (int64_t)(int16_t)v : (int64_t)v;
-	default:
-		return f->sign ? (int64_t)(int8_t)*p : (int64_t)*p;
-	}
+	return (int64_t)tp_read_num(raw + f->off, f->size, f->sign, f->swap);
 }
 
 static void str(const struct prism_tp_field *f, const struct prism_sample *s, const char **p,
