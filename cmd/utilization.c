@@ -36,6 +36,9 @@ struct util_cmd {
 	double duration;
 	bool keep;
 	uint64_t order_mb;
+	/* printing */
+	struct prism_util *u;
+	bool failed; /* a table could not be made (said) */
 };
 
 static const char *const usage[] = {
@@ -385,8 +388,24 @@ static void print_anomalies(const struct prism_util_result *r)
 		printf("  events not in the file: %s\n", a->missing);
 }
 
-static void print_text(const struct prism_util_result *r, const struct util_cmd *c)
+/* the call tables of process @p; false (said) when they cannot be made */
+static bool process_calls(struct util_cmd *c, const struct prism_util_process *p,
+			  size_t nr[PRISM_UTIL_NR_KINDS],
+			  const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS])
 {
+	int err = prism_util__process_calls(c->u, p, nr, calls);
+
+	if (err) {
+		error_errno(-err, "cannot merge the call tables of process %u", p->pid);
+		c->failed = true;
+	}
+	return !err;
+}
+
+static void print_text(const struct prism_util_result *r, struct util_cmd *c)
+{
+	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS];
+	size_t nr[PRISM_UTIL_NR_KINDS];
 	char cpu[24], moves[24];
 	size_t i, j;
 	uint64_t all_moves = 0;
@@ -404,8 +423,8 @@ static void print_text(const struct prism_util_result *r, const struct util_cmd 
 			for (j = 0; j < p->nr_cpus; j++)
 				row("ALL", "", udec(cpu, p->cpus[j].cpu), &p->cpus[j].t, 0, "");
 			row("ALL", "", "ALL", &p->all, 0, udec(moves, p->moves));
-			if (!c->no_calls)
-				calls_table((size_t *)p->nr_calls, p->calls);
+			if (!c->no_calls && process_calls(c, p, nr, calls))
+				calls_table(nr, calls);
 			printf("\n");
 		}
 	}
@@ -474,8 +493,10 @@ static void csv_calls(const char *scope, int64_t pid, int64_t tid, int image, si
 		}
 }
 
-static void print_csv(const struct prism_util_result *r, const struct util_cmd *c)
+static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 {
+	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS];
+	size_t nr[PRISM_UTIL_NR_KINDS];
 	size_t i, j, k;
 
 	printf("record,scope,pid,tid,image,comm,cpu,user,sys,irq,softirq,hv,busy,idle,wait,sleep,"
@@ -518,8 +539,8 @@ static void print_csv(const struct prism_util_result *r, const struct util_cmd *
 		printf(",ALL");
 		csv_times(&p->all, 0);
 		printf(",%" PRIu64 ",,,,\n", p->moves);
-		if (!c->no_calls)
-			csv_calls("process", p->pid, -1, -1, (size_t *)p->nr_calls, p->calls);
+		if (!c->no_calls && process_calls(c, p, nr, calls))
+			csv_calls("process", p->pid, -1, -1, nr, calls);
 	}
 	for (k = 0; k < r->nr_cpus; k++) {
 		printf("row,system,,,,,%u", r->cpus[k].cpu);
@@ -606,8 +627,10 @@ static void json_calls(size_t *nr, const struct prism_util_call *const *calls)
 	printf("}");
 }
 
-static void print_json(const struct prism_util_result *r, const struct util_cmd *c)
+static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 {
+	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS];
+	size_t nr[PRISM_UTIL_NR_KINDS];
 	const struct prism_util_anomalies *a = &r->anomalies;
 	size_t i, j;
 
@@ -648,9 +671,9 @@ static void print_json(const struct prism_util_result *r, const struct util_cmd 
 			printf("}");
 		}
 		printf("]");
-		if (!c->no_calls) {
+		if (!c->no_calls && process_calls(c, p, nr, calls)) {
 			printf(",");
-			json_calls((size_t *)p->nr_calls, p->calls);
+			json_calls(nr, calls);
 		}
 		printf("}");
 	}
@@ -708,16 +731,25 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 	if (err < 0)
 		ret = report_process_error(s, path, err);
 	err = prism_util__report(u, ro, &r);
+	c->u = u;
 	if (err) {
 		ret = error_errno(-err, "cannot build the report of '%s'",
 				  path ? path : "perf.data");
 	} else {
+		/*
+		 * A big report is megabytes: into a file or a pipe in large
+		 * writes, not one per 4 KiB (a terminal keeps its line buffering)
+		 */
+		if (!isatty(STDOUT_FILENO))
+			setvbuf(stdout, NULL, _IOFBF, (size_t)256 << 10);
 		if (c->json)
 			print_json(r, c);
 		else if (c->csv)
 			print_csv(r, c);
 		else
 			print_text(r, c);
+		if (c->failed)
+			ret = 1;
 		if (r->anomalies.lost_events || r->anomalies.lost_samples)
 			warning("'%s' lost %" PRIu64 " events and %" PRIu64
 				" samples: the report covers what was recorded (see Anomalies)",

@@ -192,6 +192,8 @@ int ord_flush(struct prism_ordered *o, enum flush_how how)
 {
 	size_t nl = o->left.nr - o->left.head, np = o->pend.nr, total = nl + np + o->run_recs;
 	size_t budget = total, li, ln, pi, pn;
+	/* tmp is scratch for the copies only (runs are merged where they are) */
+	size_t copies = nl + np;
 	uint64_t limit = UINT64_MAX;
 	struct ord_ent *L, *P;
 	int ret = 0;
@@ -207,7 +209,7 @@ int ord_flush(struct prism_ordered *o, enum flush_how how)
 		return 0;
 
 	/* all allocations first: past this point the flush cannot fail */
-	if (ensure_vec(&o->tmp, total) ||
+	if (ensure_vec(&o->tmp, copies) ||
 	    prism_ensure_mem((void **)&o->runs, &o->runs_cap, sizeof(*o->runs),
 			     ORD_SORT_RUNS(np)) ||
 	    prism_ensure_mem((void **)&o->heap, &o->heap_cap, sizeof(*o->heap), o->nr_runs + 1))
@@ -215,7 +217,7 @@ int ord_flush(struct prism_ordered *o, enum flush_how how)
 	if (np > 1) {
 		sort_pend(o);
 		/* sort_pend may have swapped in a smaller tmp */
-		if (ensure_vec(&o->tmp, total))
+		if (ensure_vec(&o->tmp, copies))
 			return -ENOMEM;
 	}
 

@@ -142,8 +142,7 @@ struct prism_util_process {
 	size_t nr_cpus;
 	const struct prism_util_cpu_row *cpus; /* per-CPU totals of its tasks */
 	uint64_t moves;
-	size_t nr_calls[PRISM_UTIL_NR_KINDS];
-	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS];
+	/* its call tables: prism_util__process_calls() */
 };
 
 struct prism_util_anomalies {
@@ -274,6 +273,23 @@ PRISM_API void prism_util__finish(struct prism_util *u);
  */
 PRISM_API int prism_util__report(struct prism_util *u, const struct prism_util_report_opts *opts,
 				 const struct prism_util_result **res);
+
+/**
+ * prism_util__process_calls - the call tables of a process of the last report
+ * @u: the analysis
+ * @p: one of the processes of the result prism_util__report() gave
+ * @nr: set to the number of calls of each kind
+ * @calls: set to the calls of each kind, in the order of a task's tables
+ *
+ * The tables of the process's tasks (in the report: filtered as it was),
+ * merged.  They are made on demand in memory that the next call reuses: a
+ * big trace has thousands of processes.
+ *
+ * Return: 0, or -ENOMEM; @calls are valid until the next call, report or free.
+ */
+PRISM_API int prism_util__process_calls(struct prism_util *u, const struct prism_util_process *p,
+					size_t nr[PRISM_UTIL_NR_KINDS],
+					const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS]);
 
 /**
  * prism_util_preset - the tracepoints the analysis uses, as "sys:name"

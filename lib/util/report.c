@@ -85,6 +85,7 @@ void prism_util__free(struct prism_util *u)
 	if (!u)
 		return;
 	util_report_free(u);
+	calltab_release(&u->pcalls);
 	for (i = 0; i < u->nr_tasks; i++) {
 		calltab_release(&u->tasks[i]->calls);
 		free(u->tasks[i]->cpus);
@@ -153,26 +154,10 @@ static int merge_calls(struct calltab *dst, const struct calltab *src)
 	for (i = 0; i < src->nr; i++) {
 		const struct prism_util_call *s = &src->v[i].pub;
 		struct ucall *d = calltab_get(dst, s->kind, s->id, NULL);
-		struct prism_util_call *p;
 
 		if (!d)
 			return -ENOMEM;
-		p = &d->pub;
-		if (s->count) {
-			if (!p->count || s->min < p->min)
-				p->min = s->min;
-			if (s->max > p->max)
-				p->max = s->max;
-		}
-		p->count += s->count;
-		p->elapsed += s->elapsed;
-		p->pending += s->pending;
-		p->oncpu += s->oncpu;
-		p->nr_pending_start += s->nr_pending_start;
-		p->nr_pending_end += s->nr_pending_end;
-		p->nr_inherited += s->nr_inherited;
-		p->nr_unmatched_exits += s->nr_unmatched_exits;
-		p->nr_duplicate_exits += s->nr_duplicate_exits;
+		call_merge(&d->pub, s);
 	}
 	return 0;
 }
@@ -211,7 +196,7 @@ _Static_assert(sizeof(struct ucall) == sizeof(struct prism_util_call),
 static int export_calls(struct prism_util *u, struct arena *a, struct calltab *ct, bool give,
 			size_t *nr, const struct prism_util_call **out)
 {
-	struct prism_util_call *v = ct->v ? &ct->v->pub : NULL;
+	struct prism_util_call *v;
 	size_t i;
 	int k;
 
@@ -219,6 +204,10 @@ static int export_calls(struct prism_util *u, struct arena *a, struct calltab *c
 		nr[k] = 0;
 		out[k] = NULL;
 	}
+	/* what the report allocates next can use the room the table does not */
+	umap_release(&ct->map);
+	calltab_shrink(ct);
+	v = ct->v ? &ct->v->pub : NULL;
 	for (i = 0; i < ct->nr; i++) {
 		char buf[32];
 		const char *name;
@@ -240,14 +229,10 @@ static int export_calls(struct prism_util *u, struct arena *a, struct calltab *c
 			return -ENOMEM;
 		ct->v = NULL;
 		ct->nr = ct->cap = 0;
-		umap_release(&ct->map);
 		return 0;
 	}
-	umap_release(&ct->map);
+	/* the order changed: the next lookup indexes the table again (tables.c) */
 	ct->last_key = UINT64_MAX; /* no key */
-	for (i = 0; i < ct->nr; i++)
-		if (umap_put(&ct->map, call_key(v[i].kind, v[i].id), (uint32_t)i))
-			return -ENOMEM;
 	return 0;
 }
 
@@ -527,7 +512,6 @@ int prism_util__report(struct prism_util *u, const struct prism_util_report_opts
 	for (i = 0; i < nt; i = j) {
 		struct prism_util_process *p = &procs[np++];
 		struct prism_util_cpu_row *rows;
-		struct calltab pc = { 0 };
 		const struct prism_util_task **pt;
 		size_t k, m, nrows = 0;
 
@@ -568,41 +552,6 @@ int prism_util__report(struct prism_util *u, const struct prism_util_report_opts
 		qsort(rows, nrows, sizeof(*rows), cmp_row);
 		p->cpus = rows;
 		p->nr_cpus = nrows;
-		for (k = i; k < j; k++) {
-			for (m = 0; m < PRISM_UTIL_NR_KINDS; m++) {
-				size_t c;
-
-				for (c = 0; c < order[k]->nr_calls[m]; c++) {
-					const struct prism_util_call *s = &order[k]->calls[m][c];
-					struct ucall *d = calltab_get(&pc, s->kind, s->id, NULL);
-
-					if (!d) {
-						calltab_release(&pc);
-						goto out;
-					}
-					if (s->count) {
-						if (!d->pub.count || s->min < d->pub.min)
-							d->pub.min = s->min;
-						if (s->max > d->pub.max)
-							d->pub.max = s->max;
-					}
-					d->pub.count += s->count;
-					d->pub.elapsed += s->elapsed;
-					d->pub.pending += s->pending;
-					d->pub.oncpu += s->oncpu;
-					d->pub.nr_pending_start += s->nr_pending_start;
-					d->pub.nr_pending_end += s->nr_pending_end;
-					d->pub.nr_inherited += s->nr_inherited;
-					d->pub.nr_unmatched_exits += s->nr_unmatched_exits;
-					d->pub.nr_duplicate_exits += s->nr_duplicate_exits;
-				}
-			}
-		}
-		err = export_calls(u, a, &pc, true, p->nr_calls, p->calls);
-		calltab_release(&pc);
-		if (err)
-			goto out;
-		err = -ENOMEM;
 	}
 	if (o->top && np > o->top) {
 		/* the N busiest, then in the asked order */
@@ -621,4 +570,47 @@ out:
 	free(images);
 	free(order);
 	return err;
+}
+
+int prism_util__process_calls(struct prism_util *u, const struct prism_util_process *p,
+			      size_t nr[PRISM_UTIL_NR_KINDS],
+			      const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS])
+{
+	struct calltab *ct = &u->pcalls;
+	struct prism_util_call *v;
+	size_t i, j, c;
+	int k;
+
+	calltab_clear(ct);
+	ct->last_key = UINT64_MAX; /* no key */
+	for (k = 0; k < PRISM_UTIL_NR_KINDS; k++) {
+		nr[k] = 0;
+		calls[k] = NULL;
+	}
+	for (i = 0; i < p->nr_tasks; i++) {
+		const struct prism_util_task *t = p->tasks[i];
+
+		for (k = 0; k < PRISM_UTIL_NR_KINDS; k++) {
+			for (c = 0; c < t->nr_calls[k]; c++) {
+				const struct prism_util_call *s = &t->calls[k][c];
+				struct ucall *d = calltab_get(ct, s->kind, s->id, NULL);
+
+				if (!d)
+					return -ENOMEM;
+				d->pub.name = s->name; /* named by the report */
+				call_merge(&d->pub, s);
+			}
+		}
+	}
+	v = ct->v ? &ct->v->pub : NULL;
+	if (ct->nr)
+		qsort(v, ct->nr, sizeof(*v), cmp_kind_call);
+	/* the order changed: the index is made again when needed (tables.c) */
+	umap_clear(&ct->map);
+	for (j = 0; j < ct->nr; j++) {
+		k = v[j].kind;
+		if (!nr[k]++)
+			calls[k] = &v[j];
+	}
+	return 0;
 }

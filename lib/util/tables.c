@@ -78,6 +78,15 @@ int64_t umap_get(const struct umap *m, uint64_t key)
 	return -1;
 }
 
+void umap_clear(struct umap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		m->keys[i] = EMPTY;
+	m->nr = 0;
+}
+
 void umap_release(struct umap *m)
 {
 	zfree(&m->keys);
@@ -85,14 +94,47 @@ void umap_release(struct umap *m)
 	m->cap = m->nr = 0;
 }
 
+/*
+ * Tables of up to this many calls are searched without an index: most
+ * tasks make a few kinds of calls, and the index would cost more memory
+ * than the calls.
+ */
+#define CALLTAB_SCAN 16
+
+/* the index of all entries of @ct, made again */
+static int calltab_index(struct calltab *ct)
+{
+	size_t i;
+
+	umap_clear(&ct->map);
+	for (i = 0; i < ct->nr; i++)
+		if (umap_put(&ct->map, call_key(ct->v[i].pub.kind, ct->v[i].pub.id), (uint32_t)i))
+			return -ENOMEM;
+	return 0;
+}
+
 /* calltab_get() when the entry is not the one looked up last */
 struct ucall *calltab_get_slow(struct calltab *ct, enum prism_util_call_kind kind, int64_t id,
 			       int32_t *idx)
 {
 	uint64_t key = call_key(kind, id);
-	int64_t i = umap_get(&ct->map, key);
+	int64_t i = -1;
 	struct ucall *c;
 
+	if (ct->nr <= CALLTAB_SCAN) {
+		size_t j;
+
+		for (j = 0; j < ct->nr; j++)
+			if (call_key(ct->v[j].pub.kind, ct->v[j].pub.id) == key) {
+				i = (int64_t)j;
+				break;
+			}
+	} else {
+		/* the index is dropped when the table is sorted for a report */
+		if (ct->map.nr != ct->nr && calltab_index(ct))
+			return NULL;
+		i = umap_get(&ct->map, key);
+	}
 	if (i >= 0) {
 		ct->last_key = key;
 		ct->last_idx = (uint32_t)i;
@@ -103,18 +145,41 @@ struct ucall *calltab_get_slow(struct calltab *ct, enum prism_util_call_kind kin
 	if (ct->nr >= INT32_MAX ||
 	    prism_ensure_mem((void **)&ct->v, &ct->cap, sizeof(*ct->v), ct->nr + 1))
 		return NULL;
-	if (umap_put(&ct->map, key, (uint32_t)ct->nr))
-		return NULL;
 	c = &ct->v[ct->nr];
 	memset(c, 0, sizeof(*c));
 	c->pub.kind = kind;
 	c->pub.id = id;
-	if (idx)
-		*idx = (int32_t)ct->nr;
-	ct->last_key = key;
-	ct->last_idx = (uint32_t)ct->nr;
 	ct->nr++;
+	if (ct->nr > CALLTAB_SCAN &&
+	    (ct->map.nr == ct->nr - 1 ? umap_put(&ct->map, key, (uint32_t)(ct->nr - 1)) :
+					calltab_index(ct))) {
+		ct->nr--;
+		return NULL;
+	}
+	if (idx)
+		*idx = (int32_t)(ct->nr - 1);
+	ct->last_key = key;
+	ct->last_idx = (uint32_t)(ct->nr - 1);
 	return c;
+}
+
+void calltab_shrink(struct calltab *ct)
+{
+	struct ucall *v;
+
+	if (!ct->nr || ct->nr == ct->cap)
+		return;
+	v = realloc(ct->v, ct->nr * sizeof(*ct->v));
+	if (v) { /* else the table stays as it was */
+		ct->v = v;
+		ct->cap = ct->nr;
+	}
+}
+
+void calltab_clear(struct calltab *ct)
+{
+	ct->nr = 0;
+	umap_clear(&ct->map);
 }
 
 void calltab_release(struct calltab *ct)
@@ -134,4 +199,23 @@ void call_complete(struct ucall *c, uint64_t dt)
 		p->max = dt;
 	p->count++;
 	p->elapsed += dt;
+}
+
+void call_merge(struct prism_util_call *d, const struct prism_util_call *s)
+{
+	if (s->count) {
+		if (!d->count || s->min < d->min)
+			d->min = s->min;
+		if (s->max > d->max)
+			d->max = s->max;
+	}
+	d->count += s->count;
+	d->elapsed += s->elapsed;
+	d->pending += s->pending;
+	d->oncpu += s->oncpu;
+	d->nr_pending_start += s->nr_pending_start;
+	d->nr_pending_end += s->nr_pending_end;
+	d->nr_inherited += s->nr_inherited;
+	d->nr_unmatched_exits += s->nr_unmatched_exits;
+	d->nr_duplicate_exits += s->nr_duplicate_exits;
 }

@@ -49,7 +49,8 @@ struct umap {
 struct calltab {
 	struct ucall *v;
 	size_t nr, cap;
-	struct umap map; /* key (kind << 40 | (id & 0xffffffffff)) -> index */
+	/* key (kind << 40 | (id & 0xffffffffff)) -> index, of big tables only (see tables.c) */
+	struct umap map;
 	uint64_t last_key; /* the key looked up last, when nr */
 	uint32_t last_idx;
 };
@@ -163,6 +164,7 @@ struct prism_util {
 
 	/* report storage, rebuilt by prism_util__report() */
 	void *rep;
+	struct calltab pcalls; /* prism_util__process_calls()'s tables */
 };
 
 /* umap */
@@ -170,6 +172,8 @@ int umap_put(struct umap *m, uint64_t key, uint32_t val);
 /* index, or -1 */
 int64_t umap_get(const struct umap *m, uint64_t key);
 void umap_release(struct umap *m);
+/* remove every key, keeping the memory */
+void umap_clear(struct umap *m);
 
 /* call tables */
 static inline uint64_t call_key(enum prism_util_call_kind kind, int64_t id)
@@ -198,8 +202,14 @@ static inline struct ucall *calltab_get(struct calltab *ct, enum prism_util_call
 	return calltab_get_slow(ct, kind, id, idx);
 }
 
+/* give the room of calls never made back (tables done growing, for a report) */
+void calltab_shrink(struct calltab *ct);
 void calltab_release(struct calltab *ct);
 void call_complete(struct ucall *c, uint64_t dt);
+/* add the numbers of call @s to @d (the same call of another task) */
+void call_merge(struct prism_util_call *d, const struct prism_util_call *s);
+/* empty @ct, keeping its memory */
+void calltab_clear(struct calltab *ct);
 
 /* names used at report time */
 const char *util_irq_name(const struct prism_util *u, int64_t irq);
