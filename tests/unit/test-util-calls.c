@@ -11,6 +11,7 @@
 #include <prism/util.h>
 
 #include "test.h"
+#include "util-test.h"
 
 #define US 1000ULL
 
@@ -41,12 +42,7 @@ static void call(uint32_t pid, uint32_t tid, int64_t id, uint64_t dur)
 
 static const struct prism_util_result *report(void)
 {
-	const struct prism_util_result *r = NULL;
-
-	prism_util__finish(u);
-	if (prism_util__report(u, NULL, &r))
-		return NULL;
-	return r;
+	return util_report(u);
 }
 
 static const struct prism_util_process *process(const struct prism_util_result *r, uint32_t pid)

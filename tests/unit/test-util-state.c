@@ -10,6 +10,7 @@
 #include <prism/util.h>
 
 #include "test.h"
+#include "util-test.h"
 
 #define MS 1000000ULL
 
@@ -44,12 +45,7 @@ static int sw(uint64_t time, uint32_t cpu, uint32_t prev, int64_t state, uint32_
 
 static const struct prism_util_result *report(void)
 {
-	const struct prism_util_result *r = NULL;
-
-	prism_util__finish(u);
-	if (prism_util__report(u, NULL, &r))
-		return NULL;
-	return r;
+	return util_report(u);
 }
 
 static const struct prism_util_task *task(const struct prism_util_result *r, uint32_t tid,
