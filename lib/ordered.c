@@ -367,7 +367,7 @@ void prism_ordered__free(struct prism_ordered *o)
 	free(o->runs);
 	free(o->bounce);
 	for (i = 0; i < o->nr_runs; i++)
-		free(o->rv[i].buf);
+		ord_run_release(o, &o->rv[i]);
 	for (i = 0; i < o->nr_spare; i++)
 		free(o->spare[i].mem);
 	free(o->rv);

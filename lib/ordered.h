@@ -112,6 +112,14 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
 typedef int (*prism_ordered_read_fn)(void *ctx, uint32_t file, void *buf, size_t len, uint64_t off);
 
 /*
+ * prism_ordered_map_fn - map @len bytes at @off (page aligned) of input
+ * @file read-only; the queue unmaps them with munmap()
+ *
+ * Return: the mapping, or NULL (the queue then reads through the read callback).
+ */
+typedef void *(*prism_ordered_map_fn)(void *ctx, uint32_t file, uint64_t off, size_t len);
+
+/*
  * prism_ordered_time_fn - the time of a record read back (8-byte aligned),
  * the same as was given to prism_ordered__queue_ref() for it
  */
@@ -136,6 +144,12 @@ void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn re
  * (of at least @time_at + 8 bytes) is then read there, without a call.
  */
 void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at);
+
+/*
+ * prism_ordered__set_map - read queued records back through mappings of
+ * their input instead of copies (optional, with a reader set)
+ */
+void prism_ordered__set_map(struct prism_ordered *o, prism_ordered_map_fn map);
 
 /**
  * prism_ordered__queue_ref - queue one record that stays in its input

@@ -10,7 +10,7 @@
 #include "internal.h"
 #include "data/input.h"
 
-#define WINDOW_SIZE (4u << 20) /* bytes mapped at a time */
+#define WINDOW_SIZE (2u << 20) /* bytes mapped at a time */
 /*
  * Windows start on this file offset boundary: the page cache holds a file
  * in folios of up to 2 MiB, and a fault maps a whole folio only when the
@@ -125,6 +125,16 @@ int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t o
 		done += (size_t)n;
 	}
 	return 0;
+}
+
+void *prism_input__map(struct prism_input *in, uint64_t off, size_t len)
+{
+	void *p;
+
+	if (in->pipe || off > in->size || len > in->size - off || !len)
+		return NULL;
+	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, in->fd, (off_t)off);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 uint64_t prism_input__pos(const struct prism_input *in)

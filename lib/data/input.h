@@ -25,6 +25,8 @@ uint64_t prism_input__size(const struct prism_input *in);
 int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t off);
 
 /* stream position, and where the stream ends (UINT64_MAX: end of input) */
+/* a read-only mapping of @len bytes at @off (page aligned), or NULL; munmap() it */
+void *prism_input__map(struct prism_input *in, uint64_t off, size_t len);
 uint64_t prism_input__pos(const struct prism_input *in);
 void prism_input__set_end(struct prism_input *in, uint64_t end);
 /* move the stream position; pipes can only move forward */
