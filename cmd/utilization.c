@@ -738,10 +738,13 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 	} else {
 		/*
 		 * A big report is megabytes: into a file or a pipe in large
-		 * writes, not one per 4 KiB (a terminal keeps its line buffering)
+		 * writes, not one per 4 KiB (a terminal keeps its line
+		 * buffering).  glibc takes the size only with a buffer given.
 		 */
+		static char out_buf[(size_t)256 << 10];
+
 		if (!isatty(STDOUT_FILENO))
-			setvbuf(stdout, NULL, _IOFBF, (size_t)256 << 10);
+			setvbuf(stdout, out_buf, _IOFBF, sizeof(out_buf));
 		if (c->json)
 			print_json(r, c);
 		else if (c->csv)

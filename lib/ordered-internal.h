@@ -19,9 +19,6 @@
 #define RUN_BUF_MIN ((size_t)4 << 10)
 #define RUN_BUF_MAX ((size_t)128 << 10)
 #define RUN_BUF_BUDGET ((size_t)8 << 20)
-/* mapped read-back windows: file offset alignment, and their shared budget */
-#define RUN_MAP_ALIGN ((size_t)2 << 20)
-#define RUN_MAP_BUDGET ((size_t)8 << 20)
 /* buffers of finished runs kept for the next (malloc would map and unmap each) */
 #define RUN_BUF_SPARE 64
 /* heap source number of the copied records */
@@ -47,8 +44,8 @@ struct ord_run {
 	uint64_t buf_off;
 	size_t buf_len, buf_cap;
 	size_t cost; /* counted in bytes */
-	uint8_t *map; /* a mapped window of the file holding buf, or NULL */
-	size_t map_len;
+	uint64_t view_off; /* buf is the view pinned at this offset, when viewed */
+	bool viewed;
 	uint32_t file;
 	bool have_head;
 };
@@ -115,8 +112,8 @@ struct prism_ordered {
 	struct ord_buf spare[RUN_BUF_SPARE];
 	size_t nr_spare;
 	prism_ordered_read_fn read;
-	prism_ordered_map_fn map;
-	size_t map_bytes; /* mapped by runs */
+	prism_ordered_view_fn view;
+	prism_ordered_unview_fn unview;
 	prism_ordered_time_fn time_of;
 	size_t sample_time_at; /* 0: the time callback finds every time */
 };

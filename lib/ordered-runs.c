@@ -8,11 +8,10 @@
  * offsets, a record count and the arrival number of the first record.  A
  * flush merges the run heads and the copied records with a binary heap on
  * (time, arrival number), so equal times still come out in arrival order.
- * A run is read back through a buffer of its own (RUN_BUF_MIN to
- * RUN_BUF_MAX bytes, RUN_BUF_BUDGET shared by all runs) or, when the file
- * can be mapped (prism_ordered__set_map()) and the run is megabytes long,
- * through a window of whole 2 MiB blocks of the file (RUN_MAP_BUDGET shared
- * by all runs): then no byte is copied.  The time of each record read back
+ * A run is read back in place where its input offers views of its bytes
+ * (prism_ordered__set_view(): a mapped file), else through a buffer of its
+ * own (RUN_BUF_MIN to RUN_BUF_MAX bytes, RUN_BUF_BUDGET shared by all
+ * runs).  The time of each record read back
  * is derived again (at the offset given by prism_ordered__set_sample_time()
  * for samples, else by the time callback).  Memory then follows the number
  * of runs, not the size of a round.
@@ -20,7 +19,6 @@
 #include "ordered-internal.h"
 
 #include <inttypes.h>
-#include <sys/mman.h>
 
 static inline bool heap_less(const struct ord_heap_ent *a, const struct ord_heap_ent *b)
 {
@@ -46,54 +44,47 @@ static void heap_down(struct ord_heap_ent *h, size_t n, size_t i)
 	h[i] = x;
 }
 
-/* give back the buffer or window of a run */
+/* give back the buffer or view of a run */
 void ord_run_release(struct prism_ordered *o, struct ord_run *r)
 {
-	if (r->map) {
-		munmap(r->map, r->map_len);
-		o->map_bytes -= r->map_len;
+	if (r->viewed) {
+		o->unview(o->ctx, r->file, r->view_off);
+		r->viewed = false;
 	} else if (r->buf && o->nr_spare < RUN_BUF_SPARE) {
 		o->spare[o->nr_spare].mem = r->buf;
 		o->spare[o->nr_spare++].cap = r->buf_cap;
 	} else {
 		free(r->buf);
 	}
-	r->map = r->buf = NULL;
-	r->map_len = r->buf_cap = r->buf_len = 0;
+	r->buf = NULL;
+	r->buf_cap = r->buf_len = 0;
 }
 
 /*
- * Map the part of the file that holds at least the first @need bytes of
- * run @r's unread part: whole RUN_MAP_ALIGN blocks (a fault then maps a
- * whole page-cache folio), as far as the run goes.  Runs of at least a
- * block are mapped while RUN_MAP_BUDGET lasts: reading them through a
- * buffer copies every byte once more.  0 when mapped, 1 when the run is to
- * be read into a buffer instead.
+ * Point run @r's buffer at its file's bytes in place, holding at least
+ * the first @need bytes of its unread part.  0 when done, 1 when they are
+ * to be read into a buffer instead.
  */
-static int run_map(struct prism_ordered *o, struct ord_run *r, size_t need)
+static int run_view(struct prism_ordered *o, struct ord_run *r, size_t need)
 {
-	uint64_t base = r->start & ~(uint64_t)(RUN_MAP_ALIGN - 1), last;
-	size_t len;
-	void *p;
+	const uint8_t *p;
+	size_t avail;
 
-	if (!o->map || (r->start & 7) || (!r->map && r->end - r->start < RUN_MAP_ALIGN))
-		return 1;
-	last = r->start + need > r->end ? r->end : r->start + need;
-	len = (size_t)((last - base + RUN_MAP_ALIGN - 1) & ~(uint64_t)(RUN_MAP_ALIGN - 1));
-	if (base + len > r->end)
-		len = (size_t)(r->end - base);
 	ord_run_release(o, r);
-	if (o->map_bytes + len > RUN_MAP_BUDGET)
+	if (r->start & 7)
 		return 1;
-	p = o->map(o->ctx, r->file, base, len);
+	p = o->view(o->ctx, r->file, r->start, &avail);
 	if (!p)
 		return 1;
-	o->map_bytes += len;
-	r->map = p;
-	r->map_len = len;
-	r->buf = (uint8_t *)p + (r->start - base);
+	if (avail < need) {
+		o->unview(o->ctx, r->file, r->start);
+		return 1;
+	}
+	r->viewed = true;
+	r->view_off = r->start;
+	r->buf = (uint8_t *)p; /* only read */
 	r->buf_off = r->start;
-	r->buf_len = (size_t)((base + len < r->end ? base + len : r->end) - r->start);
+	r->buf_len = avail < r->end - r->start ? avail : (size_t)(r->end - r->start);
 	return 0;
 }
 
@@ -108,13 +99,8 @@ static int run_fill(struct prism_ordered *o, struct ord_run *r, size_t need)
 	size_t keep = 0, len;
 	int err;
 
-	if (o->map) {
-		err = run_map(o, r, need);
-		if (err <= 0)
-			return err;
-		if (r->map) /* not mapped any more: its bytes are read from here on */
-			ord_run_release(o, r);
-	}
+	if (o->view && run_view(o, r, need) == 0)
+		return 0;
 	if (r->buf && r->start >= r->buf_off && r->start < r->buf_off + r->buf_len) {
 		keep = (size_t)(r->buf_off + r->buf_len - r->start);
 		memmove(r->buf, r->buf + (r->start - r->buf_off), keep);
@@ -408,9 +394,11 @@ void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at)
 	o->sample_time_at = time_at;
 }
 
-void prism_ordered__set_map(struct prism_ordered *o, prism_ordered_map_fn map)
+void prism_ordered__set_view(struct prism_ordered *o, prism_ordered_view_fn view,
+			     prism_ordered_unview_fn unview)
 {
-	o->map = map;
+	o->view = view;
+	o->unview = unview;
 }
 
 void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn read,

@@ -112,12 +112,15 @@ int prism_ordered__queue(struct prism_ordered *o, const void *rec, size_t size, 
 typedef int (*prism_ordered_read_fn)(void *ctx, uint32_t file, void *buf, size_t len, uint64_t off);
 
 /*
- * prism_ordered_map_fn - map @len bytes at @off (page aligned) of input
- * @file read-only; the queue unmaps them with munmap()
+ * prism_ordered_view_fn - the bytes of input @file from @off on, in place
+ * (e.g. mapped), pinned until the unview callback is called with @off
  *
- * Return: the mapping, or NULL (the queue then reads through the read callback).
+ * Return: the bytes, with *@avail readable (at least the record at @off when
+ * it is whole in the input), or NULL: the queue then reads them into a
+ * buffer of its own with the read callback.
  */
-typedef void *(*prism_ordered_map_fn)(void *ctx, uint32_t file, uint64_t off, size_t len);
+typedef const void *(*prism_ordered_view_fn)(void *ctx, uint32_t file, uint64_t off, size_t *avail);
+typedef void (*prism_ordered_unview_fn)(void *ctx, uint32_t file, uint64_t off);
 
 /*
  * prism_ordered_time_fn - the time of a record read back (8-byte aligned),
@@ -146,10 +149,11 @@ void prism_ordered__set_reader(struct prism_ordered *o, prism_ordered_read_fn re
 void prism_ordered__set_sample_time(struct prism_ordered *o, size_t time_at);
 
 /*
- * prism_ordered__set_map - read queued records back through mappings of
- * their input instead of copies (optional, with a reader set)
+ * prism_ordered__set_view - read queued records back in place instead of
+ * copying them (optional, with a reader set)
  */
-void prism_ordered__set_map(struct prism_ordered *o, prism_ordered_map_fn map);
+void prism_ordered__set_view(struct prism_ordered *o, prism_ordered_view_fn view,
+			     prism_ordered_unview_fn unview);
 
 /**
  * prism_ordered__queue_ref - queue one record that stays in its input

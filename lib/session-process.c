@@ -297,14 +297,22 @@ static int ordered_read(void *ctx, uint32_t file, void *buf, size_t len, uint64_
 	return err;
 }
 
-/* or maps the part of the file it is in (long runs: nothing is copied) */
-static void *ordered_map(void *ctx, uint32_t file, uint64_t off, size_t len)
+/* or finds it in place, mapped */
+static const void *ordered_view(void *ctx, uint32_t file, uint64_t off, size_t *avail)
 {
 	struct prism_session *s = ctx;
 
 	if (file < s->nr_ord_in && s->ord_in[file])
-		return prism_input__map(s->ord_in[file], off, len);
+		return prism_input__view(s->ord_in[file], off, avail);
 	return NULL;
+}
+
+static void ordered_unview(void *ctx, uint32_t file, uint64_t off)
+{
+	struct prism_session *s = ctx;
+
+	if (file < s->nr_ord_in && s->ord_in[file])
+		prism_input__unview(s->ord_in[file], off);
 }
 
 /* the time of a record read back, as handle_kernel() found it */
@@ -724,7 +732,7 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		s->ord_in[0] = s->in;
 		s->cur_input = 0;
 		prism_ordered__set_reader(s->ordered, ordered_read, ordered_time);
-		prism_ordered__set_map(s->ordered, ordered_map);
+		prism_ordered__set_view(s->ordered, ordered_view, ordered_unview);
 		if (s->time_shared && s->time_pos >= 0)
 			prism_ordered__set_sample_time(s->ordered, 8 + 8 * (size_t)s->time_pos);
 	}

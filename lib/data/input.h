@@ -24,9 +24,20 @@ uint64_t prism_input__size(const struct prism_input *in);
 /* random access (regular files only): exactly @len bytes at @off, or -PRISM_E_TRUNCATED */
 int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t off);
 
+/*
+ * prism_input__view - the file's bytes from @off on, mapped (regular files)
+ *
+ * *@avail bytes are readable from the pointer: at least 65535 (the largest
+ * record), or up to the end of the file.  The view is pinned until
+ * prism_input__unview(@off); a few views can be pinned at once (about
+ * 2 MiB of the file each), no more.
+ * Return: the bytes at @off, or NULL (a pipe, @off at or past the end,
+ * every view pinned, or mmap failed): read them with pread instead.
+ */
+const void *prism_input__view(struct prism_input *in, uint64_t off, size_t *avail);
+void prism_input__unview(struct prism_input *in, uint64_t off);
+
 /* stream position, and where the stream ends (UINT64_MAX: end of input) */
-/* a read-only mapping of @len bytes at @off (page aligned), or NULL; munmap() it */
-void *prism_input__map(struct prism_input *in, uint64_t off, size_t len);
 uint64_t prism_input__pos(const struct prism_input *in);
 void prism_input__set_end(struct prism_input *in, uint64_t end);
 /* move the stream position; pipes can only move forward */

@@ -5,7 +5,7 @@
  */
 #include "ordered-test.h"
 
-#include <sys/mman.h>
+#include <limits.h>
 
 /*
  * Runs: records queued by reference stay in fake files (up to 3) and are
@@ -24,10 +24,9 @@ struct rsink {
 	bool use_extend; /* queue with prism_ordered__extend() where it takes the record */
 	size_t extended;
 	int read_err; /* returned by reads while set */
-	int map_fd[NR_FFILES]; /* memfd copies of the files, for rs_map (0: none) */
-	bool map_refuse; /* rs_map returns NULL */
-	unsigned maps;
-	size_t map_peak; /* most bytes of rs_map's files mapped at once (sampled) */
+	unsigned view_every; /* rs_view refuses all views but every n-th (0: none) */
+	unsigned views, view_calls, pins, bad_unviews;
+	uint64_t pinned[64]; /* offsets of the views pinned */
 	size_t fail_at;
 	int fail_ret;
 	bool fail_armed;
@@ -69,43 +68,42 @@ static int rs_read(void *ctx, uint32_t file, void *buf, size_t len, uint64_t off
 	return 0;
 }
 
-/* maps a memfd copy of the file, written again at each call */
-static void *rs_map(void *ctx, uint32_t file, uint64_t off, size_t len)
+/*
+ * Views point into the fake file (its memory is reserved so that it does
+ * not move), with only the record at @off whole in them half of the time.
+ */
+static const void *rs_view(void *ctx, uint32_t file, uint64_t off, size_t *avail)
 {
 	struct rsink *rs = ctx;
-	void *p;
+	size_t left;
 
-	if (rs->map_refuse || file >= NR_FFILES || off > rs->len[file] ||
-	    len > rs->len[file] - off || off % (uint64_t)sysconf(_SC_PAGESIZE)) {
-		rs->corrupt += !rs->map_refuse; /* the queue asked for something wrong */
+	if (file >= NR_FFILES || off >= rs->len[file]) {
+		rs->corrupt++; /* the queue asked for something wrong */
 		return NULL;
 	}
-	if (!rs->map_fd[file])
-		rs->map_fd[file] = memfd_create("rs", MFD_CLOEXEC);
-	if (rs->map_fd[file] < 0 || ftruncate(rs->map_fd[file], (off_t)rs->len[file]) ||
-	    pwrite(rs->map_fd[file], rs->b[file], rs->len[file], 0) != (ssize_t)rs->len[file])
+	rs->view_calls++;
+	if ((rs->view_every && rs->view_calls % rs->view_every) || rs->pins == 64)
 		return NULL;
-	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, rs->map_fd[file], (off_t)off);
-	if (p == MAP_FAILED)
-		return NULL;
-	rs->maps++;
-	return p;
+	left = rs->len[file] - off;
+	*avail = left;
+	if (rs->view_calls % 2 && left >= 8 && get_u16(rs->b[file] + off + 6) <= left)
+		*avail = get_u16(rs->b[file] + off + 6);
+	rs->pinned[rs->pins++] = (uint64_t)file << 56 | off;
+	rs->views++;
+	return rs->b[file] + off;
 }
 
-/* the bytes of rs_map's memfds mapped now, from /proc/self/maps */
-static size_t rs_mapped_now(void)
+static void rs_unview(void *ctx, uint32_t file, uint64_t off)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
-	unsigned long lo, hi;
-	char line[512];
-	size_t sum = 0;
+	struct rsink *rs = ctx;
+	unsigned i;
 
-	while (f && fgets(line, sizeof(line), f))
-		if (strstr(line, "/memfd:rs") && sscanf(line, "%lx-%lx", &lo, &hi) == 2)
-			sum += hi - lo;
-	if (f)
-		fclose(f);
-	return sum;
+	for (i = 0; i < rs->pins; i++)
+		if (rs->pinned[i] == ((uint64_t)file << 56 | off)) {
+			rs->pinned[i] = rs->pinned[--rs->pins];
+			return;
+		}
+	rs->bad_unviews++;
 }
 
 static uint64_t rs_time(void *ctx, const void *rec, size_t size)
@@ -139,12 +137,6 @@ static int rs_collect(void *ctx, const void *rec, size_t size, uint64_t time, ui
 		rs->fail_armed = false;
 		return rs->fail_ret;
 	}
-	if (rs->maps && rs->nr % 2048 == 0) {
-		size_t now = rs_mapped_now();
-
-		if (now > rs->map_peak)
-			rs->map_peak = now;
-	}
 	if (prism_ensure_mem((void **)&rs->v, &rs->cap_v, sizeof(*rs->v), rs->nr + 1))
 		return -ENOMEM;
 	rs->v[rs->nr].time = time;
@@ -171,11 +163,8 @@ static void rs_free(struct rsink *rs)
 {
 	unsigned f;
 
-	for (f = 0; f < NR_FFILES; f++) {
+	for (f = 0; f < NR_FFILES; f++)
 		free(rs->b[f]);
-		if (rs->map_fd[f] > 0)
-			close(rs->map_fd[f]);
-	}
 	free(rs->v);
 }
 
@@ -637,28 +626,30 @@ static void test_runs_big_records(void)
 }
 
 /*
- * Runs of megabytes are read back through mappings of their file (whole
- * 2 MiB blocks, records straddling them, more runs than the mapping budget
- * holds, small runs through buffers); the same records come out when the
- * file cannot be mapped.
+ * Runs read back in place (views of their file): many runs, long and short,
+ * with views refused now and then (those records come through buffers) or
+ * always; the same records come out, and every view is given back.
  */
-static void test_runs_mapped(void)
+static void test_runs_view(void)
 {
-	int refuse;
+	static const unsigned every[] = { 1, 3, UINT_MAX };
+	size_t k;
 
-	for (refuse = 0; refuse < 2; refuse++) {
-		struct rsink rs = { .map_refuse = refuse };
+	for (k = 0; k < PRISM_ARRAY_SIZE(every); k++) {
+		struct rsink rs = { .view_every = every[k] };
 		struct prism_ordered *o = rs_new(&rs, SIZE_MAX);
 		struct ref *ref = NULL;
 		size_t n = 0, cap = 0, r, c;
 
 		TEST_TRUE(o != NULL);
-		prism_ordered__set_map(o, rs_map);
-		for (r = 0; r < 2; r++) {
+		prism_ordered__set_view(o, rs_view, rs_unview);
+		/* views point into the file: it must not move */
+		TEST_EQ(prism_ensure_mem((void **)&rs.b[0], &rs.cap[0], 1, (size_t)16 << 20), 0);
+		for (r = 0; r < 3; r++) {
 			for (c = 0; c < 6; c++) {
 				/* CPU 5's part of a round is small */
 				size_t bytes = 0,
-				       want = c == 5 ? 9000 : ((size_t)3 << 20) - 4096 * c;
+				       want = c == 5 ? 9000 : ((size_t)3 << 18) - 4096 * c;
 				uint64_t t = 10000000 * (r + 1) - 1000 * c;
 
 				while (bytes < want) {
@@ -676,17 +667,17 @@ static void test_runs_mapped(void)
 			}
 			rs_gap(&rs, 0);
 			TEST_EQ(prism_ordered__finished_round(o), 0);
+			TEST_TRUE(rs.pins <= 12); /* one per run at most */
 		}
 		rs_check_all(o, &rs, ref, n);
-		if (refuse)
-			TEST_EQ(rs.maps, 0);
+		TEST_EQ(rs.views > 0, every[k] != UINT_MAX);
+		if (every[k] == 1)
+			TEST_EQ(rs.reads, 0); /* nothing copied */
 		else
-			TEST_TRUE(rs.maps >= 10); /* 30 MiB through 2-4 MiB windows */
-		/* the windows of 4 runs at most (8 MiB) */
-		TEST_TRUE(rs.map_peak <= (size_t)8 << 20);
-		TEST_TRUE(rs.map_peak >= (refuse ? 0 : (size_t)6 << 20));
-		TEST_TRUE(rs.reads > 0); /* the small runs, and runs beyond the budget */
+			TEST_TRUE(rs.reads > 0);
 		prism_ordered__free(o);
+		TEST_EQ(rs.pins, 0);
+		TEST_EQ(rs.bad_unviews, 0);
 		free(ref);
 		rs_free(&rs);
 	}
@@ -694,4 +685,4 @@ static void test_runs_mapped(void)
 
 TEST_MAIN(TEST(runs_api), TEST(runs_rounds), TEST(runs_mixed_random), TEST(runs_mixed_random_bulk),
 	  TEST(runs_bulk), TEST(runs_equal_times), TEST(runs_early_flush), TEST(runs_errors),
-	  TEST(runs_big_records), TEST(runs_mapped));
+	  TEST(runs_big_records), TEST(runs_view));
