@@ -91,10 +91,16 @@ struct evinfo {
 	enum kind kind;
 	const struct prism_tp_field *f[5];
 	struct numfield num[3]; /* f[0..2], when they are plain integers */
+	/* worked out once: what each sample of the event needs */
+	enum prism_util_ev_type type;
+	bool has_cpu; /* PERF_SAMPLE_CPU */
+	bool strings; /* f[3] or f[4] */
+	bool id32; /* a syscall id of 4 bytes: a 32-bit kernel's -1 reads as 0xffffffff */
 };
 
 struct source {
 	struct prism_util *u;
+	uint64_t time_lo, time_hi; /* --time: samples outside are left out */
 	struct prism_session *s;
 	struct prism_tp *tp;
 	struct prism_tasks *tasks;
@@ -115,6 +121,9 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 	if (prism_evsel__is_tracepoint(evsel) && !src->tp)
 		return; /* pipe mode: the formats come later */
 	ei->kind = K_OTHER;
+	ei->type = PRISM_UTIL_EV_OTHER;
+	/* without PERF_SAMPLE_CPU (per-task files) everything is on one CPU */
+	ei->has_cpu = attr->sample_type & PERF_SAMPLE_CPU;
 	if (!prism_evsel__is_tracepoint(evsel))
 		return;
 	te = prism_tp__event(src->tp, attr->config);
@@ -146,6 +155,9 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 			}
 		}
 		ei->kind = (enum kind)k;
+		ei->type = kinds[k].type;
+		ei->strings = ei->f[3] || ei->f[4];
+		ei->id32 = (k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->num[0].size == 4;
 		return;
 	}
 }
@@ -225,9 +237,7 @@ static int on_sample(void *ctx, const struct prism_event *e)
 
 	if (!e->evsel)
 		return 0;
-	if (unlikely(u->opts.time_start || u->opts.time_end) &&
-	    ((u->opts.time_start && s->time < u->opts.time_start) ||
-	     (u->opts.time_end && s->time > u->opts.time_end)))
+	if (unlikely(s->time < src->time_lo || s->time > src->time_hi))
 		return 0;
 	idx = e->evsel->idx;
 	if (idx < 0)
@@ -240,27 +250,26 @@ static int on_sample(void *ctx, const struct prism_event *e)
 		if (ei->kind == K_UNRESOLVED)
 			return 0;
 	}
-	ev.type = PRISM_UTIL_EV_OTHER;
 	ev.time = s->time;
-	/* without PERF_SAMPLE_CPU (per-task files) everything is on one CPU */
-	ev.cpu = (s->type & PERF_SAMPLE_CPU) ? s->cpu : 0;
+	ev.cpu = ei->has_cpu ? s->cpu : 0;
 	ev.pid = s->pid;
 	ev.tid = s->tid;
-	ev.a = ev.b = ev.c = 0;
 	ev.comm = ev.comm2 = ev.name = NULL;
 	ev.comm_len = ev.comm2_len = ev.name_len = 0;
-	if (ei->kind != K_OTHER && s->raw_data) {
-		ev.type = kinds[ei->kind].type;
+	if (likely(s->raw_data)) {
+		ev.type = ei->type;
 		ev.a = num(&ei->num[0], s->raw_data, s->raw_size);
 		ev.b = num(&ei->num[1], s->raw_data, s->raw_size);
 		ev.c = num(&ei->num[2], s->raw_data, s->raw_size);
-		if (ei->f[3] || ei->f[4])
+		if (unlikely(ei->strings))
 			decode_strings(ei, s, &ev);
-		/* a syscall id is a long: a 32-bit kernel's -1 reads as 0xffffffff */
-		if ((ei->kind == K_SYS_ENTER || ei->kind == K_SYS_EXIT) && ei->num[0].size == 4)
+		if (ei->id32)
 			ev.a = (int32_t)ev.a;
-		else if (ei->kind == K_WAKING)
+		else if (unlikely(ei->kind == K_WAKING))
 			ev.b = 1; /* tells sched_waking from sched_wakeup for duplicates */
+	} else {
+		ev.type = PRISM_UTIL_EV_OTHER;
+		ev.a = ev.b = ev.c = 0;
 	}
 	err = prism_util__event(u, &ev);
 	return err < 0 ? err : 0;
@@ -351,7 +360,12 @@ static void set_file_arch(struct prism_util *u, struct prism_session *s)
 
 int prism_util__process(struct prism_util *u, struct prism_session *s)
 {
-	struct source src = { .u = u, .s = s };
+	struct source src = {
+		.u = u,
+		.s = s,
+		.time_lo = u->opts.time_start,
+		.time_hi = u->opts.time_end ? u->opts.time_end : UINT64_MAX,
+	};
 	struct prism_tool tool = {
 		.sample = on_sample,
 		.lost = on_lost,
