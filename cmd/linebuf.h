@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <prism/strbuf.h>
@@ -66,22 +67,33 @@ static inline size_t nr_digits(uint64_t v)
 	return n + (v >= 10) + (v >= 100) + (v >= 1000);
 }
 
+/* "00" to "99" */
+static const char digit_pairs[201] = "00010203040506070809101112131415161718192021222324"
+				     "25262728293031323334353637383940414243444546474849"
+				     "50515253545556575859606162636465666768697071727374"
+				     "75767778798081828384858687888990919293949596979899";
+
 /* the @n decimal digits of @v ending at @end, two at a time */
 static inline void put_digits(char *end, uint64_t v, size_t n)
 {
-	static const char pairs[201] = "00010203040506070809101112131415161718192021222324"
-				       "25262728293031323334353637383940414243444546474849"
-				       "50515253545556575859606162636465666768697071727374"
-				       "75767778798081828384858687888990919293949596979899";
-
 	while (n >= 2) {
 		end -= 2;
-		memcpy(end, pairs + 2 * (v % 100), 2);
+		memcpy(end, digit_pairs + 2 * (v % 100), 2);
 		v /= 100;
 		n -= 2;
 	}
 	if (n)
 		*--end = (char)('0' + v % 10);
+}
+
+/* the 6 decimal digits of @v (< 1000000) at @p */
+static inline void put_digits6(char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(p, digit_pairs + 2 * hi, 2);
+	memcpy(p + 2, digit_pairs + 2 * (lo / 100), 2);
+	memcpy(p + 4, digit_pairs + 2 * (lo % 100), 2);
 }
 
 /* "%*" PRIu64, or "%0*" PRIu64 with @pad '0'; takes DIGITS_MAX + @width bytes */
@@ -95,6 +107,28 @@ static inline char *put_udec(char *p, uint64_t v, size_t width, char pad)
 	}
 	put_digits(p + n, v, n);
 	return p + n;
+}
+
+/*
+ * "%*.1f" of @v, @width at most 16: written directly, unless @v is within a
+ * hair of a rounding tie (there printf's exact rounding of the binary value
+ * decides) or is negative or huge; takes 32 bytes
+ */
+static inline char *put_fixed1(char *p, double v, size_t width)
+{
+	double t = v * 10, f;
+	uint64_t r;
+
+	if (__builtin_signbit(v) || !(v < 1e12) || width > 16)
+		return p + snprintf(p, 32, "%*.1f", (int)width, v);
+	f = t - (double)(uint64_t)t;
+	if (f > 0.5 - 1e-6 && f < 0.5 + 1e-6)
+		return p + snprintf(p, 32, "%*.1f", (int)width, v);
+	r = (uint64_t)t + (f > 0.5);
+	p = put_udec(p, r / 10, width > 2 ? width - 2 : 0, ' ');
+	*p++ = '.';
+	*p++ = (char)('0' + r % 10);
+	return p;
 }
 
 /* "%*" PRIx64 */

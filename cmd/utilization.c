@@ -152,21 +152,24 @@ static double ms(uint64_t ns)
 
 /*
  * @ns as milliseconds with 6 decimals, exactly (no floating point),
- * right-aligned in @width: "%*s" of "%" PRIu64 ".%06" PRIu64; takes
- * DIGITS_MAX + 7 + @width bytes
+ * right-aligned in @width (at most 16): "%*s" of "%" PRIu64 ".%06" PRIu64;
+ * takes DIGITS_MAX + 7 + 16 bytes.  A big report has a million of them.
  */
 static char *put_ms(char *p, uint64_t ns, size_t width)
 {
 	uint64_t whole = ns / 1000000;
-	size_t n = nr_digits(whole);
+	size_t n = whole < 10 ? 1 : nr_digits(whole);
 
 	if (n + 7 < width) {
-		memset(p, ' ', width - n - 7);
+		memcpy(p, "                ", 16); /* all the padding there can be */
 		p += width - n - 7;
 	}
-	put_digits(p + n, whole, n);
+	if (n == 1)
+		*p = (char)('0' + whole);
+	else
+		put_digits(p + n, whole, n);
 	p[n] = '.';
-	put_digits(p + n + 7, ns % 1000000, 6);
+	put_digits6(p + n + 1, (uint32_t)(ns - whole * 1000000));
 	return p + n + 7;
 }
 
@@ -234,7 +237,9 @@ static void row(const char *label, const char *comm, const char *cpu,
 		*p++ = ' ';
 		p = put_ms(p, v[i], 10);
 	}
-	p += snprintf(p, 32, " |%6.1f%% ", pct(run, whole ? whole : run + t->idle));
+	p = put_str(p, " |", 2);
+	p = put_fixed1(p, pct(run, whole ? whole : run + t->idle), 6);
+	p = put_str(p, "% ", 2);
 	p = put_field(p, moves, strlen(moves), 5, false, ' ');
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), stdout);
