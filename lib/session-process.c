@@ -25,6 +25,7 @@
 #include "session-internal.h"
 #include "data/decomp.h"
 #include "data/input.h"
+#include "event/sample-fast.h"
 #include "event/parse.h"
 #include "event/swap.h"
 #include "ordered.h"
@@ -128,6 +129,16 @@ static inline void note_time(struct prism_session *s, uint64_t tm)
 	}
 }
 
+static __attribute__((noinline)) int bad_sample(struct prism_session *s, uint64_t off, int err,
+						const struct perf_event_header *hdr,
+						const struct prism_evsel *evsel)
+{
+	return err_at(s, off, err,
+		      "SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'",
+		      hdr->size, (unsigned long long)evsel->a.attr.sample_type,
+		      prism_evsel__name(evsel));
+}
+
 /* decode and hand one kernel record (aligned, native order) to the tool */
 static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
@@ -153,27 +164,39 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 		uint64_t st = evsel->a.attr.sample_type;
 
 		evsel->nr_records[PERF_RECORD_SAMPLE]++;
-		if (!t->sample && !(st & PERF_SAMPLE_READ)) {
+		if (!t->sample && !t->sample_basic && !(st & PERF_SAMPLE_READ)) {
 			note_time(s, evsel_time(hdr, evsel));
 			evsel->nr_samples++;
 			return 0;
 		}
+		if (t->sample_basic && evsel->sample_fast && !s->info.needs_swap) {
+			struct prism_sample_basic b;
+
+			err = prism_sample__parse_basic(evsel, rec, &b);
+			if (unlikely(err))
+				return bad_sample(s, off, err, hdr, evsel);
+			b.evsel = evsel;
+			b.file_offset = off;
+			evsel->nr_samples++;
+			note_time(s, b.time);
+			return t->sample_basic(s->ctx, &b);
+		}
 		if (s->ev_cold)
 			prism_sample__clear_cold(&ev->sample);
 		s->ev_cold = st & PRISM_SAMPLE_COLD;
-		err = t->sample_basic ?
-			      prism_sample__parse_basic(evsel, rec, s->info.needs_swap,
-							&ev->sample) :
-			      prism_sample__parse_hot(evsel, rec, s->info.needs_swap, &ev->sample);
+		err = prism_sample__parse_hot(evsel, rec, s->info.needs_swap, &ev->sample);
 		if (err)
-			return err_at(
-				s, off, err,
-				"SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'",
-				hdr->size, (unsigned long long)st, prism_evsel__name(evsel));
+			return bad_sample(s, off, err, hdr, evsel);
 		evsel->nr_samples++;
 		if (unlikely(st & PERF_SAMPLE_READ))
 			count_group_members(s, ev);
 		note_time(s, ev->sample.time);
+		if (t->sample_basic) { /* a layout of its own, or a file of the other byte order */
+			struct prism_sample_basic b = { .evsel = evsel, .file_offset = off };
+
+			prism_sample__basic_of(&ev->sample, &b);
+			return t->sample_basic(s->ctx, &b);
+		}
 		return t->sample ? t->sample(s->ctx, ev) : 0;
 	}
 	if (hdr->type < PRISM_RECORD_TYPE_MAX)

@@ -185,6 +185,23 @@ struct prism_ev_cgroup {
 
 struct prism_evsel;
 
+/*
+ * The basic fields of a PERF_RECORD_SAMPLE, for a tool that reads no more
+ * (struct prism_tool's sample_basic): decoded straight from the record.
+ * Pointers are into the record, valid during the callback only.
+ */
+struct prism_sample_basic {
+	struct prism_evsel *evsel;
+	uint64_t time; /* 0 without PERF_SAMPLE_TIME */
+	uint32_t pid, tid; /* 0 without PERF_SAMPLE_TID */
+	uint32_t cpu; /* (uint32_t)-1 without PERF_SAMPLE_CPU */
+	uint32_t raw_size;
+	const void *raw_data; /* tracepoint payload, or NULL */
+	uint64_t callchain_nr;
+	const uint64_t *callchain; /* includes PERF_CONTEXT_* markers */
+	uint64_t file_offset; /* where the record starts (in its chunk, if compressed) */
+};
+
 struct prism_event {
 	const struct perf_event_header *raw;
 	uint32_t type;

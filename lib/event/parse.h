@@ -40,13 +40,8 @@ int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped
 int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swapped,
 			    struct prism_sample *s);
 void prism_sample__clear_cold(struct prism_sample *s);
-/*
- * prism_sample__parse_hot() for a caller that reads only type, pid, tid,
- * time, cpu, callchain_nr, callchain, raw_size and raw_data: the other
- * fields may be left as they were, where the layout allows.
- */
-int prism_sample__parse_basic(const struct prism_evsel *evsel, void *rec, bool swapped,
-			      struct prism_sample *s);
+/* the basic fields of a sample parsed in full (prism_sample__parse_basic(): sample-fast.h) */
+void prism_sample__basic_of(const struct prism_sample *s, struct prism_sample_basic *b);
 
 /* decode the sample_id trailer of a non-sample record (0 when there is none) */
 int prism_sample__parse_id(const struct prism_evsel *evsel, const void *rec, bool swapped,

@@ -8,6 +8,7 @@
 #include "internal.h"
 #include "evsel-internal.h"
 #include "event/parse.h"
+#include "event/sample-fast.h"
 
 struct cursor {
 	uint8_t *p, *end;
@@ -128,50 +129,6 @@ int prism_sample__parse(const struct prism_evsel *evsel, void *rec, bool swapped
 	return prism_sample__parse_hot(evsel, rec, swapped, s);
 }
 
-static inline uint64_t at_u64(const uint8_t *rec, uint8_t at)
-{
-	return at ? get_u64(rec + at) : 0;
-}
-
-/*
- * Samples of a fixed layout up to the call chain and RAW, in this
- * machine's byte order: every hot field is written once, from offsets
- * worked out when the event was read (evsel->at_*).
- */
-static inline int parse_fast_tail(uint64_t st, const uint8_t *rec, size_t size, size_t pos,
-				  struct prism_sample *s)
-{
-	uint64_t v;
-
-	s->callchain_nr = 0;
-	s->callchain = NULL;
-	if (st & PERF_SAMPLE_CALLCHAIN) {
-		if (size - pos < 8)
-			return -PRISM_E_BAD_SAMPLE;
-		v = get_u64(rec + pos);
-		pos += 8;
-		if (v > (size - pos) / 8)
-			return -PRISM_E_BAD_SAMPLE;
-		s->callchain_nr = v;
-		s->callchain = (const uint64_t *)(const void *)(rec + pos);
-		pos += v * 8;
-	}
-	s->raw_size = 0;
-	s->raw_data = NULL;
-	if (st & PERF_SAMPLE_RAW) {
-		uint32_t n;
-
-		if (size - pos < 4)
-			return -PRISM_E_BAD_SAMPLE;
-		n = get_u32(rec + pos);
-		if (n > size - pos - 4)
-			return -PRISM_E_BAD_SAMPLE;
-		s->raw_size = n;
-		s->raw_data = rec + pos + 4;
-	}
-	return 0;
-}
-
 static int parse_fast(const struct prism_evsel *evsel, const uint8_t *rec, size_t size,
 		      struct prism_sample *s)
 {
@@ -180,17 +137,18 @@ static int parse_fast(const struct prism_evsel *evsel, const uint8_t *rec, size_
 	if (size < evsel->at_end)
 		return -PRISM_E_BAD_SAMPLE;
 	s->type = st;
-	s->id = at_u64(rec, evsel->at_id);
-	s->ip = at_u64(rec, evsel->at_ip);
-	v = at_u64(rec, evsel->at_tid);
+	s->id = sample_at_u64(rec, evsel->at_id);
+	s->ip = sample_at_u64(rec, evsel->at_ip);
+	v = sample_at_u64(rec, evsel->at_tid);
 	s->pid = (uint32_t)v;
 	s->tid = (uint32_t)(v >> 32);
-	s->time = at_u64(rec, evsel->at_time);
-	s->addr = at_u64(rec, evsel->at_addr);
-	s->stream_id = at_u64(rec, evsel->at_stream_id);
+	s->time = sample_at_u64(rec, evsel->at_time);
+	s->addr = sample_at_u64(rec, evsel->at_addr);
+	s->stream_id = sample_at_u64(rec, evsel->at_stream_id);
 	s->cpu = evsel->at_cpu ? get_u32(rec + evsel->at_cpu) : (uint32_t)-1;
 	s->period = evsel->at_period ? get_u64(rec + evsel->at_period) : evsel->period;
-	return parse_fast_tail(st, rec, size, evsel->at_end, s);
+	return sample_fast_tail(st, rec, size, evsel->at_end, &s->callchain_nr, &s->callchain,
+				&s->raw_size, &s->raw_data);
 }
 
 /* every other sample, field by field */
@@ -339,24 +297,16 @@ int prism_sample__parse_hot(const struct prism_evsel *evsel, void *rec, bool swa
 	return parse_slow(evsel, rec, swapped, s);
 }
 
-int prism_sample__parse_basic(const struct prism_evsel *evsel, void *rec, bool swapped,
-			      struct prism_sample *s)
+void prism_sample__basic_of(const struct prism_sample *s, struct prism_sample_basic *b)
 {
-	const uint8_t *b = rec;
-	size_t size = ((const struct perf_event_header *)rec)->size;
-	uint64_t v;
-
-	if (!evsel->sample_fast || swapped)
-		return prism_sample__parse_hot(evsel, rec, swapped, s);
-	if (size < evsel->at_end)
-		return -PRISM_E_BAD_SAMPLE;
-	s->type = evsel->a.attr.sample_type;
-	v = at_u64(b, evsel->at_tid);
-	s->pid = (uint32_t)v;
-	s->tid = (uint32_t)(v >> 32);
-	s->time = at_u64(b, evsel->at_time);
-	s->cpu = evsel->at_cpu ? get_u32(b + evsel->at_cpu) : (uint32_t)-1;
-	return parse_fast_tail(s->type, b, size, evsel->at_end, s);
+	b->time = s->time;
+	b->pid = s->pid;
+	b->tid = s->tid;
+	b->cpu = s->cpu;
+	b->raw_size = s->raw_size;
+	b->raw_data = s->raw_data;
+	b->callchain_nr = s->callchain_nr;
+	b->callchain = s->callchain;
 }
 
 int prism_sample__parse_id(const struct prism_evsel *evsel, const void *rec, bool swapped,

@@ -170,7 +170,7 @@ static inline int64_t num(const struct numfield *f, const uint8_t *raw, size_t r
 	return (int64_t)tp_read_num(raw + f->off, f->size, f->sign, f->swap);
 }
 
-static void str(const struct prism_tp_field *f, const struct prism_sample *s, const char **p,
+static void str(const struct prism_tp_field *f, const struct prism_sample_basic *s, const char **p,
 		size_t *len)
 {
 	*p = NULL;
@@ -182,7 +182,7 @@ static void str(const struct prism_tp_field *f, const struct prism_sample *s, co
 }
 
 /* the string fields of a payload, and what each kind makes of them */
-static void decode_strings(const struct evinfo *ei, const struct prism_sample *s,
+static void decode_strings(const struct evinfo *ei, const struct prism_sample_basic *s,
 			   struct prism_util_event *ev)
 {
 	str(ei->f[3], s, &ev->comm, &ev->comm_len);
@@ -226,43 +226,40 @@ static int grow_ev(struct source *src, int idx)
 	return 0;
 }
 
-static int on_sample(void *ctx, const struct prism_event *e)
+static int on_sample(void *ctx, const struct prism_sample_basic *b)
 {
 	struct source *src = ctx;
 	struct prism_util *u = src->u;
-	const struct prism_sample *s = &e->sample;
 	struct prism_util_event ev;
 	struct evinfo *ei;
 	int idx, err;
 
-	if (!e->evsel)
+	if (unlikely(b->time < src->time_lo || b->time > src->time_hi))
 		return 0;
-	if (unlikely(s->time < src->time_lo || s->time > src->time_hi))
-		return 0;
-	idx = e->evsel->idx;
+	idx = b->evsel->idx;
 	if (idx < 0)
 		return 0;
 	if (unlikely((size_t)idx >= src->nr_ev) && grow_ev(src, idx))
 		return -ENOMEM;
 	ei = &src->ev[idx];
 	if (unlikely(ei->kind == K_UNRESOLVED)) {
-		resolve(src, e->evsel, ei);
+		resolve(src, b->evsel, ei);
 		if (ei->kind == K_UNRESOLVED)
 			return 0;
 	}
-	ev.time = s->time;
-	ev.cpu = ei->has_cpu ? s->cpu : 0;
-	ev.pid = s->pid;
-	ev.tid = s->tid;
+	ev.time = b->time;
+	ev.cpu = ei->has_cpu ? b->cpu : 0;
+	ev.pid = b->pid;
+	ev.tid = b->tid;
 	ev.comm = ev.comm2 = ev.name = NULL;
 	ev.comm_len = ev.comm2_len = ev.name_len = 0;
-	if (likely(s->raw_data)) {
+	if (likely(b->raw_data)) {
 		ev.type = ei->type;
-		ev.a = num(&ei->num[0], s->raw_data, s->raw_size);
-		ev.b = num(&ei->num[1], s->raw_data, s->raw_size);
-		ev.c = num(&ei->num[2], s->raw_data, s->raw_size);
+		ev.a = num(&ei->num[0], b->raw_data, b->raw_size);
+		ev.b = num(&ei->num[1], b->raw_data, b->raw_size);
+		ev.c = num(&ei->num[2], b->raw_data, b->raw_size);
 		if (unlikely(ei->strings))
-			decode_strings(ei, s, &ev);
+			decode_strings(ei, b, &ev);
 		if (ei->id32)
 			ev.a = (int32_t)ev.a;
 		else if (unlikely(ei->kind == K_WAKING))
@@ -367,12 +364,11 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 		.time_hi = u->opts.time_end ? u->opts.time_end : UINT64_MAX,
 	};
 	struct prism_tool tool = {
-		.sample = on_sample,
+		.sample_basic = on_sample,
 		.lost = on_lost,
 		.comm = on_task,
 		.fork = on_task,
 		.exit = on_task,
-		.sample_basic = true, /* on_sample reads pid, tid, time, cpu and RAW */
 	};
 	size_t i;
 	int err;

@@ -13,7 +13,9 @@
  *   bit 0: real pipe instead of memfd (inputs up to the pipe's capacity)
  *   bit 1: no_order (file order) instead of time order
  *   bit 2: a tiny order_mem_limit (forces early flushes of the time sort)
- * Set PRISM_FUZZ_MODE=0..7 to force a mode when replaying an input.
+ *   bit 3: samples to a sample_basic callback (prism util's way) instead of
+ *          'sample'
+ * Set PRISM_FUZZ_MODE=0..15 to force a mode when replaying an input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +62,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	const char *m = getenv("PRISM_FUZZ_MODE");
 
 	if (m && *m)
-		forced_mode = atoi(m) & 7;
+		forced_mode = atoi(m) & 15;
 	prism_log_set(log_cb, NULL, PRISM_LOG_DEBUG);
 	return 0;
 }
@@ -169,6 +171,17 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
+static int on_sample_basic(void *ctx, const struct prism_sample_basic *b)
+{
+	struct fuzz_ctx *c = ctx;
+
+	c->sink += b->time + b->pid + b->tid + b->cpu + b->file_offset +
+		   (uint64_t)prism_evsel__idx(b->evsel);
+	touch(c, b->raw_data, b->raw_size);
+	touch(c, b->callchain, b->callchain_nr * sizeof(uint64_t));
+	return 0;
+}
+
 static int on_task(void *ctx, const struct prism_event *ev)
 {
 	struct fuzz_ctx *c = ctx;
@@ -251,7 +264,7 @@ static void run(const uint8_t *data, size_t size, int fd, int mode)
 {
 	struct prism_session_opts opts = { .fd = fd };
 	struct fuzz_ctx c = { .out = STRBUF_INIT };
-	const struct prism_tool tool = {
+	struct prism_tool tool = {
 		.sample = on_sample,
 		.mmap = on_mmap,
 		.comm = on_task,
@@ -267,6 +280,8 @@ static void run(const uint8_t *data, size_t size, int fd, int mode)
 	char errbuf[128];
 	int err;
 
+	if (mode & 8)
+		tool.sample_basic = on_sample_basic;
 	opts.no_order = mode & 2;
 	if (mode & 4)
 		opts.order_mem_limit = 4096;
@@ -331,7 +346,7 @@ static uint32_t header_hash(const uint8_t *data, size_t size)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int mode = forced_mode >= 0 ? forced_mode : (int)(header_hash(data, size) & 7);
+	int mode = forced_mode >= 0 ? forced_mode : (int)(header_hash(data, size) & 15);
 	int fds[2];
 
 	if (mode & 1) {

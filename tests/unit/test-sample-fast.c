@@ -9,6 +9,7 @@
 
 #include "evsel-internal.h"
 #include "event/parse.h"
+#include "event/sample-fast.h"
 
 #include "test.h"
 
@@ -89,7 +90,8 @@ static void test_fast_equals_full_parse(void)
 	int round, checked = 0, refused = 0;
 
 	for (round = 0; round < 4000; round++) {
-		struct prism_sample fast, full, basic;
+		struct prism_sample fast, full;
+		struct prism_sample_basic basic, of;
 		struct prism_evsel *e;
 		uint64_t st = 0;
 		size_t i, len, cut;
@@ -119,7 +121,7 @@ static void test_fast_equals_full_parse(void)
 		memset(&fast, 0xa5, sizeof(fast));
 		memset(&full, 0x5a, sizeof(full));
 		memset(&basic, 0x3c, sizeof(basic));
-		rb = prism_sample__parse_basic(e, buf, false, &basic);
+		rb = prism_sample__parse_basic(e, buf, &basic);
 		rf = prism_sample__parse(e, buf, false, &fast);
 		e->sample_fast = false;
 		rs = prism_sample__parse(e, buf, false, &full);
@@ -128,7 +130,6 @@ static void test_fast_equals_full_parse(void)
 		if (!rf) {
 			same_hot(&fast, &full);
 			/* the fields parse_basic promises */
-			TEST_EQ_U64(basic.type, full.type);
 			TEST_EQ(basic.pid, full.pid);
 			TEST_EQ(basic.tid, full.tid);
 			TEST_EQ_U64(basic.time, full.time);
@@ -137,6 +138,17 @@ static void test_fast_equals_full_parse(void)
 			TEST_TRUE(basic.callchain == full.callchain);
 			TEST_EQ(basic.raw_size, full.raw_size);
 			TEST_TRUE(basic.raw_data == full.raw_data);
+			/* and what a tool of basic samples gets from a full parse */
+			memset(&of, 0x3c, sizeof(of));
+			prism_sample__basic_of(&full, &of);
+			TEST_EQ(of.pid, basic.pid);
+			TEST_EQ(of.tid, basic.tid);
+			TEST_EQ_U64(of.time, basic.time);
+			TEST_EQ(of.cpu, basic.cpu);
+			TEST_EQ_U64(of.callchain_nr, basic.callchain_nr);
+			TEST_TRUE(of.callchain == basic.callchain);
+			TEST_EQ(of.raw_size, basic.raw_size);
+			TEST_TRUE(of.raw_data == basic.raw_data);
 			checked++;
 		} else {
 			refused++;
