@@ -100,16 +100,6 @@ static inline int queue(struct prism_ordered *o, uint64_t time, uint64_t fo, siz
 	return prism_ordered__queue(o, buf, size, time, fo);
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static inline uint64_t rnd(void)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 7;
-	rng_state ^= rng_state << 17;
-	return rng_state;
-}
-
 static inline bool sorted_by_time(const struct sink *s)
 {
 	size_t i;

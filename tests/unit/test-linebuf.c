@@ -12,16 +12,6 @@
 #include "../../cmd/linebuf.h"
 #include "test.h"
 
-static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd64(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
 /* put_fixed1(@v, @width) against snprintf("%*.1f"); false (said) when they differ */
 static bool fixed1_ok(double v, size_t width)
 {
@@ -45,10 +35,10 @@ static void test_fixed1(void)
 
 	/* utilization percentages: 100 * part / whole */
 	for (i = 0; i < 300000; i++) {
-		uint64_t whole = 1 + rnd64() % (i % 3 == 0 ? 1000 :
-						i % 3 == 1 ? 3000000000ull :
-							     1ull << 40);
-		uint64_t part = rnd64() % (whole + whole / 50 + 1);
+		uint64_t whole = 1 + rnd() % (i % 3 == 0 ? 1000 :
+					      i % 3 == 1 ? 3000000000ull :
+							   1ull << 40);
+		uint64_t part = rnd() % (whole + whole / 50 + 1);
 
 		if (!fixed1_ok(100.0 * (double)part / (double)whole, 6))
 			return;
@@ -75,7 +65,7 @@ static void test_integers(void)
 	size_t i;
 
 	for (i = 0; i < 200000; i++) {
-		uint64_t v = rnd64() >> (rnd64() % 64);
+		uint64_t v = rnd() >> (rnd() % 64);
 		size_t width = i % 13;
 
 		*put_udec(got, v, width, ' ') = '\0';

@@ -93,4 +93,15 @@ const char *test_fixture_path(const char *name);
 		return;                      \
 	} while (0)
 
+/* xorshift64 from a fixed seed: every run of a test sees the same values */
+static inline uint64_t rnd(void)
+{
+	static uint64_t x = 0x9e3779b97f4a7c15ull;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x;
+}
+
 #endif /* PRISM_TEST_H */
