@@ -139,6 +139,16 @@ static __attribute__((noinline)) int bad_sample(struct prism_session *s, uint64_
 		      prism_evsel__name(evsel));
 }
 
+static inline void ev_head(struct prism_event *ev, const struct perf_event_header *hdr,
+			   uint64_t off, bool compressed, struct prism_evsel *evsel)
+{
+	ev->raw = hdr;
+	ev->type = hdr->type;
+	ev->file_offset = off;
+	ev->compressed = compressed;
+	ev->evsel = evsel;
+}
+
 /* decode and hand one kernel record (aligned, native order) to the tool */
 static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
@@ -146,21 +156,17 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 	struct perf_event_header *hdr = rec;
 	/* reused: its rare sample fields stay clear while no sample has them */
 	struct prism_event *ev = &s->ev;
+	struct prism_evsel *evsel;
 	bool unknown;
 	int err;
 
-	ev->raw = hdr;
-	ev->type = hdr->type;
-	ev->file_offset = off;
-	ev->compressed = compressed;
-	ev->evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
-	if (!ev->evsel) {
+	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	if (!evsel) {
 		if (hdr->type == PERF_RECORD_SAMPLE)
 			s->stats.nr_unknown_id++;
 		return 0;
 	}
 	if (likely(hdr->type == PERF_RECORD_SAMPLE)) {
-		struct prism_evsel *evsel = ev->evsel;
 		uint64_t st = evsel->a.attr.sample_type;
 
 		evsel->nr_records[PERF_RECORD_SAMPLE]++;
@@ -181,6 +187,7 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 			note_time(s, b.time);
 			return t->sample_basic(s->ctx, &b);
 		}
+		ev_head(ev, hdr, off, compressed, evsel);
 		if (s->ev_cold)
 			prism_sample__clear_cold(&ev->sample);
 		s->ev_cold = st & PRISM_SAMPLE_COLD;
@@ -199,6 +206,7 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 		}
 		return t->sample ? t->sample(s->ctx, ev) : 0;
 	}
+	ev_head(ev, hdr, off, compressed, evsel);
 	if (hdr->type < PRISM_RECORD_TYPE_MAX)
 		ev->evsel->nr_records[hdr->type]++;
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
