@@ -163,3 +163,13 @@ awk -v p="$p_wall" -v t="$t_wall" -v h="$h_wall" -v pc="$p_cpu" -v tc="$t_cpu" -
 	printf "prism util peak RSS: %.1f MB (target <= 32 MB + O(tasks)): %s\n", rss / 1024,
 		(rss <= 32768) ? "met" : "MISSED (the reader'"'"'s time sort holds a whole round)"
 }'
+# The machine's speed drifts over minutes; the ratio within each round
+# (prism and perf trace -s run back to back) drifts less.  Informational:
+# the verdict above stays the ratio of the medians.
+awk '$1 == "prism" { p[++np] = $2 } $1 == "trace" { r[++nt] = $2 / p[nt] }
+	END {
+		n = nt; for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++)
+			if (r[j] < r[i]) { t = r[i]; r[i] = r[j]; r[j] = t }
+		printf "per-round ratio perf trace -s / prism util (wall): median %.1fx, range %.1fx to %.1fx over %d rounds\n",
+			r[int((n + 1) / 2)], r[1], r[n], n
+	}' "$tmp/times"
