@@ -60,6 +60,7 @@ struct prism_session {
 	 */
 	struct prism_input **ord_in;
 	size_t nr_ord_in;
+	struct prism_views *views; /* of the ord_in files, for the time sort */
 	uint32_t cur_input;
 	char errmsg[512];
 };

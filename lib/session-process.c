@@ -25,6 +25,7 @@
 #include "session-internal.h"
 #include "data/decomp.h"
 #include "data/input.h"
+#include "data/views.h"
 #include "event/sample-fast.h"
 #include "event/parse.h"
 #include "event/swap.h"
@@ -333,8 +334,8 @@ static const void *ordered_view(void *ctx, uint32_t file, uint64_t off, size_t *
 {
 	struct prism_session *s = ctx;
 
-	if (file < s->nr_ord_in && s->ord_in[file])
-		return prism_input__view(s->ord_in[file], off, avail);
+	if (file < s->nr_ord_in && s->ord_in[file] && s->views)
+		return prism_views__get(s->views, s->ord_in[file], off, avail);
 	return NULL;
 }
 
@@ -342,8 +343,8 @@ static void ordered_unview(void *ctx, uint32_t file, uint64_t off)
 {
 	struct prism_session *s = ctx;
 
-	if (file < s->nr_ord_in && s->ord_in[file])
-		prism_input__unview(s->ord_in[file], off);
+	if (file < s->nr_ord_in && s->ord_in[file] && s->views)
+		prism_views__put(s->views, s->ord_in[file], off);
 }
 
 /* the time of a record read back, as handle_kernel() found it */
@@ -729,6 +730,8 @@ static void free_ord_inputs(struct prism_session *s)
 		prism_ordered__free(s->ordered);
 		s->ordered = NULL;
 	}
+	prism_views__free(s->views);
+	s->views = NULL;
 	for (i = 1; i < s->nr_ord_in; i++)
 		prism_input__free(s->ord_in[i]);
 	zfree(&s->ord_in);
@@ -763,7 +766,11 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		s->ord_in[0] = s->in;
 		s->cur_input = 0;
 		prism_ordered__set_reader(s->ordered, ordered_read, ordered_time);
-		prism_ordered__set_view(s->ordered, ordered_view, ordered_unview);
+		/* without views (no memory for them) the runs are read with pread */
+		if (!s->views)
+			s->views = prism_views__new();
+		if (s->views)
+			prism_ordered__set_view(s->ordered, ordered_view, ordered_unview);
 		if (s->time_shared && s->time_pos >= 0)
 			prism_ordered__set_sample_time(s->ordered, 8 + 8 * (size_t)s->time_pos);
 	}

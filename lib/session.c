@@ -13,6 +13,7 @@
 
 #include "internal.h"
 #include "session-internal.h"
+#include "data/views.h"
 #include "data/decomp.h"
 #include "data/input.h"
 #include "ordered.h"
@@ -106,6 +107,7 @@ void prism_session__free(struct prism_session *s)
 	prism_features__free(s->features);
 	prism_tp__free(s->tp);
 	prism_ordered__free(s->ordered);
+	prism_views__free(s->views); /* after the queue: its runs give their views back */
 	prism_decomp__free(s->decomp);
 	free(s->dbuf);
 	free(s->scratch);

@@ -18,25 +18,6 @@
  */
 #define WINDOW_ALIGN ((uint64_t)2 << 20)
 #define PIPE_BUF_MIN (256u << 10) /* read() chunk */
-/*
- * Views (prism_input__view()): a view maps one VIEW_BLOCK-aligned block of
- * the file and VIEW_SPILL bytes beyond it, so that every record that starts
- * in the block (at most 65535 bytes) is whole in it.  NR_VIEWS blocks stay
- * mapped at most, while pinned and then until a new block needs the slot.
- */
-#define VIEW_SHIFT 21
-#define VIEW_BLOCK ((uint64_t)1 << VIEW_SHIFT)
-#define VIEW_SPILL ((uint64_t)64 << 10)
-#define NR_VIEWS 4
-
-struct view {
-	uint8_t *p; /* NULL: slot free */
-	size_t len;
-	uint64_t block;
-	uint32_t pins;
-	uint64_t used; /* when last viewed, for eviction */
-};
-
 struct prism_input {
 	int fd;
 	bool own_fd;
@@ -53,8 +34,6 @@ struct prism_input {
 	uint8_t *buf;
 	size_t head, tail, cap;
 	bool eof;
-	struct view views[NR_VIEWS];
-	uint64_t views_used;
 };
 
 struct prism_input *prism_input__open(const char *path, int fd)
@@ -96,13 +75,8 @@ fail:
 
 void prism_input__free(struct prism_input *in)
 {
-	size_t i;
-
 	if (!in)
 		return;
-	for (i = 0; i < NR_VIEWS; i++)
-		if (in->views[i].p)
-			munmap(in->views[i].p, in->views[i].len);
 	if (in->win)
 		munmap(in->win, in->win_len);
 	free(in->buf);
@@ -152,58 +126,16 @@ int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t o
 	return 0;
 }
 
-const void *prism_input__view(struct prism_input *in, uint64_t off, size_t *avail)
+void *prism_input__map(struct prism_input *in, uint64_t off, size_t *len)
 {
-	uint64_t block = off >> VIEW_SHIFT, base = block << VIEW_SHIFT;
-	struct view *v = NULL;
-	size_t i, len;
 	void *p;
 
-	if (in->pipe || off >= in->size)
+	if (in->pipe || off >= in->size || !*len)
 		return NULL;
-	for (i = 0; i < NR_VIEWS; i++) {
-		struct view *w = &in->views[i];
-
-		if (w->p && w->block == block) {
-			v = w;
-			goto found;
-		}
-		/* a free slot, else the one unpinned the longest */
-		if (!w->pins && (!v || (v->p && (!w->p || w->used < v->used))))
-			v = w;
-	}
-	if (!v)
-		return NULL;
-	if (v->p)
-		munmap(v->p, v->len);
-	v->p = NULL;
-	len = (size_t)(in->size - base < VIEW_BLOCK + VIEW_SPILL ? in->size - base :
-								   VIEW_BLOCK + VIEW_SPILL);
-	p = mmap(NULL, len, PROT_READ, MAP_PRIVATE, in->fd, (off_t)base);
-	if (p == MAP_FAILED)
-		return NULL;
-	v->p = p;
-	v->len = len;
-	v->block = block;
-found:
-	v->pins++;
-	v->used = ++in->views_used;
-	*avail = v->len - (size_t)(off - base);
-	return v->p + (off - base);
-}
-
-void prism_input__unview(struct prism_input *in, uint64_t off)
-{
-	size_t i;
-
-	for (i = 0; i < NR_VIEWS; i++) {
-		struct view *v = &in->views[i];
-
-		if (v->p && v->block == off >> VIEW_SHIFT && v->pins) {
-			v->pins--;
-			return;
-		}
-	}
+	if (*len > in->size - off)
+		*len = (size_t)(in->size - off);
+	p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, in->fd, (off_t)off);
+	return p == MAP_FAILED ? NULL : p;
 }
 
 uint64_t prism_input__pos(const struct prism_input *in)

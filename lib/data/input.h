@@ -25,17 +25,11 @@ uint64_t prism_input__size(const struct prism_input *in);
 int prism_input__pread(struct prism_input *in, void *buf, size_t len, uint64_t off);
 
 /*
- * prism_input__view - the file's bytes from @off on, mapped (regular files)
- *
- * *@avail bytes are readable from the pointer: at least 65535 (the largest
- * record), or up to the end of the file.  The view is pinned until
- * prism_input__unview(@off); a few views can be pinned at once (about
- * 2 MiB of the file each), no more.
- * Return: the bytes at @off, or NULL (a pipe, @off at or past the end,
- * every view pinned, or mmap failed): read them with pread instead.
+ * a read-only mapping of *@len bytes of the file at @off (page aligned),
+ * *@len cut at the end of the file; NULL for a pipe, @off at or past the
+ * end, or a failed mmap.  munmap(p, *len) it.
  */
-const void *prism_input__view(struct prism_input *in, uint64_t off, size_t *avail);
-void prism_input__unview(struct prism_input *in, uint64_t off);
+void *prism_input__map(struct prism_input *in, uint64_t off, size_t *len);
 
 /* stream position, and where the stream ends (UINT64_MAX: end of input) */
 uint64_t prism_input__pos(const struct prism_input *in);
