@@ -100,8 +100,29 @@ static int check_stdout(int status)
 	return status ? status : 1;
 }
 
+/*
+ * prism reads perf.data files through mappings: a file cut shorter while it
+ * is read (or a failing disk) raises SIGBUS on the next access.  Say so
+ * instead of dying of "Bus error".  Only async-signal-safe calls here.
+ */
+static void on_sigbus(int sig)
+{
+	static const char msg[] =
+		"error: a file prism had mapped could not be read any more (SIGBUS): "
+		"was it truncated or rewritten while prism read it?\n"
+		"hint: read a finished recording, or a copy of the file\n";
+	ssize_t n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+
+	(void)n;
+	(void)sig;
+	_exit(1);
+}
+
 static int run_command(const struct cmd_struct *cmd, int argc, const char **argv)
 {
+	struct sigaction sa = { .sa_handler = on_sigbus };
+
+	sigaction(SIGBUS, &sa, NULL);
 	setup_library_log();
 	return check_stdout(cmd->fn(argc, argv));
 }
