@@ -158,16 +158,13 @@ static double ms(uint64_t ns)
 static char *put_ms(char *p, uint64_t ns, size_t width)
 {
 	uint64_t whole = ns / 1000000;
-	size_t n = whole < 10 ? 1 : nr_digits(whole);
+	size_t n = nr_digits(whole);
 
 	if (n + 7 < width) {
 		memcpy(p, "                ", 16); /* all the padding there can be */
 		p += width - n - 7;
 	}
-	if (n == 1)
-		*p = (char)('0' + whole);
-	else
-		put_digits(p + n, whole, n);
+	put_digits(p + n, whole, n);
 	p[n] = '.';
 	put_digits6(p + n + 1, (uint32_t)(ns - whole * 1000000));
 	return p + n + 7;

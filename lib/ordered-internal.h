@@ -124,7 +124,7 @@ enum flush_how {
 	FLUSH_ALL,
 };
 
-/* ordered-runs.c: give back the buffer or window of a run */
+/* ordered-runs.c: give back the buffer or view of a run */
 void ord_run_release(struct prism_ordered *o, struct ord_run *r);
 
 /* ordered.c: an emptied chunk goes back to a free list */

@@ -11,10 +11,10 @@
  * A run is read back in place where its input offers views of its bytes
  * (prism_ordered__set_view(): a mapped file), else through a buffer of its
  * own (RUN_BUF_MIN to RUN_BUF_MAX bytes, RUN_BUF_BUDGET shared by all
- * runs).  The time of each record read back
- * is derived again (at the offset given by prism_ordered__set_sample_time()
- * for samples, else by the time callback).  Memory then follows the number
- * of runs, not the size of a round.
+ * runs).  The time of each record read back is derived again (at the
+ * offset given by prism_ordered__set_sample_time() for samples, else by the
+ * time callback).  Memory then follows the number of runs, not the size of
+ * a round.
  */
 #include "ordered-internal.h"
 

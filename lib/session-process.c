@@ -329,12 +329,12 @@ static int ordered_read(void *ctx, uint32_t file, void *buf, size_t len, uint64_
 	return err;
 }
 
-/* or finds it in place, mapped */
+/* or finds it in place, mapped (set only with s->views) */
 static const void *ordered_view(void *ctx, uint32_t file, uint64_t off, size_t *avail)
 {
 	struct prism_session *s = ctx;
 
-	if (file < s->nr_ord_in && s->ord_in[file] && s->views)
+	if (file < s->nr_ord_in && s->ord_in[file])
 		return prism_views__get(s->views, s->ord_in[file], off, avail);
 	return NULL;
 }
@@ -343,7 +343,7 @@ static void ordered_unview(void *ctx, uint32_t file, uint64_t off)
 {
 	struct prism_session *s = ctx;
 
-	if (file < s->nr_ord_in && s->ord_in[file] && s->views)
+	if (file < s->nr_ord_in && s->ord_in[file])
 		prism_views__put(s->views, s->ord_in[file], off);
 }
 

@@ -18,6 +18,7 @@
  */
 #define WINDOW_ALIGN ((uint64_t)2 << 20)
 #define PIPE_BUF_MIN (256u << 10) /* read() chunk */
+
 struct prism_input {
 	int fd;
 	bool own_fd;
@@ -245,10 +246,8 @@ static const void *peek_file(struct prism_input *in, size_t len, int *err)
 	maplen = WINDOW_SIZE;
 	if (maplen < (in->pos - off) + len)
 		maplen = (size_t)((in->pos - off) + len);
-	if (maplen > in->size - off)
-		maplen = (size_t)(in->size - off);
-	p = mmap(NULL, maplen, PROT_READ, MAP_PRIVATE, in->fd, (off_t)off);
-	if (p == MAP_FAILED) {
+	p = prism_input__map(in, off, &maplen); /* cuts maplen at the end of the file */
+	if (!p) {
 		*err = -errno;
 		return NULL;
 	}
