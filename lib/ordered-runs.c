@@ -237,6 +237,76 @@ static int run_head(struct prism_ordered *o, struct ord_run *r, uint64_t *time)
 	return 0;
 }
 
+/* the end of run @r's bytes in its buffer, as an offset in it */
+static inline size_t run_lim(const struct ord_run *r)
+{
+	return r->end - r->buf_off < r->buf_len ? (size_t)(r->end - r->buf_off) : r->buf_len;
+}
+
+/*
+ * Deliver the records of run @r from @rec (@size bytes, time *@t) on while
+ * they stay below @b (the smallest other head, or NULL), @limit and the
+ * budget; the record it stops at is kept as the run's head, *@t its time.
+ * The run's place and counts live in registers over the loop (the
+ * delivery callback cannot see them) and are stored when it ends.  The
+ * next record is found in the buffer without run_peek()'s checks of where
+ * the buffer is: @rec is always at buf + (start - buf_off).
+ */
+static inline int run_go(struct prism_ordered *o, struct ord_run *r, const uint8_t *rec,
+			 size_t size, uint64_t *t_, uint64_t limit, const struct ord_heap_ent *b,
+			 size_t *budget_)
+{
+	uint64_t t = *t_, start = r->start, nr = r->nr, seq = r->seq, done = 0;
+	uint64_t bt = b ? b->time : UINT64_MAX, bseq = b ? b->seq : UINT64_MAX;
+	size_t budget = *budget_, at = (size_t)(r->start - r->buf_off), lim = run_lim(r);
+	int ret;
+
+	for (;;) {
+		uint64_t off = start;
+		const uint8_t *p;
+		size_t sz;
+
+		start += size;
+		nr--;
+		seq++;
+		done++;
+		o->last_delivered = t;
+		ret = o->fn(o->ctx, rec, size, t, off);
+		if (unlikely(ret) || !nr)
+			break;
+		at += size;
+		p = r->buf + at;
+		if (likely(lim - at >= 8 && !((uintptr_t)p & 7) && (sz = get_u16(p + 6)) >= 8 &&
+			   sz <= lim - at)) {
+			rec = p;
+			size = sz;
+		} else {
+			r->start = start;
+			ret = run_rec(o, r, &rec, &size);
+			if (unlikely(ret))
+				break;
+			at = (size_t)(r->start - r->buf_off);
+			lim = run_lim(r);
+		}
+		t = rec_time(o, rec, size);
+		if (!budget || t > limit || t > bt || (t == bt && seq > bseq)) {
+			r->head_time = t;
+			r->have_head = true;
+			r->head_rec = rec;
+			r->head_size = size;
+			break;
+		}
+		budget--;
+	}
+	r->start = start;
+	r->nr = nr;
+	r->seq = seq;
+	o->run_recs -= done;
+	*budget_ = budget;
+	*t_ = t;
+	return ret;
+}
+
 /* the head of the copied records, left before pend on equal times */
 static inline const struct ord_ent *copy_head(const struct ord_ent *L, size_t li, size_t ln,
 					      const struct ord_ent *P, size_t pi, size_t pn)
@@ -318,38 +388,7 @@ int ord_merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, size_
 				break;
 			r->head_rec = NULL;
 			r->have_head = false;
-			/*
-			 * Deliver the run's records while they stay below the other
-			 * heads; the head it stops at is kept in the run.  (The time
-			 * comes back in a register: loading it and seq from the run
-			 * as one 16-byte word right after they were stored apart
-			 * stalls on store forwarding.)
-			 */
-			for (;;) {
-				uint64_t off = r->start;
-
-				r->start += size;
-				r->nr--;
-				r->seq++;
-				o->run_recs--;
-				o->last_delivered = t;
-				ret = o->fn(o->ctx, rec, size, t, off);
-				if (unlikely(ret) || !r->nr)
-					break;
-				ret = run_next(o, r, &rec, &size);
-				if (unlikely(ret))
-					break;
-				t = rec_time(o, rec, size);
-				if (!budget || t > limit ||
-				    (b && (t > b->time || (t == b->time && r->seq > b->seq)))) {
-					r->head_time = t;
-					r->have_head = true;
-					r->head_rec = rec;
-					r->head_size = size;
-					break;
-				}
-				budget--;
-			}
+			ret = run_go(o, r, rec, size, &t, limit, b, &budget);
 			if (unlikely(ret))
 				break;
 			if (r->nr) {
@@ -494,8 +533,13 @@ size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avai
 	if (r->end != file_offset || r->file != file || r->seq + r->nr != o->seq ||
 	    r->end - r->start < RUN_BUF_MIN)
 		return 0;
+	/* times that may follow: at least last, floor and 1 (0 is no time) */
 	last = r->last_time;
 	floor = o->last_delivered;
+	if (last < floor)
+		last = floor;
+	if (!last)
+		last = 1;
 	while (avail - pos >= 8) {
 		const uint8_t *rec = b + pos;
 		size_t size = get_u16(rec + 6);
@@ -505,7 +549,8 @@ size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avai
 		    size < time_at + 8)
 			break;
 		t = get_u64(rec + time_at);
-		if (t < last || t < floor || !t || t == ~0ull)
+		/* last <= t < ~0 (no time either), in one unsigned comparison */
+		if (t - last >= ~0ull - last)
 			break;
 		last = t;
 		pos += size;

@@ -150,18 +150,49 @@ static inline void ev_head(struct prism_event *ev, const struct perf_event_heade
 	ev->evsel = evsel;
 }
 
-/* decode and hand one kernel record (aligned, native order) to the tool */
-static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compressed)
+static int deliver_any(struct prism_session *s, void *rec, uint64_t off, bool compressed,
+		       struct prism_evsel *evsel);
+
+/*
+ * decode and hand one kernel record (aligned, native order) to the tool:
+ * the samples a sample_basic tool takes from the fast layout here, in
+ * few instructions, anything else in deliver_any()
+ */
+static inline __attribute__((always_inline)) int deliver(struct prism_session *s, void *rec,
+							 uint64_t off, bool compressed)
+{
+	struct perf_event_header *hdr = rec;
+	struct prism_evsel *evsel;
+	bool unknown;
+
+	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
+	if (likely(evsel && hdr->type == PERF_RECORD_SAMPLE && s->tool->sample_basic &&
+		   evsel->sample_fast && !s->info.needs_swap)) {
+		struct prism_sample_basic b;
+		int err = prism_sample__parse_basic(evsel, rec, &b);
+
+		if (unlikely(err))
+			return bad_sample(s, off, err, hdr, evsel);
+		b.evsel = evsel;
+		b.file_offset = off;
+		evsel->nr_records[PERF_RECORD_SAMPLE]++;
+		evsel->nr_samples++;
+		note_time(s, b.time);
+		return s->tool->sample_basic(s->ctx, &b);
+	}
+	return deliver_any(s, rec, off, compressed, evsel);
+}
+
+/* deliver() of the records it does not take itself (@evsel: the record's) */
+static __attribute__((noinline)) int deliver_any(struct prism_session *s, void *rec, uint64_t off,
+						 bool compressed, struct prism_evsel *evsel)
 {
 	const struct prism_tool *t = s->tool;
 	struct perf_event_header *hdr = rec;
 	/* reused: its rare sample fields stay clear while no sample has them */
 	struct prism_event *ev = &s->ev;
-	struct prism_evsel *evsel;
-	bool unknown;
 	int err;
 
-	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
 	if (!evsel) {
 		if (hdr->type == PERF_RECORD_SAMPLE)
 			s->stats.nr_unknown_id++;
@@ -175,18 +206,6 @@ static int deliver(struct prism_session *s, void *rec, uint64_t off, bool compre
 			note_time(s, evsel_time(hdr, evsel));
 			evsel->nr_samples++;
 			return 0;
-		}
-		if (t->sample_basic && evsel->sample_fast && !s->info.needs_swap) {
-			struct prism_sample_basic b;
-
-			err = prism_sample__parse_basic(evsel, rec, &b);
-			if (unlikely(err))
-				return bad_sample(s, off, err, hdr, evsel);
-			b.evsel = evsel;
-			b.file_offset = off;
-			evsel->nr_samples++;
-			note_time(s, b.time);
-			return t->sample_basic(s->ctx, &b);
 		}
 		ev_head(ev, hdr, off, compressed, evsel);
 		if (s->ev_cold)

@@ -16,7 +16,7 @@
 
 #include "evsel-internal.h"
 #include "tp/field.h"
-#include "util/util-internal.h"
+#include "util/state-fast.h"
 
 enum kind {
 	K_UNRESOLVED,
@@ -92,10 +92,13 @@ struct evinfo {
 	const struct prism_tp_field *f[5];
 	struct numfield num[3]; /* f[0..2], when they are plain integers */
 	/* worked out once: what each sample of the event needs */
+	uint8_t nr_num; /* num[nr_num..2] are absent */
+	uint32_t raw_need; /* a payload of this size holds every num[] */
 	enum prism_util_ev_type type;
 	bool has_cpu; /* PERF_SAMPLE_CPU */
 	bool strings; /* f[3] or f[4] */
 	bool id32; /* a syscall id of 4 bytes: a 32-bit kernel's -1 reads as 0xffffffff */
+	bool sys; /* sys_enter/exit with a numeric id: util_sys_fast() may take it */
 };
 
 struct source {
@@ -152,14 +155,24 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 				ei->num[i].size = (uint8_t)f->size;
 				ei->num[i].sign = f->flags & TP_FIELD_SIGNED;
 				ei->num[i].swap = f->swap;
+				ei->nr_num = (uint8_t)(i + 1);
+				if (f->offset + f->size > ei->raw_need)
+					ei->raw_need = f->offset + f->size;
 			}
 		}
 		ei->kind = (enum kind)k;
 		ei->type = kinds[k].type;
 		ei->strings = ei->f[3] || ei->f[4];
 		ei->id32 = (k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->num[0].size == 4;
+		ei->sys = (k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->nr_num == 1;
 		return;
 	}
+}
+
+/* field @f of a payload that holds it (0 when absent: size 0) */
+static inline int64_t num_at(const struct numfield *f, const uint8_t *raw)
+{
+	return (int64_t)tp_read_num(raw + f->off, f->size, f->sign, f->swap);
 }
 
 /* as prism_tp_field__u64() reads it: 0 when absent or outside the payload */
@@ -167,7 +180,7 @@ static inline int64_t num(const struct numfield *f, const uint8_t *raw, size_t r
 {
 	if (!f->size || f->off + f->size > raw_size)
 		return 0;
-	return (int64_t)tp_read_num(raw + f->off, f->size, f->sign, f->swap);
+	return num_at(f, raw);
 }
 
 static void str(const struct prism_tp_field *f, const struct prism_sample_basic *s, const char **p,
@@ -232,6 +245,7 @@ static int on_sample(void *ctx, const struct prism_sample_basic *b)
 	struct prism_util *u = src->u;
 	struct prism_util_event ev;
 	struct evinfo *ei;
+	uint32_t cpu;
 	int idx, err;
 
 	if (unlikely(b->time < src->time_lo || b->time > src->time_hi))
@@ -247,17 +261,47 @@ static int on_sample(void *ctx, const struct prism_sample_basic *b)
 		if (ei->kind == K_UNRESOLVED)
 			return 0;
 	}
+	cpu = ei->has_cpu ? b->cpu : 0;
+	/* the commonest samples, syscalls of the running task: no event to build */
+	if (likely(ei->sys && b->raw_data && b->raw_size >= ei->raw_need)) {
+		int64_t a = num_at(&ei->num[0], b->raw_data);
+
+		if (ei->id32)
+			a = (int32_t)a;
+		err = util_sys_fast(u, ei->type, b->time, cpu, b->pid, b->tid, a, 0, 0);
+		if (likely(err != UTIL_FAST_NO))
+			return err < 0 ? err : 0;
+	}
 	ev.time = b->time;
-	ev.cpu = ei->has_cpu ? b->cpu : 0;
+	ev.cpu = cpu;
 	ev.pid = b->pid;
 	ev.tid = b->tid;
 	ev.comm = ev.comm2 = ev.name = NULL;
 	ev.comm_len = ev.comm2_len = ev.name_len = 0;
 	if (likely(b->raw_data)) {
 		ev.type = ei->type;
-		ev.a = num(&ei->num[0], b->raw_data, b->raw_size);
-		ev.b = num(&ei->num[1], b->raw_data, b->raw_size);
-		ev.c = num(&ei->num[2], b->raw_data, b->raw_size);
+		ev.a = ev.b = ev.c = 0;
+		if (likely(b->raw_size >= ei->raw_need)) {
+			const uint8_t *raw = b->raw_data;
+
+			switch (ei->nr_num) { /* num_at() without its bounds checks */
+			case 3:
+				ev.c = num_at(&ei->num[2], raw);
+				/* fallthrough */
+			case 2:
+				ev.b = num_at(&ei->num[1], raw);
+				/* fallthrough */
+			case 1:
+				ev.a = num_at(&ei->num[0], raw);
+				break;
+			default:
+				break;
+			}
+		} else {
+			ev.a = num(&ei->num[0], b->raw_data, b->raw_size);
+			ev.b = num(&ei->num[1], b->raw_data, b->raw_size);
+			ev.c = num(&ei->num[2], b->raw_data, b->raw_size);
+		}
 		if (unlikely(ei->strings))
 			decode_strings(ei, b, &ev);
 		if (ei->id32)

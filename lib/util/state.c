@@ -7,7 +7,7 @@
  */
 #include <stdio.h>
 
-#include "util/util-internal.h"
+#include "util/state-fast.h"
 
 #define MAX_CPU 65536
 
@@ -34,15 +34,6 @@ static struct cpu *get_cpu(struct prism_util *u, uint32_t cpu)
 		u->cpus[cpu].last_ev = u->start;
 	}
 	return &u->cpus[cpu];
-}
-
-/*
- * @to - @from, 0 when @to is earlier: the two times may come from different
- * CPUs, and a record may arrive later than the time sort allowed
- */
-static inline uint64_t span(uint64_t from, uint64_t to)
-{
-	return to > from ? to - from : 0;
 }
 
 static struct task *find_task(struct prism_util *u, uint32_t tid)
@@ -93,22 +84,7 @@ static struct task *new_task(struct prism_util *u, uint32_t tid, uint64_t start)
 	return t;
 }
 
-/* the current image of @tid; a task first seen now existed since the trace start */
-static struct task *get_task(struct prism_util *u, uint32_t tid)
-{
-	struct task *t = find_task(u, tid);
-
-	if (t && !t->dead)
-		return t;
-	if (t) {
-		/* a dead task doing things: a reused tid, or a lost exit */
-		u->an.events_after_death++;
-		return new_task(u, tid, u->end);
-	}
-	return new_task(u, tid, u->start);
-}
-
-static struct task_cpu *task_row_slow(struct task *t, uint32_t cpu)
+struct task_cpu *util_task_row_slow(struct task *t, uint32_t cpu)
 {
 	size_t i;
 
@@ -125,64 +101,19 @@ found:
 	return &t->cpus[i];
 }
 
-/* the task's row of @cpu, created on first use; mostly the row used last */
-static inline struct task_cpu *task_row(struct task *t, uint32_t cpu)
+/* the current image of @tid; a task first seen now existed since the trace start */
+static struct task *get_task(struct prism_util *u, uint32_t tid)
 {
-	if (t->last_row < t->nr_cpus && t->cpus[t->last_row].cpu == cpu)
-		return &t->cpus[t->last_row];
-	return task_row_slow(t, cpu);
-}
+	struct task *t = find_task(u, tid);
 
-static inline __attribute__((always_inline)) enum bucket mode_bucket(const struct task *t)
-{
-	if (!t->mode_known)
-		return B_BUSY;
-	switch (t->mode) {
-	case MODE_USER:
-		return B_USER;
-	case MODE_HV:
-		return B_HV;
-	default:
-		return B_SYS;
-	}
-}
-
-static inline __attribute__((always_inline)) enum bucket cpu_bucket(const struct cpu *c)
-{
-	if (c->nr_ictx)
-		return c->ictx[c->nr_ictx - 1].kind == PRISM_UTIL_IRQ ? B_IRQ : B_SOFTIRQ;
-	return c->cur ? mode_bucket(c->cur) : B_IDLE;
-}
-
-/* charge the CPU's time up to @now to its current state */
-static inline __attribute__((always_inline)) void charge_inline(struct prism_util *u, struct cpu *c,
-								uint32_t cpu, uint64_t now)
-{
-	enum bucket b;
-	uint64_t dt;
-	struct task *t = c->cur;
-
-	if (now <= c->last)
-		return;
-	dt = now - c->last;
-	c->last = now;
-	b = cpu_bucket(c);
-	c->t[b] += dt;
+	if (t && !t->dead)
+		return t;
 	if (t) {
-		struct task_cpu *row = task_row(t, cpu);
-
-		if (row)
-			row->t[b] += dt;
-		if (!c->switch_seen) {
-			t->head += dt;
-			u->an.before_first_switch_ns += dt;
-		}
-		if (b == B_SYS && t->in_sc && t->sc_idx >= 0)
-			t->calls.v[t->sc_idx].pub.oncpu += dt;
-		else if (b == B_HV && t->in_hc && t->hc_idx >= 0)
-			t->calls.v[t->hc_idx].pub.oncpu += dt;
+		/* a dead task doing things: a reused tid, or a lost exit */
+		u->an.events_after_death++;
+		return new_task(u, tid, u->end);
 	}
-	(void)u;
+	return new_task(u, tid, u->start);
 }
 
 static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t now)
@@ -486,18 +417,7 @@ static int sys_enter(struct prism_util *u, struct task *t, uint64_t now, int64_t
 {
 	if (!t->mode_known)
 		reclassify(u, t, B_USER);
-	if (t->in_sc)
-		u->an.enter_in_call++; /* the open call is damaged: keep it out */
-	t->in_sc = true;
-	t->seen_sc = true;
-	t->sc_id = id;
-	t->sc_start = now;
-	t->sc_pending_start = false;
-	t->sc_inherited = false;
-	if (!calltab_get(&t->calls, PRISM_UTIL_SYSCALL, id, &t->sc_idx))
-		return -ENOMEM;
-	t->mode = MODE_SYS;
-	return 0;
+	return sys_enter_known(u, t, now, id);
 }
 
 /* an exit whose entry is missing mid-trace: left out, counted on its call */
@@ -523,10 +443,7 @@ static int sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t 
 	if (t->in_sc) {
 		if (id == t->sc_id || id == -1) {
 			/* id -1: x86 rt_sigreturn, seccomp: closes what was entered */
-			call = &t->calls.v[t->sc_idx];
-			call_complete(call, span(t->sc_start, now));
-			if (t->sc_inherited)
-				call->pub.nr_inherited++;
+			sys_exit_matched(t, now);
 		} else if (cpu_first) {
 			/* the open call ended unseen before this CPU was traced */
 			call = &t->calls.v[t->sc_idx];
@@ -746,7 +663,22 @@ static int duplicate_exit(struct prism_util *u, const struct prism_util_event *e
 	return 0;
 }
 
+static int event(struct prism_util *u, const struct prism_util_event *ev);
+
 int prism_util__event(struct prism_util *u, const struct prism_util_event *ev)
+{
+	if (likely(ev->type <= PRISM_UTIL_EV_SYS_EXIT)) {
+		int ret = util_sys_fast(u, ev->type, ev->time, ev->cpu, ev->pid, ev->tid, ev->a,
+					ev->b, ev->c);
+
+		if (likely(ret != UTIL_FAST_NO))
+			return ret;
+	}
+	return event(u, ev);
+}
+
+/* any event */
+static __attribute__((noinline)) int event(struct prism_util *u, const struct prism_util_event *ev)
 {
 	struct cpu *c;
 	struct task *t;

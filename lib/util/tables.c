@@ -189,18 +189,6 @@ void calltab_release(struct calltab *ct)
 	umap_release(&ct->map);
 }
 
-void call_complete(struct ucall *c, uint64_t dt)
-{
-	struct prism_util_call *p = &c->pub;
-
-	if (!p->count || dt < p->min)
-		p->min = dt;
-	if (dt > p->max)
-		p->max = dt;
-	p->count++;
-	p->elapsed += dt;
-}
-
 void call_merge(struct prism_util_call *d, const struct prism_util_call *s)
 {
 	if (s->count) {

@@ -159,6 +159,7 @@ struct prism_util {
 	struct irqname *irqnames;
 	size_t nr_irqnames, cap_irqnames;
 
+	bool no_fast_path; /* tests: every event through the general path */
 	struct prism_util_anomalies an;
 	char *missing;
 
@@ -205,7 +206,18 @@ static inline struct ucall *calltab_get(struct calltab *ct, enum prism_util_call
 /* give the room of calls never made back (tables done growing, for a report) */
 void calltab_shrink(struct calltab *ct);
 void calltab_release(struct calltab *ct);
-void call_complete(struct ucall *c, uint64_t dt);
+/* a call of @dt ns completed */
+static inline void call_complete(struct ucall *c, uint64_t dt)
+{
+	struct prism_util_call *p = &c->pub;
+
+	if (!p->count || dt < p->min)
+		p->min = dt;
+	if (dt > p->max)
+		p->max = dt;
+	p->count++;
+	p->elapsed += dt;
+}
 /* add the numbers of call @s to @d (the same call of another task) */
 void call_merge(struct prism_util_call *d, const struct prism_util_call *s);
 /* empty @ct, keeping its memory */

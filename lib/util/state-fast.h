@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The state machine's per-event core, inline: charging a CPU's time to its
+ * state, and the fast path of the commonest events, a syscall entered or
+ * left by the task that runs on its CPU.  state.c builds every event on
+ * it; the session source (source.c) calls util_sys_fast() straight from a
+ * decoded sample, without a struct prism_util_event in between.
+ */
+#ifndef PRISM_UTIL_STATE_FAST_H
+#define PRISM_UTIL_STATE_FAST_H
+
+#include "util/util-internal.h"
+
+/*
+ * @to - @from, 0 when @to is earlier: the two times may come from different
+ * CPUs, and a record may arrive later than the time sort allowed
+ */
+static inline uint64_t span(uint64_t from, uint64_t to)
+{
+	return to > from ? to - from : 0;
+}
+
+struct task_cpu *util_task_row_slow(struct task *t, uint32_t cpu);
+
+/* the task's row of @cpu, created on first use; mostly the row used last */
+static inline struct task_cpu *task_row(struct task *t, uint32_t cpu)
+{
+	if (t->last_row < t->nr_cpus && t->cpus[t->last_row].cpu == cpu)
+		return &t->cpus[t->last_row];
+	return util_task_row_slow(t, cpu);
+}
+
+static inline __attribute__((always_inline)) enum bucket mode_bucket(const struct task *t)
+{
+	if (!t->mode_known)
+		return B_BUSY;
+	switch (t->mode) {
+	case MODE_USER:
+		return B_USER;
+	case MODE_HV:
+		return B_HV;
+	default:
+		return B_SYS;
+	}
+}
+
+static inline __attribute__((always_inline)) enum bucket cpu_bucket(const struct cpu *c)
+{
+	if (c->nr_ictx)
+		return c->ictx[c->nr_ictx - 1].kind == PRISM_UTIL_IRQ ? B_IRQ : B_SOFTIRQ;
+	return c->cur ? mode_bucket(c->cur) : B_IDLE;
+}
+
+/* charge the CPU's time up to @now to its current state */
+static inline __attribute__((always_inline)) void charge_inline(struct prism_util *u, struct cpu *c,
+								uint32_t cpu, uint64_t now)
+{
+	enum bucket b;
+	uint64_t dt;
+	struct task *t = c->cur;
+
+	if (now <= c->last)
+		return;
+	dt = now - c->last;
+	c->last = now;
+	b = cpu_bucket(c);
+	c->t[b] += dt;
+	if (t) {
+		struct task_cpu *row = task_row(t, cpu);
+
+		if (row)
+			row->t[b] += dt;
+		if (!c->switch_seen) {
+			t->head += dt;
+			u->an.before_first_switch_ns += dt;
+		}
+		if (b == B_SYS && t->in_sc && t->sc_idx >= 0)
+			t->calls.v[t->sc_idx].pub.oncpu += dt;
+		else if (b == B_HV && t->in_hc && t->hc_idx >= 0)
+			t->calls.v[t->hc_idx].pub.oncpu += dt;
+	}
+}
+
+/* syscall @id entered by @t, whose mode is known */
+static inline __attribute__((always_inline)) int
+sys_enter_known(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
+{
+	if (t->in_sc)
+		u->an.enter_in_call++; /* the open call is damaged: keep it out */
+	t->in_sc = true;
+	t->seen_sc = true;
+	t->sc_id = id;
+	t->sc_start = now;
+	t->sc_pending_start = false;
+	t->sc_inherited = false;
+	if (!calltab_get(&t->calls, PRISM_UTIL_SYSCALL, id, &t->sc_idx))
+		return -ENOMEM;
+	t->mode = MODE_SYS;
+	return 0;
+}
+
+/* the syscall @t entered completes (its exit, of the same id or -1) */
+static inline __attribute__((always_inline)) void sys_exit_matched(struct task *t, uint64_t now)
+{
+	struct ucall *call = &t->calls.v[t->sc_idx];
+
+	call_complete(call, span(t->sc_start, now));
+	if (t->sc_inherited)
+		call->pub.nr_inherited++;
+}
+
+#define UTIL_FAST_NO 1
+
+/*
+ * util_sys_fast - a syscall event (@type PRISM_UTIL_EV_SYS_ENTER or _EXIT,
+ * the other arguments as in struct prism_util_event) of the task that runs
+ * on its CPU, in a state that needs no inference: what prism_util__event()
+ * does with it, without its generality
+ *
+ * Return: UTIL_FAST_NO, before anything changed, when the event is not of
+ * that kind (prism_util__event() then takes it); else 0 or -ENOMEM.
+ */
+static inline __attribute__((always_inline)) int
+util_sys_fast(struct prism_util *u, enum prism_util_ev_type type, uint64_t now, uint32_t cpu,
+	      uint32_t pid, uint32_t tid, int64_t a, int64_t b, int64_t cc)
+{
+	struct lastsample *l;
+	struct cpu *c;
+	struct task *t;
+
+	if (unlikely(cpu >= u->nr_cpus || u->no_fast_path))
+		return UTIL_FAST_NO;
+	c = &u->cpus[cpu];
+	t = c->cur;
+	l = &c->ls;
+	if (!c->seen || !c->known || !t || t->tid != tid || t->dead || !tid || tid == UINT32_MAX ||
+	    now < c->last_ev || now < u->start || !t->mode_known || u->finished ||
+	    (pid && !t->pid_known))
+		return UTIL_FAST_NO;
+	/* a repeated sample: prism_util__event() counts it */
+	if (l->valid && l->time == now && l->tid == tid && l->type == type && l->a == a &&
+	    l->b == b && l->c == cc)
+		return UTIL_FAST_NO;
+	if (type == PRISM_UTIL_EV_SYS_EXIT && (!t->in_sc || (a != t->sc_id && a != -1)))
+		return UTIL_FAST_NO;
+
+	l->valid = true;
+	l->time = now;
+	l->tid = tid;
+	l->type = type;
+	l->a = a;
+	l->b = b;
+	l->c = cc;
+	if (now > u->end)
+		u->end = now;
+	u->nr_events++;
+	c->last_ev = now;
+	charge_inline(u, c, cpu, now);
+	if (type == PRISM_UTIL_EV_SYS_ENTER)
+		return sys_enter_known(u, t, now, a);
+	sys_exit_matched(t, now);
+	t->in_sc = false;
+	t->seen_sc = true;
+	t->sc_idx = -1;
+	t->mode = MODE_USER;
+	return 0;
+}
+
+#endif /* PRISM_UTIL_STATE_FAST_H */
