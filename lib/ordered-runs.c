@@ -258,6 +258,8 @@ static inline int run_go(struct prism_ordered *o, struct ord_run *r, const uint8
 {
 	uint64_t t = *t_, start = r->start, nr = r->nr, seq = r->seq, done = 0;
 	uint64_t bt = b ? b->time : UINT64_MAX, bseq = b ? b->seq : UINT64_MAX;
+	/* below both bounds, a record goes on without the finer test */
+	uint64_t below = limit < bt ? limit : bt;
 	size_t budget = *budget_, at = (size_t)(r->start - r->buf_off), lim = run_lim(r);
 	int ret;
 
@@ -289,7 +291,8 @@ static inline int run_go(struct prism_ordered *o, struct ord_run *r, const uint8
 			lim = run_lim(r);
 		}
 		t = rec_time(o, rec, size);
-		if (!budget || t > limit || t > bt || (t == bt && seq > bseq)) {
+		if (unlikely(t >= below || !budget) &&
+		    (!budget || t > limit || t > bt || (t == bt && seq > bseq))) {
 			r->head_time = t;
 			r->have_head = true;
 			r->head_rec = rec;

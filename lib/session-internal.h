@@ -23,6 +23,7 @@ struct prism_session {
 	size_t nr_evsels, cap_evsels;
 	struct prism_idmap ids;
 	int id_pos, is_pos; /* from the first attr (perf's evlist__event2id) */
+	uint32_t id_end; /* a sample's id ends here (UINT32_MAX: samples have none) */
 	/*
 	 * When every event has the same sample_type and sample_id_all, where
 	 * the time sits without finding the event: u64 index after the header
@@ -44,6 +45,7 @@ struct prism_session {
 	uint8_t *scratch; /* 8-aligned copy of the current record */
 	size_t scratch_cap;
 	const struct prism_tool *tool;
+	bool basic; /* the tool takes sample_basic, and records are in this machine's order */
 	void *ctx;
 	struct prism_event ev; /* the record being delivered */
 	bool ev_cold; /* ev.sample's rare fields may be set (PRISM_SAMPLE_COLD) */

@@ -65,7 +65,7 @@ evsel_of(struct prism_session *s, const void *rec, uint32_t type, uint16_t size,
 	if (s->nr_evsels == 1 || !s->nr_evsels)
 		return s->nr_evsels ? s->evsels[0] : NULL;
 	if (type == PERF_RECORD_SAMPLE) {
-		if (s->id_pos < 0 || 8 + 8 * (size_t)(s->id_pos + 1) > size)
+		if (s->id_end > size) /* no id, or a record too short for it */
 			return s->evsels[0];
 		id = get_u64((const uint8_t *)rec + 8 + 8 * s->id_pos);
 	} else {
@@ -122,12 +122,11 @@ static uint64_t evsel_time(const struct perf_event_header *hdr, const struct pri
 /* the first and last record times (0: none) */
 static inline void note_time(struct prism_session *s, uint64_t tm)
 {
-	if (tm) {
-		if (!s->stats.first_time || tm < s->stats.first_time)
-			s->stats.first_time = tm;
-		if (tm > s->stats.last_time)
-			s->stats.last_time = tm;
-	}
+	/* tm != 0 and (no first time yet, or an earlier one): 0 - 1 wraps to the top */
+	if (tm - 1 < s->stats.first_time - 1)
+		s->stats.first_time = tm;
+	if (tm > s->stats.last_time)
+		s->stats.last_time = tm;
 }
 
 static __attribute__((noinline)) int bad_sample(struct prism_session *s, uint64_t off, int err,
@@ -166,8 +165,7 @@ static inline __attribute__((always_inline)) int deliver(struct prism_session *s
 	bool unknown;
 
 	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
-	if (likely(evsel && hdr->type == PERF_RECORD_SAMPLE && s->tool->sample_basic &&
-		   evsel->sample_fast && !s->info.needs_swap)) {
+	if (likely(evsel && hdr->type == PERF_RECORD_SAMPLE && s->basic && evsel->sample_fast)) {
 		struct prism_sample_basic b;
 		int err = prism_sample__parse_basic(evsel, rec, &b);
 
@@ -764,6 +762,7 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 	int err;
 
 	s->tool = tool;
+	s->basic = tool->sample_basic && !fi->needs_swap;
 	s->ctx = ctx;
 	s->errmsg[0] = '\0';
 	if (!s->no_order && !s->ordered) {

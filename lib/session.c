@@ -53,6 +53,7 @@ struct prism_session *prism_session__open(const struct prism_session_opts *opts)
 	s->no_order = opts->no_order;
 	s->order_mem_limit = opts->order_mem_limit;
 	s->id_pos = s->is_pos = -1;
+	s->id_end = UINT32_MAX;
 	s->time_pos = s->time_is_pos = -1;
 	s->ev_cold = true; /* branch_hw_idx is ~0 when clear */
 	s->features = prism_features__new();
@@ -180,6 +181,7 @@ void prism_session__update_id_pos(struct prism_session *s)
 	uint64_t st;
 
 	s->id_pos = s->is_pos = -1;
+	s->id_end = UINT32_MAX;
 	s->time_shared = false;
 	s->time_pos = s->time_is_pos = -1;
 	if (!s->nr_evsels)
@@ -194,6 +196,8 @@ void prism_session__update_id_pos(struct prism_session *s)
 			    !!(st & PERF_SAMPLE_TIME) + !!(st & PERF_SAMPLE_ADDR);
 		s->is_pos = 1 + !!(st & PERF_SAMPLE_CPU) + !!(st & PERF_SAMPLE_STREAM_ID);
 	}
+	if (s->id_pos >= 0)
+		s->id_end = 8 + 8 * (uint32_t)(s->id_pos + 1);
 }
 
 int prism_session__decode_feature(struct prism_session *s, unsigned int feat, const void *data,

@@ -98,7 +98,8 @@ struct evinfo {
 	bool has_cpu; /* PERF_SAMPLE_CPU */
 	bool strings; /* f[3] or f[4] */
 	bool id32; /* a syscall id of 4 bytes: a 32-bit kernel's -1 reads as 0xffffffff */
-	bool sys; /* sys_enter/exit with a numeric id: util_sys_fast() may take it */
+	/* sys_enter/exit with a numeric id: util_sys_fast() may take a payload this long */
+	uint64_t sys_need; /* UINT64_MAX: not such an event */
 };
 
 struct source {
@@ -125,6 +126,7 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 		return; /* pipe mode: the formats come later */
 	ei->kind = K_OTHER;
 	ei->type = PRISM_UTIL_EV_OTHER;
+	ei->sys_need = UINT64_MAX;
 	/* without PERF_SAMPLE_CPU (per-task files) everything is on one CPU */
 	ei->has_cpu = attr->sample_type & PERF_SAMPLE_CPU;
 	if (!prism_evsel__is_tracepoint(evsel))
@@ -164,7 +166,8 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 		ei->type = kinds[k].type;
 		ei->strings = ei->f[3] || ei->f[4];
 		ei->id32 = (k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->num[0].size == 4;
-		ei->sys = (k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->nr_num == 1;
+		if ((k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->nr_num == 1)
+			ei->sys_need = ei->raw_need; /* >= 1: the id's size */
 		return;
 	}
 }
@@ -239,39 +242,14 @@ static int grow_ev(struct source *src, int idx)
 	return 0;
 }
 
-static int on_sample(void *ctx, const struct prism_sample_basic *b)
+/* any sample of a resolved event, as a struct prism_util_event */
+static __attribute__((noinline)) int on_sample_event(struct source *src, const struct evinfo *ei,
+						     const struct prism_sample_basic *b,
+						     uint32_t cpu)
 {
-	struct source *src = ctx;
-	struct prism_util *u = src->u;
 	struct prism_util_event ev;
-	struct evinfo *ei;
-	uint32_t cpu;
-	int idx, err;
+	int err;
 
-	if (unlikely(b->time < src->time_lo || b->time > src->time_hi))
-		return 0;
-	idx = b->evsel->idx;
-	if (idx < 0)
-		return 0;
-	if (unlikely((size_t)idx >= src->nr_ev) && grow_ev(src, idx))
-		return -ENOMEM;
-	ei = &src->ev[idx];
-	if (unlikely(ei->kind == K_UNRESOLVED)) {
-		resolve(src, b->evsel, ei);
-		if (ei->kind == K_UNRESOLVED)
-			return 0;
-	}
-	cpu = ei->has_cpu ? b->cpu : 0;
-	/* the commonest samples, syscalls of the running task: no event to build */
-	if (likely(ei->sys && b->raw_data && b->raw_size >= ei->raw_need)) {
-		int64_t a = num_at(&ei->num[0], b->raw_data);
-
-		if (ei->id32)
-			a = (int32_t)a;
-		err = util_sys_fast(u, ei->type, b->time, cpu, b->pid, b->tid, a, 0, 0);
-		if (likely(err != UTIL_FAST_NO))
-			return err < 0 ? err : 0;
-	}
 	ev.time = b->time;
 	ev.cpu = cpu;
 	ev.pid = b->pid;
@@ -312,8 +290,42 @@ static int on_sample(void *ctx, const struct prism_sample_basic *b)
 		ev.type = PRISM_UTIL_EV_OTHER;
 		ev.a = ev.b = ev.c = 0;
 	}
-	err = prism_util__event(u, &ev);
+	err = prism_util__event(src->u, &ev);
 	return err < 0 ? err : 0;
+}
+
+static int on_sample(void *ctx, const struct prism_sample_basic *b)
+{
+	struct source *src = ctx;
+	struct evinfo *ei;
+	uint32_t cpu;
+	int idx, err;
+
+	if (unlikely(b->time < src->time_lo || b->time > src->time_hi))
+		return 0;
+	idx = b->evsel->idx;
+	if (idx < 0)
+		return 0;
+	if (unlikely((size_t)idx >= src->nr_ev) && grow_ev(src, idx))
+		return -ENOMEM;
+	ei = &src->ev[idx];
+	if (unlikely(ei->kind == K_UNRESOLVED)) {
+		resolve(src, b->evsel, ei);
+		if (ei->kind == K_UNRESOLVED)
+			return 0;
+	}
+	cpu = ei->has_cpu ? b->cpu : 0;
+	/* the commonest samples, syscalls of the running task: no event to build */
+	if (likely(b->raw_size >= ei->sys_need)) {
+		int64_t a = num_at(&ei->num[0], b->raw_data);
+
+		if (ei->id32)
+			a = (int32_t)a;
+		err = util_sys_fast(src->u, ei->type, b->time, cpu, b->pid, b->tid, a, 0, 0);
+		if (likely(err != UTIL_FAST_NO))
+			return err < 0 ? err : 0;
+	}
+	return on_sample_event(src, ei, b, cpu);
 }
 
 static int on_lost(void *ctx, const struct prism_event *e)

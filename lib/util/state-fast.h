@@ -32,16 +32,14 @@ static inline struct task_cpu *task_row(struct task *t, uint32_t cpu)
 
 static inline __attribute__((always_inline)) enum bucket mode_bucket(const struct task *t)
 {
-	if (!t->mode_known)
-		return B_BUSY;
-	switch (t->mode) {
-	case MODE_USER:
-		return B_USER;
-	case MODE_HV:
-		return B_HV;
-	default:
-		return B_SYS;
-	}
+	static const uint8_t bucket[] = {
+		[MODE_BUSY] = B_SYS, /* with mode_known: a mode never set, as curt has it */
+		[MODE_USER] = B_USER,
+		[MODE_SYS] = B_SYS,
+		[MODE_HV] = B_HV,
+	};
+
+	return t->mode_known ? (enum bucket)bucket[t->mode & 3] : B_BUSY;
 }
 
 static inline __attribute__((always_inline)) enum bucket cpu_bucket(const struct cpu *c)
@@ -133,9 +131,9 @@ util_sys_fast(struct prism_util *u, enum prism_util_ev_type type, uint64_t now, 
 	c = &u->cpus[cpu];
 	t = c->cur;
 	l = &c->ls;
-	if (!c->seen || !c->known || !t || t->tid != tid || t->dead || !tid || tid == UINT32_MAX ||
-	    now < c->last_ev || now < u->start || !t->mode_known || u->finished ||
-	    (pid && !t->pid_known))
+	/* (known implies seen, and last_ev is never before u->start) */
+	if (!c->known || !t || t->tid != tid || t->dead || tid - 1 >= UINT32_MAX - 1 /* 0, -1 */ ||
+	    now < c->last_ev || !t->mode_known || (pid && !t->pid_known))
 		return UTIL_FAST_NO;
 	/* a repeated sample: prism_util__event() counts it */
 	if (l->valid && l->time == now && l->tid == tid && l->type == type && l->a == a &&

@@ -882,6 +882,7 @@ void prism_util__finish(struct prism_util *u)
 	if (u->finished)
 		return;
 	u->finished = true;
+	u->no_fast_path = true; /* the general path ignores what comes now */
 	for (i = 0; i < u->nr_cpus; i++) {
 		struct cpu *c = &u->cpus[i];
 		int k;

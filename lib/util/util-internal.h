@@ -159,7 +159,7 @@ struct prism_util {
 	struct irqname *irqnames;
 	size_t nr_irqnames, cap_irqnames;
 
-	bool no_fast_path; /* tests: every event through the general path */
+	bool no_fast_path; /* every event through the general path: tests, and once finished */
 	struct prism_util_anomalies an;
 	char *missing;
 
