@@ -313,7 +313,8 @@ FUZZ_NOWARN := -Wno-format-nonliteral -Wno-unused-function
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_DIR)/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
-# seeds per target: fuzz-session reads perf.data files, fuzz-tp blob+payloads
+# seeds per target: fuzz-session and fuzz-util read perf.data files, fuzz-tp
+# blob+payloads
 FUZZ_SEEDS_fuzz-session = $(wildcard $(FUZZ_FIXTURES)/perf-6.1/*.data \
 	$(FUZZ_FIXTURES)/compressed/*.data tests/data/fuzz-regress/*.data)
 # byte-swapped copies of a few fixtures reach the swap paths (needs python3)
@@ -321,6 +322,10 @@ FUZZ_SWAP_SEEDS := a-fp d-pipe f-sched-tp d2-pipe-tp l-group-read m-many-bits c-
 FUZZ_SEED_CMD_fuzz-session = for n in $(FUZZ_SWAP_SEEDS); do \
 	f=$(FUZZ_FIXTURES)/perf-6.1/$$n.data; [ -f $$f ] || continue; \
 	python3 tests/tools/perfdata-swap.py $$f $(1)/$$n.swapped.data >/dev/null 2>&1 || :; done
+# fuzz-util reads the same files (and takes fuzz-session's dictionary)
+FUZZ_SEEDS_fuzz-util = $(FUZZ_SEEDS_fuzz-session)
+FUZZ_SEED_CMD_fuzz-util = $(FUZZ_SEED_CMD_fuzz-session)
+FUZZ_DICT_fuzz-util = session
 FUZZ_SEEDS_fuzz-tp = $(wildcard tests/data/fuzz-regress/*.tp)
 FUZZ_SEED_CMD_fuzz-tp = tests/fuzz/make-tp-seeds.sh tests/data/tp $(1)
 
@@ -357,7 +362,7 @@ fuzz-run-%: $(FUZZ_DIR)/%
 	UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
 	$(FUZZ_DIR)/$* -max_total_time=$(FUZZ_SECONDS) -max_len=$(FUZZ_MAX_LEN) \
 		-rss_limit_mb=$(FUZZ_RSS_MB) -timeout=$(FUZZ_TIMEOUT) -print_final_stats=1 \
-		-dict=tests/fuzz/$(patsubst fuzz-%,%,$*).dict \
+		-dict=tests/fuzz/$(or $(FUZZ_DICT_$*),$(patsubst fuzz-%,%,$*)).dict \
 		-artifact_prefix=$(FUZZ_DIR)/crash-$*- $(FUZZ_ARGS) \
 		$(FUZZ_DIR)/corpus-$* 2>&1 | tee $(FUZZ_DIR)/$*.log | \
 		grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)|^Done|^stat::|ERROR|SUMMARY|runtime error|Test unit written' ; \

@@ -167,13 +167,14 @@ static inline __attribute__((always_inline)) int deliver(struct prism_session *s
 	evsel = evsel_of(s, rec, hdr->type, hdr->size, &unknown);
 	if (likely(evsel && hdr->type == PERF_RECORD_SAMPLE && s->basic && evsel->sample_fast)) {
 		struct prism_sample_basic b;
-		int err = prism_sample__parse_basic(evsel, rec, &b);
+		int err;
 
+		evsel->nr_records[PERF_RECORD_SAMPLE]++;
+		err = prism_sample__parse_basic(evsel, rec, &b);
 		if (unlikely(err))
 			return bad_sample(s, off, err, hdr, evsel);
 		b.evsel = evsel;
 		b.file_offset = off;
-		evsel->nr_records[PERF_RECORD_SAMPLE]++;
 		evsel->nr_samples++;
 		note_time(s, b.time);
 		return s->tool->sample_basic(s->ctx, &b);

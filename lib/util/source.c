@@ -172,7 +172,7 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 	}
 }
 
-/* field @f of a payload that holds it (0 when absent: size 0) */
+/* field @f of a payload that holds it (util_sys_fast()'s id) */
 static inline int64_t num_at(const struct numfield *f, const uint8_t *raw)
 {
 	return (int64_t)tp_read_num(raw + f->off, f->size, f->sign, f->swap);
@@ -258,28 +258,9 @@ static __attribute__((noinline)) int on_sample_event(struct source *src, const s
 	ev.comm_len = ev.comm2_len = ev.name_len = 0;
 	if (likely(b->raw_data)) {
 		ev.type = ei->type;
-		ev.a = ev.b = ev.c = 0;
-		if (likely(b->raw_size >= ei->raw_need)) {
-			const uint8_t *raw = b->raw_data;
-
-			switch (ei->nr_num) { /* num_at() without its bounds checks */
-			case 3:
-				ev.c = num_at(&ei->num[2], raw);
-				/* fallthrough */
-			case 2:
-				ev.b = num_at(&ei->num[1], raw);
-				/* fallthrough */
-			case 1:
-				ev.a = num_at(&ei->num[0], raw);
-				break;
-			default:
-				break;
-			}
-		} else {
-			ev.a = num(&ei->num[0], b->raw_data, b->raw_size);
-			ev.b = num(&ei->num[1], b->raw_data, b->raw_size);
-			ev.c = num(&ei->num[2], b->raw_data, b->raw_size);
-		}
+		ev.a = num(&ei->num[0], b->raw_data, b->raw_size);
+		ev.b = num(&ei->num[1], b->raw_data, b->raw_size);
+		ev.c = num(&ei->num[2], b->raw_data, b->raw_size);
 		if (unlikely(ei->strings))
 			decode_strings(ei, b, &ev);
 		if (ei->id32)
@@ -396,8 +377,11 @@ static void set_file_arch(struct prism_util *u, struct prism_session *s)
 	const struct prism_feat_nrcpus *n = f ? prism_features__nrcpus(f) : NULL;
 	struct utsname un;
 
-	if (n)
+	if (n && n->nr_cpus_online <= UTIL_MAX_CPU)
 		u->nr_cpus_file = n->nr_cpus_online;
+	else if (n)
+		pr_warn("util: the file says %u CPUs were online; the per-CPU summary has the CPUs seen in its events",
+			n->nr_cpus_online);
 	if (u->arch)
 		return; /* chosen by the options (--arch) */
 	if (!arch || !*arch) {

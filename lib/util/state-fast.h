@@ -97,6 +97,16 @@ sys_enter_known(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
 	return 0;
 }
 
+/* after a syscall exit: no call open, back in user mode */
+static inline __attribute__((always_inline)) void sys_exit_close(struct task *t)
+{
+	t->in_sc = false;
+	t->seen_sc = true;
+	t->sc_idx = -1;
+	t->mode = MODE_USER;
+	t->mode_known = true;
+}
+
 /* the syscall @t entered completes (its exit, of the same id or -1) */
 static inline __attribute__((always_inline)) void sys_exit_matched(struct task *t, uint64_t now)
 {
@@ -105,6 +115,30 @@ static inline __attribute__((always_inline)) void sys_exit_matched(struct task *
 	call_complete(call, span(t->sc_start, now));
 	if (t->sc_inherited)
 		call->pub.nr_inherited++;
+}
+
+/* the sample last seen on a CPU is the same as this one (a duplicate) */
+static inline __attribute__((always_inline)) bool last_sample_is(const struct lastsample *l,
+								 uint64_t time, uint32_t tid,
+								 uint32_t type, int64_t a,
+								 int64_t b, int64_t c)
+{
+	return l->valid && l->time == time && l->tid == tid && l->type == type && l->a == a &&
+	       l->b == b && l->c == c;
+}
+
+static inline __attribute__((always_inline)) void last_sample_set(struct lastsample *l,
+								  uint64_t time, uint32_t tid,
+								  uint32_t type, int64_t a,
+								  int64_t b, int64_t c)
+{
+	l->valid = true;
+	l->time = time;
+	l->tid = tid;
+	l->type = type;
+	l->a = a;
+	l->b = b;
+	l->c = c;
 }
 
 #define UTIL_FAST_NO 1
@@ -136,19 +170,12 @@ util_sys_fast(struct prism_util *u, enum prism_util_ev_type type, uint64_t now, 
 	    now < c->last_ev || !t->mode_known || (pid && !t->pid_known))
 		return UTIL_FAST_NO;
 	/* a repeated sample: prism_util__event() counts it */
-	if (l->valid && l->time == now && l->tid == tid && l->type == type && l->a == a &&
-	    l->b == b && l->c == cc)
+	if (last_sample_is(l, now, tid, type, a, b, cc))
 		return UTIL_FAST_NO;
 	if (type == PRISM_UTIL_EV_SYS_EXIT && (!t->in_sc || (a != t->sc_id && a != -1)))
 		return UTIL_FAST_NO;
 
-	l->valid = true;
-	l->time = now;
-	l->tid = tid;
-	l->type = type;
-	l->a = a;
-	l->b = b;
-	l->c = cc;
+	last_sample_set(l, now, tid, type, a, b, cc);
 	if (now > u->end)
 		u->end = now;
 	u->nr_events++;
@@ -157,10 +184,7 @@ util_sys_fast(struct prism_util *u, enum prism_util_ev_type type, uint64_t now, 
 	if (type == PRISM_UTIL_EV_SYS_ENTER)
 		return sys_enter_known(u, t, now, a);
 	sys_exit_matched(t, now);
-	t->in_sc = false;
-	t->seen_sc = true;
-	t->sc_idx = -1;
-	t->mode = MODE_USER;
+	sys_exit_close(t);
 	return 0;
 }
 

@@ -9,11 +9,9 @@
 
 #include "util/state-fast.h"
 
-#define MAX_CPU 65536
-
 static struct cpu *get_cpu(struct prism_util *u, uint32_t cpu)
 {
-	if (cpu >= MAX_CPU)
+	if (cpu >= UTIL_MAX_CPU)
 		return NULL;
 	if (cpu >= u->nr_cpus) {
 		size_t n = u->nr_cpus ? u->nr_cpus : 4;
@@ -468,11 +466,7 @@ static int sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t 
 	} else {
 		err = unmatched_exit(u, t, PRISM_UTIL_SYSCALL, id);
 	}
-	t->in_sc = false;
-	t->seen_sc = true;
-	t->sc_idx = -1;
-	t->mode = MODE_USER;
-	t->mode_known = true;
+	sys_exit_close(t);
 	return err;
 }
 
@@ -623,17 +617,9 @@ static int do_exec(struct prism_util *u, struct cpu *c, uint32_t cpu, struct tas
 
 static bool duplicate(struct cpu *c, const struct prism_util_event *ev)
 {
-	struct lastsample *l = &c->ls;
-	bool dup = l->valid && l->time == ev->time && l->tid == ev->tid && l->type == ev->type &&
-		   l->a == ev->a && l->b == ev->b && l->c == ev->c;
+	bool dup = last_sample_is(&c->ls, ev->time, ev->tid, ev->type, ev->a, ev->b, ev->c);
 
-	l->valid = true;
-	l->time = ev->time;
-	l->tid = ev->tid;
-	l->type = ev->type;
-	l->a = ev->a;
-	l->b = ev->b;
-	l->c = ev->c;
+	last_sample_set(&c->ls, ev->time, ev->tid, ev->type, ev->a, ev->b, ev->c);
 	return dup;
 }
 
@@ -709,7 +695,7 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 		c = &u->cpus[cpu];
 		cpu_first = false;
 	} else {
-		if (cpu >= MAX_CPU)
+		if (cpu >= UTIL_MAX_CPU)
 			return 0;
 		if (!u->started) {
 			u->started = true;

@@ -17,6 +17,8 @@
 #include "internal.h"
 
 #define NO_CPU UINT32_MAX
+/* events of CPUs from here on are left out; a file claiming more is wrong */
+#define UTIL_MAX_CPU 65536
 
 enum task_mode {
 	MODE_BUSY, /* running, user or kernel not known yet */

@@ -3,7 +3,7 @@
  * Replays the inputs under tests/data/fuzz-regress/ that once crashed, leaked
  * or hit undefined behaviour in a fuzz target, through the fuzz targets
  * themselves (compiled in here): NAME.data through fuzz-session in each of
- * its eight read modes, NAME.tp through fuzz-tp.  A target aborts on a
+ * its eight read modes and through fuzz-util, NAME.tp through fuzz-tp.  A target aborts on a
  * broken invariant; the sanitizer build reports memory errors and leaks.
  */
 #include <glob.h>
@@ -30,6 +30,20 @@
 #undef log_cb
 #undef touch
 #undef fields
+
+#define LLVMFuzzerTestOneInput fuzz_util_one
+#define LLVMFuzzerInitialize fuzz_util_init
+#define log_cb util_log_cb
+#define touch util_touch
+#define header_hash util_header_hash
+#define sink util_sink
+#include "../fuzz/fuzz-util.c"
+#undef LLVMFuzzerTestOneInput
+#undef LLVMFuzzerInitialize
+#undef log_cb
+#undef touch
+#undef header_hash
+#undef sink
 
 #include "test.h"
 
@@ -88,6 +102,11 @@ static void session_all_modes(const uint8_t *d, size_t size)
 	forced_mode = -1;
 }
 
+static void util_one(const uint8_t *d, size_t size)
+{
+	fuzz_util_one(d, size);
+}
+
 static void tp_one(const uint8_t *d, size_t size)
 {
 	fuzz_tp_one(d, size);
@@ -99,6 +118,18 @@ static void test_session_inputs(void)
 
 	fuzz_session_init(NULL, NULL);
 	n = replay("data", session_all_modes);
+	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
+	TEST_TRUE(n >= 0);
+	if (!n)
+		TEST_SKIP("no tests/data/fuzz-regress/*.data");
+}
+
+static void test_util_inputs(void)
+{
+	int n;
+
+	fuzz_util_init(NULL, NULL);
+	n = replay("data", util_one);
 	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
 	TEST_TRUE(n >= 0);
 	if (!n)
@@ -117,4 +148,4 @@ static void test_tp_inputs(void)
 		TEST_SKIP("no tests/data/fuzz-regress/*.tp");
 }
 
-TEST_MAIN(TEST(session_inputs), TEST(tp_inputs));
+TEST_MAIN(TEST(session_inputs), TEST(util_inputs), TEST(tp_inputs));
