@@ -37,6 +37,8 @@
 #include <prism/task.h>
 #include <prism/tp.h>
 
+#include "fuzz-input.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
@@ -319,34 +321,9 @@ static void run(const uint8_t *data, size_t size, int fd, int mode)
 	prism_session__free(c.s);
 }
 
-static int write_all(int fd, const uint8_t *data, size_t size)
-{
-	while (size) {
-		ssize_t n = write(fd, data, size);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		data += n;
-		size -= (size_t)n;
-	}
-	return 0;
-}
-
-static uint32_t header_hash(const uint8_t *data, size_t size)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < size && i < 64; i++)
-		h = (h ^ data[i]) * 16777619u;
-	return h ^ (h >> 16);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int mode = forced_mode >= 0 ? forced_mode : (int)(header_hash(data, size) & 15);
+	int mode = forced_mode >= 0 ? forced_mode : (int)(fuzz_header_hash(data, size) & 15);
 	int fds[2];
 
 	if (mode & 1) {
@@ -356,7 +333,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 			if (cap < 0)
 				cap = fcntl(fds[1], F_GETPIPE_SZ);
-			if (cap >= 0 && size <= (size_t)cap && !write_all(fds[1], data, size)) {
+			if (cap >= 0 && size <= (size_t)cap &&
+			    !fuzz_write_all(fds[1], data, size)) {
 				close(fds[1]);
 				run(data, size, fds[0], mode);
 				close(fds[0]);
@@ -366,11 +344,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			close(fds[1]);
 		}
 	}
-	fds[0] = memfd_create("fuzz.data", MFD_CLOEXEC);
-	if (fds[0] < 0)
-		abort();
-	if (write_all(fds[0], data, size) || lseek(fds[0], 0, SEEK_SET))
-		abort();
+	fds[0] = fuzz_memfd(data, size);
 	run(data, size, fds[0], mode);
 	close(fds[0]);
 	return 0;

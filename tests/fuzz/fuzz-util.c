@@ -16,18 +16,16 @@
  *   bit 1: keep only tid 1-100 and CPU 0
  *   bit 2: a tiny order_mem_limit (the time sort flushes early)
  */
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include <prism/log.h>
 #include <prism/session.h>
 #include <prism/util.h>
+
+#include "fuzz-input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -108,39 +106,17 @@ static void read_result(struct prism_util *u, const struct prism_util_result *r)
 	}
 }
 
-static uint32_t header_hash(const uint8_t *data, size_t size)
-{
-	uint32_t h = 2166136261u;
-	size_t i;
-
-	for (i = 0; i < size && i < 64; i++)
-		h = (h ^ data[i]) * 16777619u;
-	return h ^ (h >> 16);
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int64_t tids[] = { 1, 100 }, cpus[] = { 0 };
-	uint32_t mode = header_hash(data, size);
+	uint32_t mode = fuzz_header_hash(data, size);
 	struct prism_session_opts opts = { 0 };
 	struct prism_util_report_opts ro = { 0 };
 	const struct prism_util_result *r;
 	struct prism_session *s;
 	struct prism_util *u;
-	int fd = memfd_create("fuzz.data", MFD_CLOEXEC);
-	size_t done = 0;
+	int fd = fuzz_memfd(data, size);
 
-	if (fd < 0)
-		abort();
-	while (done < size) {
-		ssize_t n = write(fd, data + done, size - done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
-	if (lseek(fd, 0, SEEK_SET))
-		abort();
 	opts.fd = fd;
 	if (mode & 4)
 		opts.order_mem_limit = 4096;

@@ -35,14 +35,12 @@
 #define LLVMFuzzerInitialize fuzz_util_init
 #define log_cb util_log_cb
 #define touch util_touch
-#define header_hash util_header_hash
 #define sink util_sink
 #include "../fuzz/fuzz-util.c"
 #undef LLVMFuzzerTestOneInput
 #undef LLVMFuzzerInitialize
 #undef log_cb
 #undef touch
-#undef header_hash
 #undef sink
 
 #include "test.h"
