@@ -92,8 +92,6 @@ struct evinfo {
 	const struct prism_tp_field *f[5];
 	struct numfield num[3]; /* f[0..2], when they are plain integers */
 	/* worked out once: what each sample of the event needs */
-	uint8_t nr_num; /* num[nr_num..2] are absent */
-	uint32_t raw_need; /* a payload of this size holds every num[] */
 	enum prism_util_ev_type type;
 	bool has_cpu; /* PERF_SAMPLE_CPU */
 	bool strings; /* f[3] or f[4] */
@@ -157,17 +155,15 @@ static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo
 				ei->num[i].size = (uint8_t)f->size;
 				ei->num[i].sign = f->flags & TP_FIELD_SIGNED;
 				ei->num[i].swap = f->swap;
-				ei->nr_num = (uint8_t)(i + 1);
-				if (f->offset + f->size > ei->raw_need)
-					ei->raw_need = f->offset + f->size;
 			}
 		}
 		ei->kind = (enum kind)k;
 		ei->type = kinds[k].type;
 		ei->strings = ei->f[3] || ei->f[4];
 		ei->id32 = (k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->num[0].size == 4;
-		if ((k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->nr_num == 1)
-			ei->sys_need = ei->raw_need; /* >= 1: the id's size */
+		/* the id is their only field; >= 1 when it is a number */
+		if ((k == K_SYS_ENTER || k == K_SYS_EXIT) && ei->num[0].size)
+			ei->sys_need = ei->num[0].off + ei->num[0].size;
 		return;
 	}
 }

@@ -760,12 +760,12 @@ act:
 
 	switch (ev->type) {
 	case PRISM_UTIL_EV_SYS_ENTER:
-		charge_inline(u, c, cpu, now); /* the commonest events */
+		charge(u, c, cpu, now);
 		if (t)
 			err = sys_enter(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_SYS_EXIT:
-		charge_inline(u, c, cpu, now);
+		charge(u, c, cpu, now);
 		if (t)
 			err = sys_exit(u, t, now, ev->a, cpu_first);
 		break;
