@@ -110,6 +110,23 @@ require_perf() {
 	perf version >/dev/null 2>&1 || skip "perf is installed but does not run for this kernel"
 }
 
+# require_event EVENT WANT CMD...: the oracle must count at least WANT
+# occurrences of EVENT while CMD runs (perf stat), or the test skips with the
+# reason.  Machines differ in what they deliver (no PMU, no hardware
+# breakpoints, a hypervisor that drops them): probe, never assume.
+require_event() {
+	local ev=$1 want=$2 out n
+	shift 2
+	out=$(perf stat -x, -e "$ev" -- "$@" 2>&1 >/dev/null)
+	n=$(awk -F, -v ev="$ev" '$3 == ev { print $1; exit }' <<<"$out")
+	case "$n" in
+	'' | '<not supported>' | '<not counted>')
+		skip "this machine does not deliver $ev (perf stat: ${n:-$(tail -n 1 <<<"$out")})" ;;
+	esac
+	[ "$n" -ge "$want" ] 2>/dev/null ||
+		skip "this machine delivers $n of $want expected $ev events (perf stat)"
+}
+
 require_fixtures() {
 	[ -d "$FIXTURES/perf-6.1" ] || skip "needs ../shared/fixtures"
 }
