@@ -7,7 +7,7 @@
 #include <byteswap.h>
 
 #include "internal.h"
-#include "session-internal.h"
+#include "session/session-internal.h"
 #include "data/attr.h"
 #include "data/input.h"
 

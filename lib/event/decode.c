@@ -5,7 +5,7 @@
  * 8 bytes, so the decoder checks that a NUL lies inside the body.
  */
 #include "internal.h"
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 #include "event/parse.h"
 
 /* a NUL-terminated string in [p, end), or NULL */

@@ -8,7 +8,7 @@
 #define PRISM_EVENT_SAMPLE_FAST_H
 
 #include "internal.h"
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 
 /* the u64 at offset @at of a record, or 0 when the field is absent (@at 0) */
 static inline uint64_t sample_at_u64(const uint8_t *rec, uint8_t at)

@@ -6,7 +6,7 @@
 #include <byteswap.h>
 
 #include "internal.h"
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 #include "event/parse.h"
 #include "event/sample-fast.h"
 

@@ -5,7 +5,7 @@
 #include <byteswap.h>
 
 #include "internal.h"
-#include "session-internal.h"
+#include "session/session-internal.h"
 #include "event/swap.h"
 
 static void sw16(uint8_t *p)

@@ -14,7 +14,7 @@
 #include <prism/task.h>
 #include <prism/tp.h>
 
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 #include "tp/field.h"
 #include "util/state-fast.h"
 

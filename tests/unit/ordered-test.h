@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "internal.h"
-#include "ordered.h"
+#include "session/ordered.h"
 #include "test.h"
 
 struct got {

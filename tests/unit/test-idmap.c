@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 
 #include "test.h"
 

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 #include "event/parse.h"
 #include "event/sample-fast.h"
 

@@ -16,7 +16,7 @@
  * time callback).  Memory then follows the number of runs, not the size of
  * a round.
  */
-#include "ordered-internal.h"
+#include "session/ordered-internal.h"
 
 #include <inttypes.h>
 

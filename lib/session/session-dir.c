@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "internal.h"
-#include "session-internal.h"
+#include "session/session-internal.h"
 
 #define MAX_DATA_FILES 4096
 

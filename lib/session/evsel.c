@@ -7,7 +7,7 @@
 #include <prism/strbuf.h>
 
 #include "internal.h"
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 
 static size_t trailer_size(uint64_t st)
 {

@@ -12,11 +12,11 @@
 #include <prism/tp.h>
 
 #include "internal.h"
-#include "session-internal.h"
+#include "session/session-internal.h"
 #include "data/views.h"
 #include "data/decomp.h"
 #include "data/input.h"
-#include "ordered.h"
+#include "session/ordered.h"
 
 static __thread char open_error[512];
 

@@ -7,7 +7,7 @@
 
 #include <prism/session.h>
 
-#include "evsel-internal.h"
+#include "session/evsel-internal.h"
 
 struct prism_input;
 struct prism_ordered;

@@ -23,7 +23,7 @@
  * rounds, not the file.  Records too large for a chunk get a chunk of
  * their own, freed on delivery.
  */
-#include "ordered-internal.h"
+#include "session/ordered-internal.h"
 
 #include <inttypes.h>
 

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "ordered-sort.h"
+#include "session/ordered-sort.h"
 
 /* stable merge of the sorted runs [a, ae) and [b, be) into d */
 void ord_merge(struct ord_ent *restrict d, const struct ord_ent *a, const struct ord_ent *ae,

@@ -12,8 +12,8 @@
 
 #include <linux/perf_event.h>
 
-#include "ordered.h"
-#include "ordered-sort.h"
+#include "session/ordered.h"
+#include "session/ordered-sort.h"
 
 /* read-back buffers of runs */
 #define RUN_BUF_MIN ((size_t)4 << 10)

@@ -22,14 +22,14 @@
 #include <prism/tp.h>
 
 #include "internal.h"
-#include "session-internal.h"
+#include "session/session-internal.h"
 #include "data/decomp.h"
 #include "data/input.h"
 #include "data/views.h"
 #include "event/sample-fast.h"
 #include "event/parse.h"
 #include "event/swap.h"
-#include "ordered.h"
+#include "session/ordered.h"
 
 #define MAX_DECOMPRESSED (64u << 20) /* one COMPRESSED payload may expand to this much */
 #define MAX_TRACING_DATA (256u << 20)
