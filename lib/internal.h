@@ -66,6 +66,24 @@ static inline uint64_t get_u64(const void *p)
 	return v;
 }
 
+/*
+ * Bounds checks on numbers that come from a file or the kernel (offsets,
+ * sizes, addresses, counts): written so that no sum can wrap.  Use these
+ * instead of 'off + len <= size', which a hostile @len turns true.
+ *
+ * range_ok - [@off, @off + @len) lies within [0, @size)
+ * span_ok  - [@addr, @addr + @len) lies within [@lo, @lo + @size)
+ */
+static inline bool range_ok(uint64_t off, uint64_t len, uint64_t size)
+{
+	return off <= size && len <= size - off;
+}
+
+static inline bool span_ok(uint64_t addr, uint64_t len, uint64_t lo, uint64_t size)
+{
+	return addr >= lo && range_ok(addr - lo, len, size);
+}
+
 /* branch hints for the per-record paths */
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
