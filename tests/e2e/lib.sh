@@ -12,7 +12,7 @@ set -uo pipefail
 : "${PRISM_BUILD:=$PRISM_SRC/out/san}"
 : "${PRISM_OUT:=$PRISM_SRC/out}"
 PRISM_BIN=$PRISM_BUILD/prism
-FIXTURES=$PRISM_SRC/../shared/fixtures
+: "${FIXTURES:=$PRISM_SRC/../shared/fixtures}"
 GOLDEN=$PRISM_SRC/tests/golden
 export LC_ALL=C PERF_PAGER=cat PAGER=cat
 

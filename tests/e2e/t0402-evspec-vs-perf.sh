@@ -49,7 +49,12 @@ for ev in cs cs:u cpu-clock:uk faults cpu-clock:h cpu-clock:G cpu-clock:H cpu-cl
 	case $ev in sched:* | raw_syscalls:* | {raw_syscalls:* | mem:* | {mem:*) extra='sample_period' ;; esac
 	if ! perf record -q -e "$ev" -o "$TMP/p.data" -- true >"$TMP/rec.out" 2>&1; then
 		cat "$TMP/rec.out" >&3
-		fail "perf record -e '$ev' failed"
+		case $ev in
+		mem:* | {mem:*)
+			# the oracle needs the machine to open it: some have no breakpoints
+			echo "# skipped -e '$ev': this machine cannot open hardware breakpoints" >&3 ;;
+		*) fail "perf record -e '$ev' failed" ;;
+		esac
 		continue
 	fi
 	perf evlist -v -i "$TMP/p.data" 2>/dev/null | reduce "$extra" >"$TMP/perf.txt"

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Live: perf records tests/workloads/report-split (main -> a -> b, b spinning
-# 70% of the time, a 30%) with frame-pointer call chains; prism report finds
-# the split within 5 points, the call chain main -> a -> b, and resolves
-# the binary it has never seen before through its own ELF symbols.
+# Live: perf records tests/workloads/report-split (main -> a -> b, b meant
+# to spin 70% of the time, a 30%) with frame-pointer call chains; prism
+# report gives a and b exactly perf's shares on the same file (the split
+# the workload gets is the VM's to decide, so it is only printed), finds
+# the call chain main -> a -> b, and resolves the binary it has never seen
+# before through its own ELF symbols.
 . tests/e2e/lib.sh
 require_perf
 WL=$PRISM_OUT/tests/workloads/report-split
@@ -18,9 +20,8 @@ check "report exits 0" test $? -eq 0
 pct() { awk -v s="$2" '$NF == s && $(NF-1) == "[.]" { sub("%", "", $1); print $1 }' "$1"; }
 a=$(pct "$TMP/self.txt" a)
 b=$(pct "$TMP/self.txt" b)
-echo "note: self a=$a% b=$b% (expected 30/70)" >&3
-check "b spins 70% (+-5): $b" awk -v v="${b:-0}" 'BEGIN { exit !(v >= 65 && v <= 75) }'
-check "a spins 30% (+-5): $a" awk -v v="${a:-0}" 'BEGIN { exit !(v >= 25 && v <= 35) }'
+echo "note: self a=$a% b=$b% (meant to be 30/70)" >&3
+check "a and b both have samples ($a, $b)" test -n "$a" -a -n "$b"
 
 # children: main and a cover (nearly) everything, b its 70%
 prism report -i "$TMP/split.data" --children --comms report-split --sort sym -g none \
@@ -35,5 +36,7 @@ grep_q '^report-split;.*main;a;b [0-9]+$' "$TMP/folded"
 perf report -i "$TMP/split.data" --stdio --no-children --comms report-split --sort sym \
 	2>/dev/null >"$TMP/perf.txt"
 pa=$(pct "$TMP/perf.txt" a)
+pb=$(pct "$TMP/perf.txt" b)
 check "a's share equals perf's ($pa vs $a)" test "$pa" = "$a"
+check "b's share equals perf's ($pb vs $b)" test "$pb" = "$b"
 done_testing
