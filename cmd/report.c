@@ -67,7 +67,6 @@ struct report {
 	bool use_callchain;
 	bool has_callchain;
 	struct report_csv *csv;
-	uint64_t nr_filtered;
 };
 
 static enum cg_mode cg_arg;
@@ -293,7 +292,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if ((r->comms.nr && !in_list(&r->comms, comm)) ||
 	    (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
 	    (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid))) {
-		r->nr_filtered++;
+		prism_profile__add_filtered(p, period);
 		return 0;
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
@@ -356,18 +355,21 @@ static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
 }
 
 /* the text of column @key for row @e */
-static void col_text(enum prism_sort_key key, const struct prism_hist_entry *e, char *buf,
-		     size_t len)
+static void col_text(const struct report *r, enum prism_sort_key key,
+		     const struct prism_hist_entry *e, char *buf, size_t len)
 {
+	const char *comm;
+
 	switch (key) {
 	case PRISM_SORT_COMM:
 		snprintf(buf, len, "%s", e->comm ? e->comm : "");
 		break;
-	case PRISM_SORT_PID:
-		snprintf(buf, len, "%7u:%s", e->pid, e->comm ? e->comm : "");
-		break;
+	case PRISM_SORT_PID: /* perf's pid key: the task, with its last comm in the file */
 	case PRISM_SORT_TID:
-		snprintf(buf, len, "%7u:%s", e->tid, e->comm ? e->comm : "");
+		comm = prism_tasks__comm(r->tasks, e->tid);
+		if (!comm)
+			comm = e->comm ? e->comm : "";
+		snprintf(buf, len, "%7d:%s", (int)e->tid, comm);
 		break;
 	case PRISM_SORT_DSO:
 		snprintf(buf, len, "%s", e->dso ? e->dso : "[unknown]");
@@ -378,8 +380,8 @@ static void col_text(enum prism_sort_key key, const struct prism_hist_entry *e, 
 	case PRISM_SORT_SRCLINE:
 		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
 		break;
-	case PRISM_SORT_CPU:
-		snprintf(buf, len, "%u", e->cpu);
+	case PRISM_SORT_CPU: /* perf: at least 3 digits, -001 for a sample without a CPU */
+		snprintf(buf, len, "%.3d", (int)e->cpu);
 		break;
 	default:
 		buf[0] = '\0';
@@ -552,7 +554,7 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 		if (!row_visible(r, &e[i], total, children))
 			continue;
 		for (k = 0; k < r->nr_keys; k++) {
-			col_text(r->keys[k], &e[i], buf, sizeof(buf));
+			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);
 		}
@@ -604,7 +606,7 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 		for (k = 0; k < r->nr_keys; k++) {
 			if (elided(r, r->keys[k]))
 				continue;
-			col_text(r->keys[k], &e[i], buf, sizeof(buf));
+			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
 			if (k + 1 == r->nr_keys)
 				prism_strbuf_addf(&out, "  %s", buf);
 			else
@@ -789,8 +791,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_FORCE(&r.force),
 		OPT_GROUP("Rows"),
 		OPT_STRING('s', "sort", &r.sort, "keys",
-			   "group rows by these comma-separated keys: comm, pid, tid, dso, sym, "
-			   "srcline, cpu (default comm,dso,sym)"),
+			   "group rows by these comma-separated keys: comm, pid (a row per task, "
+			   "'tid:comm' as perf; tid is the same), dso, sym, srcline, cpu (default "
+			   "comm,dso,sym)"),
 		OPT_BOOL('n', "show-nr-samples", &r.show_nr, "add a Samples column"),
 		OPT_DOUBLE(0, "percent-limit", &r.percent_limit, "P",
 			   "hide rows whose overhead is below P percent"),
@@ -804,7 +807,9 @@ int cmd_report(int argc, const char **argv)
 			 "add a Source:Line column (sort key srcline; needs debug info)"),
 		OPT_GROUP("Filters"),
 		OPT_STRING('c', "comms", &r.comm_list, "list",
-			   "only samples of these comma-separated command names"),
+			   "only samples of these comma-separated command names (percentages stay "
+			   "shares of all samples; perf keeps or drops whole rows by their first "
+			   "sample)"),
 		OPT_STRING(0, "pid", &r.pid_list, "list", "only samples of these process ids"),
 		OPT_STRING(0, "tid", &r.tid_list, "list", "only samples of these thread ids"),
 		OPT_STRING('d', "dsos", &r.dso_list, "list",

@@ -23,8 +23,8 @@ struct prism_profile;
 /* the fields a row can be keyed by (perf report --sort) */
 enum prism_sort_key {
 	PRISM_SORT_COMM,
-	PRISM_SORT_PID,
-	PRISM_SORT_TID,
+	PRISM_SORT_PID, /* perf's "pid": the task (thread), shown as tid:comm */
+	PRISM_SORT_TID, /* the same rows as PRISM_SORT_PID */
 	PRISM_SORT_DSO,
 	PRISM_SORT_SYM,
 	PRISM_SORT_SRCLINE,
@@ -60,6 +60,13 @@ PRISM_API int prism_profile__add(struct prism_profile *p, const char *comm, uint
 				 uint32_t tid, uint32_t cpu, uint64_t period,
 				 const struct prism_frame *frames, size_t nr);
 
+/*
+ * A sample a filter (comm, pid, tid) left out: it gives no row but counts in
+ * the totals, so percentages stay shares of every sample (perf's default
+ * --percentage absolute) and the header counts it.
+ */
+PRISM_API void prism_profile__add_filtered(struct prism_profile *p, uint64_t period);
+
 PRISM_API uint64_t prism_profile__total_period(const struct prism_profile *p);
 PRISM_API uint64_t prism_profile__nr_samples(const struct prism_profile *p);
 /* distinct (task, stack) pairs held */
@@ -67,7 +74,7 @@ PRISM_API size_t prism_profile__nr_stacks(const struct prism_profile *p);
 
 /* one row; strings owned by the profile */
 struct prism_hist_entry {
-	const char *comm;
+	const char *comm; /* of the row's first sample */
 	uint32_t pid, tid, cpu;
 	const char *dso; /* short DSO name */
 	const char *sym; /* NULL when unresolved: print the address */

@@ -29,27 +29,28 @@ static uint64_t ekey_hash(const struct ekey *k)
 }
 
 /*
- * Note: perf keys an unresolved sample address by its DSO-relative value,
- * but the same address met in a call chain by its raw value, so in
- * --children mode one unresolved address can give two rows.  We do the
- * same (leaf_form) so rows match perf's.
+ * Note: perf keys an unresolved sample address by its value in the mapping
+ * (map_ip: ip - start + pgoff for files, so a non-PIE binary's too), but
+ * the same address met in a call chain by its raw value, so in --children
+ * mode one unresolved address can give two rows.  We do the same
+ * (leaf_form) so rows match perf's.  Only the symbol column shows it: keys
+ * without it never split on it.
  */
 static bool is_leaf_form(const struct pframe *f)
 {
-	return !f->sym_key && f->dso && f->dso_addr != f->ip;
+	return !f->sym_key && f->dso && f->map_addr != f->ip;
 }
 
 static void make_key(const struct prism_profile *p, const bool *use, const struct precord *r,
 		     const struct pframe *f, bool leaf, struct ekey *k)
 {
 	memset(k, 0, sizeof(*k));
-	if (leaf && is_leaf_form(f))
+	if (leaf && use[PRISM_SORT_SYM] && is_leaf_form(f))
 		k->leaf_form = 1;
 	if (use[PRISM_SORT_COMM])
 		k->comm = r->comm_id;
-	if (use[PRISM_SORT_PID])
-		k->pid = r->pid;
-	if (use[PRISM_SORT_TID])
+	/* perf's "pid" key is the task: a row per thread, labelled tid:comm */
+	if (use[PRISM_SORT_PID] || use[PRISM_SORT_TID])
 		k->tid = r->tid;
 	if (use[PRISM_SORT_CPU])
 		k->cpu = r->cpu;
@@ -57,7 +58,7 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->dso = f->dso_id;
 	if (use[PRISM_SORT_SYM])
 		k->sym = f->sym_key   ? (uint64_t)(uintptr_t)f->sym_key :
-			 k->leaf_form ? f->dso_addr :
+			 k->leaf_form ? f->map_addr :
 					f->ip;
 	if (use[PRISM_SORT_SRCLINE])
 		k->src = f->src_id ? f->src_id : UINT32_MAX - (uint32_t)(f->ip & 0xffff);
@@ -109,7 +110,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->cpu = r->cpu;
 	e->dso = strtab__str(&p->strs, f->dso_id);
 	e->sym = f->name;
-	e->ip = k->leaf_form ? f->dso_addr : f->ip;
+	e->ip = k->leaf_form ? f->map_addr : f->ip;
 	e->kernel = f->kernel;
 	e->inlined = f->kind == PRISM_FRAME_INLINED;
 	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, f->src_id) : NULL;
@@ -126,18 +127,56 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
+/*
+ * One sort key's order for rows of equal overhead, as perf's output sort
+ * has it (@collapse false: named symbols by name, before unresolved ones,
+ * which tie) or its collapse stage, whose order perf keeps for rows that
+ * still tie (@collapse true: unresolved addresses ascending as signed).
+ */
+static int cmp_key(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
+		   enum prism_sort_key key, bool collapse)
+{
+	switch (key) {
+	case PRISM_SORT_COMM:
+		return cmp_str(a->comm, b->comm);
+	case PRISM_SORT_PID:
+	case PRISM_SORT_TID: /* signed: tid -1 first */
+		return a->tid != b->tid ? ((int32_t)a->tid < (int32_t)b->tid ? -1 : 1) : 0;
+	case PRISM_SORT_CPU:
+		return a->cpu != b->cpu ? (a->cpu < b->cpu ? -1 : 1) : 0;
+	case PRISM_SORT_DSO:
+		return cmp_str(a->dso, b->dso);
+	case PRISM_SORT_SYM:
+		if (!a->sym != !b->sym)
+			return a->sym ? -1 : 1;
+		if (a->sym)
+			return strcmp(a->sym, b->sym);
+		if (!collapse || a->ip == b->ip)
+			return 0;
+		return (int64_t)a->ip < (int64_t)b->ip ? -1 : 1;
+	default:
+		return 0;
+	}
+}
+
 static int cmp_entry(const void *pa, const void *pb, void *arg)
 {
 	const struct prism_profile *sort_profile = arg;
 	const struct prism_hist_entry *a = &sort_profile->entries[*(const uint32_t *)pa];
 	const struct prism_hist_entry *b = &sort_profile->entries[*(const uint32_t *)pb];
-	int c;
+	int c = 0, pass;
+	size_t i;
 
 	if (sort_profile->children && a->children != b->children)
 		return a->children > b->children ? -1 : 1;
 	if (a->self != b->self)
 		return a->self > b->self ? -1 : 1;
-	c = cmp_str(a->comm, b->comm);
+	/* ties: by the sort keys in their order, as perf breaks them */
+	for (pass = 0; pass < 2 && !c; pass++)
+		for (i = 0; i < sort_profile->nr_keys && !c; i++)
+			c = cmp_key(a, b, sort_profile->keys[i], pass);
+	if (!c)
+		c = cmp_str(a->comm, b->comm);
 	if (!c)
 		c = cmp_str(a->dso, b->dso);
 	if (!c)
@@ -206,6 +245,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 			use[keys[i]] = true;
 	p->nr_entries = 0;
 	p->children = children;
+	p->keys = keys;
+	p->nr_keys = nr_keys;
 	free(p->eframe);
 	p->eframe = NULL;
 	free(p->epool);
@@ -258,6 +299,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	*out = p->entries;
 	*nr = p->nr_entries;
 out:
+	p->keys = NULL;
+	p->nr_keys = 0;
 	free(b.keys);
 	free(b.map.slots);
 	free(b.last_rec);

@@ -18,6 +18,7 @@ struct pframe {
 	const char *dso_name;
 	uint64_t ip;
 	uint64_t dso_addr;
+	uint64_t map_addr; /* perf's map_ip: how report shows an unresolved leaf */
 	struct prism_dso *dso;
 	uint32_t dso_id; /* interned short DSO name */
 	uint32_t src_id; /* interned "file:line", 0 = unknown */
@@ -72,6 +73,8 @@ struct prism_profile {
 	uint32_t *eleaf; /* entry index of each record's leaf */
 	uint32_t *eframe; /* a frame of each entry (for its source line) */
 	bool children;
+	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
+	size_t nr_keys;
 
 	/* call graph nodes of the last callgraph() call */
 	struct cg_arena *arena;

@@ -138,6 +138,7 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->dso_name = fr->dso_name;
 	f->ip = fr->ip;
 	f->dso_addr = fr->dso_addr;
+	f->map_addr = fr->map_addr;
 	f->dso = fr->dso;
 	f->kernel = fr->kernel;
 	f->kind = (uint8_t)fr->kind;
@@ -242,10 +243,10 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 	r.comm_id = strtab__intern(&p->strs, comm);
 	if (!r.comm_id)
 		return -ENOMEM;
-	r.pid = p->mask & (1u << PRISM_SORT_PID) ? pid : 0;
-	r.tid = p->mask & (1u << PRISM_SORT_TID) ? tid : 0;
-	if (p->mask & (1u << PRISM_SORT_PID) || p->mask & (1u << PRISM_SORT_TID))
+	if (p->mask & (1u << PRISM_SORT_PID) || p->mask & (1u << PRISM_SORT_TID)) {
 		r.pid = pid;
+		r.tid = tid;
+	}
 	r.cpu = p->mask & (1u << PRISM_SORT_CPU) ? cpu : 0;
 	r.depth = (uint32_t)nr;
 	r.hash = rec_hash(&r, p->scratch);
@@ -280,6 +281,12 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 		;
 	p->rec_map.slots[s] = (uint32_t)++p->nr_recs;
 	return 0;
+}
+
+void prism_profile__add_filtered(struct prism_profile *p, uint64_t period)
+{
+	p->total_period += period;
+	p->nr_samples++;
 }
 
 uint64_t prism_profile__total_period(const struct prism_profile *p)
