@@ -73,22 +73,14 @@ endif
 ifneq ($(NO_LIBIBERTY),1)
 HAVE_LIBIBERTY := $(call probe,libiberty,-liberty)
 endif
-ifneq ($(NO_LIBSQLITE3),1)
-HAVE_LIBSQLITE3 := $(call probe,libsqlite3,-lsqlite3)
-endif
-ifneq ($(NO_LIBIPT),1)
-HAVE_LIBIPT := $(call probe,libipt,-lipt)
-endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBSQLITE3 LIBIPT
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
 LIBS_LIBDW := -ldw -lelf
 LIBS_LIBBPF := -lbpf -lelf -lz
 LIBS_LIBIBERTY := -liberty
-LIBS_LIBSQLITE3 := -lsqlite3
-LIBS_LIBIPT := -lipt
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -98,8 +90,6 @@ FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
 FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
-FEATURE_SRCS_LIBSQLITE3 :=
-FEATURE_SRCS_LIBIPT :=
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0))

@@ -146,10 +146,9 @@ int main(int argc, const char **argv)
 		printf("prism version %s\n", prism_version());
 		return check_stdout(0);
 	}
-	if (argc == 0) {
-		print_main_help(stdout);
-		check_stdout(0);
-		return 1;
+	if (argc == 0) { /* a usage error, as the README says: help on stderr */
+		print_main_help(stderr);
+		return EXIT_USAGE;
 	}
 	cmd = find_command(argv[0]);
 	if (cmd)

@@ -32,12 +32,6 @@ const char *prism_version(void)
 #ifndef HAVE_LIBIBERTY
 #define HAVE_LIBIBERTY 0
 #endif
-#ifndef HAVE_LIBSQLITE3
-#define HAVE_LIBSQLITE3 0
-#endif
-#ifndef HAVE_LIBIPT
-#define HAVE_LIBIPT 0
-#endif
 
 static const struct {
 	const char *name;

@@ -46,9 +46,15 @@ size_t prism_edit_distance(const char *a, const char *b)
 
 const char *prism_suggest(const char *word, const char *const *cands, size_t n)
 {
-	size_t best = SIZE_MAX, limit, wlen = strlen(word), i;
-	const char *res = NULL;
+	size_t best = SIZE_MAX, limit, wlen = strlen(word), i, nr_prefix = 0;
+	const char *res = NULL, *prefixed = NULL;
 
+	/* the one name that starts with the word wins: "rep" -> "report", not "help" */
+	for (i = 0; wlen && i < n; i++)
+		if (!strncmp(cands[i], word, wlen) && !nr_prefix++)
+			prefixed = cands[i];
+	if (nr_prefix == 1)
+		return prefixed;
 	limit = wlen / 3 > 2 ? wlen / 3 : 2;
 	for (i = 0; i < n; i++) {
 		size_t d = prism_edit_distance(word, cands[i]);
@@ -60,9 +66,6 @@ const char *prism_suggest(const char *word, const char *const *cands, size_t n)
 	}
 	if (res && best <= limit && best < wlen)
 		return res;
-	/* a unique-ish prefix: "scr" -> "script" */
-	for (i = 0; wlen && i < n; i++)
-		if (!strncmp(cands[i], word, wlen))
-			return cands[i];
-	return NULL;
+	/* one of several names it starts: "re" -> "record" */
+	return prefixed;
 }

@@ -33,9 +33,7 @@ PRISM_API const char *prism_version(void);
 	_(LIBELF, "libelf", "libelf-dev")                      \
 	_(LIBDW, "libdw", "libdw-dev")                         \
 	_(LIBBPF, "bpf", "libbpf-dev clang llvm bpftool")      \
-	_(LIBIBERTY, "demangle", "libiberty-dev")              \
-	_(LIBSQLITE3, "sqlite", "libsqlite3-dev")              \
-	_(LIBIPT, "intel-pt", "libipt-dev")
+	_(LIBIBERTY, "demangle", "libiberty-dev")
 
 enum prism_feature {
 #define PRISM_FEATURE_ENUM(id, name, pkg) PRISM_FEATURE_##id,

@@ -8,7 +8,7 @@ grep_q '^usage: prism ' "$TMP/help"
 grep_q '^   version +print the version' "$TMP/help"
 grep_q "^See 'prism help <command>'" "$TMP/help"
 
-expect_exit 1 prism >"$TMP/bare" 2>&1
+expect_exit 129 prism >"$TMP/bare" 2>&1
 grep_q '^usage: prism ' "$TMP/bare"
 
 expect_exit 0 prism --version >"$TMP/version"

@@ -33,6 +33,17 @@ grep_q "^error: unexpected argument 'extra'$" "$TMP/err"
 expect_exit 129 prism version --build-options=yes 2>"$TMP/err"
 grep_q "^error: option '--build-options' takes no value$" "$TMP/err"
 
+# no command is a usage error (the README's 129), with the help on stderr
+expect_exit 129 prism >"$TMP/out" 2>"$TMP/err"
+check "bare prism prints nothing on stdout" test ! -s "$TMP/out"
+grep_q '^usage: prism ' "$TMP/err"
+# a command's prefix is suggested before a closer edit ('rep' is not 'help')
+expect_exit 129 prism rep 2>"$TMP/err"
+grep_q "^hint: did you mean 'report'\?$" "$TMP/err"
+# only features that exist are listed
+prism version --build-options >"$TMP/out"
+check "no sqlite or intel-pt feature is claimed" test -z "$(grep -E 'sqlite|intel-pt' "$TMP/out")"
+
 # write errors on stdout are reported, not lost
 if [ -w /dev/full ]; then
 	expect_exit 1 prism --help >/dev/full 2>"$TMP/err"

@@ -37,4 +37,16 @@ static void test_suggest(void)
 	TEST_TRUE(prism_suggest("script", cmds, 0) == NULL);
 }
 
-TEST_MAIN(TEST(distance), TEST(distance_too_long), TEST(suggest));
+/* a name the word starts beats a closer edit: 'rep' is report, not help */
+static void test_suggest_prefix(void)
+{
+	static const char *const cmds[] = { "help", "header", "script", "record", "report" };
+
+	TEST_STREQ(prism_suggest("rep", cmds, 5), "report");
+	TEST_STREQ(prism_suggest("scr", cmds, 5), "script");
+	TEST_STREQ(prism_suggest("rec", cmds, 5), "record");
+	TEST_STREQ(prism_suggest("re", cmds, 5), "record"); /* several: the first */
+	TEST_STREQ(prism_suggest("hepl", cmds, 5), "help");
+}
+
+TEST_MAIN(TEST(distance), TEST(distance_too_long), TEST(suggest), TEST(suggest_prefix));
