@@ -45,48 +45,78 @@ static size_t optlen(const struct option_def *o)
 	return n;
 }
 
-static void print_opts(FILE *fp, const struct option_def *o)
+/* one option's line of --help */
+static void print_opt(FILE *fp, const struct option_def *o)
 {
 	const size_t width = 26;
+	size_t n;
 
+	fputs("    ", fp);
+	if (o->short_name)
+		fprintf(fp, "-%c", o->short_name);
+	if (o->short_name && o->long_name)
+		fputs(", ", fp);
+	if (o->long_name)
+		fprintf(fp, "--%s", o->long_name);
+	if (o->argh) {
+		if (o->flags & OPTF_OPTARG)
+			fprintf(fp, "[=<%s>]", o->argh);
+		else
+			fprintf(fp, " <%s>", o->argh);
+	}
+	n = optlen(o);
+	if (n >= width)
+		fprintf(fp, "\n%*s", (int)(width + 6), "");
+	else
+		fprintf(fp, "%*s", (int)(width + 2 - n), "");
+	fprintf(fp, "%s\n", o->help);
+}
+
+static void print_opts(FILE *fp, const struct option_def *o)
+{
 	for (; o->type != OPT_END_; o++) {
-		size_t n;
-
 		if (o->flags & OPTF_HIDDEN)
 			continue;
-		if (o->type == OPT_GROUP_) {
+		if (o->type == OPT_GROUP_)
 			fprintf(fp, "\n%s\n", o->help);
-			continue;
-		}
-		fputs("    ", fp);
-		if (o->short_name)
-			fprintf(fp, "-%c", o->short_name);
-		if (o->short_name && o->long_name)
-			fputs(", ", fp);
-		if (o->long_name)
-			fprintf(fp, "--%s", o->long_name);
-		if (o->argh) {
-			if (o->flags & OPTF_OPTARG)
-				fprintf(fp, "[=<%s>]", o->argh);
-			else
-				fprintf(fp, " <%s>", o->argh);
-		}
-		n = optlen(o);
-		if (n >= width)
-			fprintf(fp, "\n%*s", (int)(width + 6), "");
 		else
-			fprintf(fp, "%*s", (int)(width + 2 - n), "");
-		fprintf(fp, "%s\n", o->help);
+			print_opt(fp, o);
 	}
+}
+
+static void print_usage_lines(FILE *fp, const char *const *usage)
+{
+	const char *const *u;
+
+	for (u = usage; *u; u++)
+		fprintf(fp, "%s%s\n", u == usage ? "usage: " : (**u ? "   or: " : ""), *u);
+}
+
+/*
+ * After a usage error's message: the usage lines, the option it was about
+ * (@o, or none), and where the rest is; not the whole table, as perf does.
+ */
+static void short_usage(const char *const *usage, const struct option_def *o)
+{
+	const char *cmd = usage[0] ? usage[0] : "prism";
+	size_t len = strcspn(cmd, " ");
+
+	/* "prism report [-i ...]" -> "prism report" */
+	if (cmd[len] == ' ' && cmd[len + 1] != '[' && cmd[len + 1] != '-' && cmd[len + 1] != '<')
+		len += 1 + strcspn(cmd + len + 1, " ");
+	print_usage_lines(stderr, usage);
+	if (o) {
+		fputc('\n', stderr);
+		print_opt(stderr, o);
+	}
+	fprintf(stderr, "\nsee '%.*s --help' for every option\n", (int)len, cmd);
 }
 
 void usage_with_options(const char *const *usage, const struct option_def *opts, bool err)
 {
 	FILE *fp = err ? stderr : stdout;
-	const char *const *u;
 
-	for (u = usage; *u; u++)
-		fprintf(fp, "%s%s\n", u == usage ? "usage: " : (**u ? "   or: " : ""), *u);
+	print_usage_lines(fp, usage);
 	if (opts && opts->type != OPT_END_) {
 		if (opts->type != OPT_GROUP_)
 			fputc('\n', fp);
@@ -105,7 +135,7 @@ void usage_error(const char *const *usage, const struct option_def *opts, const 
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	usage_with_options(usage, opts, true);
+	short_usage(usage, NULL);
 	exit(EXIT_USAGE);
 }
 
@@ -237,13 +267,30 @@ static const struct option_def *find_long(const char *name, size_t len, bool *ne
 	return NULL;
 }
 
-static void fail(void)
+/* a usage error about option @o (NULL: no known option) */
+static void __attribute__((noreturn)) fail(const struct option_def *o)
 {
-	usage_with_options(cur_usage, cur_opts, true);
+	short_usage(cur_usage, o);
 	exit(EXIT_USAGE);
 }
 
-static int parse_long(const char *a, const char ***argvp, const char **end)
+/* the value of an OPTARG option given without one: the next word if it is a choice */
+static const char *optarg_value(const struct option_def *o, const char ***argvp, const char **end)
+{
+	const char *const *c;
+	const char *next;
+
+	if (!o->choices || *argvp + 1 >= end)
+		return o->def;
+	next = (*argvp)[1];
+	for (c = o->choices; *c; c++)
+		if (!strncmp(next, *c, strlen(*c)) &&
+		    (next[strlen(*c)] == '\0' || next[strlen(*c)] == ','))
+			return *++(*argvp);
+	return o->def;
+}
+
+static void parse_long(const char *a, const char ***argvp, const char **end)
 {
 	const char *name = a + 2, *eq = strchr(name, '=');
 	size_t len = eq ? (size_t)(eq - name) : strlen(name);
@@ -264,42 +311,46 @@ static int parse_long(const char *a, const char ***argvp, const char **end)
 		snprintf(word, sizeof(word), "%.*s", (int)len, name);
 		error("unknown option '%s'", shown);
 		suggest_long(word);
-		fail();
+		fail(NULL);
 	}
 	if (negated) {
 		if (eq) {
 			error("option '%s' takes no value", shown);
-			fail();
+			fail(o);
 		}
 		*(bool *)o->value = false;
-		return 0;
+		return;
 	}
 	if (!o->argh) {
 		if (eq) {
 			error("option '%s' takes no value", shown);
-			fail();
+			fail(o);
 		}
-		return get_value(o, NULL, shown);
+		if (get_value(o, NULL, shown))
+			fail(o);
+		return;
 	}
 	if (eq) {
 		arg = eq + 1;
 	} else if (o->flags & OPTF_OPTARG) {
-		arg = o->def;
+		arg = optarg_value(o, argvp, end);
 	} else {
 		if (*argvp + 1 >= end) {
 			error("option '%s' requires a value", shown);
-			fail();
+			fail(o);
 		}
 		arg = *++(*argvp);
 	}
-	return get_value(o, arg, shown);
+	if (get_value(o, arg, shown))
+		fail(o);
 }
 
-static int parse_short(const char *a, const char ***argvp, const char **end)
+static void parse_short(const char *a, const char ***argvp, const char **end)
 {
 	for (a++; *a; a++) {
 		const struct option_def *o;
 		char shown[4] = { '-', *a, 0, 0 };
+		const char *arg;
 
 		if (*a == 'h') {
 			usage_with_options(cur_usage, cur_opts, false);
@@ -308,24 +359,27 @@ static int parse_short(const char *a, const char ***argvp, const char **end)
 		o = find_short(*a);
 		if (!o) {
 			error("unknown switch '%c'", *a);
-			fail();
+			fail(NULL);
 		}
 		if (!o->argh) {
 			if (get_value(o, NULL, shown))
-				return -1;
+				fail(o);
 			continue;
 		}
 		if (a[1])
-			return get_value(o, a + 1, shown);
-		if (o->flags & OPTF_OPTARG)
-			return get_value(o, o->def, shown);
-		if (*argvp + 1 >= end) {
+			arg = a + 1;
+		else if (o->flags & OPTF_OPTARG)
+			arg = optarg_value(o, argvp, end);
+		else if (*argvp + 1 < end)
+			arg = *++(*argvp);
+		else {
 			error("option '%s' requires a value", shown);
-			fail();
+			fail(o);
 		}
-		return get_value(o, *++(*argvp), shown);
+		if (get_value(o, arg, shown))
+			fail(o);
+		return;
 	}
-	return 0;
 }
 
 int parse_options(int argc, const char **argv, const struct option_def *opts,
@@ -351,8 +405,10 @@ int parse_options(int argc, const char **argv, const struct option_def *opts,
 			p++;
 			break;
 		}
-		if (a[1] == '-' ? parse_long(a, &p, end) : parse_short(a, &p, end))
-			fail();
+		if (a[1] == '-')
+			parse_long(a, &p, end);
+		else
+			parse_short(a, &p, end);
 	}
 	while (p < end)
 		argv[out++] = *p++;

@@ -35,6 +35,11 @@ struct option_def {
 	unsigned int flags;
 	option_cb cb;
 	const char *def; /* value used when an OPTARG option has no argument */
+	/*
+	 * an OPTARG option also takes the next word as its value when the word
+	 * (up to a ',') is one of these (perf's "-g caller" beside a bare "-g")
+	 */
+	const char *const *choices;
 };
 
 #define OPTF_OPTARG 1u /* argument is optional: --name[=arg] */
@@ -85,6 +90,12 @@ struct option_def {
 	{                                                                                 \
 		.type = OPT_CALLBACK_, .short_name = (s), .long_name = (l), .value = (v), \
 		.argh = (a), .help = (h), .cb = (f), .flags = OPTF_OPTARG, .def = (d)     \
+	}
+#define OPT_CALLBACK_CHOICE(s, l, v, a, h, f, d, c)                                       \
+	{                                                                                 \
+		.type = OPT_CALLBACK_, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h), .cb = (f), .flags = OPTF_OPTARG, .def = (d),    \
+		.choices = (c)                                                            \
 	}
 
 /* the options every command accepts: -v, -q, --color */

@@ -69,22 +69,22 @@ struct report {
 	struct report_csv *csv;
 };
 
-static enum cg_mode cg_arg;
+/* the words -g takes (perf's "graph" is its caller mode) */
+static const char *const cg_modes[] = { "caller", "callee", "none", "graph", NULL };
 
 static int opt_callgraph(const struct option_def *opt, const char *arg)
 {
-	char mode[32];
+	enum cg_mode *mode = opt->value;
+	size_t len = strcspn(arg, ",");
 
-	snprintf(mode, sizeof(mode), "%.*s", (int)strcspn(arg, ","), arg);
-	if (!strcmp(mode, "caller") || !strcmp(mode, "graph"))
-		cg_arg = CG_CALLER;
-	else if (!strcmp(mode, "callee"))
-		cg_arg = CG_CALLEE;
-	else if (!strcmp(mode, "none"))
-		cg_arg = CG_NONE;
+	if ((len == 6 && !strncmp(arg, "caller", len)) || (len == 5 && !strncmp(arg, "graph", len)))
+		*mode = CG_CALLER;
+	else if (len == 6 && !strncmp(arg, "callee", len))
+		*mode = CG_CALLEE;
+	else if (len == 4 && !strncmp(arg, "none", len))
+		*mode = CG_NONE;
 	else
 		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
-	*(enum cg_mode *)opt->value = cg_arg;
 	return 0;
 }
 
@@ -822,10 +822,12 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('e', "event", &r.event, "name",
 			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file"),
 		OPT_GROUP("Call graphs"),
-		OPT_CALLBACK('g', "call-graph", &r.cg, "mode",
-			     "caller (callers first), callee (leaf first) or none (no graph); "
-			     "default: caller with --children, else callee",
-			     opt_callgraph),
+		OPT_CALLBACK_CHOICE(
+			'g', "call-graph", &r.cg, "mode",
+			"caller (callers first), callee (leaf first) or none (no graph); "
+			"-g alone is caller, as perf's; default: caller with --children, "
+			"else callee",
+			opt_callgraph, "caller", cg_modes),
 		OPT_DOUBLE(0, "graph-threshold", &r.graph_threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
 			   "(default 0.5)"),

@@ -33,6 +33,13 @@ grep_q "^error: unexpected argument 'extra'$" "$TMP/err"
 expect_exit 129 prism version --build-options=yes 2>"$TMP/err"
 grep_q "^error: option '--build-options' takes no value$" "$TMP/err"
 
+# a usage error shows the option it is about, not the whole table (as perf)
+expect_exit 129 prism report --percent-limit abc 2>"$TMP/err"
+grep_q "^error: option '--percent-limit' expects a number, not 'abc'$" "$TMP/err"
+grep_q '^    --percent-limit <P> ' "$TMP/err"
+grep_q "^see 'prism report --help' for every option$" "$TMP/err"
+check "the rest of the table is left out" test -z "$(grep -e '--sort' "$TMP/err" | grep -v '^usage')"
+
 # no command is a usage error (the README's 129), with the help on stderr
 expect_exit 129 prism >"$TMP/out" 2>"$TMP/err"
 check "bare prism prints nothing on stdout" test ! -s "$TMP/out"

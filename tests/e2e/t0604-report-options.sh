@@ -33,6 +33,18 @@ same "--sort sym" --sort sym --no-children
 same "--dsos libc.so.6" --dsos libc.so.6 --no-children
 same "--percent-limit 3" --percent-limit 3 --no-children
 
+# -g without a mode is perf's caller graph; a mode may follow as a word
+prism report -i "$F/a-fp.data" "${MAP[@]}" -g caller >"$TMP/gc.txt" 2>/dev/null
+prism report -i "$F/a-fp.data" "${MAP[@]}" -g >"$TMP/g.txt" 2>"$TMP/err"
+check "report -g exits 0" test $? -eq 0
+test_cmp "$TMP/gc.txt" "$TMP/g.txt"
+prism report -i "$F/a-fp.data" "${MAP[@]}" -g --no-children >"$TMP/g2.txt" 2>/dev/null
+check "-g before another option" grep -q '^ *[0-9.]*% *perfdata-worklo' "$TMP/g2.txt"
+expect_exit 129 prism report -i "$F/a-fp.data" -g sideways 2>"$TMP/err"
+grep_q "unexpected argument 'sideways'" "$TMP/err"
+expect_exit 129 prism report -i "$F/a-fp.data" --call-graph=sideways 2>"$TMP/err"
+grep_q "'sideways' is not caller, callee or none" "$TMP/err"
+
 # -n adds a Samples column with the sample counts
 prism report -i "$F/a-fp.data" "${MAP[@]}" -n -g none >"$TMP/n.txt" 2>/dev/null
 grep_q '^# Children      Self       Samples  Command ' "$TMP/n.txt"
