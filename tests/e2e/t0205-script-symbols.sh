@@ -21,7 +21,7 @@
 #   (it says so once on stderr, the only message allowed there); on one
 #   running the fixtures' own build, prism names them from /proc/kallsyms
 #   where perf, confined to --symfs, does not.  Which names are right in
-#   each case is t0206's test, on any machine.
+#   each case is t0208's test, on any machine.
 # - [vdso] frames: perf reads the recorded vdso only from its build-id cache
 #   (empty here) and prints "[unknown]"; prism falls back to the running
 #   kernel's vdso image, which names the same functions at the same offsets
