@@ -93,6 +93,8 @@ PRISM_API const char *prism_session__error(const struct prism_session *s);
 
 /* file facts */
 struct prism_file_info {
+	/* perf's header version: 0 for "PERFFILE" (perf 3.0-3.2), 1 for "PERFILE2" */
+	uint32_t version;
 	bool pipe; /* pipe-mode stream */
 	bool needs_swap; /* written on a machine of the other byte order */
 	uint64_t file_size; /* 0 for a pipe */
