@@ -6,6 +6,7 @@
 
 #include "internal.h"
 #include "session/session-internal.h"
+#include "event/parse.h"
 #include "event/swap.h"
 
 static void sw16(uint8_t *p)
@@ -106,8 +107,10 @@ int prism_swap__record(void *rec, size_t size, struct prism_session *s)
 			sw64(b + 40);
 			sw64(b + 48);
 		}
-		sw32(b + 56);
-		sw32(b + 60);
+		if (!prism_mmap2__without_prot(b, n)) {
+			sw32(b + 56);
+			sw32(b + 60);
+		}
 		return 0;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_NAMESPACES:
