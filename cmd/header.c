@@ -53,8 +53,7 @@ int cmd_header(int argc, const char **argv)
 		const struct prism_tool tool = { .user = nothing };
 
 		err = prism_session__process(s, &tool, NULL);
-		if (err < 0)
-			err = report_process_error(s, input, err);
+		err = report_process_result(s, input, err);
 	}
 	path = input ? input : "perf.data";
 	prism_strbuf_addstr(&sb, "# ========\n");
