@@ -104,7 +104,6 @@ def to_v1(f, n):
             (n, ', '.join(map(str, V1_ATTR_SIZES))))
     entries = []
     for o, a in f.attrs():
-        size, = f.unpack('I', o + 4)
         if any(a[n:]):
             die('attr at %#x has bytes past %d: pick a larger --attr-size' % (o, n))
         ids = f.b[o + f.attr_size - 16:o + f.attr_size]
