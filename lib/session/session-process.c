@@ -612,6 +612,28 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 	return 0;
 }
 
+/*
+ * the sample_id trailer size of a non-sample kernel record still in the
+ * other byte order (its id is found swapped)
+ */
+static size_t swapped_trailer(struct prism_session *s, const uint8_t *rec, size_t size)
+{
+	struct prism_evsel *evsel = NULL;
+
+	if (!s->nr_evsels || !s->evsels[0]->a.attr.sample_id_all)
+		return 0;
+	if (s->nr_evsels == 1 || s->is_pos < 0) {
+		evsel = s->evsels[0];
+	} else if (8 + 8 * (size_t)s->is_pos <= size) {
+		uint64_t id = bswap_64(get_u64(rec + size - 8 * s->is_pos));
+
+		evsel = id ? prism_idmap__find(&s->ids, id) : s->evsels[0];
+	}
+	if (!evsel || evsel->id_hdr_size + 8 > size)
+		return 0;
+	return evsel->id_hdr_size;
+}
+
 /* @rec may be unaligned and in file byte order */
 static int process_record(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
@@ -642,7 +664,11 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
 		memcpy(s->scratch, rec, hdr.size);
 		r = s->scratch;
 		if (s->info.needs_swap) {
-			err = prism_swap__record(r, hdr.size, s);
+			size_t tr = 0;
+
+			if (hdr.type < PRISM_RECORD_HEADER_ATTR && hdr.type != PERF_RECORD_SAMPLE)
+				tr = swapped_trailer(s, r, hdr.size);
+			err = prism_swap__record(r, hdr.size, tr);
 			if (err &&
 			    (hdr.type == PRISM_RECORD_HEADER_TRACING_DATA ||
 			     hdr.type == PRISM_RECORD_AUXTRACE)) /* the payload after it is lost */

@@ -89,6 +89,20 @@ for spec in a-fp e-two-events f-sched-tp a-fp:be; do
 	test_cmp "$TMP/want" "$TMP/got"
 done
 
+# the smallest attr of the era (VER0: 64 bytes, attr_size 80), both byte orders
+for be in "" 1; do
+	src=$F/e-two-events.data
+	if [ -n "$be" ]; then
+		src=$TMP/e-two-events.be.data
+		python3 tests/tools/perfdata-swap.py "$F/e-two-events.data" "$src" >/dev/null ||
+			fail "e-two-events: perfdata-swap.py failed"
+	fi
+	rm -f "$TMP/v0.data"
+	python3 "$GEN" v1 --attr-size 64 "$src" "$TMP/v0.data" >/dev/null ||
+		fail "perfdata-legacy.py v1 --attr-size 64 failed"
+	same_samples "$TMP/v0.data" e-two-events "v1 64-byte attrs${be:+ (big endian)}"
+done
+
 for spec in a-fp f-sched-tp a-fp:be; do
 	name=${spec%:be} be=
 	[ "$spec" != "$name" ] && be=1
