@@ -8,6 +8,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include <prism/features.h>
+
 #include "internal.h"
 #include "data/header.h"
 #include "data/input.h"
@@ -16,8 +18,6 @@
 #define FILE_HEADER_SIZE 104
 #define FILE_HEADER_SIZE_OLD 72
 #define PIPE_HEADER_SIZE 16
-#define FEAT_BITS 256
-#define FEAT_HOSTNAME 3
 #define MAX_ATTRS 65536
 #define MAX_IDS_PER_ATTR (1u << 24)
 
@@ -128,10 +128,10 @@ static int read_feature_index(struct prism_file_header *h, struct prism_input *i
 	const struct prism_file_info *fi = &h->info;
 	unsigned int bit, nth = 0;
 
-	h->feats = calloc(FEAT_BITS, sizeof(*h->feats));
+	h->feats = calloc(PRISM_FEAT_BITS, sizeof(*h->feats));
 	if (!h->feats)
 		return -ENOMEM;
-	for (bit = 0; bit < FEAT_BITS; bit++) {
+	for (bit = 0; bit < PRISM_FEAT_BITS; bit++) {
 		uint64_t at = fi->feat_offset + 16ull * nth;
 		struct prism_header_feat *f = &h->feats[h->nr_feats];
 		uint8_t sec[16];
@@ -164,7 +164,7 @@ static void read_feature_bits(struct prism_file_info *fi, const uint8_t *b)
 
 	for (i = 0; i < 4; i++)
 		fi->features[i] = rd64(b + 8 * i, fi->needs_swap);
-	if (!fi->needs_swap || !fi->features[0] || fi->features[0] & (1ull << FEAT_HOSTNAME))
+	if (!fi->needs_swap || !fi->features[0] || fi->features[0] & (1ull << PRISM_FEAT_HOSTNAME))
 		return;
 	/*
 	 * A 32-bit writer's bitmap is an array of u32 (perf_file_header__read):

@@ -13,9 +13,6 @@ struct prism_input;
 struct prism_ordered;
 struct prism_decomp;
 
-#define PRISM_FEAT_TRACING_DATA 1
-#define PRISM_FEAT_BITS 256
-
 struct prism_session {
 	struct prism_input *in;
 	struct prism_file_info info;
