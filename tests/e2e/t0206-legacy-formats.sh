@@ -3,9 +3,10 @@
 # Files of old writers, made from the perf 6.1 fixtures by
 # tests/tools/perfdata-legacy.py, in both byte orders (big endian through
 # perfdata-swap.py first):
-#  - version-1 headers (magic PERFFILE, perf 3.0-3.2, 72-byte attrs): prism
-#    script and report print every sample exactly as perf 6.1 does on the
-#    same file;
+#  - version-1 headers (magic PERFFILE, perf 3.0-3.2, 72- and 64-byte
+#    attrs): prism script (fields and the default output with call chains)
+#    and report print every sample exactly as perf 6.1 does on the same
+#    file;
 #  - MMAP2 records without prot/flags (Linux 3.12-3.15, RHEL 7's 3.10): perf
 #    misreads their names 8 bytes too far ("fdata-workload", "[JIT] tid")
 #    but prints every sample; prism prints the same samples, and names the
@@ -17,6 +18,9 @@ require_perf
 require_cmd python3 "apt-get install python3"
 
 F=$FIXTURES/perf-6.1
+# no build-id cache (~/.debug) for either tool
+export HOME=$TMP/home
+mkdir -p "$HOME"
 GEN=tests/tools/perfdata-legacy.py
 MAP=(--map-path "/tmp/perfdata-workload=$F/perfdata-workload.bin")
 CMP=tests/tools/report-compare.py
@@ -74,6 +78,12 @@ for spec in a-fp e-two-events f-sched-tp a-fp:be; do
 	same_samples "$v1" "$name" "$label"
 	prism header -i "$v1" >"$TMP/header.txt" 2>&1
 	grep_q '^# header version : 0$' "$TMP/header.txt"
+	# the default output, call chains included, binaries absent for both; perf reads
+	# the recorded [vdso] only from a build-id cache, prism from the running kernel
+	perf script -i "$v1" 2>/dev/null | grep -v '(\[vdso\])$' >"$TMP/perf.txt"
+	prism script -i "$v1" 2>/dev/null | grep -v '(\[vdso\])$' >"$TMP/prism.txt"
+	check "$label: perf printed $(wc -l <"$TMP/perf.txt") lines" test -s "$TMP/perf.txt"
+	test_cmp "$TMP/perf.txt" "$TMP/prism.txt"
 	# report: perf run here on the same file, per command and shared object
 	perf report -i "$v1" --stdio --no-children --sort comm,dso >"$TMP/perf.rep" 2>/dev/null
 	prism report -i "$v1" --stdio --no-children --sort comm,dso >"$TMP/prism.rep" 2>"$TMP/err"
