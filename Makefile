@@ -311,7 +311,15 @@ FUZZ_SEEDS_fuzz-session = $(wildcard $(FUZZ_FIXTURES)/perf-6.1/*.data \
 FUZZ_SWAP_SEEDS := a-fp d-pipe f-sched-tp d2-pipe-tp l-group-read m-many-bits c-zstd
 FUZZ_SEED_CMD_fuzz-session = for n in $(FUZZ_SWAP_SEEDS); do \
 	f=$(FUZZ_FIXTURES)/perf-6.1/$$n.data; [ -f $$f ] || continue; \
-	python3 tests/tools/perfdata-swap.py $$f $(1)/$$n.swapped.data >/dev/null 2>&1 || :; done
+	python3 tests/tools/perfdata-swap.py $$f $(1)/$$n.swapped.data >/dev/null 2>&1 || :; done; \
+	$(call FUZZ_LEGACY_SEEDS,$(1))
+# files of old writers and damaged bodies (tests/tools/perfdata-legacy.py):
+# version-1 headers, RHEL 7 MMAP2 records, malformed records in step
+FUZZ_LEGACY_SEEDS = for n in a-fp e-two-events f-sched-tp; do \
+	f=$(FUZZ_FIXTURES)/perf-6.1/$$n.data; [ -f $$f ] || continue; \
+	for m in v1 rhel7 malformed; do \
+	python3 tests/tools/perfdata-legacy.py $$m $$f $(1)/$$n.$$m.data >/dev/null 2>&1 || \
+	rm -f $(1)/$$n.$$m.data; done; done
 # fuzz-util reads the same files (and takes fuzz-session's dictionary)
 FUZZ_SEEDS_fuzz-util = $(FUZZ_SEEDS_fuzz-session)
 FUZZ_SEED_CMD_fuzz-util = $(FUZZ_SEED_CMD_fuzz-session)

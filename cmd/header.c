@@ -53,8 +53,7 @@ int cmd_header(int argc, const char **argv)
 		const struct prism_tool tool = { .user = nothing };
 
 		err = prism_session__process(s, &tool, NULL);
-		if (err < 0)
-			err = report_process_error(s, input, err);
+		err = report_process_result(s, input, err);
 	}
 	path = input ? input : "perf.data";
 	prism_strbuf_addstr(&sb, "# ========\n");
@@ -65,7 +64,7 @@ int cmd_header(int argc, const char **argv)
 		localtime_r(&st.st_mtime, &tm);
 		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
 		prism_strbuf_addf(&sb, "# captured on    : %s\n", tbuf);
-		prism_strbuf_addstr(&sb, "# header version : 1\n");
+		prism_strbuf_addf(&sb, "# header version : %u\n", fi->version);
 		prism_strbuf_addf(&sb, "# data offset    : %" PRIu64 "\n", fi->data_offset);
 		prism_strbuf_addf(&sb, "# data size      : %" PRIu64 "\n", fi->data_size);
 		prism_strbuf_addf(&sb, "# feat offset    : %" PRIu64 "\n", fi->feat_offset);

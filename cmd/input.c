@@ -3,6 +3,7 @@
  * Opening a perf.data input for the reading commands (-i, -f).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,11 +59,45 @@ struct prism_session *open_session(struct prism_session_opts *o, bool force)
 	return s;
 }
 
-int report_process_error(struct prism_session *s, const char *path, int err)
+/*
+ * The records the session skipped, one warning per kind with the offset of
+ * the first: the output lacks them, the rest of the file was read.
+ */
+static void warn_skipped(struct prism_session *s, const char *path)
+{
+	const struct prism_session_stats *st = prism_session__stats(s);
+	bool any = false;
+	uint32_t t;
+
+	for (t = 0; t < PRISM_RECORD_TYPE_MAX; t++) {
+		uint64_t n = st->nr_malformed[t];
+
+		if (!n)
+			continue;
+		any = true;
+		warning("skipped %" PRIu64 " %s record%s whose %s, %s file offset %#" PRIx64, n,
+			t ? prism_record_type_name(t) : "unknown", n == 1 ? "" : "s",
+			t == PERF_RECORD_SAMPLE ?
+				"size does not match the sample_type of the event" :
+				"body is malformed",
+			n == 1 ? "at" : "the first at", st->malformed_offset[t]);
+	}
+	if (any && !quiet)
+		hint("the rest of '%s' was read; -v tells each one, 'prism script -D' dumps the records",
+		     path ? path : "perf.data");
+	if (st->nr_unknown_id)
+		warning("%" PRIu64 " samples belong to no event of the file and were skipped",
+			st->nr_unknown_id);
+}
+
+int report_process_result(struct prism_session *s, const char *path, int err)
 {
 	const char *detail = prism_session__error(s);
 	char buf[128];
 
+	warn_skipped(s, path);
+	if (err >= 0)
+		return 0;
 	if (detail && *detail)
 		error("'%s': %s: %s", path ? path : "perf.data", detail,
 		      prism_strerror(err, buf, sizeof(buf)));

@@ -13,12 +13,17 @@
 struct prism_session *open_input(const char *path, bool force, bool no_order);
 /* the same with every session option (o->path NULL = "perf.data") */
 struct prism_session *open_session(struct prism_session_opts *o, bool force);
-/* print a processing error of prism_session__process() (err < 0); returns 1 */
-int report_process_error(struct prism_session *s, const char *path, int err);
+/*
+ * after prism_session__process() returned @err: warn about the records it
+ * skipped (malformed bodies, samples of no event), then print the error
+ * when @err < 0.  Return: 1 when @err < 0, else 0.
+ */
+int report_process_result(struct prism_session *s, const char *path, int err);
 
-#define OPT_INPUT(v)                          \
-	OPT_STRING('i', "input", (v), "file", \
-		   "input file (default: perf.data; '-' reads standard input)")
+#define OPT_INPUT(v)                       \
+	OPT_STRING(                        \
+		'i', "input", (v), "file", \
+		"input file (default: perf.data; '-' reads standard input); records with a malformed body are skipped with a warning, exit status 0")
 #define OPT_FORCE(v) OPT_BOOL('f', "force", (v), "read a file not owned by the current user")
 
 #endif /* PRISM_CMD_INPUT_H */

@@ -61,7 +61,11 @@ void list_commands(FILE *fp)
 	      fp);
 	for (i = 0; i < nr_commands; i++)
 		fprintf(fp, "   %-12s %s\n", commands[i].name, commands[i].summary);
-	fputs("\nSee 'prism help <command>' or 'prism <command> --help' for a command's options.\n",
+	fputs("\nSee 'prism help <command>' or 'prism <command> --help' for a command's options.\n"
+	      "\nExit status: 0 success, also when a command skipped records of a perf.data file\n"
+	      "whose body is malformed (a warning names each kind, its count and the first file\n"
+	      "offset); 1 runtime failure, e.g. a record size that breaks the stream, where the\n"
+	      "read stops and the output is incomplete; 129 usage error.\n",
 	      fp);
 }
 

@@ -655,10 +655,9 @@ int cmd_offcpu(int argc, const char **argv)
 		free_offcpu(&o);
 		return 1;
 	}
-	if (err < 0) {
-		ret = report_process_error(o.s, o.input, err);
+	if (report_process_result(o.s, o.input, err)) {
 		free_offcpu(&o);
-		return ret ? ret : 1;
+		return 1;
 	}
 	fp_report(&o);
 	if (o.on_other && !quiet)

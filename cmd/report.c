@@ -921,8 +921,8 @@ int cmd_report(int argc, const char **argv)
 	tool.user = on_other;
 	tool.other_all = r.csv != NULL;
 	err = prism_session__process(r.s, &tool, &r);
-	if (err < 0)
-		ret = report_process_error(r.s, r.input, err);
+	if (report_process_result(r.s, r.input, err))
+		ret = 1;
 	if (r.event && !any_profile(&r)) {
 		size_t i;
 

@@ -618,17 +618,34 @@ static void hexdump(struct prism_strbuf *sb, const uint8_t *p, size_t n)
 	}
 }
 
+static void dump_head(struct prism_strbuf *sb, const struct prism_event *ev)
+{
+	prism_strbuf_addf(sb,
+			  "\n%#" PRIx64 "%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n",
+			  ev->file_offset, ev->compressed ? " (in COMPRESSED)" : "", ev->raw->size,
+			  ev->type, ev->raw->size);
+	hexdump(sb, (const uint8_t *)ev->raw, ev->raw->size);
+}
+
+/* a record the session skipped: its bytes, and why it has no decoded line */
+static int dump_malformed(void *ctx, const struct prism_event *ev)
+{
+	struct script *sc = ctx;
+
+	dump_head(&sc->line, ev);
+	prism_strbuf_addf(&sc->line, "\n%#" PRIx64 " [%#x]: PERF_RECORD_%s: malformed, skipped\n",
+			  ev->file_offset, ev->raw->size, prism_record_type_name(ev->type));
+	emit(sc);
+	return 0;
+}
+
 static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 	struct prism_strbuf *sb = &sc->line;
 	const struct prism_sample *s = &ev->sample;
 
-	prism_strbuf_addf(sb,
-			  "\n%#" PRIx64 "%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n",
-			  ev->file_offset, ev->compressed ? " (in COMPRESSED)" : "", ev->raw->size,
-			  ev->type, ev->raw->size);
-	hexdump(sb, (const uint8_t *)ev->raw, ev->raw->size);
+	dump_head(sb, ev);
 	prism_strbuf_addf(sb, "\n%" PRIu64 " %#" PRIx64 " [%#x]: PERF_RECORD_%s", s->time,
 			  ev->file_offset, ev->raw->size, prism_record_type_name(ev->type));
 	if (ev->type == PERF_RECORD_SAMPLE)
@@ -872,6 +889,7 @@ int cmd_script(int argc, const char **argv)
 		tool.other_all = true;
 		tool.sample = dump_record;
 		tool.user = dump_record;
+		tool.malformed = dump_malformed;
 	} else {
 		tool.other = on_record;
 		tool.other_all = true;
@@ -880,17 +898,10 @@ int cmd_script(int argc, const char **argv)
 	}
 	err = prism_session__process(sc.s, &tool, &sc);
 	flush_out(&sc, true);
-	if (err < 0)
-		err = report_process_error(sc.s, input, err);
-	else
-		err = 0;
+	err = report_process_result(sc.s, input, err);
 	if (!err) {
 		const struct prism_session_stats *st = prism_session__stats(sc.s);
 
-		if (st->nr_unknown_id)
-			warning("%" PRIu64
-				" samples belong to no event of the file and were skipped",
-				st->nr_unknown_id);
 		if (st->nr_out_of_order)
 			warning("%" PRIu64
 				" records arrived after their time slot was delivered (out of order)",

@@ -44,6 +44,8 @@ static void print_summary(struct prism_session *s)
 {
 	const struct prism_session_stats *st = prism_session__stats(s);
 	const struct prism_file_info *fi = prism_session__file_info(s);
+	uint64_t malformed = 0;
+	uint32_t t;
 
 	printf("\nSummary:\n");
 	printf("  file format       : %s%s\n", fi->pipe ? "pipe" : "file",
@@ -69,6 +71,10 @@ static void print_summary(struct prism_session *s)
 	       st->total_lost_samples, st->nr_records[PERF_RECORD_LOST_SAMPLES]);
 	printf("  out of order      : %" PRIu64 "\n", st->nr_out_of_order);
 	printf("  unknown types     : %" PRIu64 "\n", st->nr_unknown);
+	for (t = 0; t < PRISM_RECORD_TYPE_MAX; t++)
+		malformed += st->nr_malformed[t];
+	if (malformed)
+		printf("  malformed records : %" PRIu64 " (skipped)\n", malformed);
 	if (st->nr_unknown_id)
 		printf("  unknown event ids : %" PRIu64 " samples\n", st->nr_unknown_id);
 }
@@ -120,8 +126,7 @@ int cmd_stats(int argc, const char **argv)
 		if (!no_summary)
 			print_summary(s);
 	}
-	if (err < 0)
-		err = report_process_error(s, input, err);
+	err = report_process_result(s, input, err);
 	prism_session__free(s);
 	return err ? 1 : 0;
 }

@@ -730,8 +730,8 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 		return error_errno(ENOMEM, "cannot start the analysis");
 	}
 	err = prism_util__process(u, s);
-	if (err < 0)
-		ret = report_process_error(s, path, err);
+	if (report_process_result(s, path, err))
+		ret = 1;
 	err = prism_util__report(u, ro, &r);
 	c->u = u;
 	if (err) {

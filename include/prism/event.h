@@ -132,6 +132,7 @@ struct prism_ev_mmap { /* MMAP and MMAP2 */
 	uint8_t build_id_size; /* MMAP2 with PRISM_MISC_MMAP_BUILD_ID */
 	const uint8_t *build_id;
 	uint32_t prot, flags; /* MMAP2 */
+	bool no_prot; /* MMAP2 of Linux 3.12-3.15 and RHEL 7: no prot and flags recorded */
 	const char *filename;
 };
 

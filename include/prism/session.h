@@ -49,6 +49,11 @@ struct prism_tool {
 	int (*switch_)(void *ctx, const struct prism_event *ev); /* SWITCH, SWITCH_CPU_WIDE */
 	int (*other)(void *ctx, const struct prism_event *ev);
 	int (*user)(void *ctx, const struct prism_event *ev); /* types >= 64 */
+	/*
+	 * a record skipped because its body is malformed (counted in the
+	 * stats' nr_malformed): only raw, type, file_offset and compressed
+	 */
+	int (*malformed)(void *ctx, const struct prism_event *ev);
 	bool other_all; /* send every kernel record without a set callback to 'other' */
 	/*
 	 * Instead of 'sample', for a tool that needs only the basic fields of
@@ -81,6 +86,10 @@ PRISM_API void prism_session__free(struct prism_session *s);
 /**
  * prism_session__process - read the data section and deliver every record
  *
+ * A record whose body is malformed but whose size keeps the stream in step
+ * is counted in the stats (nr_malformed) and skipped; the rest is read.
+ * Only a size that breaks the stream (or a failing read) ends it early.
+ *
  * Return: 0 at the end of the data, the positive value a callback stopped
  * with, or a negative error.  On error, records before the damage have been
  * delivered and prism_session__error() says what was wrong and where.
@@ -93,6 +102,8 @@ PRISM_API const char *prism_session__error(const struct prism_session *s);
 
 /* file facts */
 struct prism_file_info {
+	/* perf's header version: 0 for "PERFFILE" (perf 3.0-3.2), 1 for "PERFILE2" */
+	uint32_t version;
 	bool pipe; /* pipe-mode stream */
 	bool needs_swap; /* written on a machine of the other byte order */
 	uint64_t file_size; /* 0 for a pipe */
@@ -134,6 +145,14 @@ struct prism_session_stats {
 	uint64_t compressed_bytes; /* payload bytes of COMPRESSED records */
 	uint64_t decompressed_bytes; /* bytes they expanded to */
 	uint64_t nr_early_flushes; /* time-sort flushes forced by the memory limit */
+	/*
+	 * Records skipped because their body does not fit their type (or a
+	 * sample its event's sample_type) while their size keeps the stream
+	 * in step, by type, with the file offset of the first of each type
+	 * (of the COMPRESSED record that holds it, for compressed data).
+	 */
+	uint64_t nr_malformed[PRISM_RECORD_TYPE_MAX];
+	uint64_t malformed_offset[PRISM_RECORD_TYPE_MAX];
 };
 PRISM_API const struct prism_session_stats *prism_session__stats(const struct prism_session *s);
 

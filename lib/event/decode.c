@@ -27,6 +27,24 @@ static void mmap_common(struct prism_ev_mmap *m, const uint8_t *b)
 	m->pgoff = get_u64(b + 24);
 }
 
+/*
+ * MMAP2 as Linux 3.12-3.15 wrote it, before prot and flags were added (3.16),
+ * and as RHEL 7's 3.10 kernels (e.g. 3.10.0-514) still write it: the
+ * filename starts at body offset 56 (record offset 0x40), where the current
+ * layout has prot.  perf reads the name 8 bytes too far; an "//anon" or
+ * "[vdso]" mapping then makes an 88-byte record (with a 16-byte sample_id
+ * trailer) too short for the current layout to hold any name.
+ *
+ * Told apart by the first byte there: prot holds only PROT_READ|WRITE|EXEC
+ * (the kernel sets no other bit), so that byte is below 8 in either byte
+ * order, where a path starts with a printable character ('/', '[').  The
+ * name must end, NUL-terminated, inside the body.
+ */
+bool prism_mmap2__without_prot(const uint8_t *body, size_t n)
+{
+	return n > 56 && body[56] >= 0x20 && memchr(body + 56, '\0', n - 56);
+}
+
 int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel, size_t body_end)
 {
 	const uint8_t *b = (const uint8_t *)ev->raw + sizeof(struct perf_event_header);
@@ -42,7 +60,7 @@ int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel,
 		ev->mmap.filename = str_in(b + 32, end);
 		return ev->mmap.filename ? 0 : -PRISM_E_BAD_RECORD;
 	case PERF_RECORD_MMAP2:
-		if (n < 64 + 1)
+		if (n < 56 + 1)
 			return -PRISM_E_BAD_RECORD;
 		mmap_common(&ev->mmap, b);
 		if (misc & PRISM_MISC_MMAP_BUILD_ID) {
@@ -53,6 +71,11 @@ int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel,
 			ev->mmap.min = get_u32(b + 36);
 			ev->mmap.ino = get_u64(b + 40);
 			ev->mmap.ino_generation = get_u64(b + 48);
+		}
+		if (prism_mmap2__without_prot(b, n)) {
+			ev->mmap.no_prot = true;
+			ev->mmap.filename = (const char *)b + 56;
+			return 0;
 		}
 		ev->mmap.prot = get_u32(b + 56);
 		ev->mmap.flags = get_u32(b + 60);

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <prism/event.h>
 
@@ -55,6 +56,13 @@ int prism_sample__parse_id(const struct prism_evsel *evsel, const void *rec, boo
  * Return: 0, or -PRISM_E_BAD_RECORD.
  */
 int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel, size_t body_end);
+
+/*
+ * prism_mmap2__without_prot - the MMAP2 body @body of @n bytes (sample_id
+ * trailer excluded) has the layout of Linux 3.12-3.15 and RHEL 7: no prot
+ * and flags, the filename at body offset 56.  Works on either byte order.
+ */
+bool prism_mmap2__without_prot(const uint8_t *body, size_t n);
 
 /* the id of a record, from the id positions of the file (see session.c) */
 struct prism_id_pos {

@@ -5,7 +5,7 @@
 #include <byteswap.h>
 
 #include "internal.h"
-#include "session/session-internal.h"
+#include "event/parse.h"
 #include "event/swap.h"
 
 static void sw16(uint8_t *p)
@@ -37,30 +37,11 @@ static void sw64_range(uint8_t *p, size_t n)
 		sw64(p + i);
 }
 
-/* the sample_id trailer size of a (still swapped) non-sample record */
-static size_t trailer_of(struct prism_session *s, const uint8_t *rec, size_t size)
-{
-	struct prism_evsel *evsel = NULL;
-
-	if (!s->nr_evsels || !s->evsels[0]->a.attr.sample_id_all)
-		return 0;
-	if (s->nr_evsels == 1 || s->is_pos < 0) {
-		evsel = s->evsels[0];
-	} else if (8 + 8 * (size_t)s->is_pos <= size) {
-		uint64_t id = bswap_64(get_u64(rec + size - 8 * s->is_pos));
-
-		evsel = id ? prism_idmap__find(&s->ids, id) : s->evsels[0];
-	}
-	if (!evsel || evsel->id_hdr_size + 8 > size)
-		return 0;
-	return evsel->id_hdr_size;
-}
-
-int prism_swap__record(void *rec, size_t size, struct prism_session *s)
+int prism_swap__record(void *rec, size_t size, size_t tr)
 {
 	uint8_t *r = rec, *b = r + 8;
 	struct perf_event_header *hdr = rec;
-	size_t n = size - 8, tr;
+	size_t n = size - 8;
 
 	sw32(r);
 	sw16(r + 4);
@@ -80,7 +61,6 @@ int prism_swap__record(void *rec, size_t size, struct prism_session *s)
 		return 0;
 	}
 	if (hdr->type < PRISM_RECORD_HEADER_ATTR) {
-		tr = trailer_of(s, r, size);
 		if (tr > n)
 			return -PRISM_E_BAD_RECORD;
 		sw64_range(r + size - tr, tr);
@@ -106,8 +86,10 @@ int prism_swap__record(void *rec, size_t size, struct prism_session *s)
 			sw64(b + 40);
 			sw64(b + 48);
 		}
-		sw32(b + 56);
-		sw32(b + 60);
+		if (!prism_mmap2__without_prot(b, n)) {
+			sw32(b + 56);
+			sw32(b + 60);
+		}
 		return 0;
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_NAMESPACES:

@@ -7,8 +7,6 @@
 
 #include <stddef.h>
 
-struct prism_session;
-
 /*
  * prism_swap__record - convert one record (8-byte aligned copy) to this
  * machine's byte order, following perf's rules (session.c swap ops): the
@@ -18,8 +16,11 @@ struct prism_session;
  * (COMPRESSED data, tracing data, feature payloads, HEADER_ATTR, which its
  * readers swap themselves) untouched.
  *
+ * @tr: the size of the sample_id trailer of a kernel record other than
+ * SAMPLE (0 when it has none)
+ *
  * Return: 0, or -PRISM_E_BAD_RECORD when the record is too small for its type.
  */
-int prism_swap__record(void *rec, size_t size, struct prism_session *s);
+int prism_swap__record(void *rec, size_t size, size_t tr);
 
 #endif /* PRISM_EVENT_SWAP_H */

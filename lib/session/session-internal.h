@@ -13,9 +13,6 @@ struct prism_input;
 struct prism_ordered;
 struct prism_decomp;
 
-#define PRISM_FEAT_TRACING_DATA 1
-#define PRISM_FEAT_BITS 256
-
 struct prism_session {
 	struct prism_input *in;
 	struct prism_file_info info;
@@ -71,8 +68,6 @@ struct prism_session {
 int prism_session__open_dir(struct prism_session *s, const char *dir);
 void prism_session__free_dir(struct prism_session *s);
 
-/* data/header.c: read the file or pipe header (attrs, ids, features) */
-int prism_session__read_header(struct prism_session *s);
 /* session.c */
 int prism_session__add_evsel(struct prism_session *s, const struct prism_attr_ext *a,
 			     const uint64_t *ids, size_t nr_ids, struct prism_evsel **out);

@@ -56,6 +56,41 @@ static int err_at(struct prism_session *s, uint64_t off, int err, const char *fm
 	return err;
 }
 
+/*
+ * A record whose body does not fit its type while its size keeps the
+ * stream in step: counted by type (with the offset of the first), handed
+ * to tool->malformed, and skipped, so the rest of the file is still read.
+ * -v tells each one.  @rec: the record, its header in this machine's order.
+ */
+static int skip_malformed(struct prism_session *s, const void *rec, uint64_t off, bool compressed,
+			  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int skip_malformed(struct prism_session *s, const void *rec, uint64_t off, bool compressed,
+			  const char *fmt, ...)
+{
+	const struct perf_event_header *hdr = rec;
+	uint32_t type = hdr->type < PRISM_RECORD_TYPE_MAX ? hdr->type : 0;
+	struct prism_event ev;
+	char msg[256];
+	va_list ap;
+
+	if (!s->stats.nr_malformed[type]++)
+		s->stats.malformed_offset[type] = off;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_info("%s%srecord at file offset %#llx: %s; skipped", s->cur_file ? s->cur_file : "",
+		s->cur_file ? ": " : "", (unsigned long long)off, msg);
+	if (!s->tool->malformed)
+		return 0;
+	memset(&ev, 0, sizeof(ev));
+	ev.raw = hdr;
+	ev.type = hdr->type;
+	ev.file_offset = off;
+	ev.compressed = compressed;
+	return s->tool->malformed(s->ctx, &ev);
+}
+
 static inline __attribute__((always_inline)) struct prism_evsel *
 evsel_of(struct prism_session *s, const void *rec, uint32_t type, uint16_t size, bool *unknown)
 {
@@ -129,14 +164,15 @@ static inline void note_time(struct prism_session *s, uint64_t tm)
 		s->stats.last_time = tm;
 }
 
-static __attribute__((noinline)) int bad_sample(struct prism_session *s, uint64_t off, int err,
+static __attribute__((noinline)) int bad_sample(struct prism_session *s, uint64_t off,
+						bool compressed,
 						const struct perf_event_header *hdr,
 						const struct prism_evsel *evsel)
 {
-	return err_at(s, off, err,
-		      "SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'",
-		      hdr->size, (unsigned long long)evsel->a.attr.sample_type,
-		      prism_evsel__name(evsel));
+	return skip_malformed(
+		s, hdr, off, compressed,
+		"SAMPLE of %u bytes does not match the sample_type %#llx of event '%s'", hdr->size,
+		(unsigned long long)evsel->a.attr.sample_type, prism_evsel__name(evsel));
 }
 
 static inline void ev_head(struct prism_event *ev, const struct perf_event_header *hdr,
@@ -172,7 +208,7 @@ static inline __attribute__((always_inline)) int deliver(struct prism_session *s
 		evsel->nr_records[PERF_RECORD_SAMPLE]++;
 		err = prism_sample__parse_basic(evsel, rec, &b);
 		if (unlikely(err))
-			return bad_sample(s, off, err, hdr, evsel);
+			return bad_sample(s, off, compressed, hdr, evsel);
 		b.evsel = evsel;
 		b.file_offset = off;
 		evsel->nr_samples++;
@@ -212,7 +248,7 @@ static __attribute__((noinline)) int deliver_any(struct prism_session *s, void *
 		s->ev_cold = st & PRISM_SAMPLE_COLD;
 		err = prism_sample__parse_hot(evsel, rec, s->info.needs_swap, &ev->sample);
 		if (err)
-			return bad_sample(s, off, err, hdr, evsel);
+			return bad_sample(s, off, compressed, hdr, evsel);
 		evsel->nr_samples++;
 		if (unlikely(st & PERF_SAMPLE_READ))
 			count_group_members(s, ev);
@@ -235,8 +271,8 @@ static __attribute__((noinline)) int deliver_any(struct prism_session *s, void *
 	if (!err)
 		err = prism_event__decode(ev, ev->evsel, hdr->size - ev->evsel->id_hdr_size);
 	if (err)
-		return err_at(s, off, err, "%s record of %u bytes is malformed",
-			      prism_record_type_name(hdr->type), hdr->size);
+		return skip_malformed(s, rec, off, compressed, "%s record of %u bytes is malformed",
+				      prism_record_type_name(hdr->type), hdr->size);
 	note_time(s, ev->sample.time);
 	switch (hdr->type) {
 	case PERF_RECORD_MMAP:
@@ -464,7 +500,7 @@ static int handle_header_attr(struct prism_session *s, const uint8_t *rec, uint1
 
 	err = prism_attr__read(&a, rec + 8, size - 8u, s->info.needs_swap);
 	if (err)
-		return err_at(s, off, -PRISM_E_BAD_RECORD, "HEADER_ATTR with a bad attr.size");
+		return skip_malformed(s, rec, off, false, "HEADER_ATTR with a bad attr.size");
 	asize = a.attr.size;
 	nr_ids = (size - 8u - asize) / 8;
 	ids = calloc(nr_ids + 1, sizeof(*ids));
@@ -540,16 +576,16 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 		break;
 	case PRISM_RECORD_COMPRESSED:
 		if (compressed)
-			return err_at(s, off, -PRISM_E_BAD_RECORD,
-				      "COMPRESSED record inside compressed data");
+			return skip_malformed(s, rec, off, compressed,
+					      "COMPRESSED record inside compressed data");
 		err = handle_compressed(s, b + 8, hdr->size - 8u, off);
 		break;
 	case PRISM_RECORD_COMPRESSED2: {
 		uint64_t n = hdr->size >= 16 ? get_u64(b + 8) : 0;
 
 		if (hdr->size < 16 || n > hdr->size - 16u)
-			return err_at(
-				s, off, -PRISM_E_BAD_RECORD,
+			return skip_malformed(
+				s, rec, off, compressed,
 				"COMPRESSED2 data_size %llu does not fit its record of %u bytes",
 				(unsigned long long)n, hdr->size);
 		err = handle_compressed(s, b + 16, (size_t)n, off);
@@ -576,6 +612,28 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 	return 0;
 }
 
+/*
+ * the sample_id trailer size of a non-sample kernel record still in the
+ * other byte order (its id is found swapped)
+ */
+static size_t swapped_trailer(struct prism_session *s, const uint8_t *rec, size_t size)
+{
+	struct prism_evsel *evsel = NULL;
+
+	if (!s->nr_evsels || !s->evsels[0]->a.attr.sample_id_all)
+		return 0;
+	if (s->nr_evsels == 1 || s->is_pos < 0) {
+		evsel = s->evsels[0];
+	} else if (8 + 8 * (size_t)s->is_pos <= size) {
+		uint64_t id = bswap_64(get_u64(rec + size - 8 * s->is_pos));
+
+		evsel = id ? prism_idmap__find(&s->ids, id) : s->evsels[0];
+	}
+	if (!evsel || evsel->id_hdr_size + 8 > size)
+		return 0;
+	return evsel->id_hdr_size;
+}
+
 /* @rec may be unaligned and in file byte order */
 static int process_record(struct prism_session *s, void *rec, uint64_t off, bool compressed)
 {
@@ -588,6 +646,9 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
 		hdr.type = bswap_32(hdr.type);
 		hdr.size = bswap_16(hdr.size);
 	}
+	s->stats.nr_records_total++;
+	if (hdr.type < PRISM_RECORD_TYPE_MAX)
+		s->stats.nr_records[hdr.type]++;
 	/*
 	 * Copy when unaligned, when swapping, and for the two records whose
 	 * payload follows them (reading it may move the input window).
@@ -603,16 +664,24 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
 		memcpy(s->scratch, rec, hdr.size);
 		r = s->scratch;
 		if (s->info.needs_swap) {
-			err = prism_swap__record(r, hdr.size, s);
-			if (err)
+			size_t tr = 0;
+
+			if (hdr.type < PRISM_RECORD_HEADER_ATTR && hdr.type != PERF_RECORD_SAMPLE)
+				tr = swapped_trailer(s, r, hdr.size);
+			err = prism_swap__record(r, hdr.size, tr);
+			if (err &&
+			    (hdr.type == PRISM_RECORD_HEADER_TRACING_DATA ||
+			     hdr.type == PRISM_RECORD_AUXTRACE)) /* the payload after it is lost */
 				return err_at(s, off, err,
 					      "%s record of %u bytes could not be byte-swapped",
 					      prism_record_type_name(hdr.type), hdr.size);
+			if (err)
+				return skip_malformed(
+					s, r, off, compressed,
+					"%s record of %u bytes could not be byte-swapped",
+					prism_record_type_name(hdr.type), hdr.size);
 		}
 	}
-	s->stats.nr_records_total++;
-	if (hdr.type < PRISM_RECORD_TYPE_MAX)
-		s->stats.nr_records[hdr.type]++;
 	if (hdr.type >= PRISM_RECORD_HEADER_ATTR) {
 		if (hdr.type >= PRISM_RECORD_TYPE_MAX) {
 			s->stats.nr_unknown++;

@@ -15,6 +15,7 @@
 #include "session/session-internal.h"
 #include "data/views.h"
 #include "data/decomp.h"
+#include "data/header.h"
 #include "data/input.h"
 #include "session/ordered.h"
 
@@ -38,6 +39,48 @@ int prism_session__set_error(struct prism_session *s, const char *fmt, ...)
 const char *prism_session__error(const struct prism_session *s)
 {
 	return s->errmsg;
+}
+
+/* the payload of a feature section, decoded into the session's features */
+static int read_feature(struct prism_session *s, const struct prism_header_feat *f)
+{
+	void *data;
+	int err;
+
+	if (!f->size) /* flag features (BRANCH_STACK, STAT) have no payload */
+		return prism_session__decode_feature(s, f->bit, "", 0);
+	data = malloc(f->size);
+	if (!data)
+		return -ENOMEM;
+	err = prism_input__pread(s->in, data, f->size, f->offset);
+	if (!err)
+		err = prism_session__decode_feature(s, f->bit, data, f->size);
+	free(data);
+	return err;
+}
+
+/* the file header (data/header.c) becomes the session's file info, events and features */
+static int read_header(struct prism_session *s)
+{
+	struct prism_file_header h;
+	size_t i;
+	int err;
+
+	err = prism_file_header__read(&h, s->in);
+	s->info = h.info;
+	if (err)
+		prism_session__set_error(s, "%s", h.errmsg);
+	for (i = 0; !err && i < h.nr_attrs; i++)
+		err = prism_session__add_evsel(s, &h.attrs[i].a, h.attrs[i].ids, h.attrs[i].nr_ids,
+					       NULL);
+	if (!err)
+		prism_session__update_id_pos(s);
+	/* a feature that cannot be read or decoded is left out; only memory stops here */
+	for (i = 0; !err && i < h.nr_feats; i++)
+		if (read_feature(s, &h.feats[i]) == -ENOMEM)
+			err = -ENOMEM;
+	prism_file_header__release(&h);
+	return err;
 }
 
 struct prism_session *prism_session__open(const struct prism_session_opts *opts)
@@ -76,7 +119,7 @@ struct prism_session *prism_session__open(const struct prism_session_opts *opts)
 			prism_session__set_error(s, "'%s': %s", main_path, strerror(err));
 		goto fail;
 	}
-	err = prism_session__read_header(s);
+	err = read_header(s);
 	if (!err && main_path)
 		err = prism_session__open_dir(s, opts->path);
 	if (err) {

@@ -238,11 +238,12 @@ static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 	struct maps *maps;
 	bool exec;
 
-	if (ev->type == PERF_RECORD_MMAP2 && !(ev->raw->misc & PRISM_MISC_MMAP_BUILD_ID))
+	if (ev->type == PERF_RECORD_MMAP2 && !m->no_prot &&
+	    !(ev->raw->misc & PRISM_MISC_MMAP_BUILD_ID))
 		exec = m->prot & PROT_EXEC;
-	else if (ev->type == PERF_RECORD_MMAP2)
+	else if (ev->type == PERF_RECORD_MMAP2 && !m->no_prot)
 		exec = m->prot ? (m->prot & PROT_EXEC) : true;
-	else
+	else /* MMAP, and MMAP2 without prot: the kernel marks data mappings */
 		exec = !(ev->raw->misc & PERF_RECORD_MISC_MMAP_DATA);
 	if (!exec || !m->filename)
 		return 0;
