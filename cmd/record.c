@@ -526,7 +526,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOL('g', NULL, &callchain, "record call chains (frame pointers)"),
 		OPT_CALLBACK(
 			0, "call-graph", NULL, "fp|dwarf[,size]",
-			"call chains by frame pointers, or by copying the user stack (default 8192 bytes) with the registers for DWARF unwinding",
+			"call chains by frame pointers, or by copying the user stack (default 8192 bytes) with the registers for DWARF unwinding (implies -d, as perf)",
 			opt_callgraph),
 		OPT_BOOL(0, "sample-cpu", &o.sample_cpu, "record the CPU of each sample"),
 		OPT_BOOL('T', "timestamp", &timestamps,
@@ -595,6 +595,12 @@ int cmd_record(int argc, const char **argv)
 			    "nothing to record: give a command (after --), -a, -C, -p or -t");
 	if (callchain && o.callgraph == PRISM_CALLGRAPH_NONE)
 		o.callgraph = PRISM_CALLGRAPH_FP;
+	/*
+	 * DWARF call chains imply -d, as in perf record: perf's unwinder needs
+	 * the MMAP records of the data mappings ([stack] among them) to unwind
+	 */
+	if (o.callgraph == PRISM_CALLGRAPH_DWARF)
+		o.data_addr = true;
 	if (offcpu_kstack)
 		offcpu_tuned = "--off-cpu-kernel-stack";
 	offcpu_opts.no_kernel_stack = !offcpu_kstack;
