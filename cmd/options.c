@@ -3,6 +3,7 @@
  * Option parsing driven by struct option_def tables.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -195,6 +196,10 @@ static int get_value(const struct option_def *o, const char *arg, const char *sh
 			error("option '%s' expects a non-negative integer, not '%s'", shown, arg);
 			return -1;
 		}
+		if (!v && (o->flags & OPTF_POSITIVE)) {
+			error("option '%s' expects a number above 0, not '%s'", shown, arg);
+			return -1;
+		}
 		*(uint64_t *)o->value = v;
 		return 0;
 	}
@@ -205,6 +210,10 @@ static int get_value(const struct option_def *o, const char *arg, const char *sh
 		v = strtod(arg, &end);
 		if (errno || !*arg || *end) {
 			error("option '%s' expects a number, not '%s'", shown, arg);
+			return -1;
+		}
+		if ((o->flags & OPTF_POSITIVE) && !(v > 0 && isfinite(v))) {
+			error("option '%s' expects a number above 0, not '%s'", shown, arg);
 			return -1;
 		}
 		*(double *)o->value = v;

@@ -44,6 +44,7 @@ struct option_def {
 
 #define OPTF_OPTARG 1u /* argument is optional: --name[=arg] */
 #define OPTF_HIDDEN 2u /* not shown in --help */
+#define OPTF_POSITIVE 4u /* OPT_U64/OPT_DOUBLE: 0, negatives, inf and nan are usage errors */
 
 #define OPT_END()                \
 	{                        \
@@ -80,6 +81,17 @@ struct option_def {
 	{                                                                               \
 		.type = OPT_DOUBLE_, .short_name = (s), .long_name = (l), .value = (v), \
 		.argh = (a), .help = (h)                                                \
+	}
+/* a count, rate or time that must be above 0 (-F 0, --duration -1 are errors) */
+#define OPT_U64_POSITIVE(s, l, v, a, h)                                                           \
+	{                                                                                         \
+		.type = OPT_U64_, .short_name = (s), .long_name = (l), .value = (v), .argh = (a), \
+		.help = (h), .flags = OPTF_POSITIVE                                               \
+	}
+#define OPT_DOUBLE_POSITIVE(s, l, v, a, h)                                              \
+	{                                                                               \
+		.type = OPT_DOUBLE_, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h), .flags = OPTF_POSITIVE                        \
 	}
 #define OPT_CALLBACK(s, l, v, a, h, f)                                                    \
 	{                                                                                 \

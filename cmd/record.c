@@ -164,6 +164,10 @@ int record_run(struct prism_record_opts *o, bool summary)
 		prism_record__free(r);
 		return 1;
 	}
+	/* no command and no --duration: say how it ends (perf leaves users guessing) */
+	if (summary && !quiet && !o->argv && !o->pid_list && !o->tid_list && !o->duration &&
+	    isatty(STDERR_FILENO))
+		info("recording until Ctrl-C (or use --duration SEC)");
 	err = prism_record__run(r);
 	st = prism_record__stats(r);
 	if (err)
@@ -504,7 +508,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_STRING('p', "pid", &o.pid_list, "pids",
 			   "record these processes (all their threads)"),
 		OPT_STRING('t', "tid", &o.tid_list, "tids", "record these threads"),
-		OPT_DOUBLE(
+		OPT_DOUBLE_POSITIVE(
 			0, "duration", &o.duration, "sec",
 			"stop after this many seconds (also stops on the command's end, SIGINT, SIGTERM)"),
 		OPT_GROUP("Output"),
@@ -521,8 +525,10 @@ int cmd_record(int argc, const char **argv)
 		OPT_BOOL(0, "no-buildid", &o.no_buildid,
 			 "do not collect build ids of the sampled DSOs"),
 		OPT_GROUP("Sampling"),
-		OPT_U64('F', "freq", &o.freq, "hz", "sample at this frequency (default 4000)"),
-		OPT_U64('c', "count", &o.period, "n", "sample every n events (fixed period)"),
+		OPT_U64_POSITIVE('F', "freq", &o.freq, "hz",
+				 "sample at this frequency (default 4000)"),
+		OPT_U64_POSITIVE('c', "count", &o.period, "n",
+				 "sample every n events (fixed period)"),
 		OPT_BOOL('g', NULL, &callchain, "record call chains (frame pointers)"),
 		OPT_CALLBACK(
 			0, "call-graph", NULL, "fp|dwarf[,size]",

@@ -352,8 +352,9 @@ int cmd_trace(int argc, const char **argv)
 		OPT_STRING('p', "pid", &o.pid_list, "pids",
 			   "trace these processes (all their threads)"),
 		OPT_STRING('t', "tid", &o.tid_list, "tids", "trace these threads"),
-		OPT_DOUBLE(0, "duration", &o.duration, "sec",
-			   "stop after this many seconds (also on Ctrl-C or the command's end)"),
+		OPT_DOUBLE_POSITIVE(
+			0, "duration", &o.duration, "sec",
+			"stop after this many seconds (also on Ctrl-C or the command's end)"),
 		OPT_BOOL(
 			's', "summary", &tr.summary,
 			"print only a per-thread syscall summary at the end (count, errors, total/min/avg/max ms), like perf trace -s"),

@@ -801,9 +801,10 @@ int cmd_util(int argc, const char **argv)
 		OPT_BOOL('a', "all-cpus", &c.all_cpus, "record every CPU (system-wide)"),
 		OPT_STRING('C', "cpu-list", &c.rec_cpus, "cpus", "record these CPUs"),
 		OPT_STRING('p', "record-pid", &c.rec_pids, "pids", "record these processes"),
-		OPT_DOUBLE(0, "duration", &c.duration, "seconds",
-			   "stop recording after this long (default: until the command ends, or "
-			   "Ctrl-C)"),
+		OPT_DOUBLE_POSITIVE(
+			0, "duration", &c.duration, "seconds",
+			"stop recording after this long (default: until the command ends, or "
+			"Ctrl-C)"),
 		OPT_BOOL(0, "keep", &c.keep, "keep the recorded file (its path is printed)"),
 		OPT_END(),
 	};

@@ -40,6 +40,16 @@ grep_q '^    --percent-limit <P> ' "$TMP/err"
 grep_q "^see 'prism report --help' for every option$" "$TMP/err"
 check "the rest of the table is left out" test -z "$(grep -e '--sort' "$TMP/err" | grep -v '^usage')"
 
+# rates, counts and times must be above 0 (they used to be taken: -F 0
+# recorded at the default rate, --duration 0 until Ctrl-C)
+for args in "record -F 0" "record -c 0" "record --duration 0" "record --duration -1" \
+	"trace --duration -2" "util --duration 0" "record --duration nan"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	expect_exit 129 prism $args -a -o "$TMP/never.data" 2>"$TMP/err"
+	grep_q "^error: option '[-a-zA-Z]+' expects a number above 0, not '" "$TMP/err"
+done
+check "nothing was recorded" test ! -e "$TMP/never.data"
+
 # no command is a usage error (the README's 129), with the help on stderr
 expect_exit 129 prism >"$TMP/out" 2>"$TMP/err"
 check "bare prism prints nothing on stdout" test ! -s "$TMP/out"
