@@ -273,11 +273,17 @@ check-format:
 format:
 	$(Q)$(CLANG_FORMAT) -i $$(git ls-files '*.c' '*.h')
 
+# prism.pc: the library is static, so Libs names what it links with
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include/prism
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig \
+		$(DESTDIR)$(PREFIX)/include/prism
 	install -m 755 $(PRISM) $(DESTDIR)$(PREFIX)/bin/prism
 	install -m 644 $(LIBPRISM) $(DESTDIR)$(PREFIX)/lib/libprism.a
 	install -m 644 include/prism/*.h $(DESTDIR)$(PREFIX)/include/prism/
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
+		'Name: prism' 'Description: perf.data reader, recorder and analyses (libprism)' \
+		'Version: $(PRISM_VERSION)' 'Libs: -L$${libdir} -lprism $(FEATURE_LIBS) -lm' \
+		'Cflags: -I$${includedir}' >$(DESTDIR)$(PREFIX)/lib/pkgconfig/prism.pc
 
 clean:
 	rm -rf $(O)

@@ -31,7 +31,7 @@
 struct prism_evspecs;
 struct prism_record;
 
-enum prism_callgraph {
+enum prism_callgraph_mode {
 	PRISM_CALLGRAPH_NONE,
 	PRISM_CALLGRAPH_FP, /* PERF_SAMPLE_CALLCHAIN (frame pointers) */
 	PRISM_CALLGRAPH_DWARF, /* REGS_USER + STACK_USER, user unwinding later */
@@ -51,7 +51,7 @@ struct prism_record_opts {
 	size_t mmap_bytes; /* ring buffer data bytes per CPU; 0 = 128M / CPUs in [2M, 32M] (2^n pages) */
 	uint64_t freq; /* -F, samples/s for events without their own period/freq (default 4000) */
 	uint64_t period; /* -c, fixed period (overrides freq) */
-	enum prism_callgraph callgraph;
+	enum prism_callgraph_mode callgraph;
 	uint32_t dwarf_stack_size; /* default 8192 */
 	bool sample_cpu; /* --sample-cpu (always on per-CPU and for tracepoints) */
 	bool data_addr; /* -d: PERF_SAMPLE_ADDR and data mmaps */
