@@ -627,18 +627,18 @@ static void print_report(struct report *r)
 	const struct prism_session_stats *st = prism_session__stats(r->s);
 	bool graph = r->use_callchain && r->cg != CG_NONE;
 	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
+	bool pipe_default;
 	bool caller;
 	size_t i;
 
 	/*
-	 * perf decides on call graphs before reading a pipe's events, so it
-	 * shows neither graphs nor a Children column for pipe input unless
-	 * asked to; the same defaults keep our output comparable.
+	 * perf sets its defaults before reading a pipe's attrs: no Children
+	 * column for pipe input, and call graphs (when the samples have
+	 * chains) in caller order; the same defaults keep our output perf's.
 	 */
-	if (prism_session__file_info(r->s)->pipe && r->cg == CG_DEFAULT) {
-		graph = false;
+	pipe_default = prism_session__file_info(r->s)->pipe && r->cg == CG_DEFAULT;
+	if (pipe_default)
 		children = false;
-	}
 
 	if (r->children_set)
 		children = r->children && r->use_callchain;
@@ -647,7 +647,7 @@ static void print_report(struct report *r)
 	else if (r->cg == CG_CALLEE)
 		caller = false;
 	else
-		caller = children; /* perf: caller order with --children, callee without */
+		caller = children || pipe_default; /* perf: callee order only without --children */
 
 	printf("# To display the perf.data header info, please use --header/--header-only options.\n");
 	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",

@@ -65,6 +65,17 @@ grep_q "^# Overhead  Command " "$TMP/e-two-events.txt"
 check "e-two-events: one section per event" \
 	test "$(grep -c '^# Samples: ' "$TMP/e-two-events.txt")" -eq 2
 
+# pipe input: perf's whole output (no Children column, caller-order graphs),
+# less the random tip perf prints at the end
+for name in d-pipe c2-zstd-pipe; do
+	prism report -i - "${MAP[@]}" <"$F/$name.data" >"$TMP/$name.got" 2>/dev/null
+	# the tip is "#", "# (Tip: ...)", "#"
+	awk '{ l[NR] = $0 } /^# \(Tip: / { t = NR }
+	     END { for (i = 1; i <= NR; i++) if (!t || i < t - 1 || i > t + 1) print l[i] }' \
+		"$F/$name.report-sort.txt" >"$TMP/$name.want"
+	test_cmp "$TMP/$name.want" "$TMP/$name.got"
+done
+
 # the call graph under a-fp's main: perf's layout
 sed -n '/\[\.\] main$/,/^$/p' "$TMP/a-fp.txt" >"$TMP/main-graph.txt"
 sed -n '/\[\.\] main$/,/^$/p' "$F/a-fp.report-sort.txt" >"$TMP/main-graph-perf.txt"
