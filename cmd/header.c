@@ -3,12 +3,8 @@
  * prism header: every header feature of a perf.data file in readable form
  * (like perf report --header-only -I).
  */
-#include <inttypes.h>
 #include <stdio.h>
-#include <sys/stat.h>
-#include <time.h>
 
-#include <prism/features.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
 
@@ -35,10 +31,7 @@ int cmd_header(int argc, const char **argv)
 		OPT_END(),
 	};
 	struct prism_strbuf sb = STRBUF_INIT;
-	const struct prism_file_info *fi;
 	struct prism_session *s;
-	const char *path;
-	struct stat st;
 	int err = 0;
 
 	argc = parse_options(argc, argv, opts, usage, 0);
@@ -47,32 +40,14 @@ int cmd_header(int argc, const char **argv)
 	s = open_input(input, force, true);
 	if (!s)
 		return 1;
-	fi = prism_session__file_info(s);
-	if (fi->pipe) {
+	if (prism_session__file_info(s)->pipe) {
 		/* the features arrive as records: read the stream to collect them */
 		const struct prism_tool tool = { .user = nothing };
 
 		err = prism_session__process(s, &tool, NULL);
 		err = report_process_result(s, input, err);
 	}
-	path = input ? input : "perf.data";
-	prism_strbuf_addstr(&sb, "# ========\n");
-	if (!fi->pipe && !stat(path, &st)) {
-		char tbuf[64];
-		struct tm tm;
-
-		localtime_r(&st.st_mtime, &tm);
-		strftime(tbuf, sizeof(tbuf), "%a %b %e %H:%M:%S %Y", &tm);
-		prism_strbuf_addf(&sb, "# captured on    : %s\n", tbuf);
-		prism_strbuf_addf(&sb, "# header version : %u\n", fi->version);
-		prism_strbuf_addf(&sb, "# data offset    : %" PRIu64 "\n", fi->data_offset);
-		prism_strbuf_addf(&sb, "# data size      : %" PRIu64 "\n", fi->data_size);
-		prism_strbuf_addf(&sb, "# feat offset    : %" PRIu64 "\n", fi->feat_offset);
-	}
-	prism_features__print(prism_session__features(s), &sb);
-	if (!no_missing)
-		prism_features__print_missing(prism_session__features(s), &sb);
-	prism_strbuf_addstr(&sb, "# ========\n");
+	prism_session__header_text(s, input ? input : "perf.data", !no_missing, &sb);
 	fwrite(sb.buf, 1, sb.len, stdout);
 	prism_strbuf_release(&sb);
 	prism_session__free(s);

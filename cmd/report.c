@@ -45,6 +45,7 @@ struct report {
 	struct strlist map_path;
 	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
 	bool children, no_children, no_inline;
+	bool header, header_only;
 	double percent_limit, graph_threshold, min_width;
 	enum cg_mode cg;
 
@@ -649,7 +650,16 @@ static void print_report(struct report *r)
 	else
 		caller = children || pipe_default; /* perf: callee order only without --children */
 
-	printf("# To display the perf.data header info, please use --header/--header-only options.\n");
+	if (r->header) {
+		struct prism_strbuf sb = STRBUF_INIT;
+
+		prism_session__header_text(r->s, r->input ? r->input : "perf.data", true, &sb);
+		fwrite(sb.buf, 1, sb.len, stdout);
+		prism_strbuf_release(&sb);
+	} else {
+		printf("# To display the perf.data header info, please use --header/--header-only "
+		       "options.\n");
+	}
 	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
 	for (i = 0; i < r->nr_evsels; i++) {
@@ -658,6 +668,24 @@ static void print_report(struct report *r)
 		print_section(r, prism_session__evsel(r->s, i), r->profiles[i], children, graph,
 			      caller);
 	}
+}
+
+/* --header-only: the header block alone (a pipe's features come with its records) */
+static int print_header_only(struct report *r)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	if (prism_session__file_info(r->s)->pipe) {
+		const struct prism_tool tool = { 0 };
+
+		ret = report_process_result(r->s, r->input,
+					    prism_session__process(r->s, &tool, NULL));
+	}
+	prism_session__header_text(r->s, r->input ? r->input : "perf.data", true, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	prism_strbuf_release(&sb);
+	return ret ? 1 : 0;
 }
 
 /* ---- set-up ---- */
@@ -803,6 +831,11 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOL(0, "no-children", &r.no_children,
 			 "only self overhead, even with call chains"),
 		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
+		OPT_BOOL(0, "header", &r.header,
+			 "print the file's header (every feature, as perf's --header -I) before "
+			 "the report"),
+		OPT_BOOL(0, "header-only", &r.header_only,
+			 "print only the file's header, as 'prism header' does"),
 		OPT_BOOL(0, "srcline", &r.srcline,
 			 "add a Source:Line column (sort key srcline; needs debug info)"),
 		OPT_GROUP("Filters"),
@@ -884,6 +917,11 @@ int cmd_report(int argc, const char **argv)
 	if (!r.s) {
 		free_report(&r);
 		return 1;
+	}
+	if (r.header_only) {
+		ret = print_header_only(&r);
+		free_report(&r);
+		return ret;
 	}
 	so.symfs = r.symfs;
 	so.path_map = r.map_path.v;

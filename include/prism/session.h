@@ -128,6 +128,16 @@ PRISM_API struct prism_evsel *prism_session__evsel_by_id(const struct prism_sess
 
 /* the decoded header features (file header or pipe HEADER_FEATURE records) */
 PRISM_API const struct prism_features *prism_session__features(const struct prism_session *s);
+/*
+ * prism_session__header_text - append the header block perf prints (perf
+ * report --header-only -I): "# ========", for a file at @path its capture
+ * time, header version, offsets and sizes, every feature, and with
+ * @missing the features the file lacks.  Pipe input has its features once
+ * the stream was processed.
+ */
+struct prism_strbuf;
+PRISM_API void prism_session__header_text(const struct prism_session *s, const char *path,
+					  bool missing, struct prism_strbuf *sb);
 /* tracepoint formats (NULL when the file has no tracing data) */
 PRISM_API struct prism_tp *prism_session__tp(const struct prism_session *s);
 

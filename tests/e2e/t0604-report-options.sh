@@ -45,6 +45,20 @@ grep_q "unexpected argument 'sideways'" "$TMP/err"
 expect_exit 129 prism report -i "$F/a-fp.data" --call-graph=sideways 2>"$TMP/err"
 grep_q "'sideways' is not caller, callee or none" "$TMP/err"
 
+# --header-only is the header block (as 'prism header'); --header puts it
+# before the report in place of perf's pointer to these options
+prism header -i "$F/a-fp.data" >"$TMP/hdr.want"
+prism report -i "$F/a-fp.data" --header-only >"$TMP/hdr.got" 2>/dev/null
+test_cmp "$TMP/hdr.want" "$TMP/hdr.got"
+prism header -i - <"$F/d-pipe.data" >"$TMP/hdr.want"
+prism report -i - --header-only <"$F/d-pipe.data" >"$TMP/hdr.got" 2>/dev/null
+test_cmp "$TMP/hdr.want" "$TMP/hdr.got"
+prism report -i "$F/a-fp.data" "${MAP[@]}" --header >"$TMP/hdr.txt" 2>/dev/null
+check "--header: the block first" test "$(head -1 "$TMP/hdr.txt")" = "# ========"
+grep_q '^# hostname : ' "$TMP/hdr.txt"
+grep_q '^# Total Lost Samples: 0$' "$TMP/hdr.txt"
+check "--header: no pointer to --header" test -z "$(grep 'please use --header' "$TMP/hdr.txt")"
+
 # -n adds a Samples column with the sample counts
 prism report -i "$F/a-fp.data" "${MAP[@]}" -n -g none >"$TMP/n.txt" 2>/dev/null
 grep_q '^# Children      Self       Samples  Command ' "$TMP/n.txt"
