@@ -6,6 +6,7 @@
 
 #include "internal.h"
 
+/* the kernel's TASK_COMM_LEN - 1; longer names (kworkers' /proc comm) go to the heap */
 #define COMM_LEN 16
 
 struct task {
@@ -14,6 +15,7 @@ struct task {
 	bool used, exited;
 	unsigned int nr_execs;
 	char comm[COMM_LEN + 1];
+	char *long_comm; /* a name longer than COMM_LEN, as recorded (perf prints it whole) */
 };
 
 struct prism_tasks {
@@ -28,8 +30,12 @@ struct prism_tasks *prism_tasks__new(void)
 
 void prism_tasks__free(struct prism_tasks *t)
 {
+	size_t i;
+
 	if (!t)
 		return;
+	for (i = 0; i < t->cap; i++)
+		free(t->slots[i].long_comm);
 	free(t->slots);
 	free(t);
 }
@@ -92,10 +98,16 @@ static struct task *get(struct prism_tasks *t, uint32_t tid)
 	return k;
 }
 
+/* a name of any length; one that cannot be copied is kept cut to COMM_LEN */
 static void set_comm(struct task *k, const char *comm)
 {
-	size_t n = strnlen(comm, COMM_LEN);
+	size_t n = strnlen(comm, COMM_LEN + 1);
 
+	zfree(&k->long_comm);
+	if (n > COMM_LEN) {
+		k->long_comm = strdup(comm);
+		n = COMM_LEN;
+	}
 	memcpy(k->comm, comm, n);
 	k->comm[n] = '\0';
 }
@@ -124,7 +136,7 @@ int prism_tasks__event(struct prism_tasks *t, const struct prism_event *ev)
 		k->pid = ev->fork.pid;
 		k->exited = false;
 		if (parent && parent != k)
-			memcpy(k->comm, parent->comm, sizeof(k->comm));
+			set_comm(k, parent->long_comm ? parent->long_comm : parent->comm);
 		return 0;
 	case PERF_RECORD_EXIT:
 		k = lookup(t, ev->fork.tid);
@@ -140,6 +152,8 @@ const char *prism_tasks__comm(const struct prism_tasks *t, uint32_t tid)
 {
 	const struct task *k = lookup(t, tid);
 
+	if (k && k->long_comm)
+		return k->long_comm;
 	if (k && k->comm[0])
 		return k->comm;
 	/* the idle task never gets a COMM record; perf names it like this */
