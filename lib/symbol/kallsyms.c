@@ -45,7 +45,7 @@ int kallsyms__load(const char *path, struct symtab *t)
 	}
 	fclose(f);
 	if (!err && !t->nr)
-		return -EACCES;
+		return -EPERM; /* every address hidden (kptr_restrict) */
 	return err;
 }
 

@@ -182,6 +182,7 @@ int elf__segments(const char *path, struct segment **segs, size_t *nr, bool *is_
 char *elf__debuglink(const char *path);
 
 /* kallsyms.c */
+/* -EPERM when every address is hidden (kptr_restrict), else -errno of reading @path */
 int kallsyms__load(const char *path, struct symtab *t);
 int kernel__read_build_id(uint8_t *id, uint8_t *size);
 

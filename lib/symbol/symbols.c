@@ -457,10 +457,12 @@ static void load_ksyms(struct prism_symbols *sy)
 			src);
 	err = kallsyms__load(src, &sy->ksyms);
 	if (err) {
-		snprintf(note, sizeof(note),
-			 "cannot read kernel symbols from '%s': %s (run as root or lower "
-			 "/proc/sys/kernel/kptr_restrict)",
-			 src, err == -EACCES ? "addresses are hidden" : strerror(-err));
+		/* the hint fits the cause: hidden addresses, or a path that is wrong */
+		snprintf(note, sizeof(note), "cannot read kernel symbols from '%s': %s%s", src,
+			 err == -EPERM ? "addresses are hidden" : strerror(-err),
+			 err == -EPERM ? " (run as root or lower /proc/sys/kernel/kptr_restrict)" :
+			 err == -ENOENT && sy->kallsyms_given ? " (check the --kallsyms path)" :
+								"");
 		sy->kernel_note = strdup(note);
 		pr_warn("symbol: %s\n", note);
 		symtab__release(&sy->ksyms);
