@@ -92,7 +92,8 @@ FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 
 have = $(filter 1,$(HAVE_$(1)))
-FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0))
+FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \
+	-DPRISM_DISABLED_FEATURES='" $(foreach f,$(FEATURES),$(if $(filter 1,$(NO_$(f))),$(f) ))"'
 FEATURE_LIBS := $(foreach f,$(FEATURES),$(if $(call have,$(f)),$(LIBS_$(f))))
 FEATURE_LIBS := $(shell printf '%s\n' $(FEATURE_LIBS) | awk '!seen[$$0]++')
 ALL_FEATURE_SRCS := $(foreach f,$(FEATURES),$(FEATURE_SRCS_$(f)))

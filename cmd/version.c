@@ -31,7 +31,7 @@ int cmd_version(int argc, const char **argv)
 
 		printf("%15s: [ %s ]", prism_feature_name(i), on ? "on " : "OFF");
 		if (!on)
-			printf("  # install %s and rebuild", prism_feature_packages(i));
+			printf("  # %s", prism_feature_hint(i));
 		putchar('\n');
 	}
 	return 0;

@@ -33,12 +33,25 @@ const char *prism_version(void)
 #define HAVE_LIBIBERTY 0
 #endif
 
+/* " LIBBPF LIBDW ": the features the build left out on purpose (NO_LIBBPF=1 ...) */
+#ifndef PRISM_DISABLED_FEATURES
+#define PRISM_DISABLED_FEATURES " "
+#endif
+
 static const struct {
 	const char *name;
 	const char *packages;
 	bool enabled;
+	const char *id; /* " LIBBPF " */
+	const char *install_hint, *rebuild_hint;
 } features[] = {
-#define PRISM_FEATURE_ROW(id, name, pkg) { name, pkg, HAVE_##id },
+#define PRISM_FEATURE_ROW(id, name, pkg)                                                \
+	{ name,                                                                         \
+	  pkg,                                                                          \
+	  HAVE_##id,                                                                    \
+	  " " #id " ",                                                                  \
+	  "install the packages " pkg " (apt-get install " pkg "), then rebuild prism", \
+	  "this prism was built with NO_" #id "=1: rebuild it without that option" },
 	PRISM_FEATURES(PRISM_FEATURE_ROW)
 #undef PRISM_FEATURE_ROW
 };
@@ -55,6 +68,15 @@ bool prism_feature_enabled(enum prism_feature feat)
 	if ((unsigned int)feat >= PRISM_FEATURE__MAX)
 		return false;
 	return features[feat].enabled;
+}
+
+const char *prism_feature_hint(enum prism_feature feat)
+{
+	if ((unsigned int)feat >= PRISM_FEATURE__MAX)
+		return "";
+	if (strstr(PRISM_DISABLED_FEATURES, features[feat].id))
+		return features[feat].rebuild_hint;
+	return features[feat].install_hint;
 }
 
 const char *prism_feature_packages(enum prism_feature feat)

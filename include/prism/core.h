@@ -64,4 +64,14 @@ PRISM_API bool prism_feature_enabled(enum prism_feature feat);
  */
 PRISM_API const char *prism_feature_packages(enum prism_feature feat);
 
+/**
+ * prism_feature_hint - how to get @feat into prism
+ * @feat: the feature
+ *
+ * Return: a static sentence: install the packages and rebuild, or, for a
+ * build that left the feature out on purpose (NO_LIBBPF=1 ...), rebuild
+ * without that option.
+ */
+PRISM_API const char *prism_feature_hint(enum prism_feature feat);
+
 #endif /* PRISM_CORE_H */

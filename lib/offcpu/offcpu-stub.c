@@ -13,10 +13,7 @@
 #define NO_BPF_MSG                                                                      \
 	"offcpu: prism was built without BPF support, so the BPF skeleton for off-CPU " \
 	"profiling is not available"
-#define NO_BPF_HINT                                                                       \
-	"install the packages clang, bpftool and libbpf-dev (apt-get install clang llvm " \
-	"bpftool libbpf-dev libelf-dev zlib1g-dev), then rebuild prism\n"                 \
-	"hint: or use the context-switch method (prism record --off-cpu=sched)"
+#define NO_BPF_OTHER "hint: or use the context-switch method (prism record --off-cpu=sched)"
 
 struct prism_offcpu {
 	char err[512];
@@ -24,9 +21,8 @@ struct prism_offcpu {
 
 int prism_offcpu_check(char *reason, size_t len)
 {
-	snprintf(reason, len,
-		 "prism was built without BPF support (install clang, bpftool and libbpf-dev, "
-		 "then rebuild)");
+	snprintf(reason, len, "prism was built without BPF support (%s)",
+		 prism_feature_hint(PRISM_FEATURE_LIBBPF));
 	return -PRISM_E_NOFEATURE;
 }
 
@@ -35,7 +31,8 @@ struct prism_offcpu *prism_offcpu__new(const struct prism_offcpu_opts *opts)
 	struct prism_offcpu *off = calloc(1, sizeof(*off));
 
 	if (off)
-		snprintf(off->err, sizeof(off->err), "%s\nhint: %s", NO_BPF_MSG, NO_BPF_HINT);
+		snprintf(off->err, sizeof(off->err), "%s\nhint: %s\n%s", NO_BPF_MSG,
+			 prism_feature_hint(PRISM_FEATURE_LIBBPF), NO_BPF_OTHER);
 	return off;
 }
 
