@@ -203,12 +203,13 @@ int record_run(struct prism_record_opts *o, bool summary)
 			fprintf(stderr,
 				"[ prism record: off-CPU by context switches: intervals are computed by "
 				"'prism offcpu' ]\n");
-		if (o->compress_level && st->bytes)
+		/* perf's ratio, the one the header's COMPRESSED feature and stats give */
+		if (o->compress_level && st->comp_bytes)
 			fprintf(stderr,
 				"[ prism record: Compressed %.3f MB to %.3f MB, ratio is %.3f ]\n",
 				(double)st->raw_bytes / (1024.0 * 1024.0),
-				(double)st->bytes / (1024.0 * 1024.0),
-				(double)st->raw_bytes / (double)st->bytes);
+				(double)st->comp_bytes / (1024.0 * 1024.0),
+				(double)st->raw_bytes / (double)st->comp_bytes);
 	}
 	active = NULL;
 	prism_record__free(r);

@@ -99,6 +99,7 @@ struct prism_record_stats {
 	uint64_t rounds; /* drain passes that wrote data */
 	uint64_t bytes; /* bytes of the output */
 	uint64_t raw_bytes; /* ring-buffer bytes before compression */
+	uint64_t comp_bytes; /* what they were compressed to (COMPRESSED payloads) */
 	uint64_t nr_fds, nr_buffers;
 	size_t mmap_bytes; /* data bytes per ring buffer */
 	bool workload_exited;

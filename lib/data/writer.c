@@ -620,6 +620,11 @@ uint64_t prism_writer__bytes(const struct prism_writer *w)
 	return w->off + w->buf_len;
 }
 
+uint64_t prism_writer__data_comp_bytes(const struct prism_writer *w)
+{
+	return w->comp_bytes;
+}
+
 uint64_t prism_writer__data_raw_bytes(const struct prism_writer *w)
 {
 	return w->raw_bytes;

@@ -88,6 +88,8 @@ int prism_writer__finish(struct prism_writer *w);
 /* facts for the summary */
 uint64_t prism_writer__bytes(const struct prism_writer *w); /* bytes in the output */
 uint64_t prism_writer__data_raw_bytes(const struct prism_writer *w); /* before compression */
+/* the payload of the COMPRESSED records: what raw_bytes became (their ratio is perf's) */
+uint64_t prism_writer__data_comp_bytes(const struct prism_writer *w);
 int prism_writer__error(const struct prism_writer *w); /* first write error, or 0 */
 const char *prism_writer__path(const struct prism_writer *w);
 

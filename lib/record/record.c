@@ -546,6 +546,7 @@ static int finish(struct prism_record *r, int err)
 	ferr = prism_writer__finish(r->w);
 	r->st.bytes = prism_writer__bytes(r->w);
 	r->st.raw_bytes = prism_writer__data_raw_bytes(r->w);
+	r->st.comp_bytes = prism_writer__data_comp_bytes(r->w);
 	r->st.write_error = prism_writer__error(r->w);
 	r->st.end_ns = now_ns();
 	if (r->st.write_error) {

@@ -50,6 +50,12 @@ check "group: perf sees the group (GROUP_DESC)" test $? -eq 0
 prism record -q -o z.data -z -g -- "$W" 2000000
 check_file zstd z.data
 check "zstd: COMPRESSED records written" grep -q 'COMPRESSED events' "$TMP/zstd.perf"
+# the ratio record prints is the one the file's header gives (and perf's)
+prism record -o z2.data -z -g -- "$W" 2000000 2>z2.err
+said=$(sed -n 's/.*ratio is \([0-9.]*\) .*/\1/p' z2.err)
+hdr=$(perf report --header-only -i z2.data 2>/dev/null | sed -n 's/^# compressed : .*ratio = \([0-9]*\)$/\1/p')
+check "zstd: record's ratio $said rounds to the header's $hdr" \
+	awk -v a="$said" -v b="$hdr" 'BEGIN { exit !(a != "" && b != "" && int(a + 0.5) == b + 0) }'
 prism record -q -o - -g -e cpu-clock -- "$W" 2000000 >pipe.data
 check_file pipe pipe.data pipe
 # perf 6.1's report --stats fails on its own pipe files with tracepoints
