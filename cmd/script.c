@@ -422,41 +422,119 @@ static void json_str(struct prism_strbuf *sb, const char *s)
 	prism_strbuf_addch(sb, '"');
 }
 
+/* a frame's keys, as the fields allow: "sym", "symoff", "dso", "inlined" */
+static void json_frame_keys(struct script *sc, const struct prism_frame *fr, unsigned int f)
+{
+	struct prism_strbuf *sb = &sc->line;
+
+	if (f & F_SYM) {
+		prism_strbuf_addstr(sb, ",\"sym\":");
+		if (fr->sym)
+			json_str(sb, fr->sym);
+		else
+			prism_strbuf_addstr(sb, "null");
+		if ((f & F_SYMOFF) && fr->sym)
+			prism_strbuf_addf(sb, ",\"symoff\":%" PRIu64, fr->symoff);
+	}
+	if (f & F_DSO) {
+		prism_strbuf_addstr(sb, ",\"dso\":");
+		json_str(sb, fr->dso_path ? fr->dso_path : "[unknown]");
+	}
+	if (fr->sym && fr->kind == PRISM_FRAME_INLINED)
+		prism_strbuf_addstr(sb, ",\"inlined\":true");
+}
+
+/*
+ * One object per sample with the keys -F selects (the defaults as perf
+ * script's): call chains as resolved frames, leaf first, without the
+ * kernel's context markers; times in nanoseconds.
+ */
 static void json_line(struct script *sc, const struct prism_event *ev, uint64_t period,
 		      const struct prism_evsel *evsel)
 {
 	const struct prism_sample *s = &ev->sample;
+	unsigned int f = fields_of(sc, evsel);
 	struct prism_strbuf *sb = &sc->line;
+	bool chain = (f & F_IP) && (s->type & PERF_SAMPLE_CALLCHAIN) && !sc->hide_cg;
+	const char *sep = "{";
 	char buf[32];
-	uint64_t i;
+	size_t i;
 
-	prism_strbuf_addstr(sb, "{\"event\":");
-	json_str(sb, prism_evsel__name(evsel));
-	prism_strbuf_addstr(sb, ",\"comm\":");
-	json_str(sb, comm_of(sc, s->tid, buf, sizeof(buf)));
-	prism_strbuf_addf(sb, ",\"pid\":%d,\"tid\":%d", (int)s->pid, (int)s->tid);
-	if (s->type & PERF_SAMPLE_CPU)
-		prism_strbuf_addf(sb, ",\"cpu\":%u", s->cpu);
-	prism_strbuf_addf(sb, ",\"time\":%" PRIu64 ",\"period\":%" PRIu64, s->time, period);
-	if (s->type & PERF_SAMPLE_IP)
-		prism_strbuf_addf(sb, ",\"ip\":\"0x%" PRIx64 "\"", s->ip);
-	if (s->type & PERF_SAMPLE_ADDR)
-		prism_strbuf_addf(sb, ",\"addr\":\"0x%" PRIx64 "\"", s->addr);
-	if (s->callchain_nr) {
-		prism_strbuf_addstr(sb, ",\"callchain\":[");
-		for (i = 0; i < s->callchain_nr; i++)
-			prism_strbuf_addf(sb, "%s\"0x%" PRIx64 "\"", i ? "," : "", s->callchain[i]);
+	if (f & F_EVENT) {
+		prism_strbuf_addstr(sb, "{\"event\":");
+		json_str(sb, prism_evsel__name(evsel));
+		sep = ",";
+	}
+	if (f & F_COMM) {
+		prism_strbuf_addf(sb, "%s\"comm\":", sep);
+		json_str(sb, comm_of(sc, s->tid, buf, sizeof(buf)));
+		sep = ",";
+	}
+	if (f & (F_PID | F_TID)) {
+		prism_strbuf_addf(sb, "%s\"pid\":%d,\"tid\":%d", sep, (int)s->pid, (int)s->tid);
+		sep = ",";
+	}
+	if ((f & F_CPU) && (s->type & PERF_SAMPLE_CPU)) {
+		prism_strbuf_addf(sb, "%s\"cpu\":%u", sep, s->cpu);
+		sep = ",";
+	}
+	if (f & F_TIME) {
+		prism_strbuf_addf(sb, "%s\"time\":%" PRIu64, sep, s->time);
+		sep = ",";
+	}
+	if (f & F_PERIOD) {
+		prism_strbuf_addf(sb, "%s\"period\":%" PRIu64, sep, period);
+		sep = ",";
+	}
+	if ((f & F_ADDR) && (s->type & PERF_SAMPLE_ADDR)) {
+		prism_strbuf_addf(sb, "%s\"addr\":\"0x%" PRIx64 "\"", sep, s->addr);
+		sep = ",";
+	}
+	if ((f & F_IP) && (s->type & PERF_SAMPLE_IP)) {
+		prism_strbuf_addf(sb, "%s\"ip\":\"0x%" PRIx64 "\"", sep, s->ip);
+		sep = ",";
+		if (!chain && (f & F_SYMBOLS) && sc->sy) {
+			prism_symbols__resolve(sc->sy, s->pid,
+					       ev->raw->misc & PRISM_MISC_CPUMODE_MASK, s->ip,
+					       &sc->frame);
+			json_frame_keys(sc, &sc->frame, f);
+		}
+	}
+	if (chain && sc->sy) {
+		size_t nr = 0;
+
+		if (!chain_is_empty(s)) {
+			int err = prism_symbols__callchain(sc->sy, ev, &sc->cc,
+							   PRISM_CALLCHAIN_INLINE_UNWOUND);
+
+			if (err)
+				sc->err = err;
+			else
+				nr = sc->cc.nr;
+		}
+		if (sc->max_stack >= 0 && nr > (size_t)sc->max_stack)
+			nr = (size_t)sc->max_stack;
+		prism_strbuf_addf(sb, "%s\"callchain\":[", sep);
+		sep = ",";
+		for (i = 0; i < nr; i++) {
+			const struct prism_frame *fr = &sc->cc.frames[i];
+
+			prism_strbuf_addf(sb, "%s{\"ip\":\"0x%" PRIx64 "\"", i ? "," : "", fr->ip);
+			json_frame_keys(sc, fr, f);
+			prism_strbuf_addch(sb, '}');
+		}
 		prism_strbuf_addch(sb, ']');
 	}
-	if (s->raw_data && sc->tp) {
+	if ((f & F_TRACE) && s->raw_data && sc->tp) {
 		struct prism_strbuf t = STRBUF_INIT;
 
 		prism_tp__format(sc->tp, s->raw_data, s->raw_size, &t);
-		prism_strbuf_addstr(sb, ",\"trace\":");
-		json_str(sb, t.buf);
+		prism_strbuf_addf(sb, "%s\"trace\":", sep);
+		json_str(sb, t.buf ? t.buf : "");
 		prism_strbuf_release(&t);
+		sep = ",";
 	}
-	prism_strbuf_addstr(sb, "}\n");
+	prism_strbuf_addstr(sb, *sep == '{' ? "{}\n" : "}\n");
 }
 
 #define OUT_CHUNK (64u << 10)
@@ -776,7 +854,7 @@ static int opt_map_path(const struct option_def *opt, const char *arg)
 /* symbols are needed when a sample line prints an address, a symbol or a chain */
 static bool needs_symbols(const struct script *sc)
 {
-	if (sc->mode != MODE_TEXT)
+	if (sc->mode != MODE_TEXT && sc->mode != MODE_JSON)
 		return false;
 	if (!sc->fields)
 		return true; /* the defaults print ip, sym and dso */
@@ -829,7 +907,9 @@ int cmd_script(int argc, const char **argv)
 			"print at most n frames of each call chain (default 127, as perf)"),
 		OPT_BOOL(0, "csv", &csv,
 			 "every record as CSV: nr,type,pid,tid,time,info (readperf's overview.csv)"),
-		OPT_BOOL(0, "json", &json, "one JSON object per sample"),
+		OPT_BOOL(0, "json", &json,
+			 "one JSON object per sample, with the keys -F selects (default: perf's "
+			 "fields) and call chains as resolved frames"),
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
