@@ -141,8 +141,19 @@ static int setup_targets(struct prism_record *r)
 					 o->tid_list),
 			       -EINVAL;
 		}
-		for (i = 0; i < n && !err; i++)
+		for (i = 0; i < n && !err; i++) {
+			char path[32];
+
+			/* a thread that does not exist is an error, as a process is */
+			snprintf(path, sizeof(path), "/proc/%d", ids[i]);
+			if (access(path, F_OK)) {
+				rec_error(r, "no thread %d (%s: %s)", ids[i], path,
+					  strerror(errno));
+				free(ids);
+				return -ESRCH;
+			}
 			err = add_thread(r, &cap, ids[i]);
+		}
 		free(ids);
 		return err;
 	}

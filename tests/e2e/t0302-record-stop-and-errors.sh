@@ -68,4 +68,16 @@ perf report --stats -i lost.data >lost.perf 2>/dev/null
 p=$(grep -E '^ +LOST events' lost.perf | awk '{print $3}')
 q=$(grep -E '^ +LOST events' lost.prism | awk '{print $3}')
 check "perf and prism count the same LOST records ($p, $q)" test -n "$p" -a "$p" = "$q"
+# a thread or process that does not exist: an error, and a good perf.data
+# is left as it was (no .old)
+mkdir gone && echo keep >gone/perf.data
+for t in "-t 999999" "-p 999999"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	(cd gone && expect_exit 1 "$PRISM_BIN" record $t --duration 0.2 2>err)
+	grep_q "^error: no (thread|process) 999999" gone/err
+done
+check "perf.data untouched" test "$(cat gone/perf.data)" = keep
+check "no perf.data.old" test ! -e gone/perf.data.old
+(cd gone && expect_exit 1 "$PRISM_BIN" trace -t 999999 --duration 0.2 2>err)
+grep_q "^error: no thread 999999" gone/err
 done_testing
