@@ -564,6 +564,25 @@ static int finish(struct prism_record *r, int err)
 	return err ? err : ferr;
 }
 
+/*
+ * -p/-t: a task's events hang up (POLLHUP) when it exits, and poll() then
+ * returns at once; their rings are left out of the poll (they are still
+ * drained) and the recording ends when every target has gone, as perf's.
+ */
+static bool targets_gone(struct prism_record *r, struct pollfd *pfd)
+{
+	size_t i, gone = 0;
+
+	if (r->per_cpu || r->child > 0 || !r->nr_rings)
+		return false;
+	for (i = 0; i < r->nr_rings; i++) {
+		if (pfd[i].fd >= 0 && (pfd[i].revents & (POLLHUP | POLLERR)))
+			pfd[i].fd = -1;
+		gone += pfd[i].fd < 0;
+	}
+	return gone == r->nr_rings;
+}
+
 int prism_record__run(struct prism_record *r)
 {
 	struct pollfd *pfd;
@@ -617,7 +636,7 @@ int prism_record__run(struct prism_record *r)
 		if (!err)
 			err = drain_round(r);
 		workload_check(r);
-		if (r->st.workload_exited)
+		if (r->st.workload_exited || targets_gone(r, pfd))
 			break;
 	}
 	free(pfd);

@@ -80,4 +80,13 @@ check "perf.data untouched" test "$(cat gone/perf.data)" = keep
 check "no perf.data.old" test ! -e gone/perf.data.old
 (cd gone && expect_exit 1 "$PRISM_BIN" trace -t 999999 --duration 0.2 2>err)
 grep_q "^error: no thread 999999" gone/err
+# -p/-t end when their targets have exited (they never ended, spinning)
+for cmd in "record -o p.data -p" "record -o t.data -t" "trace -p" "util -p"; do
+	sleep 1 &
+	# shellcheck disable=SC2086 # the words are the arguments
+	timeout 30 "$PRISM_BIN" $cmd $! >/dev/null 2>&1
+	rc=$?
+	wait
+	check "prism $cmd ends when its target exits (exit $rc)" test $rc -ne 124
+done
 done_testing
