@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <prism/error.h>
@@ -120,7 +121,12 @@ static int64_t samples_in(const char *path)
 	return n;
 }
 
-int record_run(struct prism_record_opts *o, bool summary)
+/*
+ * record_run_status - record_run(), and in *@workload the exit status the
+ * workload's end calls for, as perf record's: its exit code, 128 + the
+ * signal that killed it, 0 without a workload
+ */
+static int record_run_status(struct prism_record_opts *o, bool summary, int *workload)
 {
 	struct prism_record *r = prism_record__new(o);
 	const struct prism_record_stats *st;
@@ -211,11 +217,23 @@ int record_run(struct prism_record_opts *o, bool summary)
 				(double)st->comp_bytes / (1024.0 * 1024.0),
 				(double)st->raw_bytes / (double)st->comp_bytes);
 	}
+	*workload = 0;
+	if (st->workload_exited && WIFEXITED(st->workload_status))
+		*workload = WEXITSTATUS(st->workload_status);
+	else if (st->workload_exited && WIFSIGNALED(st->workload_status))
+		*workload = 128 + WTERMSIG(st->workload_status);
 	active = NULL;
 	prism_record__free(r);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	return err ? 1 : 0;
+}
+
+int record_run(struct prism_record_opts *o, bool summary)
+{
+	int workload;
+
+	return record_run_status(o, summary, &workload);
 }
 
 /* ---- options shared with prism trace (record-opts.h) ---- */
@@ -579,7 +597,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_END(),
 	};
 	const char **cmdline;
-	int ret, i;
+	int ret, i, workload;
 
 	/* CMDLINE feature: "prism record ..." as typed (argv[0] becomes prism's path) */
 	cmdline = xcalloc((size_t)argc + 2, sizeof(*cmdline));
@@ -634,7 +652,9 @@ int cmd_record(int argc, const char **argv)
 	}
 	o.events = record_specs;
 	o.output = output;
-	ret = record_run(&o, true);
+	ret = record_run_status(&o, true, &workload);
+	if (!ret && workload) /* the file is good: exit as the workload did, as perf does */
+		ret = workload;
 	offcpu_method = OFFCPU_NONE;
 	free(cmdline);
 	prism_evspecs__free(record_specs);

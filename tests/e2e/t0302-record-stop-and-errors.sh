@@ -89,4 +89,13 @@ for cmd in "record -o p.data -p" "record -o t.data -t" "trace -p" "util -p"; do
 	wait
 	check "prism $cmd ends when its target exits (exit $rc)" test $rc -ne 124
 done
+# the workload's exit status is record's, as perf's (128 + N for a signal)
+for w in 'exit 3' 'kill -TERM $$' 'exit 0'; do
+	perf record -q -o pe.data -- sh -c "$w" >/dev/null 2>&1
+	want=$?
+	"$PRISM_BIN" record -q -o xe.data -- sh -c "$w" >/dev/null 2>&1
+	got=$?
+	check "record -- sh -c '$w' exits $got, as perf ($want)" test "$got" -eq "$want"
+	check "the file is good" perf script -i xe.data >/dev/null 2>&1
+done
 done_testing
