@@ -4,23 +4,53 @@
  * released once everything is enabled; the events start at its exec
  * (enable_on_exec).  A failed exec reports its errno through a close-on-exec
  * pipe.  Its exit is watched with a pidfd so the recorder stops at once.
+ * The command is looked up in $PATH here, so the child makes one execve, its
+ * own (a PATH search in the child is prism's work, not the workload's: it
+ * showed as failed execve calls).  With pipe output (-o -) its standard
+ * output goes to standard error, as perf does, to keep the data clean.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "record/record-internal.h"
 
+/* @cmd's file as execvp() would pick it: in $PATH unless it names a path */
+static void find_in_path(const char *cmd, char *out, size_t len)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	struct stat st;
+
+	snprintf(out, len, "%s", cmd);
+	if (strchr(cmd, '/') || !*cmd)
+		return;
+	for (p = path ? path : "/bin:/usr/bin"; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end == p)
+			snprintf(out, len, "./%s", cmd); /* an empty entry is the cwd */
+		else
+			snprintf(out, len, "%.*s/%s", (int)(end - p), p, cmd);
+		if (!stat(out, &st) && S_ISREG(st.st_mode) && !access(out, X_OK))
+			return;
+	}
+	snprintf(out, len, "%s", cmd); /* not found: execvp() says why */
+}
+
 int rec_workload_prepare(struct prism_record *r)
 {
+	bool to_stderr = !strcmp(r->output, "-");
+	char file[PATH_MAX];
 	int go[2], ex[2];
 	pid_t pid;
 
 	if (!r->o.argv || !r->o.argv[0])
 		return 0;
+	find_in_path(r->o.argv[0], file, sizeof(file));
 	if (pipe2(go, O_CLOEXEC))
 		return rec_error(r, "pipe: %s", strerror(errno)), -errno;
 	if (pipe2(ex, O_CLOEXEC)) {
@@ -48,7 +78,12 @@ int rec_workload_prepare(struct prism_record *r)
 		signal(SIGPIPE, SIG_DFL);
 		if (read(go[0], &c, 1) != 1)
 			_exit(127); /* the recorder gave up */
-		execvp(r->o.argv[0], (char *const *)r->o.argv);
+		if (to_stderr && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
+		if (strchr(file, '/'))
+			execv(file, (char *const *)r->o.argv);
+		else
+			execvp(file, (char *const *)r->o.argv);
 		err = errno;
 		if (write(ex[1], &err, sizeof(err)) < 0)
 			_exit(127);

@@ -58,6 +58,13 @@ check "zstd: record's ratio $said rounds to the header's $hdr" \
 	awk -v a="$said" -v b="$hdr" 'BEGIN { exit !(a != "" && b != "" && int(a + 0.5) == b + 0) }'
 prism record -q -o - -g -e cpu-clock -- "$W" 2000000 >pipe.data
 check_file pipe pipe.data pipe
+# a workload that writes to stdout in pipe mode: its text goes to stderr,
+# as perf's, and the data stays readable
+prism record -q -o - -e cpu-clock -- sh -c 'echo workload-says-hi; exec "$0" 100000' "$W" \
+	>pipe-out.data 2>pipe-out.err
+check "pipe: the workload's stdout is on stderr" grep -q '^workload-says-hi$' pipe-out.err
+perf script -i - <pipe-out.data >pipe-out.script 2>pipe-out.perr
+check "pipe: perf reads the data (no workload text in it)" test -s pipe-out.script -a ! -s pipe-out.perr
 # perf 6.1's report --stats fails on its own pipe files with tracepoints
 # (fixture d2-pipe-tp too): check those with perf script only
 prism record -q -o - -e cpu-clock,raw_syscalls:sys_exit -- "$W" 20000 >pipe-tp.data
