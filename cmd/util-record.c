@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The util preset (every tracepoint the analysis uses that this kernel
- * has, in one group so they are enabled together; prism itself excluded;
- * big buffers so nothing is lost), shared by prism util's one-step mode
+ * has, in one group so they are enabled together; switch records when
+ * recording tasks; big buffers so nothing is lost), shared by prism util's one-step mode
  * (recorded into a temporary file) and prism record --util.
  */
 #include <errno.h>
@@ -78,6 +78,15 @@ void util_preset_opts(struct prism_record_opts *o)
 	if (!o->mmap_bytes)
 		o->mmap_bytes = UTIL_MMAP_BYTES;
 	o->sample_cpu = true;
+	/* prism's switches keep its row and the CPU's chain of switches true */
+	o->include_self_sched = true;
+	/*
+	 * Per task, a sched_switch fires in the context of the task leaving
+	 * the CPU: the switch-in of a recorded task is seen only when the task
+	 * it replaces is recorded too.  Switch records report both sides.
+	 */
+	if (!o->system_wide && !o->cpu_list)
+		o->switch_events = true;
 }
 
 int util_record(const struct util_record *ur, char *path, size_t len)

@@ -20,7 +20,8 @@ struct prism_record_opts;
 int util_preset_events(struct prism_evspecs **specs);
 
 /* the preset's recording settings: buffers that lose nothing (unless -m was
- * given), the CPU of each sample */
+ * given), the CPU of each sample, switch records when recording tasks; call
+ * it once the targets (-a, -C, -p, -t, command) are set */
 void util_preset_opts(struct prism_record_opts *o);
 
 struct util_record {

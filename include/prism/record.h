@@ -18,8 +18,9 @@
  * PERF_EVENT_IOC_SET_OUTPUT); all leaders enabled after every fd is open (or
  * by enable_on_exec at the workload's exec).  Each drain pass over the
  * buffers ends with FINISHED_ROUND.  prism's own threads are excluded from
- * tracepoints (filter "common_pid != <tid> && ...") and its samples of other
- * per-CPU events are left out while draining, unless include_self.
+ * tracepoints (filter "common_pid != <tid> && ...", sched:* ones kept with
+ * include_self_sched) and its samples of other per-CPU events are left out
+ * while draining, unless include_self.
  */
 #ifndef PRISM_RECORD_H
 #define PRISM_RECORD_H
@@ -62,6 +63,12 @@ struct prism_record_opts {
 	bool all_cgroups; /* --all-cgroups: PERF_SAMPLE_CGROUP + CGROUP records */
 	int compress_level; /* -z: 0 none, else zstd level */
 	bool include_self; /* trace prism itself too */
+	/*
+	 * Exclude prism only from the tracepoints that are its own activity
+	 * (syscalls, interrupts, ...), not from sched:* ones: a CPU's chain of
+	 * switches stays whole, and prism's own on-CPU time stays true.
+	 */
+	bool include_self_sched;
 	bool no_buildid; /* skip the BUILD_ID feature */
 	int cmdline_argc; /* CMDLINE feature */
 	const char *const *cmdline_argv;

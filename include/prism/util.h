@@ -46,6 +46,17 @@ enum prism_util_ev_type {
 	PRISM_UTIL_EV_EXEC, /* a = pid, comm = new comm (or NULL) */
 	PRISM_UTIL_EV_EXIT, /* a = pid (sched_process_exit) */
 	PRISM_UTIL_EV_FREE, /* a = pid (sched_process_free) */
+	/*
+	 * PERF_RECORD_SWITCH (or _CPU_WIDE) about the sample's tid: the
+	 * kernel's own word that it starts or stops running on the CPU.  Once
+	 * one is seen, switch records are the authority: sched_switch
+	 * tracepoints no longer move tasks (per-task recordings see only one
+	 * side of them), wakeups and migrations no longer create tasks.
+	 */
+	PRISM_UTIL_EV_SWITCH_IN,
+	PRISM_UTIL_EV_SWITCH_OUT, /* a = 1 when preempted (still runnable) */
+	/* PERF_RECORD_EXIT of the sample's tid: with switch records, where its time ends */
+	PRISM_UTIL_EV_TASK_END,
 	PRISM_UTIL_EV_OTHER, /* any other event: only tells who runs where */
 	PRISM_UTIL_EV_COMM, /* a = tid, comm = its new name (COMM record): no CPU implied */
 	PRISM_UTIL_EV_LOST, /* a = number of lost events (LOST) */
@@ -166,6 +177,7 @@ struct prism_util_anomalies {
 	uint64_t running_at_end_ns; /* their run time since their last switch-in */
 	uint64_t no_tid_samples; /* samples with tid -1 (an exiting task's last switch) */
 	uint64_t before_first_switch_ns; /* task run time on CPUs before their first sched_switch */
+	uint64_t switch_records; /* PERF_RECORD_SWITCH in/out and EXIT records used */
 	const char *missing; /* space-separated events the file lacks, "" when complete */
 };
 

@@ -306,7 +306,8 @@ static int set_filters(struct prism_record *r)
 		struct rec_event *e = &r->ev[i];
 		char *f = NULL;
 
-		if (!e->tracepoint || r->o.include_self)
+		if (!e->tracepoint || r->o.include_self ||
+		    (r->o.include_self_sched && !strncmp(e->name, "sched:", 6)))
 			continue;
 		if (!self && !(self = self_filter()))
 			return -ENOMEM;

@@ -114,6 +114,20 @@ static struct task *get_task(struct prism_util *u, uint32_t tid)
 	return new_task(u, tid, u->start);
 }
 
+/*
+ * A task an event names (woken, migrated).  With switch records only the
+ * recorded tasks are known: another is left out (NULL), not invented.
+ */
+static struct task *other_task(struct prism_util *u, uint32_t tid)
+{
+	struct task *t;
+
+	if (!u->sw_records)
+		return get_task(u, tid);
+	t = find_task(u, tid);
+	return t && !t->dead ? t : NULL;
+}
+
 static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t now)
 {
 	charge_inline(u, c, cpu, now);
@@ -204,6 +218,7 @@ static void switch_out(struct cpu *c, struct task *t, uint64_t now, enum off_sta
 	if (!t)
 		return;
 	t->running = false;
+	t->seen_off = true;
 	t->off = off;
 	t->off_since = now;
 	t->wake = 0;
@@ -243,23 +258,63 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 
 /*
  * @t runs on another CPU but shows up on @cpu at @now: its switch-out
- * there is missing.  It left somewhere after that CPU's last event.
+ * there is missing.  It left that CPU after its last event there (no other
+ * context showed up since), which is when it is taken to have left: that
+ * CPU's state is unknown from then on.
  */
 static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t now)
 {
 	struct cpu *oc;
-	uint64_t gap;
+	uint64_t left;
 
 	if (!t || !t->running || t->cpu == cpu || t->cpu >= u->nr_cpus)
 		return;
 	oc = &u->cpus[t->cpu];
-	gap = now > oc->last_ev ? now - oc->last_ev : 0;
-	charge(u, oc, t->cpu, now);
-	switch_out(oc, t, now, OFF_UNKNOWN, false);
+	left = oc->last_ev > oc->last ? oc->last_ev : oc->last;
+	if (left > now)
+		left = now;
+	charge(u, oc, t->cpu, left);
+	switch_out(oc, t, left, OFF_UNKNOWN, false);
 	oc->known = false;
-	t->inferred += gap;
+	t->inferred += now - left;
 	u->an.inferred_switch_ins++;
-	u->an.inferred_ns += gap;
+	u->an.inferred_ns += now - left;
+}
+
+/*
+ * The earliest time @t can have been switched in on @c, unseen: not before
+ * @from, its last switch-out, its last wakeup, nor the CPU's last event
+ * (made in another context); never after @now.
+ */
+static uint64_t infer_from(const struct cpu *c, const struct task *t, uint64_t from, uint64_t now)
+{
+	if (t && !t->running) {
+		if (t->off_since > from)
+			from = t->off_since;
+		if (t->wake > from)
+			from = t->wake;
+	}
+	if (c->last_ev > from)
+		from = c->last_ev;
+	return from < now ? from : now;
+}
+
+/* run time of @t from @since to @now placed by inference */
+static void count_inferred(struct prism_util *u, struct task *t, uint64_t since, uint64_t now)
+{
+	uint64_t dt = span(since, now);
+
+	if (!t)
+		return;
+	t->inferred += dt;
+	if (t->seen_off) {
+		/* seen switched out: it ran again, from a switch-in the trace lacks */
+		u->an.inferred_switch_ins++;
+		u->an.inferred_ns += dt;
+	} else if (dt) {
+		u->an.assumed_running++;
+		u->an.assumed_ns += dt;
+	}
 }
 
 /*
@@ -267,11 +322,16 @@ static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t n
  * event is emitted in the context of the task running on its CPU, so a
  * different occupant means switches the trace does not have: close the
  * previous occupant's interval, start the new one, count the inference.
+ *
+ * Note: this VM kind often drops the switch-ins from the idle task; the
+ * task's wakeup and the idle CPU's own events (interrupts) are there, and
+ * bound when it can have started (infer_from()).
  */
 static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, uint32_t tid,
 			   uint64_t now)
 {
 	struct task *t = NULL;
+	uint64_t since;
 
 	if (tid) {
 		if (c->known && c->cur && c->cur->tid == tid && !c->cur->dead)
@@ -285,130 +345,38 @@ static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, ui
 
 	if (!c->known) {
 		/* the CPU's state is unknown since c->last: the occupant ran since then */
-		uint64_t since = c->last;
-
-		if (t && !t->running && t->off_since > since)
-			since = t->off_since;
-		if (t && t->running && t->cpu != cpu && t->cpu < u->nr_cpus) {
-			steal(u, t, cpu, now);
-			since = now;
-		}
+		steal(u, t, cpu, now);
+		since = infer_from(c, t, c->last, now);
 		c->cur = NULL;
 		charge(u, c, cpu, since);
 		switch_in(c, cpu, t, since);
-		if (t && now > since) {
-			t->inferred += now - since;
-			u->an.assumed_running++;
-			u->an.assumed_ns += now - since;
-		}
+		count_inferred(u, t, since, now);
 		return t;
 	}
 
 	/* the CPU had another occupant: a switch is missing */
-	charge(u, c, cpu, now);
-	u->an.inferred_switch_ins++;
-	u->an.inferred_ns += now - c->last_ev;
 	if (c->cur) {
+		/* it may have run up to now: the new one is placed now */
+		charge(u, c, cpu, now);
+		u->an.inferred_switch_ins++;
+		u->an.inferred_ns += now - c->last_ev;
 		c->cur->inferred += now - c->last_ev;
 		switch_out(c, c->cur, now, OFF_UNKNOWN, false);
-	}
-	if (t) {
-		steal(u, t, cpu, now);
-		t->inferred += now - c->last_ev;
-	}
-	switch_in(c, cpu, t, now);
-	return t;
-}
-
-static void remember_irq_name(struct prism_util *u, int64_t irq, const char *name, size_t len)
-{
-	size_t i, n = 0;
-	struct irqname *e;
-
-	if (!name || !len)
-		return;
-	for (i = 0; i < u->nr_irqnames; i++)
-		if (u->irqnames[i].irq == irq)
-			break;
-	if (i == u->nr_irqnames) {
-		if (prism_ensure_mem((void **)&u->irqnames, &u->cap_irqnames, sizeof(*u->irqnames),
-				     u->nr_irqnames + 1))
-			return;
-		u->nr_irqnames++;
-	}
-	e = &u->irqnames[i];
-	e->irq = irq;
-	while (n < len && n < sizeof(e->name) - 1 && name[n])
-		n++;
-	memcpy(e->name, name, n);
-	e->name[n] = '\0';
-}
-
-const char *util_irq_name(const struct prism_util *u, int64_t irq)
-{
-	size_t i;
-
-	for (i = 0; i < u->nr_irqnames; i++)
-		if (u->irqnames[i].irq == irq && u->irqnames[i].name[0])
-			return u->irqnames[i].name;
-	return NULL;
-}
-
-static struct calltab *ctx_calls(struct prism_util *u, struct task *t)
-{
-	return t ? &t->calls : &u->idle_calls;
-}
-
-static int irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
-{
-	struct ictx *x;
-
-	c->irq_seen = true;
-	if (c->nr_ictx == MAX_ICTX) {
-		/* exits were lost: forget the oldest context */
-		memmove(&c->ictx[0], &c->ictx[1], (MAX_ICTX - 1) * sizeof(c->ictx[0]));
-		c->nr_ictx--;
-		u->an.unmatched_irq_exits++;
-	}
-	x = &c->ictx[c->nr_ictx++];
-	x->kind = kind;
-	x->id = id;
-	x->start = now;
-	x->task = c->cur;
-	return 0;
-}
-
-static int irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
-{
-	int i;
-	bool first = !c->irq_seen;
-	struct ucall *call;
-
-	c->irq_seen = true;
-	for (i = c->nr_ictx - 1; i >= 0; i--)
-		if (c->ictx[i].kind == kind && c->ictx[i].id == id)
-			break;
-	if (i < 0) {
-		if (!first) {
-			u->an.unmatched_irq_exits++;
-			return 0;
+		if (t) {
+			steal(u, t, cpu, now);
+			t->inferred += now - c->last_ev;
 		}
-		call = calltab_get(ctx_calls(u, c->cur), kind, id, NULL);
-		if (!call)
-			return -ENOMEM;
-		call->pub.pending += now - u->start;
-		call->pub.nr_pending_start++;
-		return 0;
+		switch_in(c, cpu, t, now);
+		return t;
 	}
-	call = calltab_get(ctx_calls(u, c->ictx[i].task), kind, id, NULL);
-	if (!call)
-		return -ENOMEM;
-	call_complete(call, now - c->ictx[i].start);
-	call->pub.oncpu += now - c->ictx[i].start;
-	if (i != c->nr_ictx - 1)
-		u->an.unmatched_irq_exits += (uint64_t)(c->nr_ictx - 1 - i);
-	c->nr_ictx = i;
-	return 0;
+	/* after the idle task: it started as soon as it could */
+	steal(u, t, cpu, now);
+	since = infer_from(c, t, c->last_ev, now);
+	charge(u, c, cpu, since);
+	t->seen_off = true; /* a missing switch-in, not a task assumed running */
+	count_inferred(u, t, since, now);
+	switch_in(c, cpu, t, since);
+	return t;
 }
 
 static int sys_enter(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
@@ -544,6 +512,53 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	return 0;
 }
 
+/*
+ * A switch record: the kernel's word that ev->tid starts (SWITCH_IN) or
+ * stops (SWITCH_OUT, TASK_END) running on @cpu now.  Another occupant of
+ * the CPU, whose own record is missing, leaves now; a task that stops
+ * without a switch-in on record ran since what occupy() can infer.  After
+ * a switch-out the CPU counts as idle: it runs a task that was not
+ * recorded, or none.
+ */
+static int switch_record(struct prism_util *u, struct cpu *c, uint32_t cpu,
+			 const struct prism_util_event *ev)
+{
+	uint64_t now = ev->time;
+	struct task *t = NULL;
+
+	u->sw_records = true;
+	u->an.switch_records++;
+	charge(u, c, cpu, now);
+	c->switch_seen = true;
+	if (ev->type == PRISM_UTIL_EV_SWITCH_IN) {
+		if (ev->tid && !(t = get_task(u, ev->tid)))
+			return -ENOMEM;
+		if (c->cur && c->cur != t)
+			switch_out(c, c->cur, now, OFF_UNKNOWN, false);
+		steal(u, t, cpu, now);
+		switch_in(c, cpu, t, now);
+		return 0;
+	}
+	if (!ev->tid)
+		return 0; /* the idle task leaves: its successor's record follows */
+	if (ev->type == PRISM_UTIL_EV_TASK_END) {
+		t = find_task(u, ev->tid);
+		if (!t || t->dead)
+			return 0;
+		if (!t->running) {
+			accrue_off(t, now, NO_CPU);
+			die(t, now);
+			return 0;
+		}
+	}
+	t = occupy(u, c, cpu, ev->tid, now);
+	if (!t)
+		return -ENOMEM;
+	switch_out(c, t, now, ev->a ? OFF_WAIT : OFF_SLEEP, ev->type == PRISM_UTIL_EV_TASK_END);
+	c->known = true;
+	return 0;
+}
+
 static int do_fork(struct prism_util *u, struct task *parent, const struct prism_util_event *ev)
 {
 	struct task *child = find_task(u, (uint32_t)ev->c);
@@ -674,8 +689,8 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 	bool cpu_first;
 	int err = 0;
 
-	if (u->finished)
-		return 0;
+	if (u->finished || (ev->type == PRISM_UTIL_EV_TASK_END && !u->sw_records))
+		return 0; /* without switch records, a task's time ends at its last switch */
 	if (unlikely(ev->type >= PRISM_UTIL_EV_COMM)) {
 		/* records that are about no CPU */
 		if (ev->type == PRISM_UTIL_EV_COMM) {
@@ -730,6 +745,10 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 	}
 	u->nr_events++;
 
+	if (ev->type >= PRISM_UTIL_EV_SWITCH_IN && ev->type <= PRISM_UTIL_EV_TASK_END) {
+		c->last_ev = now;
+		return ev->tid == UINT32_MAX ? 0 : switch_record(u, c, cpu, ev);
+	}
 	if (ev->tid == UINT32_MAX) {
 		/*
 		 * No task: an exiting task's last switch-out is sampled after
@@ -781,30 +800,37 @@ act:
 		break;
 	case PRISM_UTIL_EV_IRQ_ENTRY:
 		charge(u, c, cpu, now);
-		remember_irq_name(u, ev->a, ev->name, ev->name_len);
-		err = irq_entry(u, c, now, PRISM_UTIL_IRQ, ev->a);
+		util_irq_remember_name(u, ev->a, ev->name, ev->name_len);
+		err = util_irq_entry(u, c, now, PRISM_UTIL_IRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_IRQ_EXIT:
 		charge(u, c, cpu, now);
-		err = irq_exit(u, c, now, PRISM_UTIL_IRQ, ev->a);
+		err = util_irq_exit(u, c, now, PRISM_UTIL_IRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_SOFTIRQ_ENTRY:
 		charge(u, c, cpu, now);
-		err = irq_entry(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
+		err = util_irq_entry(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_SOFTIRQ_EXIT:
 		charge(u, c, cpu, now);
-		err = irq_exit(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
+		err = util_irq_exit(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_SWITCH:
-		err = do_switch(u, c, cpu, ev);
+		if (!u->sw_records) {
+			err = do_switch(u, c, cpu, ev);
+			break;
+		}
+		/* switch records say who runs; this one may name a task not recorded */
+		if (t)
+			set_comm(t, ev->comm, ev->comm_len);
+		charge(u, c, cpu, now);
 		break;
 	case PRISM_UTIL_EV_WAKEUP:
 	case PRISM_UTIL_EV_WAKEUP_NEW: {
 		/* about another task, maybe on another CPU: never a migration */
-		struct task *w = ev->a ? get_task(u, (uint32_t)ev->a) : NULL;
+		struct task *w = ev->a ? other_task(u, (uint32_t)ev->a) : NULL;
 
-		if (ev->a && !w)
+		if (ev->a && !w && !u->sw_records)
 			return -ENOMEM;
 		if (w && !w->running && !w->wake)
 			w->wake = now;
@@ -817,8 +843,8 @@ act:
 			u->an.spurious_migrations++;
 			break;
 		}
-		m = ev->a ? get_task(u, (uint32_t)ev->a) : NULL;
-		if (ev->a && !m)
+		m = ev->a ? other_task(u, (uint32_t)ev->a) : NULL;
+		if (ev->a && !m && !u->sw_records)
 			return -ENOMEM;
 		if (!m || m->cpu == NO_CPU || ev->c < 0)
 			break; /* a new task placed before it first runs: not a move */
@@ -877,7 +903,7 @@ void prism_util__finish(struct prism_util *u)
 			continue;
 		charge(u, c, (uint32_t)i, end);
 		for (k = 0; k < c->nr_ictx; k++) {
-			struct ucall *call = calltab_get(ctx_calls(u, c->ictx[k].task),
+			struct ucall *call = calltab_get(util_ctx_calls(u, c->ictx[k].task),
 							 c->ictx[k].kind, c->ictx[k].id, NULL);
 
 			if (call) {

@@ -69,6 +69,7 @@ struct task {
 	char comm[16];
 	uint64_t start, end;
 	bool dead, exiting;
+	bool seen_off; /* seen leaving a CPU: it runs again only once switched in */
 	bool running;
 	uint32_t cpu; /* where it runs or last ran; NO_CPU before the first event */
 	uint8_t mode; /* enum task_mode */
@@ -162,6 +163,7 @@ struct prism_util {
 	size_t nr_irqnames, cap_irqnames;
 
 	bool no_fast_path; /* every event through the general path: tests, and once finished */
+	bool sw_records; /* switch records are the authority on who runs (see state.c) */
 	struct prism_util_anomalies an;
 	char *missing;
 
@@ -224,6 +226,14 @@ static inline void call_complete(struct ucall *c, uint64_t dt)
 void call_merge(struct prism_util_call *d, const struct prism_util_call *s);
 /* empty @ct, keeping its memory */
 void calltab_clear(struct calltab *ct);
+
+/* interrupt contexts (irq.c) */
+void util_irq_remember_name(struct prism_util *u, int64_t irq, const char *name, size_t len);
+/* the call table of a context: the task's, or the idle CPU's (@t NULL) */
+struct calltab *util_ctx_calls(struct prism_util *u, struct task *t);
+/* an interrupt of @kind (PRISM_UTIL_IRQ or _SOFTIRQ) enters or leaves; 0 or -ENOMEM */
+int util_irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id);
+int util_irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id);
 
 /* names used at report time */
 const char *util_irq_name(const struct prism_util *u, int64_t irq);
