@@ -57,6 +57,12 @@ enum prism_util_ev_type {
 	PRISM_UTIL_EV_SWITCH_OUT, /* a = 1 when preempted (still runnable) */
 	/* PERF_RECORD_EXIT of the sample's tid: with switch records, where its time ends */
 	PRISM_UTIL_EV_TASK_END,
+	/*
+	 * sched_stat_runtime: a = pid, b = ns it ran since the kernel last
+	 * accounted it.  In the task's own context right after an unseen
+	 * switch-in, it tells when the task started (prism_util__use_runtime()).
+	 */
+	PRISM_UTIL_EV_RUNTIME,
 	PRISM_UTIL_EV_OTHER, /* any other event: only tells who runs where */
 	PRISM_UTIL_EV_COMM, /* a = tid, comm = its new name (COMM record): no CPU implied */
 	PRISM_UTIL_EV_LOST, /* a = number of lost events (LOST) */
@@ -268,6 +274,14 @@ PRISM_API int prism_util__event(struct prism_util *u, const struct prism_util_ev
 
 /* name the events the source lacks ("irq:softirq_entry ..."), shown in the footer */
 PRISM_API void prism_util__set_missing(struct prism_util *u, const char *missing);
+
+/*
+ * prism_util__use_runtime - the source delivers PRISM_UTIL_EV_RUNTIME
+ * events (call before the first event).  A switch-in the trace lacks is
+ * then placed where the task's first runtime event says it started, not
+ * at the earliest time it can have (its wakeup, the CPU's last event).
+ */
+PRISM_API void prism_util__use_runtime(struct prism_util *u);
 
 /**
  * prism_util__finish - close the trace: running tasks are charged up to

@@ -100,6 +100,11 @@ void prism_util__free(struct prism_util *u)
 	free(u);
 }
 
+void prism_util__use_runtime(struct prism_util *u)
+{
+	u->runtime = true;
+}
+
 void prism_util__set_missing(struct prism_util *u, const char *missing)
 {
 	free(u->missing);

@@ -38,6 +38,7 @@ enum kind {
 	K_EXEC,
 	K_EXIT,
 	K_FREE,
+	K_RUNTIME,
 	K__NR,
 };
 
@@ -78,6 +79,7 @@ static const struct {
 		     { "pid", NULL, NULL, NULL, "filename" } },
 	[K_EXIT] = { "sched", "sched_process_exit", PRISM_UTIL_EV_EXIT, { "pid" } },
 	[K_FREE] = { "sched", "sched_process_free", PRISM_UTIL_EV_FREE, { "pid" } },
+	[K_RUNTIME] = { "sched", "sched_stat_runtime", PRISM_UTIL_EV_RUNTIME, { "pid", "runtime" } },
 };
 
 /* a plain integer field of a payload, read without a call (size 0: none) */
@@ -462,6 +464,8 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 		/* switch records from the start: the tracepoints then never move tasks */
 		if (prism_evsel__attr(evsel)->context_switch)
 			u->sw_records = true;
+		if (src.ev[i].kind == K_RUNTIME)
+			prism_util__use_runtime(u);
 	}
 	note_missing(&src);
 	err = prism_session__process(s, &tool, &src);

@@ -133,27 +133,6 @@ static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t n
 	charge_inline(u, c, cpu, now);
 }
 
-/* the first syscall event tells what the unknown ("busy") time was */
-static void reclassify(struct prism_util *u, struct task *t, enum bucket to)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr_cpus; i++) {
-		uint64_t v = t->cpus[i].t[B_BUSY];
-		struct cpu *c = t->cpus[i].cpu < u->nr_cpus ? &u->cpus[t->cpus[i].cpu] : NULL;
-
-		if (!v)
-			continue;
-		t->cpus[i].t[B_BUSY] = 0;
-		t->cpus[i].t[to] += v;
-		if (c && c->t[B_BUSY] >= v) {
-			c->t[B_BUSY] -= v;
-			c->t[to] += v;
-		}
-	}
-	t->mode_known = true;
-}
-
 static void close_call_pending(struct task *t, uint64_t now)
 {
 	if (t->in_sc && t->sc_idx >= 0) {
@@ -244,8 +223,10 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 			if (lat > t->wakeup_max)
 				t->wakeup_max = lat;
 		}
+		t->off_cpu = t->cpu != NO_CPU ? t->cpu : cpu;
 		accrue_off(t, now, cpu);
 	}
+	t->run_inferred = false;
 	if (t->cpu != NO_CPU && t->cpu != cpu && !t->migrated)
 		t->moves++; /* implicit migration: seen on a new CPU */
 	t->migrated = false;
@@ -311,10 +292,31 @@ static void count_inferred(struct prism_util *u, struct task *t, uint64_t since,
 		/* seen switched out: it ran again, from a switch-in the trace lacks */
 		u->an.inferred_switch_ins++;
 		u->an.inferred_ns += dt;
-	} else if (dt) {
+	} else if (dt || t->run_inferred) {
 		u->an.assumed_running++;
 		u->an.assumed_ns += dt;
 	}
+}
+
+/*
+ * Switch @t in on @c by inference: at @since, the earliest it can have
+ * started; or, when runtime events come, at @now, and its first runtime
+ * event moves the start back as far as the kernel says (no further than
+ * @since, while the CPU was idle).
+ */
+static struct task *switch_in_inferred(struct prism_util *u, struct cpu *c, uint32_t cpu,
+				       struct task *t, uint64_t since, uint64_t now)
+{
+	bool wait = u->runtime && t && !c->cur && !c->nr_ictx;
+
+	charge(u, c, cpu, wait ? now : since);
+	switch_in(c, cpu, t, wait ? now : since);
+	if (wait) {
+		t->run_inferred = true;
+		t->infer_lo = since;
+	}
+	count_inferred(u, t, wait ? now : since, now);
+	return t;
 }
 
 /*
@@ -348,13 +350,23 @@ static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, ui
 		steal(u, t, cpu, now);
 		since = infer_from(c, t, c->last, now);
 		c->cur = NULL;
-		charge(u, c, cpu, since);
-		switch_in(c, cpu, t, since);
-		count_inferred(u, t, since, now);
-		return t;
+		return switch_in_inferred(u, c, cpu, t, since, now);
 	}
 
-	/* the CPU had another occupant: a switch is missing */
+	/*
+	 * The CPU had another occupant: a switch is missing.  With runtime
+	 * events, a task that ran on would have had some: it left after its
+	 * last event (this VM's PID 1 threads emit none, not even their
+	 * switch-outs).
+	 */
+	if (c->cur && u->runtime) {
+		charge(u, c, cpu, c->last_ev);
+		c->cur->inferred += now - c->last_ev;
+		u->an.inferred_ns += now - c->last_ev;
+		switch_out(c, c->cur, c->last_ev, OFF_UNKNOWN, false);
+		if (!t)
+			return NULL;
+	}
 	if (c->cur) {
 		/* it may have run up to now: the new one is placed now */
 		charge(u, c, cpu, now);
@@ -372,115 +384,51 @@ static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, ui
 	/* after the idle task: it started as soon as it could */
 	steal(u, t, cpu, now);
 	since = infer_from(c, t, c->last_ev, now);
-	charge(u, c, cpu, since);
 	t->seen_off = true; /* a missing switch-in, not a task assumed running */
-	count_inferred(u, t, since, now);
-	switch_in(c, cpu, t, since);
-	return t;
+	return switch_in_inferred(u, c, cpu, t, since, now);
 }
 
-static int sys_enter(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
+/*
+ * @t ran from @from on (its first runtime event after an inferred
+ * switch-in says so): the part of [@from, run_since) the CPU was charged
+ * idle for becomes its run time, taken off its off-CPU time.
+ */
+static void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
+		     uint64_t from)
 {
-	if (!t->mode_known)
-		reclassify(u, t, B_USER);
-	return sys_enter_known(u, t, now, id);
-}
+	struct task_cpu *row;
+	uint64_t x, w;
+	enum bucket b = mode_bucket(t);
 
-/* an exit whose entry is missing mid-trace: left out, counted on its call */
-static int unmatched_exit(struct prism_util *u, struct task *t, enum prism_util_call_kind kind,
-			  int64_t id)
-{
-	struct ucall *call = calltab_get(&t->calls, kind, id, NULL);
-
-	u->an.exit_without_enter++;
-	if (!call)
-		return -ENOMEM;
-	call->pub.nr_unmatched_exits++;
-	return 0;
-}
-
-static int sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id, bool cpu_first)
-{
-	struct ucall *call;
-	int err = 0;
-
-	if (!t->mode_known)
-		reclassify(u, t, B_SYS);
-	if (t->in_sc) {
-		if (id == t->sc_id || id == -1) {
-			/* id -1: x86 rt_sigreturn, seccomp: closes what was entered */
-			sys_exit_matched(t, now);
-		} else if (cpu_first) {
-			/* the open call ended unseen before this CPU was traced */
-			call = &t->calls.v[t->sc_idx];
-			call->pub.nr_pending_end++;
-			call = calltab_get(&t->calls, PRISM_UTIL_SYSCALL, id, NULL);
-			if (!call)
-				return -ENOMEM;
-			call->pub.nr_pending_start++;
-		} else {
-			err = unmatched_exit(u, t, PRISM_UTIL_SYSCALL, id);
-		}
-	} else if (!t->seen_sc || cpu_first) {
-		/*
-		 * Running since before the trace, or since before this CPU's
-		 * events were enabled (perf enables them one CPU at a time).
-		 */
-		call = calltab_get(&t->calls, PRISM_UTIL_SYSCALL, id, NULL);
-		if (!call)
-			return -ENOMEM;
-		call->pub.pending += span(t->start > u->start ? t->start : u->start, now);
-		call->pub.nr_pending_start++;
-	} else {
-		err = unmatched_exit(u, t, PRISM_UTIL_SYSCALL, id);
+	t->run_inferred = false;
+	if (from < t->infer_lo)
+		from = t->infer_lo;
+	if (from >= t->run_since)
+		return;
+	x = t->run_since - from;
+	row = task_row(t, cpu);
+	if (!row || c->t[B_IDLE] < x)
+		return;
+	c->t[B_IDLE] -= x;
+	c->t[b] += x;
+	row->t[b] += x;
+	if (!c->switch_seen) {
+		t->head += x;
+		u->an.before_first_switch_ns += x;
 	}
-	sys_exit_close(t);
-	return err;
-}
-
-static int hcall_entry(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
-{
-	if (!t->mode_known)
-		reclassify(u, t, B_SYS);
-	if (t->in_hc)
-		u->an.enter_in_call++;
+	t->run_since = from;
+	t->inferred += x;
+	if (t->seen_off)
+		u->an.inferred_ns += x;
 	else
-		t->hc_prev_mode = t->mode;
-	t->in_hc = true;
-	t->seen_hc = true;
-	t->hc_id = id;
-	t->hc_start = now;
-	if (!calltab_get(&t->calls, PRISM_UTIL_HCALL, id, &t->hc_idx))
-		return -ENOMEM;
-	t->mode = MODE_HV;
-	return 0;
-}
-
-static int hcall_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
-{
-	struct ucall *call;
-	int err = 0;
-
-	if (!t->mode_known)
-		reclassify(u, t, B_HV);
-	if (t->in_hc && t->hc_id == id) {
-		call_complete(&t->calls.v[t->hc_idx], span(t->hc_start, now));
-		t->mode = t->hc_prev_mode;
-	} else if (!t->in_hc && !t->seen_hc) {
-		call = calltab_get(&t->calls, PRISM_UTIL_HCALL, id, NULL);
-		if (!call)
-			return -ENOMEM;
-		call->pub.pending += span(t->start > u->start ? t->start : u->start, now);
-		call->pub.nr_pending_start++;
-		t->mode = MODE_SYS;
-	} else {
-		err = unmatched_exit(u, t, PRISM_UTIL_HCALL, id);
-		t->mode = MODE_SYS;
-	}
-	t->in_hc = false;
-	t->seen_hc = true;
-	t->hc_idx = -1;
-	return err;
+		u->an.assumed_ns += x;
+	row = task_row(t, t->off_cpu);
+	if (!row || row->t[B_IDLE] < x)
+		return;
+	row->t[B_IDLE] -= x;
+	w = x < row->t[B_WAIT] ? x : row->t[B_WAIT];
+	row->t[B_WAIT] -= w;
+	row->t[B_SLEEP] -= x - w < row->t[B_SLEEP] ? x - w : row->t[B_SLEEP];
 }
 
 static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
@@ -781,22 +729,22 @@ act:
 	case PRISM_UTIL_EV_SYS_ENTER:
 		charge(u, c, cpu, now);
 		if (t)
-			err = sys_enter(u, t, now, ev->a);
+			err = util_sys_enter(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_SYS_EXIT:
 		charge(u, c, cpu, now);
 		if (t)
-			err = sys_exit(u, t, now, ev->a, cpu_first);
+			err = util_sys_exit(u, t, now, ev->a, cpu_first);
 		break;
 	case PRISM_UTIL_EV_HCALL_ENTRY:
 		charge(u, c, cpu, now);
 		if (t)
-			err = hcall_entry(u, t, now, ev->a);
+			err = util_hcall_entry(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_HCALL_EXIT:
 		charge(u, c, cpu, now);
 		if (t)
-			err = hcall_exit(u, t, now, ev->a);
+			err = util_hcall_exit(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_IRQ_ENTRY:
 		charge(u, c, cpu, now);
@@ -824,6 +772,13 @@ act:
 		if (t)
 			set_comm(t, ev->comm, ev->comm_len);
 		charge(u, c, cpu, now);
+		break;
+	case PRISM_UTIL_EV_RUNTIME:
+		charge(u, c, cpu, now);
+		/* about the task itself, in its context: it ran since now - b */
+		if (t && t->run_inferred && (uint64_t)ev->a == t->tid)
+			run_from(u, c, cpu, t,
+				 now - ((uint64_t)ev->b < now ? (uint64_t)ev->b : now));
 		break;
 	case PRISM_UTIL_EV_WAKEUP:
 	case PRISM_UTIL_EV_WAKEUP_NEW: {

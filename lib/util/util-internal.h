@@ -70,6 +70,14 @@ struct task {
 	uint64_t start, end;
 	bool dead, exiting;
 	bool seen_off; /* seen leaving a CPU: it runs again only once switched in */
+	/*
+	 * Switched in by inference at run_since, on a CPU that was idle since
+	 * infer_lo: its first runtime event may move the start back to there
+	 * (the off-CPU time was charged to the row of off_cpu).
+	 */
+	bool run_inferred;
+	uint64_t infer_lo;
+	uint32_t off_cpu;
 	bool running;
 	uint32_t cpu; /* where it runs or last ran; NO_CPU before the first event */
 	uint8_t mode; /* enum task_mode */
@@ -164,6 +172,7 @@ struct prism_util {
 
 	bool no_fast_path; /* every event through the general path: tests, and once finished */
 	bool sw_records; /* switch records are the authority on who runs (see state.c) */
+	bool runtime; /* sched_stat_runtime events come: inferred switch-ins wait for them */
 	struct prism_util_anomalies an;
 	char *missing;
 
@@ -226,6 +235,13 @@ static inline void call_complete(struct ucall *c, uint64_t dt)
 void call_merge(struct prism_util_call *d, const struct prism_util_call *s);
 /* empty @ct, keeping its memory */
 void calltab_clear(struct calltab *ct);
+
+/* calls of a task (calls.c), in its context at @now; 0 or -ENOMEM */
+int util_sys_enter(struct prism_util *u, struct task *t, uint64_t now, int64_t id);
+/* @cpu_first: the first event of its CPU (the call may have begun untraced) */
+int util_sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id, bool cpu_first);
+int util_hcall_entry(struct prism_util *u, struct task *t, uint64_t now, int64_t id);
+int util_hcall_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id);
 
 /* interrupt contexts (irq.c) */
 void util_irq_remember_name(struct prism_util *u, int64_t irq, const char *name, size_t len);

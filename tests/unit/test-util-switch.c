@@ -23,9 +23,14 @@ static void start(void)
 static void ev(enum prism_util_ev_type type, uint64_t time, uint32_t cpu, uint32_t tid, int64_t a,
 	       int64_t b, int64_t c)
 {
-	struct prism_util_event e = {
-		.type = type, .time = time, .cpu = cpu, .pid = tid, .tid = tid, .a = a, .b = b, .c = c
-	};
+	struct prism_util_event e = { .type = type,
+				      .time = time,
+				      .cpu = cpu,
+				      .pid = tid,
+				      .tid = tid,
+				      .a = a,
+				      .b = b,
+				      .c = c };
 
 	TEST_EQ(prism_util__event(u, &e), 0);
 }
@@ -264,6 +269,75 @@ static void test_exit_record_ignored_without_switch_records(void)
 	TEST_EQ(r->anomalies.switch_records, 0);
 }
 
+/*
+ * With runtime events (sched_stat_runtime), a missing switch-in from the
+ * idle task is where the task's first runtime event says: 3 ms before it,
+ * not at its wakeup (7 ms earlier) nor at its first event.
+ */
+static void test_runtime_places_missing_switch_in(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 40 * MS, 1, 200, 100, 0, 0);
+	/* switched in at 47 ms, unseen; its first event at 49 */
+	ev(PRISM_UTIL_EV_SYS_ENTER, 49 * MS, 0, 100, 0, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 3 * MS, 0);
+	sw(50 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 60 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 3 * MS);
+	TEST_EQ_U64(t->all.sleep, 40 * MS + 10 * MS);
+	TEST_EQ_U64(t->all.wait, 7 * MS);
+	TEST_EQ_U64(t->all.idle, 47 * MS + 10 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 57 * MS);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 1);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 2 * MS); /* before its first event */
+}
+
+/* a runtime event never moves a start before the task's wakeup */
+static void test_runtime_bounded_by_wakeup(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 40 * MS, 1, 200, 100, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 30 * MS, 0);
+	sw(50 * MS, 0, 100, 1, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 10 * MS);
+}
+
+/*
+ * This VM's PID 1 threads emit no events, not even their switch-outs:
+ * switched in (seen, in the previous task's context), they would run until
+ * the CPU's next event in another context.  With runtime events, a task
+ * that ran on would have had some: it left after its last event.
+ */
+static void test_silent_task_leaves_after_its_last_event(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 200, 1, 70);
+	ev(PRISM_UTIL_EV_SOFTIRQ_ENTRY, 1 * MS, 0, 70, 1, 0, 0);
+	ev(PRISM_UTIL_EV_SOFTIRQ_EXIT, 2 * MS, 0, 70, 1, 0, 0);
+	/* 70 -> idle unseen; the idle CPU's interrupt at 90 ms */
+	ev(PRISM_UTIL_EV_IRQ_ENTRY, 90 * MS, 0, 0, 11, 0, 0);
+	ev(PRISM_UTIL_EV_IRQ_EXIT, 91 * MS, 0, 0, 11, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 70)->all), 2 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 88 * MS);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 88 * MS);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -275,4 +349,6 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(switch_in_not_before_cpu_event), TEST(switched_out_task_not_assumed_running),
 	  TEST(move_without_switch_out), TEST(switch_records_are_the_authority),
 	  TEST(switch_out_record_of_running_task), TEST(task_ends_at_exit_record),
-	  TEST(exit_record_ignored_without_switch_records), TEST(zz_free));
+	  TEST(exit_record_ignored_without_switch_records), TEST(runtime_places_missing_switch_in),
+	  TEST(runtime_bounded_by_wakeup), TEST(silent_task_leaves_after_its_last_event),
+	  TEST(zz_free));

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Compare `prism util --csv` with the kernel's own accounting.
+
+  util-kernel.py snap FILE
+      write every thread's on-CPU ns (/proc/PID/task/TID/schedstat, first
+      field) and comm to FILE, one "tid ns comm" line each.
+  util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10]
+      BEFORE and AFTER are snaps taken around the prism run (a window that
+      holds the recording: the kernel's figure is an upper bound).  Every
+      task of the report that lived through the window (or was born in it
+      and still lives) is on CPU no longer than the kernel accounted to it
+      + slack; the report's total of those tasks is within total-pct of the
+      kernel's.
+  util-kernel.py tasks PRISM.csv --comm-not perf
+      print the sum of the on-CPU ms of the report's task rows (ALL)
+      whose comm is not the one given.
+  util-kernel.py check PRISM.csv BEFORE AFTER --tids 1,2
+      the report's 'accounting check' says how many of these tasks are
+      within 1 ms of the kernel; print the line and the tasks' numbers.
+
+Prints one line per difference; exits 1 if there is any.
+"""
+import os
+import sys
+
+
+def snap(path):
+    out = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            tids = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                    ns = int(f.read().split()[0])
+                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                    comm = f.read().strip().replace(" ", "_")
+            except (OSError, ValueError, IndexError):
+                continue
+            out.append(f"{tid} {ns} {comm}\n")
+    with open(path, "w") as f:
+        f.writelines(out)
+
+
+def load_snap(path):
+    d = {}
+    with open(path) as f:
+        for line in f:
+            tid, ns, comm = line.split(" ", 2)
+            d[int(tid)] = (int(ns), comm.strip())
+    return d
+
+
+def load_tasks(path):
+    """tid -> [comm, on-CPU ms summed over the images, pid]"""
+    tasks = {}
+    with open(path) as f:
+        for line in f:
+            v = line.rstrip("\n").split(",")
+            if len(v) < 13 or v[0] != "row" or v[1] != "task" or v[6] != "ALL":
+                continue
+            tid = int(v[3])
+            run = sum(float(x) for x in v[7:13])
+            t = tasks.setdefault(tid, [v[5], 0.0, int(v[2])])
+            t[1] += run
+            if v[4] == "-1":
+                t[0] = v[5]
+    return tasks
+
+
+def system(argv):
+    before, after = load_snap(argv[0]), load_snap(argv[1])
+    tasks = load_tasks(argv[2])
+    slack = float(opt(argv, "--slack-ms", "1"))
+    total_pct = float(opt(argv, "--total-pct", "10"))
+    bad = 0
+    sum_prism = sum_kernel = 0.0
+    n = 0
+    for tid, (comm, run, pid) in sorted(tasks.items()):
+        if tid not in after:
+            continue  # ended in the window: the kernel's figure is gone
+        k = (after[tid][0] - before.get(tid, (0, ""))[0]) / 1e6
+        n += 1
+        sum_prism += run
+        sum_kernel += k
+        if run > k + slack:
+            print(f"{comm}[{tid}]: prism {run:.3f} ms on CPU, the kernel {k:.3f} ms")
+            bad += 1
+    print(f"note: {n} tasks compared, prism {sum_prism:.3f} ms, kernel {sum_kernel:.3f} ms",
+          file=sys.stderr)
+    if not n:
+        print("no task to compare")
+        return 1
+    if abs(sum_prism - sum_kernel) > sum_kernel * total_pct / 100:
+        print(f"total: prism {sum_prism:.3f} ms, the kernel {sum_kernel:.3f} ms")
+        bad += 1
+    return 1 if bad else 0
+
+
+def opt(argv, name, default):
+    return argv[argv.index(name) + 1] if name in argv else default
+
+
+def tasks_sum(argv):
+    tasks = load_tasks(argv[0])
+    skip = opt(argv, "--comm-not", None)
+    rows = []
+    with open(argv[0]) as f:
+        for line in f:
+            v = line.rstrip("\n").split(",")
+            if len(v) >= 13 and v[0] == "row" and v[1] == "task" and v[6] == "ALL" \
+                    and v[5] != skip:
+                rows.append(sum(float(x) for x in v[7:13]))
+    del tasks
+    print(f"{sum(rows):.6f}")
+    return 0
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    cmd, argv = sys.argv[1], sys.argv[2:]
+    if cmd == "snap":
+        snap(argv[0])
+        return 0
+    if cmd == "system":
+        return system(argv)
+    if cmd == "tasks":
+        return tasks_sum(argv)
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
