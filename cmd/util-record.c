@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <prism/evspec.h>
 #include <prism/record.h>
 #include <prism/strbuf.h>
 #include <prism/tracefs.h>
+#include <prism/util-check.h>
 #include <prism/util.h>
 
 #include "cmd.h"
@@ -89,9 +91,35 @@ void util_preset_opts(struct prism_record_opts *o)
 		o->switch_events = true;
 }
 
+/* the kernel's accounting at an edge of the recording (prism_record_opts.edge) */
+static void check_edge(void *ctx, bool end)
+{
+	const struct util_record *ur = ctx;
+	int err;
+
+	if (ur->argv)
+		return; /* the workload's tasks come and go: its rusage tells */
+	err = prism_util_check__read(ur->check, end, ur->pids ? ur->check_pids : NULL,
+				     ur->nr_check_pids, false);
+	if (err && !end)
+		warning("no accounting check: cannot read the tasks' schedstat: %s",
+			strerror(-err));
+}
+
+static uint64_t children_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
+}
+
 int util_record(const struct util_record *ur, char *path, size_t len)
 {
 	struct prism_record_opts o = { 0 };
+	uint64_t children = children_ns();
 	int fd, ret;
 
 	if (ur->all_cpus && ur->cpus) {
@@ -119,7 +147,14 @@ int util_record(const struct util_record *ur, char *path, size_t len)
 	o.duration = ur->duration;
 	o.output = path;
 	util_preset_opts(&o);
+	if (ur->check) {
+		o.edge = check_edge;
+		o.edge_ctx = (void *)ur;
+	}
 	ret = record_run(&o, !quiet);
+	if (ur->check && ur->argv)
+		prism_util_check__set_workload(ur->check, children_ns() - children,
+					       (uint32_t)getpid());
 	prism_evspecs__free(record_specs);
 	record_specs = NULL;
 	if (ret) {

@@ -15,6 +15,7 @@
 
 #include <prism/error.h>
 #include <prism/session.h>
+#include <prism/util-check.h>
 #include <prism/util.h>
 
 #include "cmd.h"
@@ -36,6 +37,10 @@ struct util_cmd {
 	double duration;
 	bool keep;
 	uint64_t order_mb;
+	/* the accounting check of a live run (NULL for a file) */
+	struct prism_util_check *check;
+	struct prism_util_check_result kc;
+	bool kc_valid;
 	/* printing */
 	struct prism_util *u;
 	bool failed; /* a table could not be made (said) */
@@ -386,8 +391,32 @@ static void print_anomalies(const struct prism_util_result *r)
 	printf("  events after death       %12" PRIu64 "\n", a->events_after_death);
 	printf("  CPUs without events      %12" PRIu64 " (counted idle)\n", a->cpus_without_events);
 	printf("  busy, mode unknown       %12.6f ms\n", ms(a->busy_unknown_ns));
+	printf("  switch records           %12" PRIu64 " (the authority on who runs)\n",
+	       a->switch_records);
 	if (a->missing[0])
 		printf("  events not in the file: %s\n", a->missing);
+}
+
+/*
+ * "accounting check: N tasks within 1 ms of the kernel, M differ (largest:
+ * comm[tid] X ms); the workload: X ms on CPU, Y ms by its rusage (D ms)"
+ */
+static void check_line(const struct util_cmd *c, const char *prefix, const char *suffix)
+{
+	const struct prism_util_check_result *k = &c->kc;
+
+	if (!c->kc_valid)
+		return;
+	printf("%saccounting check: %zu tasks within %.0f ms of the kernel, %zu differ", prefix,
+	       k->nr_within, ms(PRISM_UTIL_CHECK_TOLERANCE_NS), k->nr_differ);
+	if (k->nr_within + k->nr_differ)
+		printf(" (largest: %s[%u] %+.3f ms)", k->worst_comm, k->worst_tid,
+		       (double)k->worst_ns / 1e6);
+	if (k->has_workload)
+		printf("; the workload: %.3f ms on CPU, %.3f ms by its rusage (%+.3f ms)",
+		       ms(k->workload_ns), ms(k->workload_kernel_ns),
+		       ((double)k->workload_ns - (double)k->workload_kernel_ns) / 1e6);
+	printf("%s\n", suffix);
 }
 
 /* the call tables of process @p; false (said) when they cannot be made */
@@ -443,6 +472,7 @@ static void print_text(const struct prism_util_result *r, struct util_cmd *c)
 	printf("\nTotal Trace Time: %.6f ms (%u CPUs, %" PRIu64 " events, arch %s)\n\n",
 	       ms(r->length), r->nr_cpus, r->nr_events, r->arch);
 	print_anomalies(r);
+	check_line(c, "\n", "");
 }
 
 /* ---- CSV ---- */
@@ -558,6 +588,18 @@ static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 	       ",lost_samples,%" PRIu64 "\n",
 	       ms(r->length), r->nr_cpus, r->nr_events, r->anomalies.lost_events,
 	       r->anomalies.lost_samples);
+	if (c->kc_valid) {
+		const struct prism_util_check_result *kc = &c->kc;
+
+		printf("check,within,%zu,differ,%zu,worst_tid,%u,worst_comm", kc->nr_within,
+		       kc->nr_differ, kc->worst_tid);
+		csv_str(kc->worst_comm);
+		printf(",worst_ms,%.6f", (double)kc->worst_ns / 1e6);
+		if (kc->has_workload)
+			printf(",workload_ms,%.6f,workload_rusage_ms,%.6f", ms(kc->workload_ns),
+			       ms(kc->workload_kernel_ns));
+		printf("\n");
+	}
 }
 
 /* ---- JSON ---- */
@@ -704,7 +746,21 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 	       ms(a->before_first_switch_ns), a->no_tid_samples, a->spurious_migrations,
 	       a->events_after_death, a->cpus_without_events, ms(a->busy_unknown_ns));
 	json_str(a->missing);
-	printf("}}\n");
+	printf(",\"switch_records\":%" PRIu64 "}", a->switch_records);
+	if (c->kc_valid) {
+		const struct prism_util_check_result *k = &c->kc;
+
+		printf(",\"accounting_check\":{\"within\":%zu,\"differ\":%zu,\"worst_tid\":%u,"
+		       "\"worst_comm\":",
+		       k->nr_within, k->nr_differ, k->worst_tid);
+		json_str(k->worst_comm);
+		printf(",\"worst\":%.6f", (double)k->worst_ns / 1e6);
+		if (k->has_workload)
+			printf(",\"workload\":%.6f,\"workload_rusage\":%.6f", ms(k->workload_ns),
+			       ms(k->workload_kernel_ns));
+		printf("}");
+	}
+	printf("}\n");
 }
 
 /* ---- the command ---- */
@@ -732,6 +788,13 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 	err = prism_util__process(u, s);
 	if (err < 0)
 		ret = report_process_error(s, path, err);
+	if (c->check) {
+		/* against every task, whatever the filters show */
+		err = prism_util__report(u, NULL, &r);
+		if (!err)
+			err = prism_util_check__compare(c->check, r, &c->kc);
+		c->kc_valid = !err;
+	}
 	err = prism_util__report(u, ro, &r);
 	c->u = u;
 	if (err) {
@@ -878,8 +941,17 @@ int cmd_util(int argc, const char **argv)
 			.duration = c.duration,
 		};
 		char path[64];
+		int64_t *rec_pids = NULL;
 
+		c.check = prism_util_check__new();
+		rec.check = c.check;
+		if (c.rec_pids && parse_list("pid", c.rec_pids, &rec_pids, &rec.nr_check_pids)) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		rec.check_pids = rec_pids;
 		ret = util_record(&rec, path, sizeof(path));
+		free(rec_pids);
 		if (ret)
 			goto out;
 		ret = analyse(&c, path, &ro, &uo);
@@ -891,6 +963,7 @@ int cmd_util(int argc, const char **argv)
 		ret = analyse(&c, c.input, &ro, &uo);
 	}
 out:
+	prism_util_check__free(c.check);
 	free(pids);
 	free(tids);
 	free(cpus);

@@ -66,7 +66,8 @@ struct prism_record_opts {
 	/*
 	 * Exclude prism only from the tracepoints that are its own activity
 	 * (syscalls, interrupts, ...), not from sched:* ones: a CPU's chain of
-	 * switches stays whole, and prism's own on-CPU time stays true.
+	 * switches stays whole, and prism's own on-CPU time stays true.  Its
+	 * samples of events that are not tracepoints are then kept too.
 	 */
 	bool include_self_sched;
 	bool no_buildid; /* skip the BUILD_ID feature */
@@ -81,6 +82,13 @@ struct prism_record_opts {
 	 * clock) unless another clockid is given (then the times are converted).
 	 */
 	const struct prism_offcpu_opts *offcpu;
+	/*
+	 * Called by run() right before the events are enabled (@end false)
+	 * and right after they are disabled (@end true), e.g. to read the
+	 * kernel's own accounting at the edges of the recording; NULL: none.
+	 */
+	void (*edge)(void *ctx, bool end);
+	void *edge_ctx;
 };
 
 /* an event added by code instead of an -e string */

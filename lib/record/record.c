@@ -273,7 +273,8 @@ static void configure(struct prism_record *r)
 		}
 	}
 	r->trailer_type = r->ev[0].attr.sample_type;
-	if (r->per_cpu && !o->include_self)
+	/* (tracepoint samples of prism are left out by the kernel filters) */
+	if (r->per_cpu && !o->include_self && !o->include_self_sched)
 		r->self_pid = (uint32_t)getpid();
 }
 
@@ -591,6 +592,8 @@ int prism_record__run(struct prism_record *r)
 		pfd[n].fd = rec_offcpu_poll_fd(r);
 		pfd[n++].events = POLLIN;
 	}
+	if (r->o.edge)
+		r->o.edge(r->o.edge_ctx, false);
 	err = rec_enable(r);
 	if (!err)
 		err = rec_offcpu_start(r);
@@ -623,6 +626,8 @@ int prism_record__run(struct prism_record *r)
 	free(pfd);
 	/* stop the events, then take what they wrote */
 	rec_disable(r);
+	if (r->o.edge)
+		r->o.edge(r->o.edge_ctx, true);
 	return finish(r, err);
 }
 
