@@ -89,6 +89,8 @@ void util_preset_opts(struct prism_record_opts *o)
 	 */
 	if (!o->system_wide && !o->cpu_list)
 		o->switch_events = true;
+	/* the workload's exec is its CPU time too (rusage counts it) */
+	o->workload_from_start = true;
 }
 
 /* the kernel's accounting at an edge of the recording (prism_record_opts.edge) */

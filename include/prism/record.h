@@ -70,6 +70,12 @@ struct prism_record_opts {
 	 * samples of events that are not tracepoints are then kept too.
 	 */
 	bool include_self_sched;
+	/*
+	 * Record the workload from its release, its exec included (its first
+	 * image is prism's child), not from its exec (enable_on_exec): all
+	 * of its CPU time as the kernel accounts it (rusage) is then recorded.
+	 */
+	bool workload_from_start;
 	bool no_buildid; /* skip the BUILD_ID feature */
 	int cmdline_argc; /* CMDLINE feature */
 	const char *const *cmdline_argv;

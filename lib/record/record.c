@@ -206,6 +206,7 @@ static void configure(struct prism_record *r)
 {
 	const struct prism_record_opts *o = &r->o;
 	bool workload = o->argv && !r->per_cpu;
+	bool on_exec = workload && !o->workload_from_start;
 	size_t i;
 
 	r->ident = r->nr_ev > 1 || !strcmp(r->output, "-") || o->offcpu;
@@ -249,8 +250,8 @@ static void configure(struct prism_record *r)
 		if (o->all_cgroups)
 			a->sample_type |= PERF_SAMPLE_CGROUP;
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		a->disabled = leader && !workload;
-		a->enable_on_exec = leader && workload;
+		a->disabled = leader && !on_exec;
+		a->enable_on_exec = leader && on_exec;
 		a->inherit = workload || o->pid_list;
 		a->sample_id_all = 1;
 		/* wake the poll loop at a quarter full: room for the drain to catch up */
