@@ -6,10 +6,12 @@
  * (recorded into a temporary file) and prism record --util.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <prism/evspec.h>
@@ -91,16 +93,43 @@ void util_preset_opts(struct prism_record_opts *o)
 		o->switch_events = true;
 	/* the workload's exec is its CPU time too (rusage counts it) */
 	o->workload_from_start = true;
+	/* events in the clock of the recording's edges (prism_util__set_end()) */
+	if (!o->use_clockid) {
+		o->use_clockid = true;
+		o->clockid = CLOCK_MONOTONIC;
+	}
 }
 
+struct edge_ctx {
+	const struct util_record *ur;
+	uint64_t workload_before; /* ns the workload ran before the recording */
+};
+
 /* the kernel's accounting at an edge of the recording (prism_record_opts.edge) */
-static void check_edge(void *ctx, bool end)
+static void check_edge(void *ctx, bool end, int workload)
 {
-	const struct util_record *ur = ctx;
+	struct edge_ctx *e = ctx;
+	const struct util_record *ur = e->ur;
+	char path[64];
+	struct timespec ts;
+	FILE *f;
 	int err;
 
-	if (ur->argv)
-		return; /* the workload's tasks come and go: its rusage tells */
+	if (end && ur->end_ns && !clock_gettime(CLOCK_MONOTONIC, &ts))
+		*ur->end_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (!ur->check)
+		return;
+	if (ur->argv) {
+		/* its tasks come and go: its rusage tells, less what it ran unrecorded */
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", workload);
+		f = !end && workload > 0 ? fopen(path, "r") : NULL;
+		if (f) {
+			if (fscanf(f, "%" SCNu64, &e->workload_before) != 1)
+				e->workload_before = 0;
+			fclose(f);
+		}
+		return;
+	}
 	err = prism_util_check__read(ur->check, end, ur->pids ? ur->check_pids : NULL,
 				     ur->nr_check_pids, false);
 	if (err && !end)
@@ -121,6 +150,7 @@ static uint64_t children_ns(void)
 int util_record(const struct util_record *ur, char *path, size_t len)
 {
 	struct prism_record_opts o = { 0 };
+	struct edge_ctx ec = { .ur = ur };
 	uint64_t children = children_ns();
 	int fd, ret;
 
@@ -149,14 +179,15 @@ int util_record(const struct util_record *ur, char *path, size_t len)
 	o.duration = ur->duration;
 	o.output = path;
 	util_preset_opts(&o);
-	if (ur->check) {
-		o.edge = check_edge;
-		o.edge_ctx = (void *)ur;
-	}
+	o.edge = check_edge;
+	o.edge_ctx = &ec;
 	ret = record_run(&o, !quiet);
+	children = children_ns() - children;
 	if (ur->check && ur->argv)
-		prism_util_check__set_workload(ur->check, children_ns() - children,
-					       (uint32_t)getpid());
+		prism_util_check__set_workload(
+			ur->check,
+			children > ec.workload_before ? children - ec.workload_before : 0,
+			(uint32_t)getpid());
 	prism_evspecs__free(record_specs);
 	record_specs = NULL;
 	if (ret) {

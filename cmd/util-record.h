@@ -40,6 +40,8 @@ struct util_record {
 	struct prism_util_check *check;
 	const int64_t *check_pids; /* -p, parsed */
 	size_t nr_check_pids;
+	/* set to when the events were disabled, in their clock (CLOCK_MONOTONIC) */
+	uint64_t *end_ns;
 };
 
 /*

@@ -37,6 +37,7 @@ struct util_cmd {
 	double duration;
 	bool keep;
 	uint64_t order_mb;
+	uint64_t end_ns; /* a live run: when the recording stopped */
 	/* the accounting check of a live run (NULL for a file) */
 	struct prism_util_check *check;
 	struct prism_util_check_result kc;
@@ -785,6 +786,8 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 		prism_session__free(s);
 		return error_errno(ENOMEM, "cannot start the analysis");
 	}
+	if (c->end_ns && !uo->time_end)
+		prism_util__set_end(u, c->end_ns);
 	err = prism_util__process(u, s);
 	if (err < 0)
 		ret = report_process_error(s, path, err);
@@ -950,6 +953,7 @@ int cmd_util(int argc, const char **argv)
 			goto out;
 		}
 		rec.check_pids = rec_pids;
+		rec.end_ns = &c.end_ns;
 		ret = util_record(&rec, path, sizeof(path));
 		free(rec_pids);
 		if (ret)

@@ -91,9 +91,11 @@ struct prism_record_opts {
 	/*
 	 * Called by run() right before the events are enabled (@end false)
 	 * and right after they are disabled (@end true), e.g. to read the
-	 * kernel's own accounting at the edges of the recording; NULL: none.
+	 * kernel's own accounting at the edges of the recording; @workload is
+	 * the pid of the workload (held before its exec at the start), or 0.
+	 * NULL: none.
 	 */
-	void (*edge)(void *ctx, bool end);
+	void (*edge)(void *ctx, bool end, int workload);
 	void *edge_ctx;
 };
 

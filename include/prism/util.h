@@ -283,6 +283,13 @@ PRISM_API void prism_util__set_missing(struct prism_util *u, const char *missing
  */
 PRISM_API void prism_util__use_runtime(struct prism_util *u);
 
+/*
+ * prism_util__set_end - the recording lasted until @end (in the events'
+ * clock): the trace ends there even when its last event is earlier (a
+ * workload asleep when the recording was stopped).  Live recordings only.
+ */
+PRISM_API void prism_util__set_end(struct prism_util *u, uint64_t end);
+
 /**
  * prism_util__finish - close the trace: running tasks are charged up to
  * the end, open calls become pending.  Further events are ignored.

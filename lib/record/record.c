@@ -594,7 +594,7 @@ int prism_record__run(struct prism_record *r)
 		pfd[n++].events = POLLIN;
 	}
 	if (r->o.edge)
-		r->o.edge(r->o.edge_ctx, false);
+		r->o.edge(r->o.edge_ctx, false, r->child > 0 ? (int)r->child : 0);
 	err = rec_enable(r);
 	if (!err)
 		err = rec_offcpu_start(r);
@@ -628,7 +628,7 @@ int prism_record__run(struct prism_record *r)
 	/* stop the events, then take what they wrote */
 	rec_disable(r);
 	if (r->o.edge)
-		r->o.edge(r->o.edge_ctx, true);
+		r->o.edge(r->o.edge_ctx, true, r->child > 0 ? (int)r->child : 0);
 	return finish(r, err);
 }
 

@@ -100,6 +100,11 @@ void prism_util__free(struct prism_util *u)
 	free(u);
 }
 
+void prism_util__set_end(struct prism_util *u, uint64_t end)
+{
+	u->end_at = end;
+}
+
 void prism_util__use_runtime(struct prism_util *u)
 {
 	u->runtime = true;

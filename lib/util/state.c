@@ -848,6 +848,8 @@ void prism_util__finish(struct prism_util *u)
 
 	if (u->finished)
 		return;
+	if (u->started && u->end_at > end)
+		end = u->end = u->end_at;
 	u->finished = true;
 	u->no_fast_path = true; /* the general path ignores what comes now */
 	for (i = 0; i < u->nr_cpus; i++) {

@@ -173,6 +173,7 @@ struct prism_util {
 	bool no_fast_path; /* every event through the general path: tests, and once finished */
 	bool sw_records; /* switch records are the authority on who runs (see state.c) */
 	bool runtime; /* sched_stat_runtime events come: inferred switch-ins wait for them */
+	uint64_t end_at; /* prism_util__set_end() */
 	struct prism_util_anomalies an;
 	char *missing;
 

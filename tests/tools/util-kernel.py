@@ -6,18 +6,19 @@
       write every thread's on-CPU ns (/proc/PID/task/TID/schedstat, first
       field) and comm to FILE, one "tid ns comm" line each.
   util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10]
+                                               [--not-pid P,Q]
       BEFORE and AFTER are snaps taken around the prism run (a window that
       holds the recording: the kernel's figure is an upper bound).  Every
       task of the report that lived through the window (or was born in it
       and still lives) is on CPU no longer than the kernel accounted to it
       + slack; the report's total of those tasks is within total-pct of the
       kernel's.
-  util-kernel.py tasks PRISM.csv --comm-not perf
-      print the sum of the on-CPU ms of the report's task rows (ALL)
-      whose comm is not the one given.
-  util-kernel.py check PRISM.csv BEFORE AFTER --tids 1,2
-      the report's 'accounting check' says how many of these tasks are
-      within 1 ms of the kernel; print the line and the tasks' numbers.
+  util-kernel.py sum PRISM.csv [--comm-not a,b] [--pid P] [--not-pid P]
+      print the on-CPU ms of the report's task rows (ALL, every image)
+      that pass the filters.
+  util-kernel.py rusage OUT CMD...
+      run CMD, write "PID MS" to OUT: its pid and the user + sys time its
+      rusage says (wait4, microseconds), then exit with CMD's status.
 
 Prints one line per difference; exits 1 if there is any.
 """
@@ -84,6 +85,8 @@ def system(argv):
     for tid, (comm, run, pid) in sorted(tasks.items()):
         if tid not in after:
             continue  # ended in the window: the kernel's figure is gone
+        if str(pid) in opt(argv, "--not-pid", "").split(","):
+            continue
         k = (after[tid][0] - before.get(tid, (0, ""))[0]) / 1e6
         n += 1
         sum_prism += run
@@ -106,19 +109,34 @@ def opt(argv, name, default):
     return argv[argv.index(name) + 1] if name in argv else default
 
 
-def tasks_sum(argv):
-    tasks = load_tasks(argv[0])
-    skip = opt(argv, "--comm-not", None)
-    rows = []
+def rows_sum(argv):
+    skip = opt(argv, "--comm-not", "").split(",")
+    pid = opt(argv, "--pid", None)
+    not_pid = opt(argv, "--not-pid", None)
+    total = 0.0
     with open(argv[0]) as f:
         for line in f:
             v = line.rstrip("\n").split(",")
-            if len(v) >= 13 and v[0] == "row" and v[1] == "task" and v[6] == "ALL" \
-                    and v[5] != skip:
-                rows.append(sum(float(x) for x in v[7:13]))
-    del tasks
-    print(f"{sum(rows):.6f}")
+            if len(v) < 13 or v[0] != "row" or v[1] != "task" or v[6] != "ALL":
+                continue
+            if v[5] in skip or (pid and v[2] != pid) or (not_pid and v[2] == not_pid):
+                continue
+            total += sum(float(x) for x in v[7:13])
+    print(f"{total:.6f}")
     return 0
+
+
+def rusage(argv):
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.execvp(argv[1], argv[1:])
+        finally:
+            os._exit(127)
+    _, status, ru = os.wait4(pid, 0)
+    with open(argv[0], "w") as f:
+        f.write(f"{pid} {(ru.ru_utime + ru.ru_stime) * 1e3:.3f}\n")
+    return os.waitstatus_to_exitcode(status) & 0xff
 
 
 def main():
@@ -131,8 +149,10 @@ def main():
         return 0
     if cmd == "system":
         return system(argv)
-    if cmd == "tasks":
-        return tasks_sum(argv)
+    if cmd == "sum":
+        return rows_sum(argv)
+    if cmd == "rusage":
+        return rusage(argv)
     print(__doc__, file=sys.stderr)
     return 2
 
