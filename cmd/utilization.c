@@ -394,6 +394,8 @@ static void print_anomalies(const struct prism_util_result *r)
 	printf("  busy, mode unknown       %12.6f ms\n", ms(a->busy_unknown_ns));
 	printf("  switch records           %12" PRIu64 " (the authority on who runs)\n",
 	       a->switch_records);
+	printf("  moved by runtime events  %12.6f ms (run time from a switch's pick, as the kernel counts)\n",
+	       ms(a->runtime_moved_ns));
 	if (a->missing[0])
 		printf("  events not in the file: %s\n", a->missing);
 }
@@ -701,11 +703,12 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 			json_str(t->comm);
 			printf(",\"start\":%.9f,\"end\":%.9f,\"exited\":%s,\"moves\":%" PRIu64
 			       ",\"wakeups\":%" PRIu64 ",\"wakeup_total\":%.6f,\"wakeup_max\":%.6f,"
-			       "\"inferred\":%.6f,\"tail\":%.6f,\"head\":%.6f,\"orphan\":%.6f,\"all\":{",
+			       "\"inferred\":%.6f,\"moved\":%.6f,\"tail\":%.6f,\"head\":%.6f,"
+			       "\"orphan\":%.6f,\"all\":{",
 			       (double)t->start / 1e9, (double)t->end / 1e9,
 			       t->exited ? "true" : "false", t->moves, t->wakeups,
-			       ms(t->wakeup_total), ms(t->wakeup_max), ms(t->inferred), ms(t->tail),
-			       ms(t->head), ms(t->orphan));
+			       ms(t->wakeup_total), ms(t->wakeup_max), ms(t->inferred),
+			       ms(t->moved), ms(t->tail), ms(t->head), ms(t->orphan));
 			json_times(&t->all);
 			printf("},");
 			json_rows(t->cpus, t->nr_cpus);
@@ -747,7 +750,8 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 	       ms(a->before_first_switch_ns), a->no_tid_samples, a->spurious_migrations,
 	       a->events_after_death, a->cpus_without_events, ms(a->busy_unknown_ns));
 	json_str(a->missing);
-	printf(",\"switch_records\":%" PRIu64 "}", a->switch_records);
+	printf(",\"switch_records\":%" PRIu64 ",\"runtime_moved\":%.6f}", a->switch_records,
+	       ms(a->runtime_moved_ns));
 	if (c->kc_valid) {
 		const struct prism_util_check_result *k = &c->kc;
 

@@ -146,6 +146,7 @@ struct prism_util_task {
 	uint64_t head; /* run time on a CPU before that CPU's first sched_switch */
 	uint64_t orphan; /* run time ended by a switch whose sample had tid -1 (perf counts it to tid -1) */
 	uint64_t switch_ins; /* times switched in, seen or inferred */
+	uint64_t moved; /* run time runtime events moved to it or from it (runtime_moved_ns) */
 	size_t nr_calls[PRISM_UTIL_NR_KINDS];
 	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS]; /* busiest first */
 };
@@ -184,6 +185,12 @@ struct prism_util_anomalies {
 	uint64_t no_tid_samples; /* samples with tid -1 (an exiting task's last switch) */
 	uint64_t before_first_switch_ns; /* task run time on CPUs before their first sched_switch */
 	uint64_t switch_records; /* PERF_RECORD_SWITCH in/out and EXIT records used */
+	/*
+	 * run time moved from a CPU's previous occupant to the task switched
+	 * in, by the task's first runtime event (the kernel counts a run from
+	 * when the task was picked, before the switch is traced)
+	 */
+	uint64_t runtime_moved_ns;
 	const char *missing; /* space-separated events the file lacks, "" when complete */
 };
 

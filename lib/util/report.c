@@ -411,6 +411,7 @@ static int build_task(struct prism_util *u, struct arena *a, struct task *t, int
 	out->head = t->head;
 	out->orphan = t->orphan;
 	out->switch_ins = t->switch_ins;
+	out->moved = t->moved;
 	if (!out->comm)
 		return -ENOMEM;
 	return export_calls(u, a, &t->calls, false, out->nr_calls, out->calls);

@@ -226,7 +226,7 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 		t->off_cpu = t->cpu != NO_CPU ? t->cpu : cpu;
 		accrue_off(t, now, cpu);
 	}
-	t->run_inferred = false;
+	t->start_open = false;
 	if (t->cpu != NO_CPU && t->cpu != cpu && !t->migrated)
 		t->moves++; /* implicit migration: seen on a new CPU */
 	t->migrated = false;
@@ -292,10 +292,23 @@ static void count_inferred(struct prism_util *u, struct task *t, uint64_t since,
 		/* seen switched out: it ran again, from a switch-in the trace lacks */
 		u->an.inferred_switch_ins++;
 		u->an.inferred_ns += dt;
-	} else if (dt || t->run_inferred) {
+	} else if (dt || t->start_open) {
 		u->an.assumed_running++;
 		u->an.assumed_ns += dt;
 	}
+}
+
+/* open @t's start to its first runtime event (run_from()), back to @lo */
+static void open_start(struct prism_util *u, struct cpu *c, struct task *t, struct task *pre,
+		       uint8_t pre_bucket, uint64_t lo, bool inferred)
+{
+	if (!t || !u->runtime)
+		return;
+	t->start_open = true;
+	t->start_inferred = inferred;
+	t->start_lo = lo;
+	c->pre = pre;
+	c->pre_bucket = pre_bucket;
 }
 
 /*
@@ -311,10 +324,8 @@ static struct task *switch_in_inferred(struct prism_util *u, struct cpu *c, uint
 
 	charge(u, c, cpu, wait ? now : since);
 	switch_in(c, cpu, t, wait ? now : since);
-	if (wait) {
-		t->run_inferred = true;
-		t->infer_lo = since;
-	}
+	if (wait)
+		open_start(u, c, t, NULL, B_IDLE, since, true);
 	count_inferred(u, t, wait ? now : since, now);
 	return t;
 }
@@ -389,39 +400,55 @@ static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, ui
 }
 
 /*
- * @t ran from @from on (its first runtime event after an inferred
- * switch-in says so): the part of [@from, run_since) the CPU was charged
- * idle for becomes its run time, taken off its off-CPU time.
+ * @t ran from @from on: its first runtime event since it was switched in
+ * says so.  The part of [@from, run_since) that the CPU charged to its
+ * previous occupant (or to idle) becomes @t's run time, taken off its
+ * off-CPU time; the previous occupant's off-CPU time starts that much
+ * earlier.
  */
 static void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
 		     uint64_t from)
 {
-	struct task_cpu *row;
+	struct task_cpu *row, *prow;
+	struct task *pre = c->pre;
+	enum bucket b = mode_bucket(t), pb = (enum bucket)c->pre_bucket;
 	uint64_t x, w;
-	enum bucket b = mode_bucket(t);
 
-	t->run_inferred = false;
-	if (from < t->infer_lo)
-		from = t->infer_lo;
+	t->start_open = false;
+	if (from < t->start_lo)
+		from = t->start_lo;
 	if (from >= t->run_since)
 		return;
 	x = t->run_since - from;
-	row = task_row(t, cpu);
-	if (!row || c->t[B_IDLE] < x)
+	if (pre && (!(prow = task_row(pre, cpu)) || prow->t[pb] < x))
 		return;
-	c->t[B_IDLE] -= x;
+	row = task_row(t, cpu);
+	if (!row || c->t[pb] < x)
+		return;
+	c->t[pb] -= x;
 	c->t[b] += x;
 	row->t[b] += x;
+	if (pre) {
+		task_row(pre, cpu)->t[pb] -= x;
+		pre->moved += x;
+		if (!pre->running && !pre->dead && pre->off_since == t->run_since)
+			pre->off_since = from;
+	}
 	if (!c->switch_seen) {
 		t->head += x;
 		u->an.before_first_switch_ns += x;
 	}
 	t->run_since = from;
-	t->inferred += x;
-	if (t->seen_off)
-		u->an.inferred_ns += x;
-	else
-		u->an.assumed_ns += x;
+	if (t->start_inferred) {
+		t->inferred += x;
+		if (t->seen_off)
+			u->an.inferred_ns += x;
+		else
+			u->an.assumed_ns += x;
+	} else {
+		t->moved += x;
+		u->an.runtime_moved_ns += x;
+	}
 	row = task_row(t, t->off_cpu);
 	if (!row || row->t[B_IDLE] < x)
 		return;
@@ -438,6 +465,8 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	uint64_t state = (uint64_t)ev->b;
 	struct task *prev = c->cur, *nt = NULL;
 	enum off_state off;
+	uint64_t lo;
+	uint8_t pb;
 	bool dead;
 
 	if (prev)
@@ -447,7 +476,13 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	/* TASK_REPORT bits: 0 = R (R+ when preempted sets a bit above them) */
 	off = (state & 0xff) == 0 ? OFF_WAIT : OFF_SLEEP;
 	dead = (state & 0x30) != 0; /* X (dead) or Z (zombie) */
-	charge(u, c, cpu, ev->time);
+	pb = (uint8_t)cpu_bucket(c);
+	/*
+	 * The kernel counts the next task's run from the scheduler's clock
+	 * update, before the previous task's last runtime event is traced:
+	 * no bound but the previous task's start.
+	 */
+	lo = prev ? prev->run_since : 0;
 	switch_out(c, prev, ev->time, off, dead);
 	if (next) {
 		nt = get_task(u, next);
@@ -455,8 +490,12 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 			return -ENOMEM;
 		set_comm(nt, ev->comm2, ev->comm2_len);
 		steal(u, nt, cpu, ev->time);
+		if (nt->off_since > lo)
+			lo = nt->off_since;
 	}
 	switch_in(c, cpu, nt, ev->time);
+	if (!c->nr_ictx)
+		open_start(u, c, nt, prev, pb, lo, false);
 	return 0;
 }
 
@@ -469,7 +508,7 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
  * recorded, or none.
  */
 static int switch_record(struct prism_util *u, struct cpu *c, uint32_t cpu,
-			 const struct prism_util_event *ev)
+			 const struct prism_util_event *ev, uint64_t before)
 {
 	uint64_t now = ev->time;
 	struct task *t = NULL;
@@ -479,12 +518,18 @@ static int switch_record(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	charge(u, c, cpu, now);
 	c->switch_seen = true;
 	if (ev->type == PRISM_UTIL_EV_SWITCH_IN) {
+		bool idle = !c->cur && !c->nr_ictx;
+
 		if (ev->tid && !(t = get_task(u, ev->tid)))
 			return -ENOMEM;
 		if (c->cur && c->cur != t)
 			switch_out(c, c->cur, now, OFF_UNKNOWN, false);
 		steal(u, t, cpu, now);
+		if (t && t->off_since > before)
+			before = t->off_since;
 		switch_in(c, cpu, t, now);
+		if (idle)
+			open_start(u, c, t, NULL, B_IDLE, before, false);
 		return 0;
 	}
 	if (!ev->tid)
@@ -694,8 +739,10 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 	u->nr_events++;
 
 	if (ev->type >= PRISM_UTIL_EV_SWITCH_IN && ev->type <= PRISM_UTIL_EV_TASK_END) {
+		uint64_t before = c->last_ev;
+
 		c->last_ev = now;
-		return ev->tid == UINT32_MAX ? 0 : switch_record(u, c, cpu, ev);
+		return ev->tid == UINT32_MAX ? 0 : switch_record(u, c, cpu, ev, before);
 	}
 	if (ev->tid == UINT32_MAX) {
 		/*
@@ -776,7 +823,7 @@ act:
 	case PRISM_UTIL_EV_RUNTIME:
 		charge(u, c, cpu, now);
 		/* about the task itself, in its context: it ran since now - b */
-		if (t && t->run_inferred && (uint64_t)ev->a == t->tid)
+		if (t && t->start_open && (uint64_t)ev->a == t->tid)
 			run_from(u, c, cpu, t,
 				 now - ((uint64_t)ev->b < now ? (uint64_t)ev->b : now));
 		break;

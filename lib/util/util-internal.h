@@ -71,12 +71,17 @@ struct task {
 	bool dead, exiting;
 	bool seen_off; /* seen leaving a CPU: it runs again only once switched in */
 	/*
-	 * Switched in by inference at run_since, on a CPU that was idle since
-	 * infer_lo: its first runtime event may move the start back to there
-	 * (the off-CPU time was charged to the row of off_cpu).
+	 * With runtime events: its first runtime event since it was switched
+	 * in at run_since may move the start back, no earlier than start_lo,
+	 * over time the CPU was idle: a switch-in the trace lacks (inferred),
+	 * or a switch record (the kernel counts a task's run from when it was
+	 * picked, before the context switch; on this VM kind 20 us before the
+	 * record).  Its off-CPU time was charged to the row of off_cpu.
 	 */
-	bool run_inferred;
-	uint64_t infer_lo;
+	bool start_open;
+	bool start_inferred;
+	uint64_t start_lo;
+	uint64_t moved; /* run time runtime events moved to it, or from it to the next task */
 	uint32_t off_cpu;
 	bool running;
 	uint32_t cpu; /* where it runs or last ran; NO_CPU before the first event */
@@ -139,6 +144,9 @@ struct cpu {
 	uint64_t last_ev; /* time of the last event on this CPU */
 	bool irq_seen; /* an irq/softirq event was seen here */
 	bool switch_seen; /* a sched_switch was seen here */
+	/* the occupant before the current one (NULL: idle), and its last bucket */
+	struct task *pre;
+	uint8_t pre_bucket;
 	struct ictx ictx[MAX_ICTX];
 	int nr_ictx;
 	uint64_t t[B__NR];

@@ -6,13 +6,19 @@
       write every thread's on-CPU ns (/proc/PID/task/TID/schedstat, first
       field) and comm to FILE, one "tid ns comm" line each.
   util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10]
-                                               [--not-pid P,Q]
+                                               [--not-pid P,Q] [--light-pct L]
       BEFORE and AFTER are snaps taken around the prism run (a window that
       holds the recording: the kernel's figure is an upper bound).  Every
       task of the report that lived through the window (or was born in it
       and still lives) is on CPU no longer than the kernel accounted to it
       + slack; the report's total of those tasks is within total-pct of the
-      kernel's.
+      kernel's, for the tasks alive at both reads: no more than 10% over
+      the kernel's total over the window, no more than 10% under its share
+      over the trace (the trace's length over the time between the reads).
+      With --light-pct, the total counts only tasks the kernel gave at most
+      L% of one CPU over the window (the machine's busy tasks run in the
+      window's ends, outside the trace, at their own pace).  --not-pid:
+      leave these processes' threads out of the total.
   util-kernel.py sum PRISM.csv [--comm-not a,b] [--pid P] [--not-pid P]
       print the on-CPU ms of the report's task rows (ALL, every image)
       that pass the filters.
@@ -24,6 +30,7 @@ Prints one line per difference; exits 1 if there is any.
 """
 import os
 import sys
+import time
 
 
 def snap(path):
@@ -45,6 +52,7 @@ def snap(path):
                 continue
             out.append(f"{tid} {ns} {comm}\n")
     with open(path, "w") as f:
+        f.write(f"# {time.monotonic_ns()}\n")
         f.writelines(out)
 
 
@@ -52,6 +60,9 @@ def load_snap(path):
     d = {}
     with open(path) as f:
         for line in f:
+            if line.startswith("#"):
+                d["t"] = int(line.split()[1])
+                continue
             tid, ns, comm = line.split(" ", 2)
             d[int(tid)] = (int(ns), comm.strip())
     return d
@@ -79,8 +90,15 @@ def system(argv):
     tasks = load_tasks(argv[2])
     slack = float(opt(argv, "--slack-ms", "1"))
     total_pct = float(opt(argv, "--total-pct", "10"))
+    window = (after["t"] - before["t"]) / 1e6
+    light = float(opt(argv, "--light-pct", "100")) / 100 * window
+    length = window
+    with open(argv[2]) as f:
+        for line in f:
+            if line.startswith("trace,length,"):
+                length = float(line.split(",")[2])
     bad = 0
-    sum_prism = sum_kernel = 0.0
+    sum_prism = sum_kernel = sum_scaled = 0.0
     n = 0
     for tid, (comm, run, pid) in sorted(tasks.items()):
         if tid not in after:
@@ -88,19 +106,25 @@ def system(argv):
         if str(pid) in opt(argv, "--not-pid", "").split(","):
             continue
         k = (after[tid][0] - before.get(tid, (0, ""))[0]) / 1e6
-        n += 1
-        sum_prism += run
-        sum_kernel += k
+        if k <= light and tid in before:
+            n += 1
+            sum_prism += run
+            sum_kernel += k
+            sum_scaled += k * min(1.0, length / window)
         if run > k + slack:
             print(f"{comm}[{tid}]: prism {run:.3f} ms on CPU, the kernel {k:.3f} ms")
             bad += 1
-    print(f"note: {n} tasks compared, prism {sum_prism:.3f} ms, kernel {sum_kernel:.3f} ms",
-          file=sys.stderr)
+    print(f"note: {n} tasks in the total, prism {sum_prism:.3f} ms, kernel {sum_scaled:.3f} ms"
+          f" over the trace's share of the {window:.0f} ms window, {sum_kernel:.3f} ms over"
+          " all of it", file=sys.stderr)
     if not n:
         print("no task to compare")
         return 1
-    if abs(sum_prism - sum_kernel) > sum_kernel * total_pct / 100:
-        print(f"total: prism {sum_prism:.3f} ms, the kernel {sum_kernel:.3f} ms")
+    # the kernel's total over the trace lies between the scaled and the whole
+    if sum_prism < sum_scaled * (1 - total_pct / 100) or \
+            sum_prism > sum_kernel * (1 + total_pct / 100):
+        print(f"total: prism {sum_prism:.3f} ms, the kernel {sum_scaled:.3f} ms over the"
+              f" trace's share of the window, {sum_kernel:.3f} ms over the window")
         bad += 1
     return 1 if bad else 0
 

@@ -338,6 +338,52 @@ static void test_silent_task_leaves_after_its_last_event(void)
 	TEST_EQ_U64(r->anomalies.inferred_ns, 88 * MS);
 }
 
+/*
+ * The kernel counts a run from when the task was picked, before the switch
+ * is traced (or recorded): its first runtime event moves the start back,
+ * taking the time from the previous occupant, and both say how much moved.
+ */
+static void test_runtime_moves_seen_switch_in(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 0, 0, 200);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 1 * MS, 0, 200, 0, 0, 0);
+	sw(10 * MS, 0, 200, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 12 * MS, 0, 100, 100, 2 * MS + 20000, 0);
+	sw(12 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS + 20000);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 10 * MS - 20000);
+	TEST_EQ_U64(task(r, 100)->moved, 20000);
+	TEST_EQ_U64(task(r, 200)->moved, 20000);
+	TEST_EQ_U64(task(r, 200)->all.idle, 10 * MS + 20000);
+	TEST_EQ_U64(r->anomalies.runtime_moved_ns, 20000);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 0);
+	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
+}
+
+/* switch records too: the first runtime event after a switch-in record */
+static void test_runtime_moves_switch_record(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	rec_in(0, 0, 100);
+	rec_out(1 * MS, 0, 100, 0);
+	rec_in(10 * MS, 0, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 11 * MS, 0, 100, 100, 1 * MS + 30000, 0);
+	rec_out(11 * MS, 0, 100, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 200, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS + 30000);
+	TEST_EQ_U64(r->cpus[0].t.idle, 20 * MS - 2 * MS - 30000);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -351,4 +397,4 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(switch_out_record_of_running_task), TEST(task_ends_at_exit_record),
 	  TEST(exit_record_ignored_without_switch_records), TEST(runtime_places_missing_switch_in),
 	  TEST(runtime_bounded_by_wakeup), TEST(silent_task_leaves_after_its_last_event),
-	  TEST(zz_free));
+	  TEST(runtime_moves_seen_switch_in), TEST(runtime_moves_switch_record), TEST(zz_free));
