@@ -867,10 +867,13 @@ int cmd_util(int argc, const char **argv)
 			"a smaller window are counted out of order in the footer"),
 		OPT_STRING(0, "arch", &c.arch, "arch",
 			   "name syscalls with this architecture's table (default: the file's)"),
-		OPT_GROUP("Record first (one step)"),
+		OPT_GROUP(
+			"Record first (one step); a live report ends with an accounting check: its "
+			"tasks against the kernel's schedstat, the command against its rusage"),
 		OPT_BOOL('a', "all-cpus", &c.all_cpus, "record every CPU (system-wide)"),
 		OPT_STRING('C', "cpu-list", &c.rec_cpus, "cpus", "record these CPUs"),
-		OPT_STRING('p', "record-pid", &c.rec_pids, "pids", "record these processes"),
+		OPT_STRING('p', "record-pid", &c.rec_pids, "pids",
+			   "record these processes (with switch records, as for a command)"),
 		OPT_DOUBLE(0, "duration", &c.duration, "seconds",
 			   "stop recording after this long (default: until the command ends, or "
 			   "Ctrl-C)"),
@@ -950,7 +953,8 @@ int cmd_util(int argc, const char **argv)
 		char path[64];
 		int64_t *rec_pids = NULL;
 
-		c.check = prism_util_check__new();
+		/* (-C: the tasks also ran on CPUs that were not recorded) */
+		c.check = c.rec_cpus ? NULL : prism_util_check__new();
 		rec.check = c.check;
 		if (c.rec_pids && parse_list("pid", c.rec_pids, &rec_pids, &rec.nr_check_pids)) {
 			ret = EXIT_USAGE;
