@@ -131,7 +131,7 @@ static void check_edge(void *ctx, bool end, int workload)
 		return;
 	}
 	err = prism_util_check__read(ur->check, end, ur->pids ? ur->check_pids : NULL,
-				     ur->nr_check_pids, false);
+				     ur->nr_check_pids);
 	if (err && !end)
 		warning("no accounting check: cannot read the tasks' schedstat: %s",
 			strerror(-err));

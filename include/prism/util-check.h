@@ -53,7 +53,6 @@ PRISM_API void prism_util_check__free(struct prism_util_check *k);
  * @end: false for the start, true for the end (once the start was read)
  * @pids: these processes' threads, or NULL for every thread of the system
  * @nr_pids: entries of @pids
- * @tids_only: @pids are thread ids: those threads only (-t)
  *
  * Tasks that vanish between the reads are left out; prism's own threads
  * are read like any other.
@@ -62,7 +61,7 @@ PRISM_API void prism_util_check__free(struct prism_util_check *k);
  * or -ENOMEM.
  */
 PRISM_API int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *pids,
-				     size_t nr_pids, bool tids_only);
+				     size_t nr_pids);
 
 /*
  * The workload's CPU time as the kernel accounted it (its reaped

@@ -133,7 +133,7 @@ static int one_process(struct prism_util_check *k, bool end, uint32_t pid)
 }
 
 int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *pids,
-			   size_t nr_pids, bool tids_only)
+			   size_t nr_pids)
 {
 	struct dirent *d;
 	DIR *dir;
@@ -143,13 +143,9 @@ int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *
 	if (access("/proc/self/schedstat", R_OK))
 		return -ENOENT;
 	if (pids) {
-		for (i = 0; !err && i < nr_pids; i++) {
-			if (pids[i] <= 0 || pids[i] > UINT32_MAX)
-				continue;
-			/* a thread's own directory is /proc/TID too */
-			err = tids_only ? one_task(k, end, (uint32_t)pids[i], (uint32_t)pids[i]) :
-					  one_process(k, end, (uint32_t)pids[i]);
-		}
+		for (i = 0; !err && i < nr_pids; i++)
+			if (pids[i] > 0 && pids[i] <= UINT32_MAX)
+				err = one_process(k, end, (uint32_t)pids[i]);
 	} else {
 		dir = opendir("/proc");
 		if (!dir)

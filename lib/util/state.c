@@ -372,11 +372,11 @@ static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, ui
 	 */
 	if (c->cur && u->runtime) {
 		charge(u, c, cpu, c->last_ev);
-		c->cur->inferred += now - c->last_ev;
-		u->an.inferred_ns += now - c->last_ev;
 		switch_out(c, c->cur, c->last_ev, OFF_UNKNOWN, false);
-		if (!t)
+		if (!t) {
+			u->an.inferred_switch_ins++; /* to the idle task */
 			return NULL;
+		}
 	}
 	if (c->cur) {
 		/* it may have run up to now: the new one is placed now */

@@ -6,7 +6,8 @@
       write every thread's on-CPU ns (/proc/PID/task/TID/schedstat, first
       field) and comm to FILE, one "tid ns comm" line each.
   util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10]
-                                               [--not-pid P,Q] [--light-pct L]
+                                               [--not-pid P,Q] [--not-comm C,D]
+                                               [--light-pct L]
       BEFORE and AFTER are snaps taken around the prism run (a window that
       holds the recording: the kernel's figure is an upper bound).  Every
       task of the report that lived through the window (or was born in it
@@ -103,7 +104,8 @@ def system(argv):
     for tid, (comm, run, pid) in sorted(tasks.items()):
         if tid not in after:
             continue  # ended in the window: the kernel's figure is gone
-        if str(pid) in opt(argv, "--not-pid", "").split(","):
+        if str(pid) in opt(argv, "--not-pid", "").split(",") or \
+                comm in opt(argv, "--not-comm", "").split(","):
             continue
         k = (after[tid][0] - before.get(tid, (0, ""))[0]) / 1e6
         if k <= light and tid in before:

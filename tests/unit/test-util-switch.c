@@ -335,7 +335,8 @@ static void test_silent_task_leaves_after_its_last_event(void)
 	r = util_report(u);
 	TEST_EQ_U64(util_run(&task(r, 70)->all), 2 * MS);
 	TEST_EQ_U64(r->cpus[0].t.idle, 88 * MS);
-	TEST_EQ_U64(r->anomalies.inferred_ns, 88 * MS);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 1);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 0);
 }
 
 /*
