@@ -46,13 +46,21 @@ for i in 1 2 3 4 5; do
 done
 
 # the recording alone between the reads (prism record --util is prism util
-# -a's recording): the analysis of a sanitizer build takes seconds, in which
-# the machine's busy tasks would add to the kernel's figures
+# -a's recording), read again as soon as it says the file is written: the
+# analysis of a sanitizer build takes seconds, and releasing the tracepoint
+# events half a second (a grace period each), in which the machine's tasks
+# would add to the kernel's figures
+mkfifo rec.fifo
 for i in 1 2 3 4 5; do
 	$K snap before.txt
-	prism record --util -q -a --duration 3 -o sys.data 2>rec.err
+	prism record --util --no-buildid -a --duration 3 -o sys.data 2>rec.fifo &
+	rp=$!
+	# read again once the file is complete, before the events' slow release
+	while read -r line; do
+		case $line in *"Captured and wrote"*) $K snap after.txt ;; esac
+	done <rec.fifo
+	wait $rp
 	rc=$?
-	$K snap after.txt
 	check "system run $i: prism record --util -a exits 0" test $rc -eq 0
 	prism util -i sys.data --csv --no-calls >sys.csv 2>sys.err
 	check "system run $i: prism util exits 0" test $? -eq 0

@@ -100,6 +100,7 @@ def system(argv):
                 length = float(line.split(",")[2])
     bad = 0
     sum_prism = sum_kernel = sum_scaled = 0.0
+    diffs = []
     n = 0
     for tid, (comm, run, pid) in sorted(tasks.items()):
         if tid not in after:
@@ -113,6 +114,7 @@ def system(argv):
             sum_prism += run
             sum_kernel += k
             sum_scaled += k * min(1.0, length / window)
+            diffs.append((k - run, comm, tid, run, k))
         if run > k + slack:
             print(f"{comm}[{tid}]: prism {run:.3f} ms on CPU, the kernel {k:.3f} ms")
             bad += 1
@@ -127,6 +129,8 @@ def system(argv):
             sum_prism > sum_kernel * (1 + total_pct / 100):
         print(f"total: prism {sum_prism:.3f} ms, the kernel {sum_scaled:.3f} ms over the"
               f" trace's share of the window, {sum_kernel:.3f} ms over the window")
+        for d, comm, tid, run, k in sorted(diffs, reverse=True)[:5]:
+            print(f"  {comm}[{tid}]: prism {run:.3f} ms, the kernel {k:.3f} ms")
         bad += 1
     return 1 if bad else 0
 
