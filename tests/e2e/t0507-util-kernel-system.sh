@@ -52,6 +52,8 @@ done
 # would add to the kernel's figures
 mkfifo rec.fifo
 for i in 1 2 3 4 5; do
+	# kworkers free the last run's ring buffers (deferred): let them be done
+	sleep 1
 	$K snap before.txt
 	prism record --util --no-buildid -a --duration 3 -o sys.data 2>rec.fifo &
 	rp=$!
