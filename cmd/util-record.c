@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: MIT
 /*
  * The util preset (every tracepoint the analysis uses that this kernel
- * has, in one group so they are enabled together; prism itself excluded;
- * big buffers so nothing is lost), shared by prism util's one-step mode
+ * has, in one group so they are enabled together; switch records when
+ * recording tasks; big buffers so nothing is lost), shared by prism util's one-step mode
  * (recorded into a temporary file) and prism record --util.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <prism/evspec.h>
 #include <prism/record.h>
 #include <prism/strbuf.h>
 #include <prism/tracefs.h>
+#include <prism/util-check.h>
 #include <prism/util.h>
 
 #include "cmd.h"
@@ -78,11 +82,76 @@ void util_preset_opts(struct prism_record_opts *o)
 	if (!o->mmap_bytes)
 		o->mmap_bytes = UTIL_MMAP_BYTES;
 	o->sample_cpu = true;
+	/* prism's switches keep its row and the CPU's chain of switches true */
+	o->include_self_sched = true;
+	/*
+	 * Per task, a sched_switch fires in the context of the task leaving
+	 * the CPU: the switch-in of a recorded task is seen only when the task
+	 * it replaces is recorded too.  Switch records report both sides.
+	 */
+	if (!o->system_wide && !o->cpu_list)
+		o->switch_events = true;
+	/* the workload's exec is its CPU time too (rusage counts it) */
+	o->workload_from_start = true;
+	/* events in the clock of the recording's edges (prism_util__set_end()) */
+	if (!o->use_clockid) {
+		o->use_clockid = true;
+		o->clockid = CLOCK_MONOTONIC;
+	}
+}
+
+struct edge_ctx {
+	const struct util_record *ur;
+	uint64_t workload_before; /* ns the workload ran before the recording */
+};
+
+/* the kernel's accounting at an edge of the recording (prism_record_opts.edge) */
+static void check_edge(void *ctx, bool end, int workload)
+{
+	struct edge_ctx *e = ctx;
+	const struct util_record *ur = e->ur;
+	char path[64];
+	struct timespec ts;
+	FILE *f;
+	int err;
+
+	if (end && ur->end_ns && !clock_gettime(CLOCK_MONOTONIC, &ts))
+		*ur->end_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	if (!ur->check)
+		return;
+	if (ur->argv) {
+		/* its tasks come and go: its rusage tells, less what it ran unrecorded */
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", workload);
+		f = !end && workload > 0 ? fopen(path, "r") : NULL;
+		if (f) {
+			if (fscanf(f, "%" SCNu64, &e->workload_before) != 1)
+				e->workload_before = 0;
+			fclose(f);
+		}
+		return;
+	}
+	err = prism_util_check__read(ur->check, end, ur->pids ? ur->check_pids : NULL,
+				     ur->nr_check_pids);
+	if (err && !end)
+		warning("no accounting check: cannot read the tasks' schedstat: %s",
+			strerror(-err));
+}
+
+static uint64_t children_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_CHILDREN, &ru))
+		return 0;
+	return (uint64_t)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000u +
+	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 }
 
 int util_record(const struct util_record *ur, char *path, size_t len)
 {
 	struct prism_record_opts o = { 0 };
+	struct edge_ctx ec = { .ur = ur };
+	uint64_t children = children_ns();
 	int fd, ret;
 
 	if (ur->all_cpus && ur->cpus) {
@@ -110,7 +179,15 @@ int util_record(const struct util_record *ur, char *path, size_t len)
 	o.duration = ur->duration;
 	o.output = path;
 	util_preset_opts(&o);
+	o.edge = check_edge;
+	o.edge_ctx = &ec;
 	ret = record_run(&o, !quiet);
+	children = children_ns() - children;
+	if (ur->check && ur->argv)
+		prism_util_check__set_workload(
+			ur->check,
+			children > ec.workload_before ? children - ec.workload_before : 0,
+			(uint32_t)getpid());
 	prism_evspecs__free(record_specs);
 	record_specs = NULL;
 	if (ret) {

@@ -8,9 +8,11 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct prism_evspecs;
 struct prism_record_opts;
+struct prism_util_check;
 
 /*
  * The util preset's events on this kernel: one "{...}" group of the
@@ -20,7 +22,8 @@ struct prism_record_opts;
 int util_preset_events(struct prism_evspecs **specs);
 
 /* the preset's recording settings: buffers that lose nothing (unless -m was
- * given), the CPU of each sample */
+ * given), the CPU of each sample, switch records when recording tasks; call
+ * it once the targets (-a, -C, -p, -t, command) are set */
 void util_preset_opts(struct prism_record_opts *o);
 
 struct util_record {
@@ -29,6 +32,16 @@ struct util_record {
 	const char *pids; /* -p list */
 	const char *const *argv; /* workload, NULL-terminated, or NULL */
 	double duration; /* seconds, 0 = until the workload ends or Ctrl-C */
+	/*
+	 * Filled with the kernel's accounting of the recorded tasks when not
+	 * NULL: schedstat of every thread (-a, -C) or of the -p processes at
+	 * both ends of the recording, the workload's rusage.
+	 */
+	struct prism_util_check *check;
+	const int64_t *check_pids; /* -p, parsed */
+	size_t nr_check_pids;
+	/* set to when the events were disabled, in their clock (CLOCK_MONOTONIC) */
+	uint64_t *end_ns;
 };
 
 /*

@@ -15,6 +15,7 @@
 
 #include <prism/error.h>
 #include <prism/session.h>
+#include <prism/util-check.h>
 #include <prism/util.h>
 
 #include "cmd.h"
@@ -36,6 +37,11 @@ struct util_cmd {
 	double duration;
 	bool keep;
 	uint64_t order_mb;
+	uint64_t end_ns; /* a live run: when the recording stopped */
+	/* the accounting check of a live run (NULL for a file) */
+	struct prism_util_check *check;
+	struct prism_util_check_result kc;
+	bool kc_valid;
 	/* printing */
 	struct prism_util *u;
 	bool failed; /* a table could not be made (said) */
@@ -386,8 +392,34 @@ static void print_anomalies(const struct prism_util_result *r)
 	printf("  events after death       %12" PRIu64 "\n", a->events_after_death);
 	printf("  CPUs without events      %12" PRIu64 " (counted idle)\n", a->cpus_without_events);
 	printf("  busy, mode unknown       %12.6f ms\n", ms(a->busy_unknown_ns));
+	printf("  switch records           %12" PRIu64 " (the authority on who runs)\n",
+	       a->switch_records);
+	printf("  moved by runtime events  %12.6f ms (run time from a switch's pick, as the kernel counts)\n",
+	       ms(a->runtime_moved_ns));
 	if (a->missing[0])
 		printf("  events not in the file: %s\n", a->missing);
+}
+
+/*
+ * "accounting check: N tasks within 1 ms of the kernel, M differ (largest:
+ * comm[tid] X ms); the workload: X ms on CPU, Y ms by its rusage (D ms)"
+ */
+static void check_line(const struct util_cmd *c, const char *prefix, const char *suffix)
+{
+	const struct prism_util_check_result *k = &c->kc;
+
+	if (!c->kc_valid)
+		return;
+	printf("%saccounting check: %zu tasks within %.0f ms of the kernel, %zu differ", prefix,
+	       k->nr_within, ms(PRISM_UTIL_CHECK_TOLERANCE_NS), k->nr_differ);
+	if (k->nr_within + k->nr_differ)
+		printf(" (largest: %s[%u] %+.3f ms)", k->worst_comm, k->worst_tid,
+		       (double)k->worst_ns / 1e6);
+	if (k->has_workload)
+		printf("; the workload: %.3f ms on CPU, %.3f ms by its rusage (%+.3f ms)",
+		       ms(k->workload_ns), ms(k->workload_kernel_ns),
+		       ((double)k->workload_ns - (double)k->workload_kernel_ns) / 1e6);
+	printf("%s\n", suffix);
 }
 
 /* the call tables of process @p; false (said) when they cannot be made */
@@ -443,6 +475,7 @@ static void print_text(const struct prism_util_result *r, struct util_cmd *c)
 	printf("\nTotal Trace Time: %.6f ms (%u CPUs, %" PRIu64 " events, arch %s)\n\n",
 	       ms(r->length), r->nr_cpus, r->nr_events, r->arch);
 	print_anomalies(r);
+	check_line(c, "\n", "");
 }
 
 /* ---- CSV ---- */
@@ -558,6 +591,18 @@ static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 	       ",lost_samples,%" PRIu64 "\n",
 	       ms(r->length), r->nr_cpus, r->nr_events, r->anomalies.lost_events,
 	       r->anomalies.lost_samples);
+	if (c->kc_valid) {
+		const struct prism_util_check_result *kc = &c->kc;
+
+		printf("check,within,%zu,differ,%zu,worst_tid,%u,worst_comm", kc->nr_within,
+		       kc->nr_differ, kc->worst_tid);
+		csv_str(kc->worst_comm);
+		printf(",worst_ms,%.6f", (double)kc->worst_ns / 1e6);
+		if (kc->has_workload)
+			printf(",workload_ms,%.6f,workload_rusage_ms,%.6f", ms(kc->workload_ns),
+			       ms(kc->workload_kernel_ns));
+		printf("\n");
+	}
 }
 
 /* ---- JSON ---- */
@@ -658,11 +703,12 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 			json_str(t->comm);
 			printf(",\"start\":%.9f,\"end\":%.9f,\"exited\":%s,\"moves\":%" PRIu64
 			       ",\"wakeups\":%" PRIu64 ",\"wakeup_total\":%.6f,\"wakeup_max\":%.6f,"
-			       "\"inferred\":%.6f,\"tail\":%.6f,\"head\":%.6f,\"orphan\":%.6f,\"all\":{",
+			       "\"inferred\":%.6f,\"moved\":%.6f,\"tail\":%.6f,\"head\":%.6f,"
+			       "\"orphan\":%.6f,\"all\":{",
 			       (double)t->start / 1e9, (double)t->end / 1e9,
 			       t->exited ? "true" : "false", t->moves, t->wakeups,
-			       ms(t->wakeup_total), ms(t->wakeup_max), ms(t->inferred), ms(t->tail),
-			       ms(t->head), ms(t->orphan));
+			       ms(t->wakeup_total), ms(t->wakeup_max), ms(t->inferred),
+			       ms(t->moved), ms(t->tail), ms(t->head), ms(t->orphan));
 			json_times(&t->all);
 			printf("},");
 			json_rows(t->cpus, t->nr_cpus);
@@ -704,7 +750,22 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 	       ms(a->before_first_switch_ns), a->no_tid_samples, a->spurious_migrations,
 	       a->events_after_death, a->cpus_without_events, ms(a->busy_unknown_ns));
 	json_str(a->missing);
-	printf("}}\n");
+	printf(",\"switch_records\":%" PRIu64 ",\"runtime_moved\":%.6f}", a->switch_records,
+	       ms(a->runtime_moved_ns));
+	if (c->kc_valid) {
+		const struct prism_util_check_result *k = &c->kc;
+
+		printf(",\"accounting_check\":{\"within\":%zu,\"differ\":%zu,\"worst_tid\":%u,"
+		       "\"worst_comm\":",
+		       k->nr_within, k->nr_differ, k->worst_tid);
+		json_str(k->worst_comm);
+		printf(",\"worst\":%.6f", (double)k->worst_ns / 1e6);
+		if (k->has_workload)
+			printf(",\"workload\":%.6f,\"workload_rusage\":%.6f", ms(k->workload_ns),
+			       ms(k->workload_kernel_ns));
+		printf("}");
+	}
+	printf("}\n");
 }
 
 /* ---- the command ---- */
@@ -729,9 +790,18 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 		prism_session__free(s);
 		return error_errno(ENOMEM, "cannot start the analysis");
 	}
+	if (c->end_ns && !uo->time_end)
+		prism_util__set_end(u, c->end_ns);
 	err = prism_util__process(u, s);
 	if (report_process_result(s, path, err))
 		ret = 1;
+	if (c->check) {
+		/* against every task, whatever the filters show */
+		err = prism_util__report(u, NULL, &r);
+		if (!err)
+			err = prism_util_check__compare(c->check, r, &c->kc);
+		c->kc_valid = !err;
+	}
 	err = prism_util__report(u, ro, &r);
 	c->u = u;
 	if (err) {
@@ -797,14 +867,16 @@ int cmd_util(int argc, const char **argv)
 			"a smaller window are counted out of order in the footer"),
 		OPT_STRING(0, "arch", &c.arch, "arch",
 			   "name syscalls with this architecture's table (default: the file's)"),
-		OPT_GROUP("Record first (one step)"),
+		OPT_GROUP(
+			"Record first (one step); a live report ends with an accounting check: its "
+			"tasks against the kernel's schedstat, the command against its rusage"),
 		OPT_BOOL('a', "all-cpus", &c.all_cpus, "record every CPU (system-wide)"),
 		OPT_STRING('C', "cpu-list", &c.rec_cpus, "cpus", "record these CPUs"),
-		OPT_STRING('p', "record-pid", &c.rec_pids, "pids", "record these processes"),
-		OPT_DOUBLE_POSITIVE(
-			0, "duration", &c.duration, "seconds",
-			"stop recording after this long (default: until the command ends, or "
-			"Ctrl-C)"),
+		OPT_STRING('p', "record-pid", &c.rec_pids, "pids",
+			   "record these processes (with switch records, as for a command)"),
+		OPT_DOUBLE_POSITIVE(0, "duration", &c.duration, "seconds",
+				    "stop recording after this long (default: until the command "
+				    "ends, or Ctrl-C)"),
 		OPT_BOOL(0, "keep", &c.keep, "keep the recorded file (its path is printed)"),
 		OPT_END(),
 	};
@@ -879,8 +951,19 @@ int cmd_util(int argc, const char **argv)
 			.duration = c.duration,
 		};
 		char path[64];
+		int64_t *rec_pids = NULL;
 
+		/* (-C: the tasks also ran on CPUs that were not recorded) */
+		c.check = c.rec_cpus ? NULL : prism_util_check__new();
+		rec.check = c.check;
+		if (c.rec_pids && parse_list("pid", c.rec_pids, &rec_pids, &rec.nr_check_pids)) {
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		rec.check_pids = rec_pids;
+		rec.end_ns = &c.end_ns;
 		ret = util_record(&rec, path, sizeof(path));
+		free(rec_pids);
 		if (ret)
 			goto out;
 		ret = analyse(&c, path, &ro, &uo);
@@ -892,6 +975,7 @@ int cmd_util(int argc, const char **argv)
 		ret = analyse(&c, c.input, &ro, &uo);
 	}
 out:
+	prism_util_check__free(c.check);
 	free(pids);
 	free(tids);
 	free(cpus);

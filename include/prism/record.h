@@ -18,8 +18,9 @@
  * PERF_EVENT_IOC_SET_OUTPUT); all leaders enabled after every fd is open (or
  * by enable_on_exec at the workload's exec).  Each drain pass over the
  * buffers ends with FINISHED_ROUND.  prism's own threads are excluded from
- * tracepoints (filter "common_pid != <tid> && ...") and its samples of other
- * per-CPU events are left out while draining, unless include_self.
+ * tracepoints (filter "common_pid != <tid> && ...", sched:* ones kept with
+ * include_self_sched) and its samples of other per-CPU events are left out
+ * while draining, unless include_self.
  */
 #ifndef PRISM_RECORD_H
 #define PRISM_RECORD_H
@@ -62,6 +63,19 @@ struct prism_record_opts {
 	bool all_cgroups; /* --all-cgroups: PERF_SAMPLE_CGROUP + CGROUP records */
 	int compress_level; /* -z: 0 none, else zstd level */
 	bool include_self; /* trace prism itself too */
+	/*
+	 * Exclude prism only from the tracepoints that are its own activity
+	 * (syscalls, interrupts, ...), not from sched:* ones: a CPU's chain of
+	 * switches stays whole, and prism's own on-CPU time stays true.  Its
+	 * samples of events that are not tracepoints are then kept too.
+	 */
+	bool include_self_sched;
+	/*
+	 * Record the workload from its release, its exec included (its first
+	 * image is prism's child), not from its exec (enable_on_exec): all
+	 * of its CPU time as the kernel accounts it (rusage) is then recorded.
+	 */
+	bool workload_from_start;
 	bool no_buildid; /* skip the BUILD_ID feature */
 	int cmdline_argc; /* CMDLINE feature */
 	const char *const *cmdline_argv;
@@ -74,6 +88,15 @@ struct prism_record_opts {
 	 * clock) unless another clockid is given (then the times are converted).
 	 */
 	const struct prism_offcpu_opts *offcpu;
+	/*
+	 * Called by run() right before the events are enabled (@end false)
+	 * and right after they are disabled (@end true), e.g. to read the
+	 * kernel's own accounting at the edges of the recording; @workload is
+	 * the pid of the workload (held before its exec at the start), or 0.
+	 * NULL: none.
+	 */
+	void (*edge)(void *ctx, bool end, int workload);
+	void *edge_ctx;
 };
 
 /* an event added by code instead of an -e string */

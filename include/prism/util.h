@@ -46,6 +46,23 @@ enum prism_util_ev_type {
 	PRISM_UTIL_EV_EXEC, /* a = pid, comm = new comm (or NULL) */
 	PRISM_UTIL_EV_EXIT, /* a = pid (sched_process_exit) */
 	PRISM_UTIL_EV_FREE, /* a = pid (sched_process_free) */
+	/*
+	 * PERF_RECORD_SWITCH (or _CPU_WIDE) about the sample's tid: the
+	 * kernel's own word that it starts or stops running on the CPU.  Once
+	 * one is seen, switch records are the authority: sched_switch
+	 * tracepoints no longer move tasks (per-task recordings see only one
+	 * side of them), wakeups and migrations no longer create tasks.
+	 */
+	PRISM_UTIL_EV_SWITCH_IN,
+	PRISM_UTIL_EV_SWITCH_OUT, /* a = 1 when preempted (still runnable) */
+	/* PERF_RECORD_EXIT of the sample's tid: with switch records, where its time ends */
+	PRISM_UTIL_EV_TASK_END,
+	/*
+	 * sched_stat_runtime: a = pid, b = ns it ran since the kernel last
+	 * accounted it.  In the task's own context right after an unseen
+	 * switch-in, it tells when the task started (prism_util__use_runtime()).
+	 */
+	PRISM_UTIL_EV_RUNTIME,
 	PRISM_UTIL_EV_OTHER, /* any other event: only tells who runs where */
 	PRISM_UTIL_EV_COMM, /* a = tid, comm = its new name (COMM record): no CPU implied */
 	PRISM_UTIL_EV_LOST, /* a = number of lost events (LOST) */
@@ -129,6 +146,7 @@ struct prism_util_task {
 	uint64_t head; /* run time on a CPU before that CPU's first sched_switch */
 	uint64_t orphan; /* run time ended by a switch whose sample had tid -1 (perf counts it to tid -1) */
 	uint64_t switch_ins; /* times switched in, seen or inferred */
+	uint64_t moved; /* run time runtime events moved to it or from it (runtime_moved_ns) */
 	size_t nr_calls[PRISM_UTIL_NR_KINDS];
 	const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS]; /* busiest first */
 };
@@ -166,6 +184,13 @@ struct prism_util_anomalies {
 	uint64_t running_at_end_ns; /* their run time since their last switch-in */
 	uint64_t no_tid_samples; /* samples with tid -1 (an exiting task's last switch) */
 	uint64_t before_first_switch_ns; /* task run time on CPUs before their first sched_switch */
+	uint64_t switch_records; /* PERF_RECORD_SWITCH in/out and EXIT records used */
+	/*
+	 * run time moved from a CPU's previous occupant to the task switched
+	 * in, by the task's first runtime event (the kernel counts a run from
+	 * when the task was picked, before the switch is traced)
+	 */
+	uint64_t runtime_moved_ns;
 	const char *missing; /* space-separated events the file lacks, "" when complete */
 };
 
@@ -256,6 +281,21 @@ PRISM_API int prism_util__event(struct prism_util *u, const struct prism_util_ev
 
 /* name the events the source lacks ("irq:softirq_entry ..."), shown in the footer */
 PRISM_API void prism_util__set_missing(struct prism_util *u, const char *missing);
+
+/*
+ * prism_util__use_runtime - the source delivers PRISM_UTIL_EV_RUNTIME
+ * events (call before the first event).  A switch-in the trace lacks is
+ * then placed where the task's first runtime event says it started, not
+ * at the earliest time it can have (its wakeup, the CPU's last event).
+ */
+PRISM_API void prism_util__use_runtime(struct prism_util *u);
+
+/*
+ * prism_util__set_end - the recording lasted until @end (in the events'
+ * clock): the trace ends there even when its last event is earlier (a
+ * workload asleep when the recording was stopped).  Live recordings only.
+ */
+PRISM_API void prism_util__set_end(struct prism_util *u, uint64_t end);
 
 /**
  * prism_util__finish - close the trace: running tasks are charged up to

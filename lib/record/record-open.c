@@ -379,7 +379,7 @@ int rec_enable(struct prism_record *r)
 {
 	size_t e, i, per = r->nr_cpus * r->nr_threads;
 
-	if (r->o.argv && !r->per_cpu)
+	if (r->o.argv && !r->per_cpu && !r->o.workload_from_start)
 		return 0; /* enable_on_exec */
 	/* leaders only: their members follow, so a group starts as one */
 	for (e = 0; e < r->nr_ev; e++) {

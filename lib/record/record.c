@@ -206,6 +206,7 @@ static void configure(struct prism_record *r)
 {
 	const struct prism_record_opts *o = &r->o;
 	bool workload = o->argv && !r->per_cpu;
+	bool on_exec = workload && !o->workload_from_start;
 	size_t i;
 
 	r->ident = r->nr_ev > 1 || !strcmp(r->output, "-") || o->offcpu;
@@ -249,8 +250,8 @@ static void configure(struct prism_record *r)
 		if (o->all_cgroups)
 			a->sample_type |= PERF_SAMPLE_CGROUP;
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		a->disabled = leader && !workload;
-		a->enable_on_exec = leader && workload;
+		a->disabled = leader && !on_exec;
+		a->enable_on_exec = leader && on_exec;
 		a->inherit = workload || o->pid_list;
 		a->sample_id_all = 1;
 		/* wake the poll loop at a quarter full: room for the drain to catch up */
@@ -273,7 +274,8 @@ static void configure(struct prism_record *r)
 		}
 	}
 	r->trailer_type = r->ev[0].attr.sample_type;
-	if (r->per_cpu && !o->include_self)
+	/* (tracepoint samples of prism are left out by the kernel filters) */
+	if (r->per_cpu && !o->include_self && !o->include_self_sched)
 		r->self_pid = (uint32_t)getpid();
 }
 
@@ -306,7 +308,8 @@ static int set_filters(struct prism_record *r)
 		struct rec_event *e = &r->ev[i];
 		char *f = NULL;
 
-		if (!e->tracepoint || r->o.include_self)
+		if (!e->tracepoint || r->o.include_self ||
+		    (r->o.include_self_sched && !strncmp(e->name, "sched:", 6)))
 			continue;
 		if (!self && !(self = self_filter()))
 			return -ENOMEM;
@@ -610,6 +613,8 @@ int prism_record__run(struct prism_record *r)
 		pfd[n].fd = rec_offcpu_poll_fd(r);
 		pfd[n++].events = POLLIN;
 	}
+	if (r->o.edge)
+		r->o.edge(r->o.edge_ctx, false, r->child > 0 ? (int)r->child : 0);
 	err = rec_enable(r);
 	if (!err)
 		err = rec_offcpu_start(r);
@@ -642,6 +647,8 @@ int prism_record__run(struct prism_record *r)
 	free(pfd);
 	/* stop the events, then take what they wrote */
 	rec_disable(r);
+	if (r->o.edge)
+		r->o.edge(r->o.edge_ctx, true, r->child > 0 ? (int)r->child : 0);
 	return finish(r, err);
 }
 

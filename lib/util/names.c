@@ -156,23 +156,12 @@ int util_call_name(const struct prism_util *u, enum prism_util_call_kind kind, i
 const char *const *prism_util_preset(void)
 {
 	static const char *const preset[] = {
-		"sched:sched_switch",
-		"raw_syscalls:sys_enter",
-		"raw_syscalls:sys_exit",
-		"irq:irq_handler_entry",
-		"irq:irq_handler_exit",
-		"irq:softirq_entry",
-		"irq:softirq_exit",
-		"powerpc:hcall_entry",
-		"powerpc:hcall_exit",
-		"sched:sched_waking",
-		"sched:sched_wakeup_new",
-		"sched:sched_migrate_task",
-		"sched:sched_process_fork",
-		"sched:sched_process_exec",
-		"sched:sched_process_exit",
-		"sched:sched_process_free",
-		NULL,
+		"sched:sched_switch",	    "raw_syscalls:sys_enter",	"raw_syscalls:sys_exit",
+		"irq:irq_handler_entry",    "irq:irq_handler_exit",	"irq:softirq_entry",
+		"irq:softirq_exit",	    "powerpc:hcall_entry",	"powerpc:hcall_exit",
+		"sched:sched_waking",	    "sched:sched_stat_runtime", "sched:sched_wakeup_new",
+		"sched:sched_migrate_task", "sched:sched_process_fork", "sched:sched_process_exec",
+		"sched:sched_process_exit", "sched:sched_process_free", NULL,
 	};
 
 	return preset;

@@ -100,6 +100,16 @@ void prism_util__free(struct prism_util *u)
 	free(u);
 }
 
+void prism_util__set_end(struct prism_util *u, uint64_t end)
+{
+	u->end_at = end;
+}
+
+void prism_util__use_runtime(struct prism_util *u)
+{
+	u->runtime = true;
+}
+
 void prism_util__set_missing(struct prism_util *u, const char *missing)
 {
 	free(u->missing);
@@ -401,6 +411,7 @@ static int build_task(struct prism_util *u, struct arena *a, struct task *t, int
 	out->head = t->head;
 	out->orphan = t->orphan;
 	out->switch_ins = t->switch_ins;
+	out->moved = t->moved;
 	if (!out->comm)
 		return -ENOMEM;
 	return export_calls(u, a, &t->calls, false, out->nr_calls, out->calls);

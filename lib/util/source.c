@@ -38,6 +38,7 @@ enum kind {
 	K_EXEC,
 	K_EXIT,
 	K_FREE,
+	K_RUNTIME,
 	K__NR,
 };
 
@@ -78,6 +79,7 @@ static const struct {
 		     { "pid", NULL, NULL, NULL, "filename" } },
 	[K_EXIT] = { "sched", "sched_process_exit", PRISM_UTIL_EV_EXIT, { "pid" } },
 	[K_FREE] = { "sched", "sched_process_free", PRISM_UTIL_EV_FREE, { "pid" } },
+	[K_RUNTIME] = { "sched", "sched_stat_runtime", PRISM_UTIL_EV_RUNTIME, { "pid", "runtime" } },
 };
 
 /* a plain integer field of a payload, read without a call (size 0: none) */
@@ -331,6 +333,41 @@ static int on_task(void *ctx, const struct prism_event *e)
 	return prism_tasks__event(src->tasks, e) < 0 ? -ENOMEM : 0;
 }
 
+/* a switch or exit record about the task of its sample_id (prism_util_event's SWITCH_IN ...) */
+static int record_event(struct source *src, const struct prism_event *e,
+			enum prism_util_ev_type type, int64_t a)
+{
+	const struct prism_sample *sm = &e->sample;
+	struct prism_util_event ev = { .type = type, .a = a };
+
+	if (!(sm->type & PERF_SAMPLE_TIME) || !(sm->type & PERF_SAMPLE_TID))
+		return 0; /* no time or task to place it */
+	if (sm->time < src->time_lo || sm->time > src->time_hi)
+		return 0;
+	ev.time = sm->time;
+	ev.cpu = sm->type & PERF_SAMPLE_CPU ? sm->cpu : 0;
+	ev.pid = sm->pid;
+	ev.tid = sm->tid;
+	return prism_util__event(src->u, &ev);
+}
+
+static int on_switch(void *ctx, const struct prism_event *e)
+{
+	if (!e->sw.out)
+		return record_event(ctx, e, PRISM_UTIL_EV_SWITCH_IN, 0);
+	return record_event(ctx, e, PRISM_UTIL_EV_SWITCH_OUT, e->sw.preempt);
+}
+
+static int on_exit_record(void *ctx, const struct prism_event *e)
+{
+	int err = on_task(ctx, e);
+
+	/* the exiting task's own record, where its counters stop */
+	if (!err && e->fork.tid == e->sample.tid)
+		err = record_event(ctx, e, PRISM_UTIL_EV_TASK_END, 0);
+	return err;
+}
+
 /* the tracepoints a complete report needs, by what they give */
 static void note_missing(struct source *src)
 {
@@ -404,7 +441,8 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 		.lost = on_lost,
 		.comm = on_task,
 		.fork = on_task,
-		.exit = on_task,
+		.exit = on_exit_record,
+		.switch_ = on_switch,
 	};
 	size_t i;
 	int err;
@@ -419,8 +457,16 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 	}
 	set_file_arch(u, s);
 	src.tp = prism_session__tp(s);
-	for (i = 0; i < src.nr_ev; i++)
-		resolve(&src, prism_session__evsel(s, i), &src.ev[i]);
+	for (i = 0; i < src.nr_ev; i++) {
+		struct prism_evsel *evsel = prism_session__evsel(s, i);
+
+		resolve(&src, evsel, &src.ev[i]);
+		/* switch records from the start: the tracepoints then never move tasks */
+		if (prism_evsel__attr(evsel)->context_switch)
+			u->sw_records = true;
+		if (src.ev[i].kind == K_RUNTIME)
+			prism_util__use_runtime(u);
+	}
 	note_missing(&src);
 	err = prism_session__process(s, &tool, &src);
 	/* pipe mode: the formats and events arrived with the data */

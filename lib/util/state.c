@@ -114,30 +114,23 @@ static struct task *get_task(struct prism_util *u, uint32_t tid)
 	return new_task(u, tid, u->start);
 }
 
+/*
+ * A task an event names (woken, migrated).  With switch records only the
+ * recorded tasks are known: another is left out (NULL), not invented.
+ */
+static struct task *other_task(struct prism_util *u, uint32_t tid)
+{
+	struct task *t;
+
+	if (!u->sw_records)
+		return get_task(u, tid);
+	t = find_task(u, tid);
+	return t && !t->dead ? t : NULL;
+}
+
 static void charge(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t now)
 {
 	charge_inline(u, c, cpu, now);
-}
-
-/* the first syscall event tells what the unknown ("busy") time was */
-static void reclassify(struct prism_util *u, struct task *t, enum bucket to)
-{
-	size_t i;
-
-	for (i = 0; i < t->nr_cpus; i++) {
-		uint64_t v = t->cpus[i].t[B_BUSY];
-		struct cpu *c = t->cpus[i].cpu < u->nr_cpus ? &u->cpus[t->cpus[i].cpu] : NULL;
-
-		if (!v)
-			continue;
-		t->cpus[i].t[B_BUSY] = 0;
-		t->cpus[i].t[to] += v;
-		if (c && c->t[B_BUSY] >= v) {
-			c->t[B_BUSY] -= v;
-			c->t[to] += v;
-		}
-	}
-	t->mode_known = true;
 }
 
 static void close_call_pending(struct task *t, uint64_t now)
@@ -204,6 +197,7 @@ static void switch_out(struct cpu *c, struct task *t, uint64_t now, enum off_sta
 	if (!t)
 		return;
 	t->running = false;
+	t->seen_off = true;
 	t->off = off;
 	t->off_since = now;
 	t->wake = 0;
@@ -229,8 +223,10 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 			if (lat > t->wakeup_max)
 				t->wakeup_max = lat;
 		}
+		t->off_cpu = t->cpu != NO_CPU ? t->cpu : cpu;
 		accrue_off(t, now, cpu);
 	}
+	t->start_open = false;
 	if (t->cpu != NO_CPU && t->cpu != cpu && !t->migrated)
 		t->moves++; /* implicit migration: seen on a new CPU */
 	t->migrated = false;
@@ -243,23 +239,95 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 
 /*
  * @t runs on another CPU but shows up on @cpu at @now: its switch-out
- * there is missing.  It left somewhere after that CPU's last event.
+ * there is missing.  It left that CPU after its last event there (no other
+ * context showed up since), which is when it is taken to have left: that
+ * CPU's state is unknown from then on.
  */
 static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t now)
 {
 	struct cpu *oc;
-	uint64_t gap;
+	uint64_t left;
 
 	if (!t || !t->running || t->cpu == cpu || t->cpu >= u->nr_cpus)
 		return;
 	oc = &u->cpus[t->cpu];
-	gap = now > oc->last_ev ? now - oc->last_ev : 0;
-	charge(u, oc, t->cpu, now);
-	switch_out(oc, t, now, OFF_UNKNOWN, false);
+	left = oc->last_ev > oc->last ? oc->last_ev : oc->last;
+	if (left > now)
+		left = now;
+	charge(u, oc, t->cpu, left);
+	switch_out(oc, t, left, OFF_UNKNOWN, false);
 	oc->known = false;
-	t->inferred += gap;
+	t->inferred += now - left;
 	u->an.inferred_switch_ins++;
-	u->an.inferred_ns += gap;
+	u->an.inferred_ns += now - left;
+}
+
+/*
+ * The earliest time @t can have been switched in on @c, unseen: not before
+ * @from, its last switch-out, its last wakeup, nor the CPU's last event
+ * (made in another context); never after @now.
+ */
+static uint64_t infer_from(const struct cpu *c, const struct task *t, uint64_t from, uint64_t now)
+{
+	if (t && !t->running) {
+		if (t->off_since > from)
+			from = t->off_since;
+		if (t->wake > from)
+			from = t->wake;
+	}
+	if (c->last_ev > from)
+		from = c->last_ev;
+	return from < now ? from : now;
+}
+
+/* run time of @t from @since to @now placed by inference */
+static void count_inferred(struct prism_util *u, struct task *t, uint64_t since, uint64_t now)
+{
+	uint64_t dt = span(since, now);
+
+	if (!t)
+		return;
+	t->inferred += dt;
+	if (t->seen_off) {
+		/* seen switched out: it ran again, from a switch-in the trace lacks */
+		u->an.inferred_switch_ins++;
+		u->an.inferred_ns += dt;
+	} else if (dt || t->start_open) {
+		u->an.assumed_running++;
+		u->an.assumed_ns += dt;
+	}
+}
+
+/* open @t's start to its first runtime event (run_from()), back to @lo */
+static void open_start(struct prism_util *u, struct cpu *c, struct task *t, struct task *pre,
+		       uint8_t pre_bucket, uint64_t lo, bool inferred)
+{
+	if (!t || !u->runtime)
+		return;
+	t->start_open = true;
+	t->start_inferred = inferred;
+	t->start_lo = lo;
+	c->pre = pre;
+	c->pre_bucket = pre_bucket;
+}
+
+/*
+ * Switch @t in on @c by inference: at @since, the earliest it can have
+ * started; or, when runtime events come, at @now, and its first runtime
+ * event moves the start back as far as the kernel says (no further than
+ * @since, while the CPU was idle).
+ */
+static struct task *switch_in_inferred(struct prism_util *u, struct cpu *c, uint32_t cpu,
+				       struct task *t, uint64_t since, uint64_t now)
+{
+	bool wait = u->runtime && t && !c->cur && !c->nr_ictx;
+
+	charge(u, c, cpu, wait ? now : since);
+	switch_in(c, cpu, t, wait ? now : since);
+	if (wait)
+		open_start(u, c, t, NULL, B_IDLE, since, true);
+	count_inferred(u, t, wait ? now : since, now);
+	return t;
 }
 
 /*
@@ -267,11 +335,16 @@ static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t n
  * event is emitted in the context of the task running on its CPU, so a
  * different occupant means switches the trace does not have: close the
  * previous occupant's interval, start the new one, count the inference.
+ *
+ * Note: this VM kind often drops the switch-ins from the idle task; the
+ * task's wakeup and the idle CPU's own events (interrupts) are there, and
+ * bound when it can have started (infer_from()).
  */
 static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, uint32_t tid,
 			   uint64_t now)
 {
 	struct task *t = NULL;
+	uint64_t since;
 
 	if (tid) {
 		if (c->known && c->cur && c->cur->tid == tid && !c->cur->dead)
@@ -285,234 +358,104 @@ static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, ui
 
 	if (!c->known) {
 		/* the CPU's state is unknown since c->last: the occupant ran since then */
-		uint64_t since = c->last;
-
-		if (t && !t->running && t->off_since > since)
-			since = t->off_since;
-		if (t && t->running && t->cpu != cpu && t->cpu < u->nr_cpus) {
-			steal(u, t, cpu, now);
-			since = now;
-		}
+		steal(u, t, cpu, now);
+		since = infer_from(c, t, c->last, now);
 		c->cur = NULL;
-		charge(u, c, cpu, since);
-		switch_in(c, cpu, t, since);
-		if (t && now > since) {
-			t->inferred += now - since;
-			u->an.assumed_running++;
-			u->an.assumed_ns += now - since;
-		}
-		return t;
+		return switch_in_inferred(u, c, cpu, t, since, now);
 	}
 
-	/* the CPU had another occupant: a switch is missing */
-	charge(u, c, cpu, now);
-	u->an.inferred_switch_ins++;
-	u->an.inferred_ns += now - c->last_ev;
+	/*
+	 * The CPU had another occupant: a switch is missing.  With runtime
+	 * events, a task that ran on would have had some: it left after its
+	 * last event (this VM's PID 1 threads emit none, not even their
+	 * switch-outs).
+	 */
+	if (c->cur && u->runtime) {
+		charge(u, c, cpu, c->last_ev);
+		switch_out(c, c->cur, c->last_ev, OFF_UNKNOWN, false);
+		if (!t) {
+			u->an.inferred_switch_ins++; /* to the idle task */
+			return NULL;
+		}
+	}
 	if (c->cur) {
+		/* it may have run up to now: the new one is placed now */
+		charge(u, c, cpu, now);
+		u->an.inferred_switch_ins++;
+		u->an.inferred_ns += now - c->last_ev;
 		c->cur->inferred += now - c->last_ev;
 		switch_out(c, c->cur, now, OFF_UNKNOWN, false);
+		if (t) {
+			steal(u, t, cpu, now);
+			t->inferred += now - c->last_ev;
+		}
+		switch_in(c, cpu, t, now);
+		return t;
 	}
-	if (t) {
-		steal(u, t, cpu, now);
-		t->inferred += now - c->last_ev;
-	}
-	switch_in(c, cpu, t, now);
-	return t;
+	/* after the idle task: it started as soon as it could */
+	steal(u, t, cpu, now);
+	since = infer_from(c, t, c->last_ev, now);
+	t->seen_off = true; /* a missing switch-in, not a task assumed running */
+	return switch_in_inferred(u, c, cpu, t, since, now);
 }
 
-static void remember_irq_name(struct prism_util *u, int64_t irq, const char *name, size_t len)
+/*
+ * @t ran from @from on: its first runtime event since it was switched in
+ * says so.  The part of [@from, run_since) that the CPU charged to its
+ * previous occupant (or to idle) becomes @t's run time, taken off its
+ * off-CPU time; the previous occupant's off-CPU time starts that much
+ * earlier.
+ */
+static void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
+		     uint64_t from)
 {
-	size_t i, n = 0;
-	struct irqname *e;
+	struct task_cpu *row, *prow;
+	struct task *pre = c->pre;
+	enum bucket b = mode_bucket(t), pb = (enum bucket)c->pre_bucket;
+	uint64_t x, w;
 
-	if (!name || !len)
+	t->start_open = false;
+	if (from < t->start_lo)
+		from = t->start_lo;
+	if (from >= t->run_since)
 		return;
-	for (i = 0; i < u->nr_irqnames; i++)
-		if (u->irqnames[i].irq == irq)
-			break;
-	if (i == u->nr_irqnames) {
-		if (prism_ensure_mem((void **)&u->irqnames, &u->cap_irqnames, sizeof(*u->irqnames),
-				     u->nr_irqnames + 1))
-			return;
-		u->nr_irqnames++;
+	x = t->run_since - from;
+	if (pre && (!(prow = task_row(pre, cpu)) || prow->t[pb] < x))
+		return;
+	row = task_row(t, cpu);
+	if (!row || c->t[pb] < x)
+		return;
+	c->t[pb] -= x;
+	c->t[b] += x;
+	row->t[b] += x;
+	if (pre) {
+		task_row(pre, cpu)->t[pb] -= x;
+		pre->moved += x;
+		if (!pre->running && !pre->dead && pre->off_since == t->run_since)
+			pre->off_since = from;
 	}
-	e = &u->irqnames[i];
-	e->irq = irq;
-	while (n < len && n < sizeof(e->name) - 1 && name[n])
-		n++;
-	memcpy(e->name, name, n);
-	e->name[n] = '\0';
-}
-
-const char *util_irq_name(const struct prism_util *u, int64_t irq)
-{
-	size_t i;
-
-	for (i = 0; i < u->nr_irqnames; i++)
-		if (u->irqnames[i].irq == irq && u->irqnames[i].name[0])
-			return u->irqnames[i].name;
-	return NULL;
-}
-
-static struct calltab *ctx_calls(struct prism_util *u, struct task *t)
-{
-	return t ? &t->calls : &u->idle_calls;
-}
-
-static int irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
-{
-	struct ictx *x;
-
-	c->irq_seen = true;
-	if (c->nr_ictx == MAX_ICTX) {
-		/* exits were lost: forget the oldest context */
-		memmove(&c->ictx[0], &c->ictx[1], (MAX_ICTX - 1) * sizeof(c->ictx[0]));
-		c->nr_ictx--;
-		u->an.unmatched_irq_exits++;
+	if (!c->switch_seen) {
+		t->head += x;
+		u->an.before_first_switch_ns += x;
 	}
-	x = &c->ictx[c->nr_ictx++];
-	x->kind = kind;
-	x->id = id;
-	x->start = now;
-	x->task = c->cur;
-	return 0;
-}
-
-static int irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
-{
-	int i;
-	bool first = !c->irq_seen;
-	struct ucall *call;
-
-	c->irq_seen = true;
-	for (i = c->nr_ictx - 1; i >= 0; i--)
-		if (c->ictx[i].kind == kind && c->ictx[i].id == id)
-			break;
-	if (i < 0) {
-		if (!first) {
-			u->an.unmatched_irq_exits++;
-			return 0;
-		}
-		call = calltab_get(ctx_calls(u, c->cur), kind, id, NULL);
-		if (!call)
-			return -ENOMEM;
-		call->pub.pending += now - u->start;
-		call->pub.nr_pending_start++;
-		return 0;
-	}
-	call = calltab_get(ctx_calls(u, c->ictx[i].task), kind, id, NULL);
-	if (!call)
-		return -ENOMEM;
-	call_complete(call, now - c->ictx[i].start);
-	call->pub.oncpu += now - c->ictx[i].start;
-	if (i != c->nr_ictx - 1)
-		u->an.unmatched_irq_exits += (uint64_t)(c->nr_ictx - 1 - i);
-	c->nr_ictx = i;
-	return 0;
-}
-
-static int sys_enter(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
-{
-	if (!t->mode_known)
-		reclassify(u, t, B_USER);
-	return sys_enter_known(u, t, now, id);
-}
-
-/* an exit whose entry is missing mid-trace: left out, counted on its call */
-static int unmatched_exit(struct prism_util *u, struct task *t, enum prism_util_call_kind kind,
-			  int64_t id)
-{
-	struct ucall *call = calltab_get(&t->calls, kind, id, NULL);
-
-	u->an.exit_without_enter++;
-	if (!call)
-		return -ENOMEM;
-	call->pub.nr_unmatched_exits++;
-	return 0;
-}
-
-static int sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id, bool cpu_first)
-{
-	struct ucall *call;
-	int err = 0;
-
-	if (!t->mode_known)
-		reclassify(u, t, B_SYS);
-	if (t->in_sc) {
-		if (id == t->sc_id || id == -1) {
-			/* id -1: x86 rt_sigreturn, seccomp: closes what was entered */
-			sys_exit_matched(t, now);
-		} else if (cpu_first) {
-			/* the open call ended unseen before this CPU was traced */
-			call = &t->calls.v[t->sc_idx];
-			call->pub.nr_pending_end++;
-			call = calltab_get(&t->calls, PRISM_UTIL_SYSCALL, id, NULL);
-			if (!call)
-				return -ENOMEM;
-			call->pub.nr_pending_start++;
-		} else {
-			err = unmatched_exit(u, t, PRISM_UTIL_SYSCALL, id);
-		}
-	} else if (!t->seen_sc || cpu_first) {
-		/*
-		 * Running since before the trace, or since before this CPU's
-		 * events were enabled (perf enables them one CPU at a time).
-		 */
-		call = calltab_get(&t->calls, PRISM_UTIL_SYSCALL, id, NULL);
-		if (!call)
-			return -ENOMEM;
-		call->pub.pending += span(t->start > u->start ? t->start : u->start, now);
-		call->pub.nr_pending_start++;
+	t->run_since = from;
+	if (t->start_inferred) {
+		t->inferred += x;
+		if (t->seen_off)
+			u->an.inferred_ns += x;
+		else
+			u->an.assumed_ns += x;
 	} else {
-		err = unmatched_exit(u, t, PRISM_UTIL_SYSCALL, id);
+		t->moved += x;
+		u->an.runtime_moved_ns += x;
 	}
-	sys_exit_close(t);
-	return err;
-}
-
-static int hcall_entry(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
-{
-	if (!t->mode_known)
-		reclassify(u, t, B_SYS);
-	if (t->in_hc)
-		u->an.enter_in_call++;
-	else
-		t->hc_prev_mode = t->mode;
-	t->in_hc = true;
-	t->seen_hc = true;
-	t->hc_id = id;
-	t->hc_start = now;
-	if (!calltab_get(&t->calls, PRISM_UTIL_HCALL, id, &t->hc_idx))
-		return -ENOMEM;
-	t->mode = MODE_HV;
-	return 0;
-}
-
-static int hcall_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id)
-{
-	struct ucall *call;
-	int err = 0;
-
-	if (!t->mode_known)
-		reclassify(u, t, B_HV);
-	if (t->in_hc && t->hc_id == id) {
-		call_complete(&t->calls.v[t->hc_idx], span(t->hc_start, now));
-		t->mode = t->hc_prev_mode;
-	} else if (!t->in_hc && !t->seen_hc) {
-		call = calltab_get(&t->calls, PRISM_UTIL_HCALL, id, NULL);
-		if (!call)
-			return -ENOMEM;
-		call->pub.pending += span(t->start > u->start ? t->start : u->start, now);
-		call->pub.nr_pending_start++;
-		t->mode = MODE_SYS;
-	} else {
-		err = unmatched_exit(u, t, PRISM_UTIL_HCALL, id);
-		t->mode = MODE_SYS;
-	}
-	t->in_hc = false;
-	t->seen_hc = true;
-	t->hc_idx = -1;
-	return err;
+	row = task_row(t, t->off_cpu);
+	if (!row || row->t[B_IDLE] < x)
+		return;
+	row->t[B_IDLE] -= x;
+	w = x < row->t[B_WAIT] ? x : row->t[B_WAIT];
+	row->t[B_WAIT] -= w;
+	row->t[B_SLEEP] -= x - w < row->t[B_SLEEP] ? x - w : row->t[B_SLEEP];
 }
 
 static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
@@ -522,6 +465,8 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	uint64_t state = (uint64_t)ev->b;
 	struct task *prev = c->cur, *nt = NULL;
 	enum off_state off;
+	uint64_t lo;
+	uint8_t pb;
 	bool dead;
 
 	if (prev)
@@ -531,7 +476,13 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	/* TASK_REPORT bits: 0 = R (R+ when preempted sets a bit above them) */
 	off = (state & 0xff) == 0 ? OFF_WAIT : OFF_SLEEP;
 	dead = (state & 0x30) != 0; /* X (dead) or Z (zombie) */
-	charge(u, c, cpu, ev->time);
+	pb = (uint8_t)cpu_bucket(c);
+	/*
+	 * The kernel counts the next task's run from the scheduler's clock
+	 * update, before the previous task's last runtime event is traced:
+	 * no bound but the previous task's start.
+	 */
+	lo = prev ? prev->run_since : 0;
 	switch_out(c, prev, ev->time, off, dead);
 	if (next) {
 		nt = get_task(u, next);
@@ -539,8 +490,65 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 			return -ENOMEM;
 		set_comm(nt, ev->comm2, ev->comm2_len);
 		steal(u, nt, cpu, ev->time);
+		if (nt->off_since > lo)
+			lo = nt->off_since;
 	}
 	switch_in(c, cpu, nt, ev->time);
+	if (!c->nr_ictx)
+		open_start(u, c, nt, prev, pb, lo, false);
+	return 0;
+}
+
+/*
+ * A switch record: the kernel's word that ev->tid starts (SWITCH_IN) or
+ * stops (SWITCH_OUT, TASK_END) running on @cpu now.  Another occupant of
+ * the CPU, whose own record is missing, leaves now; a task that stops
+ * without a switch-in on record ran since what occupy() can infer.  After
+ * a switch-out the CPU counts as idle: it runs a task that was not
+ * recorded, or none.
+ */
+static int switch_record(struct prism_util *u, struct cpu *c, uint32_t cpu,
+			 const struct prism_util_event *ev, uint64_t before)
+{
+	uint64_t now = ev->time;
+	struct task *t = NULL;
+
+	u->sw_records = true;
+	u->an.switch_records++;
+	charge(u, c, cpu, now);
+	c->switch_seen = true;
+	if (ev->type == PRISM_UTIL_EV_SWITCH_IN) {
+		bool idle = !c->cur && !c->nr_ictx;
+
+		if (ev->tid && !(t = get_task(u, ev->tid)))
+			return -ENOMEM;
+		if (c->cur && c->cur != t)
+			switch_out(c, c->cur, now, OFF_UNKNOWN, false);
+		steal(u, t, cpu, now);
+		if (t && t->off_since > before)
+			before = t->off_since;
+		switch_in(c, cpu, t, now);
+		if (idle)
+			open_start(u, c, t, NULL, B_IDLE, before, false);
+		return 0;
+	}
+	if (!ev->tid)
+		return 0; /* the idle task leaves: its successor's record follows */
+	if (ev->type == PRISM_UTIL_EV_TASK_END) {
+		t = find_task(u, ev->tid);
+		if (!t || t->dead)
+			return 0;
+		if (!t->running) {
+			accrue_off(t, now, NO_CPU);
+			die(t, now);
+			return 0;
+		}
+	}
+	t = occupy(u, c, cpu, ev->tid, now);
+	if (!t)
+		return -ENOMEM;
+	switch_out(c, t, now, ev->a ? OFF_WAIT : OFF_SLEEP, ev->type == PRISM_UTIL_EV_TASK_END);
+	c->known = true;
 	return 0;
 }
 
@@ -674,8 +682,8 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 	bool cpu_first;
 	int err = 0;
 
-	if (u->finished)
-		return 0;
+	if (u->finished || (ev->type == PRISM_UTIL_EV_TASK_END && !u->sw_records))
+		return 0; /* without switch records, a task's time ends at its last switch */
 	if (unlikely(ev->type >= PRISM_UTIL_EV_COMM)) {
 		/* records that are about no CPU */
 		if (ev->type == PRISM_UTIL_EV_COMM) {
@@ -730,6 +738,12 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 	}
 	u->nr_events++;
 
+	if (ev->type >= PRISM_UTIL_EV_SWITCH_IN && ev->type <= PRISM_UTIL_EV_TASK_END) {
+		uint64_t before = c->last_ev;
+
+		c->last_ev = now;
+		return ev->tid == UINT32_MAX ? 0 : switch_record(u, c, cpu, ev, before);
+	}
 	if (ev->tid == UINT32_MAX) {
 		/*
 		 * No task: an exiting task's last switch-out is sampled after
@@ -762,49 +776,63 @@ act:
 	case PRISM_UTIL_EV_SYS_ENTER:
 		charge(u, c, cpu, now);
 		if (t)
-			err = sys_enter(u, t, now, ev->a);
+			err = util_sys_enter(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_SYS_EXIT:
 		charge(u, c, cpu, now);
 		if (t)
-			err = sys_exit(u, t, now, ev->a, cpu_first);
+			err = util_sys_exit(u, t, now, ev->a, cpu_first);
 		break;
 	case PRISM_UTIL_EV_HCALL_ENTRY:
 		charge(u, c, cpu, now);
 		if (t)
-			err = hcall_entry(u, t, now, ev->a);
+			err = util_hcall_entry(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_HCALL_EXIT:
 		charge(u, c, cpu, now);
 		if (t)
-			err = hcall_exit(u, t, now, ev->a);
+			err = util_hcall_exit(u, t, now, ev->a);
 		break;
 	case PRISM_UTIL_EV_IRQ_ENTRY:
 		charge(u, c, cpu, now);
-		remember_irq_name(u, ev->a, ev->name, ev->name_len);
-		err = irq_entry(u, c, now, PRISM_UTIL_IRQ, ev->a);
+		util_irq_remember_name(u, ev->a, ev->name, ev->name_len);
+		err = util_irq_entry(u, c, now, PRISM_UTIL_IRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_IRQ_EXIT:
 		charge(u, c, cpu, now);
-		err = irq_exit(u, c, now, PRISM_UTIL_IRQ, ev->a);
+		err = util_irq_exit(u, c, now, PRISM_UTIL_IRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_SOFTIRQ_ENTRY:
 		charge(u, c, cpu, now);
-		err = irq_entry(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
+		err = util_irq_entry(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_SOFTIRQ_EXIT:
 		charge(u, c, cpu, now);
-		err = irq_exit(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
+		err = util_irq_exit(u, c, now, PRISM_UTIL_SOFTIRQ, ev->a);
 		break;
 	case PRISM_UTIL_EV_SWITCH:
-		err = do_switch(u, c, cpu, ev);
+		if (!u->sw_records) {
+			err = do_switch(u, c, cpu, ev);
+			break;
+		}
+		/* switch records say who runs; this one may name a task not recorded */
+		if (t)
+			set_comm(t, ev->comm, ev->comm_len);
+		charge(u, c, cpu, now);
+		break;
+	case PRISM_UTIL_EV_RUNTIME:
+		charge(u, c, cpu, now);
+		/* about the task itself, in its context: it ran since now - b */
+		if (t && t->start_open && (uint64_t)ev->a == t->tid)
+			run_from(u, c, cpu, t,
+				 now - ((uint64_t)ev->b < now ? (uint64_t)ev->b : now));
 		break;
 	case PRISM_UTIL_EV_WAKEUP:
 	case PRISM_UTIL_EV_WAKEUP_NEW: {
 		/* about another task, maybe on another CPU: never a migration */
-		struct task *w = ev->a ? get_task(u, (uint32_t)ev->a) : NULL;
+		struct task *w = ev->a ? other_task(u, (uint32_t)ev->a) : NULL;
 
-		if (ev->a && !w)
+		if (ev->a && !w && !u->sw_records)
 			return -ENOMEM;
 		if (w && !w->running && !w->wake)
 			w->wake = now;
@@ -817,8 +845,8 @@ act:
 			u->an.spurious_migrations++;
 			break;
 		}
-		m = ev->a ? get_task(u, (uint32_t)ev->a) : NULL;
-		if (ev->a && !m)
+		m = ev->a ? other_task(u, (uint32_t)ev->a) : NULL;
+		if (ev->a && !m && !u->sw_records)
 			return -ENOMEM;
 		if (!m || m->cpu == NO_CPU || ev->c < 0)
 			break; /* a new task placed before it first runs: not a move */
@@ -867,6 +895,8 @@ void prism_util__finish(struct prism_util *u)
 
 	if (u->finished)
 		return;
+	if (u->started && u->end_at > end)
+		end = u->end = u->end_at;
 	u->finished = true;
 	u->no_fast_path = true; /* the general path ignores what comes now */
 	for (i = 0; i < u->nr_cpus; i++) {
@@ -877,7 +907,7 @@ void prism_util__finish(struct prism_util *u)
 			continue;
 		charge(u, c, (uint32_t)i, end);
 		for (k = 0; k < c->nr_ictx; k++) {
-			struct ucall *call = calltab_get(ctx_calls(u, c->ictx[k].task),
+			struct ucall *call = calltab_get(util_ctx_calls(u, c->ictx[k].task),
 							 c->ictx[k].kind, c->ictx[k].id, NULL);
 
 			if (call) {

@@ -69,6 +69,20 @@ struct task {
 	char comm[16];
 	uint64_t start, end;
 	bool dead, exiting;
+	bool seen_off; /* seen leaving a CPU: it runs again only once switched in */
+	/*
+	 * With runtime events: its first runtime event since it was switched
+	 * in at run_since may move the start back, no earlier than start_lo,
+	 * over time the CPU was idle: a switch-in the trace lacks (inferred),
+	 * or a switch record (the kernel counts a task's run from when it was
+	 * picked, before the context switch; on this VM kind 20 us before the
+	 * record).  Its off-CPU time was charged to the row of off_cpu.
+	 */
+	bool start_open;
+	bool start_inferred;
+	uint64_t start_lo;
+	uint64_t moved; /* run time runtime events moved to it, or from it to the next task */
+	uint32_t off_cpu;
 	bool running;
 	uint32_t cpu; /* where it runs or last ran; NO_CPU before the first event */
 	uint8_t mode; /* enum task_mode */
@@ -130,6 +144,9 @@ struct cpu {
 	uint64_t last_ev; /* time of the last event on this CPU */
 	bool irq_seen; /* an irq/softirq event was seen here */
 	bool switch_seen; /* a sched_switch was seen here */
+	/* the occupant before the current one (NULL: idle), and its last bucket */
+	struct task *pre;
+	uint8_t pre_bucket;
 	struct ictx ictx[MAX_ICTX];
 	int nr_ictx;
 	uint64_t t[B__NR];
@@ -162,6 +179,9 @@ struct prism_util {
 	size_t nr_irqnames, cap_irqnames;
 
 	bool no_fast_path; /* every event through the general path: tests, and once finished */
+	bool sw_records; /* switch records are the authority on who runs (see state.c) */
+	bool runtime; /* sched_stat_runtime events come: inferred switch-ins wait for them */
+	uint64_t end_at; /* prism_util__set_end() */
 	struct prism_util_anomalies an;
 	char *missing;
 
@@ -224,6 +244,21 @@ static inline void call_complete(struct ucall *c, uint64_t dt)
 void call_merge(struct prism_util_call *d, const struct prism_util_call *s);
 /* empty @ct, keeping its memory */
 void calltab_clear(struct calltab *ct);
+
+/* calls of a task (calls.c), in its context at @now; 0 or -ENOMEM */
+int util_sys_enter(struct prism_util *u, struct task *t, uint64_t now, int64_t id);
+/* @cpu_first: the first event of its CPU (the call may have begun untraced) */
+int util_sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id, bool cpu_first);
+int util_hcall_entry(struct prism_util *u, struct task *t, uint64_t now, int64_t id);
+int util_hcall_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id);
+
+/* interrupt contexts (irq.c) */
+void util_irq_remember_name(struct prism_util *u, int64_t irq, const char *name, size_t len);
+/* the call table of a context: the task's, or the idle CPU's (@t NULL) */
+struct calltab *util_ctx_calls(struct prism_util *u, struct task *t);
+/* an interrupt of @kind (PRISM_UTIL_IRQ or _SOFTIRQ) enters or leaves; 0 or -ENOMEM */
+int util_irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id);
+int util_irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id);
 
 /* names used at report time */
 const char *util_irq_name(const struct prism_util *u, int64_t irq);

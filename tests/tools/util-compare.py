@@ -13,7 +13,9 @@
       perf's total lies between prism's + dups x min and + dups x max.
   util-compare.py timehist PERF_SCHED_TIMEHIST_S.txt PRISM.json [--tids ...]
       every task's run time matches perf sched timehist -s within 0.1% or
-      10 us, plus the run time prism reports as inferred for that task.
+      10 us, plus the run time prism reports as inferred for that task, or
+      as moved by runtime events (perf measures from the traced switch, the
+      kernel and prism from when the task was picked).
   util-compare.py cpusum   PRISM.json
       every CPU row sums to the trace length within 1 us.
 
@@ -166,7 +168,8 @@ def cmp_timehist(perf_txt, doc, args):
         # after a task's last switch-in (tail), and places missing switches
         # differently (inferred), and gives an exiting thread's last run,
         # sampled with tid -1, to tid -1 (orphan): prism reports each per task
-        inferred = sum(t["inferred"] + t["tail"] + t["head"] + t["orphan"] for t in ours[tid])
+        inferred = sum(t["inferred"] + t.get("moved", 0) + t["tail"] + t["head"] + t["orphan"]
+                       for t in ours[tid])
         tol = max(0.001 * run, 0.010) + 0.0005 + inferred
         compared += 1
         if abs(mine - run) > tol:

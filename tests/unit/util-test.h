@@ -19,4 +19,24 @@ static inline const struct prism_util_result *util_report(struct prism_util *u)
 	return r;
 }
 
+/* the task @tid (image -1: the current one) of a report, or NULL */
+static inline const struct prism_util_task *util_task(const struct prism_util_result *r,
+						      uint32_t tid, int image)
+{
+	size_t i, j;
+
+	for (i = 0; r && i < r->nr_processes; i++)
+		for (j = 0; j < r->processes[i].nr_tasks; j++)
+			if (r->processes[i].tasks[j]->tid == tid &&
+			    r->processes[i].tasks[j]->image == image)
+				return r->processes[i].tasks[j];
+	return NULL;
+}
+
+/* on-CPU time of a row */
+static inline uint64_t util_run(const struct prism_util_times *t)
+{
+	return t->user + t->sys + t->irq + t->softirq + t->hv + t->busy;
+}
+
 #endif /* PRISM_TEST_UTIL_H */

@@ -1,0 +1,401 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Who runs where when the trace lacks switches (issue 22): inferred
+ * switch-ins placed no earlier than the task's wakeup, its last switch-out
+ * and the CPU's last event; and switch records (PERF_RECORD_SWITCH, EXIT)
+ * taken as the authority over sched_switch tracepoints.  Times in ns.
+ */
+#include <prism/util.h>
+
+#include "test.h"
+#include "util-test.h"
+
+#define MS 1000000ULL
+
+static struct prism_util *u;
+
+static void start(void)
+{
+	prism_util__free(u);
+	u = prism_util__new(NULL);
+}
+
+static void ev(enum prism_util_ev_type type, uint64_t time, uint32_t cpu, uint32_t tid, int64_t a,
+	       int64_t b, int64_t c)
+{
+	struct prism_util_event e = { .type = type,
+				      .time = time,
+				      .cpu = cpu,
+				      .pid = tid,
+				      .tid = tid,
+				      .a = a,
+				      .b = b,
+				      .c = c };
+
+	TEST_EQ(prism_util__event(u, &e), 0);
+}
+
+/* a sched_switch tracepoint, in @prev's context; @state 1 = S (sleeping), 0 = R */
+static void sw(uint64_t time, uint32_t cpu, uint32_t prev, int64_t state, uint32_t next)
+{
+	ev(PRISM_UTIL_EV_SWITCH, time, cpu, prev, prev, state, next);
+}
+
+/* a switch record of @tid: in, or out (@preempt: still runnable) */
+static void rec_in(uint64_t time, uint32_t cpu, uint32_t tid)
+{
+	ev(PRISM_UTIL_EV_SWITCH_IN, time, cpu, tid, 0, 0, 0);
+}
+
+static void rec_out(uint64_t time, uint32_t cpu, uint32_t tid, int preempt)
+{
+	ev(PRISM_UTIL_EV_SWITCH_OUT, time, cpu, tid, preempt, 0, 0);
+}
+
+static const struct prism_util_task *task(const struct prism_util_result *r, uint32_t tid)
+{
+	return util_task(r, tid, -1);
+}
+
+/*
+ * This VM's pattern (issue 22, item 3): a task that sleeps in poll with a
+ * 100 ms timeout switches out to the idle task each time, and the switch
+ * back in is never emitted; its wakeup (from the timer interrupt, in the
+ * idle task's context) is there.  It ran 1 ms per period, not 100.
+ */
+static void test_vm_pattern_switch_in_from_idle_missing(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+	uint64_t p;
+
+	start();
+	sw(0, 0, 0, 0, 100);
+	sw(1 * MS, 0, 100, 1, 0);
+	for (p = 100 * MS; p <= 500 * MS; p += 100 * MS) {
+		ev(PRISM_UTIL_EV_IRQ_ENTRY, p - 20000, 0, 0, 11, 0, 0);
+		ev(PRISM_UTIL_EV_WAKEUP, p - 10000, 0, 0, 100, 0, 0);
+		ev(PRISM_UTIL_EV_IRQ_EXIT, p, 0, 0, 11, 0, 0);
+		/* the switch 0 -> 100 at p is missing */
+		sw(p + 1 * MS, 0, 100, 1, 0);
+	}
+	ev(PRISM_UTIL_EV_OTHER, 600 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_TRUE(t);
+	TEST_EQ_U64(util_run(&t->all), 6 * MS);
+	TEST_EQ_U64(t->inferred, 5 * MS);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 5);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 5 * MS);
+	TEST_EQ(r->anomalies.assumed_running, 0);
+	TEST_EQ_U64(r->cpus[0].t.idle, 600 * MS - 6 * MS - 5 * 20000);
+}
+
+/* woken from another CPU: the switch-in is no earlier than the wakeup */
+static void test_switch_in_not_before_wakeup(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	sw(0, 0, 100, 1, 0); /* CPU 0 idle from 0 */
+	ev(PRISM_UTIL_EV_OTHER, 0, 1, 200, 0, 0, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 40 * MS, 1, 200, 100, 0, 0);
+	/* 100 first shows up on CPU 0 at 50 ms: it ran from 40 */
+	ev(PRISM_UTIL_EV_SYS_ENTER, 50 * MS, 0, 100, 0, 0, 0);
+	sw(60 * MS, 0, 100, 1, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 20 * MS);
+	TEST_EQ_U64(t->all.sleep, 40 * MS);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 1);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 10 * MS);
+}
+
+/* an event of the idle CPU after the wakeup bounds the switch-in too */
+static void test_switch_in_not_before_cpu_event(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	sw(0, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 10 * MS, 1, 200, 100, 0, 0);
+	ev(PRISM_UTIL_EV_SOFTIRQ_ENTRY, 30 * MS, 0, 0, 1, 0, 0);
+	ev(PRISM_UTIL_EV_SOFTIRQ_EXIT, 31 * MS, 0, 0, 1, 0, 0);
+	sw(40 * MS, 0, 100, 1, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 9 * MS);
+	TEST_EQ_U64(task(r, 100)->all.wait, 21 * MS);
+}
+
+/*
+ * A task last seen switched out, showing up on a CPU whose state is not
+ * known: not "assumed running" since that CPU's start, but switched in no
+ * earlier than its last switch-out or wakeup.
+ */
+static void test_switched_out_task_not_assumed_running(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	sw(0, 0, 0, 0, 100);
+	sw(10 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 35 * MS, 0, 0, 100, 0, 0);
+	/* CPU 1's first event: 100 running there */
+	ev(PRISM_UTIL_EV_SYS_ENTER, 40 * MS, 1, 100, 0, 0, 0);
+	sw(45 * MS, 1, 100, 1, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 20 * MS);
+	TEST_EQ(r->anomalies.assumed_running, 0);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 1);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 5 * MS);
+}
+
+/*
+ * A task seen on a second CPU without its switch-out on the first left
+ * the first after its last event there, not when it shows up elsewhere.
+ */
+static void test_move_without_switch_out(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	sw(0, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 5 * MS, 0, 100, 0, 0, 0);
+	ev(PRISM_UTIL_EV_OTHER, 0, 1, 0, 0, 0, 0);
+	ev(PRISM_UTIL_EV_SYS_EXIT, 20 * MS, 1, 100, 0, 0, 0);
+	sw(25 * MS, 1, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 30 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	/* CPU 0 until 5 ms, CPU 1 from its last idle event (0) at the earliest: from 5 */
+	TEST_EQ_U64(util_run(&t->all), 25 * MS);
+	TEST_EQ_U64(t->nr_cpus, 2);
+}
+
+/*
+ * Per-task recording with switch records: the sched_switch tracepoint
+ * names a task that is not recorded (it fires in the context of the
+ * recorded one leaving); the records say when the recorded one runs.
+ * No time is invented for the other task, and wakeups do not create it.
+ */
+static void test_switch_records_are_the_authority(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	rec_in(0, 0, 100);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 1 * MS, 0, 100, 0, 0, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 2 * MS, 0, 100, 400, 0, 0);
+	sw(5 * MS, 0, 100, 0, 300); /* preempted by 300, not recorded */
+	rec_out(5 * MS, 0, 100, 1);
+	rec_in(8 * MS, 0, 100);
+	ev(PRISM_UTIL_EV_SYS_EXIT, 9 * MS, 0, 100, 0, 0, 0);
+	sw(10 * MS, 0, 100, 1, 300);
+	rec_out(10 * MS, 0, 100, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 200, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 7 * MS);
+	TEST_EQ_U64(t->all.wait, 3 * MS);
+	TEST_EQ_U64(t->all.sleep, 10 * MS);
+	TEST_EQ(t->switch_ins, 2);
+	TEST_TRUE(!task(r, 300));
+	TEST_TRUE(!task(r, 400));
+	TEST_EQ(r->anomalies.switch_records, 4);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 0);
+	TEST_EQ_U64(r->cpus[0].t.idle, 13 * MS); /* 300's time: not recorded */
+}
+
+/* the first record of a task running at the start is its switch-out */
+static void test_switch_out_record_of_running_task(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	ev(PRISM_UTIL_EV_OTHER, 0, 0, 100, 0, 0, 0);
+	rec_out(4 * MS, 0, 100, 0);
+	rec_in(6 * MS, 1, 100);
+	rec_out(7 * MS, 1, 100, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 5 * MS);
+	TEST_EQ(task(r, 100)->moves, 1);
+}
+
+/*
+ * A recorded task's final switch-out is never recorded (its events are
+ * torn down at exit): it ends at its EXIT record, not at the trace end.
+ */
+static void test_task_ends_at_exit_record(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	rec_in(0, 0, 100);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 2 * MS, 0, 100, 60, 0, 0); /* exit */
+	ev(PRISM_UTIL_EV_EXIT, 8 * MS, 0, 100, 100, 0, 0);
+	ev(PRISM_UTIL_EV_TASK_END, 9 * MS, 0, 100, 0, 0, 0);
+	rec_in(12 * MS, 0, 200);
+	ev(PRISM_UTIL_EV_OTHER, 30 * MS, 0, 200, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_TRUE(t && t->exited);
+	TEST_EQ_U64(util_run(&t->all), 9 * MS);
+	TEST_EQ_U64(t->end, 9 * MS);
+	TEST_EQ_U64(t->tail, 0);
+	TEST_EQ(r->anomalies.running_at_end, 1); /* 200 only */
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 18 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 3 * MS);
+}
+
+/* without switch records, an EXIT record changes nothing (the switch tells) */
+static void test_exit_record_ignored_without_switch_records(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	sw(0, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_EXIT, 2 * MS, 0, 100, 100, 0, 0);
+	ev(PRISM_UTIL_EV_TASK_END, 3 * MS, 0, 100, 0, 0, 0);
+	sw(4 * MS, 0, 100, 0x10, 0);
+	ev(PRISM_UTIL_EV_OTHER, 10 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 4 * MS);
+	TEST_EQ(r->anomalies.switch_records, 0);
+}
+
+/*
+ * With runtime events (sched_stat_runtime), a missing switch-in from the
+ * idle task is where the task's first runtime event says: 3 ms before it,
+ * not at its wakeup (7 ms earlier) nor at its first event.
+ */
+static void test_runtime_places_missing_switch_in(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 40 * MS, 1, 200, 100, 0, 0);
+	/* switched in at 47 ms, unseen; its first event at 49 */
+	ev(PRISM_UTIL_EV_SYS_ENTER, 49 * MS, 0, 100, 0, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 3 * MS, 0);
+	sw(50 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 60 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 3 * MS);
+	TEST_EQ_U64(t->all.sleep, 40 * MS + 10 * MS);
+	TEST_EQ_U64(t->all.wait, 7 * MS);
+	TEST_EQ_U64(t->all.idle, 47 * MS + 10 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 57 * MS);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 1);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 2 * MS); /* before its first event */
+}
+
+/* a runtime event never moves a start before the task's wakeup */
+static void test_runtime_bounded_by_wakeup(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 40 * MS, 1, 200, 100, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 30 * MS, 0);
+	sw(50 * MS, 0, 100, 1, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 10 * MS);
+}
+
+/*
+ * This VM's PID 1 threads emit no events, not even their switch-outs:
+ * switched in (seen, in the previous task's context), they would run until
+ * the CPU's next event in another context.  With runtime events, a task
+ * that ran on would have had some: it left after its last event.
+ */
+static void test_silent_task_leaves_after_its_last_event(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 200, 1, 70);
+	ev(PRISM_UTIL_EV_SOFTIRQ_ENTRY, 1 * MS, 0, 70, 1, 0, 0);
+	ev(PRISM_UTIL_EV_SOFTIRQ_EXIT, 2 * MS, 0, 70, 1, 0, 0);
+	/* 70 -> idle unseen; the idle CPU's interrupt at 90 ms */
+	ev(PRISM_UTIL_EV_IRQ_ENTRY, 90 * MS, 0, 0, 11, 0, 0);
+	ev(PRISM_UTIL_EV_IRQ_EXIT, 91 * MS, 0, 0, 11, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 70)->all), 2 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 88 * MS);
+	TEST_EQ(r->anomalies.inferred_switch_ins, 1);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 0);
+}
+
+/*
+ * The kernel counts a run from when the task was picked, before the switch
+ * is traced (or recorded): its first runtime event moves the start back,
+ * taking the time from the previous occupant, and both say how much moved.
+ */
+static void test_runtime_moves_seen_switch_in(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 0, 0, 200);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 1 * MS, 0, 200, 0, 0, 0);
+	sw(10 * MS, 0, 200, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 12 * MS, 0, 100, 100, 2 * MS + 20000, 0);
+	sw(12 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS + 20000);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 10 * MS - 20000);
+	TEST_EQ_U64(task(r, 100)->moved, 20000);
+	TEST_EQ_U64(task(r, 200)->moved, 20000);
+	TEST_EQ_U64(task(r, 200)->all.idle, 10 * MS + 20000);
+	TEST_EQ_U64(r->anomalies.runtime_moved_ns, 20000);
+	TEST_EQ_U64(r->anomalies.inferred_ns, 0);
+	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
+}
+
+/* switch records too: the first runtime event after a switch-in record */
+static void test_runtime_moves_switch_record(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	rec_in(0, 0, 100);
+	rec_out(1 * MS, 0, 100, 0);
+	rec_in(10 * MS, 0, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 11 * MS, 0, 100, 100, 1 * MS + 30000, 0);
+	rec_out(11 * MS, 0, 100, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 200, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS + 30000);
+	TEST_EQ_U64(r->cpus[0].t.idle, 20 * MS - 2 * MS - 30000);
+}
+
+static void test_zz_free(void)
+{
+	prism_util__free(u);
+	u = NULL;
+	TEST_TRUE(!u);
+}
+
+TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_before_wakeup),
+	  TEST(switch_in_not_before_cpu_event), TEST(switched_out_task_not_assumed_running),
+	  TEST(move_without_switch_out), TEST(switch_records_are_the_authority),
+	  TEST(switch_out_record_of_running_task), TEST(task_ends_at_exit_record),
+	  TEST(exit_record_ignored_without_switch_records), TEST(runtime_places_missing_switch_in),
+	  TEST(runtime_bounded_by_wakeup), TEST(silent_task_leaves_after_its_last_event),
+	  TEST(runtime_moves_seen_switch_in), TEST(runtime_moves_switch_record), TEST(zz_free));
