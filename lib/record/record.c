@@ -250,7 +250,12 @@ static void configure(struct prism_record *r)
 		if (o->all_cgroups)
 			a->sample_type |= PERF_SAMPLE_CGROUP;
 		a->read_format = PERF_FORMAT_ID | PERF_FORMAT_LOST;
-		a->disabled = leader && !on_exec;
+		/*
+		 * leaders start disabled: enabled at the workload's exec, or by
+		 * rec_enable() (enable_on_exec alone leaves an enabled event on,
+		 * and prism's forked child was recorded before its exec)
+		 */
+		a->disabled = leader;
 		a->enable_on_exec = leader && on_exec;
 		a->inherit = workload || o->pid_list;
 		a->sample_id_all = 1;

@@ -82,4 +82,13 @@ check "dwarf: perf unwinds to main in $n samples" test "$n" -gt 0
 # -o keeps the old file
 prism record -q -o fp.data -e cpu-clock -- "$W" 1000
 check "-o keeps the previous file as .old" test -s fp.data.old
+# prism never records itself: not its forked child before the exec (the
+# events were opened enabled besides enable_on_exec), nor a PATH search
+prism record -q -c 100000 -e task-clock -o self.data -- "$W" 2000000
+n=$(perf script -i self.data -F comm 2>/dev/null | grep -c -w prism)
+check "no sample of prism's own child ($n)" test "$n" -eq 0
+# the command found in $PATH: the workload's one execve, not prism's search
+PATH=$(dirname "$W"):$PATH prism util --csv -- "$(basename "$W")" 1000 >self.csv 2>/dev/null
+n=$(awk -F, '$1 == "call" && $2 == "system" && $8 == "execve" { print $9 }' self.csv)
+check "util -- CMD: one execve ($n)" test "$n" = 1
 done_testing
