@@ -50,7 +50,7 @@ struct util_cmd {
 static const char *const usage[] = {
 	"prism util [-i <file>] [<report options>]",
 	"prism util (-a | -C <cpus> | -p <pid>) [--duration <s>] [<report options>]",
-	"prism util [<report options>] -- <command> [<args>...]",
+	"prism util [<report options>] [--] <command> [<args>...]",
 	NULL,
 };
 
@@ -888,15 +888,15 @@ int cmd_util(int argc, const char **argv)
 	bool one_step;
 	int ret = EXIT_USAGE;
 
-	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_KEEP_DASHDASH);
-	one_step = c.all_cpus || c.rec_cpus || c.rec_pids || (argc && !strcmp(argv[0], "--"));
+	/* the command may follow with or without '--', as for record and trace */
+	argc = parse_options(argc, argv, opts, usage,
+			     PARSE_OPT_STOP_AT_NON_OPTION | PARSE_OPT_KEEP_DASHDASH);
+	one_step = c.all_cpus || c.rec_cpus || c.rec_pids || argc;
 	if (argc && !strcmp(argv[0], "--")) {
 		argv++;
 		argc--;
 		if (!argc)
 			usage_error(usage, opts, "'--' must be followed by a command to run");
-	} else if (argc) {
-		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
 	}
 	if (one_step && c.input)
 		usage_error(usage, opts, "-i reads a file; -a, -C, -p and '-- command' record one");

@@ -26,4 +26,8 @@ if [ -n "$kept" ]; then
 	check "the kept file gives the same report" test "$(grep -c ALL again.txt)" -eq "$(grep -c ALL sys.txt)"
 	rm -f "$kept"
 fi
+# the command may follow without '--', as for record and trace
+prism util --no-calls "$W" >nodash.txt 2>nodash.err
+check "prism util CMD (no --) exits 0" test $? -eq 0
+grep_q '^   \[ *[0-9]+\] util-mix +ALL ' nodash.txt
 done_testing
