@@ -69,8 +69,14 @@ struct unw_session {
 	unw_frame_cb cb;
 	void *arg;
 	int nr, err; /* frames so far, the frame callback's error */
-	bool started, stopped;
-	bool read_failed; /* a word outside the copy could not be read */
+	bool started, stopped, zero_pc;
+	uint64_t last_pc; /* of the last frame reported */
+	/*
+	 * a word at or above SP could not be read (below SP are only slots a
+	 * function popped already, which stale CFI rows still name): the first
+	 * such address, and whether one failed since the last frame
+	 */
+	bool read_failed, failed_since;
 	uint64_t failed_addr;
 };
 
@@ -186,9 +192,10 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	}
 	if (file_read(u, addr, result))
 		return true;
-	if (!u->read_failed) {
-		u->read_failed = true;
-		u->failed_addr = addr;
+	if (addr >= u->sp) {
+		if (!u->read_failed)
+			u->failed_addr = addr;
+		u->read_failed = u->failed_since = true;
 	}
 	return false;
 }
@@ -291,6 +298,36 @@ static bool unwindable(struct unw_session *u, uint64_t pc)
 	return cfi_covers(cfi, bias, pc);
 }
 
+/* whether the CFI at @pc says there is no caller (the return address is undefined: _start) */
+static bool outermost(struct unw_session *u, uint64_t pc)
+{
+	Dwfl_Module *mod = dwfl_addrmodule(u->dwfl, pc);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op mem[3], *ops = NULL;
+	Dwarf_Addr bias = 0, start, end;
+	Dwarf_CFI *cfi;
+	size_t nops = 1;
+	bool signal;
+	int ra;
+
+	if (!mod)
+		return false;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		free(frame);
+		frame = NULL;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+			goto out;
+	}
+	ra = dwarf_frame_info(frame, &start, &end, &signal);
+	if (ra < 0 || dwarf_frame_register(frame, ra, mem, &ops, &nops))
+		nops = 1;
+out:
+	free(frame);
+	return !nops && ops == mem; /* "undefined"; a null @ops would be "same value" */
+}
+
 static int frame_callback(Dwfl_Frame *state, void *arg)
 {
 	struct unw_session *u = arg;
@@ -302,15 +339,27 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 		u->started = true;
 		return DWARF_CB_OK;
 	}
+	/*
+	 * a read failed while libdw computed this frame: the CFI could not be
+	 * followed and the frame is libdw's guess from the frame-pointer
+	 * register
+	 */
+	if (u->failed_since)
+		return DWARF_CB_ABORT;
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	module_at(u, pc); /* dwfl_frame_pc() needs the module to tell a signal frame */
-	if (!dwfl_frame_pc(state, &pc, &activation) || !pc)
+	if (!dwfl_frame_pc(state, &pc, &activation))
 		return DWARF_CB_ABORT;
+	if (!pc) {
+		u->zero_pc = true; /* a return address 0 ends a chain by convention */
+		return DWARF_CB_ABORT;
+	}
 	/* a return address points after the call: look the call itself up */
 	if (!activation)
 		pc--;
 	u->err = u->cb(u->arg, pc);
+	u->last_pc = pc;
 	if (u->err || ++u->nr >= MAX_FRAMES)
 		return DWARF_CB_ABORT;
 	if (!unwindable(u, pc)) {
@@ -501,8 +550,11 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 	u->nr = 1;
 	u->err = 0;
 	u->started = false;
+	u->zero_pc = false;
 	u->stopped = in.stopped;
+	u->last_pc = ip;
 	u->read_failed = false;
+	u->failed_since = false;
 	if (!unwindable(u, ip)) {
 		stop(u, PRISM_UNWIND_NO_BINARY);
 		return 1;
@@ -512,10 +564,12 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 		return u->err;
 	/*
 	 * libdw ends an unwind as at the outermost frame (0) when it cannot
-	 * read a return address: a failed read tells the two apart.  One above
-	 * a copy that was cut at its full size is the copy's end.
+	 * read a return address: the last frame's CFI tells the two apart.  A
+	 * failed read above a copy that was cut at its full size is the
+	 * copy's end.
 	 */
-	if (ret < 0 || u->read_failed)
+	if (!u->stopped && u->nr < MAX_FRAMES && !u->zero_pc &&
+	    (ret < 0 || !outermost(u, u->last_pc)))
 		stop(u,
 		     u->copy_full && past_copy(u) ? PRISM_UNWIND_TRUNCATED : PRISM_UNWIND_FAILED);
 	return u->nr;
