@@ -73,10 +73,10 @@ struct unw_session {
 	uint64_t last_pc; /* of the last frame reported */
 	/*
 	 * a word at or above SP could not be read (below SP are only slots a
-	 * function popped already, which stale CFI rows still name): the first
-	 * such address, and whether one failed since the last frame
+	 * function popped already, which stale CFI rows still name), and the
+	 * first such address
 	 */
-	bool read_failed, failed_since;
+	bool read_failed;
 	uint64_t failed_addr;
 };
 
@@ -195,7 +195,7 @@ static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *a
 	if (addr >= u->sp) {
 		if (!u->read_failed)
 			u->failed_addr = addr;
-		u->read_failed = u->failed_since = true;
+		u->read_failed = true;
 	}
 	return false;
 }
@@ -342,9 +342,10 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	/*
 	 * a read failed while libdw computed this frame: the CFI could not be
 	 * followed and the frame is libdw's guess from the frame-pointer
-	 * register
+	 * register (a step that follows the CFI reads nothing above the
+	 * return address, so nothing it reads at or above SP can fail)
 	 */
-	if (u->failed_since)
+	if (u->read_failed)
 		return DWARF_CB_ABORT;
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
@@ -554,7 +555,6 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 	u->stopped = in.stopped;
 	u->last_pc = ip;
 	u->read_failed = false;
-	u->failed_since = false;
 	if (!unwindable(u, ip)) {
 		stop(u, PRISM_UNWIND_NO_BINARY);
 		return 1;
