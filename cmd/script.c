@@ -269,7 +269,8 @@ static bool chain_is_empty(const struct prism_sample *s)
 			break;
 		}
 	}
-	return !frames && !(s->user_stack_size || s->user_regs);
+	return !frames &&
+	       !((s->type & PERF_SAMPLE_STACK_USER) && (s->user_stack_size || s->user_regs));
 }
 
 /* one "\t%16" PRIx64 " sym+0xoff (dso)\n" line per frame of the resolved chain */
