@@ -16,8 +16,9 @@
  *
  * Cost: libdw parses a module's CFI once per Dwfl, so one Dwfl per address
  * space is kept across samples, NR_SESSIONS of them (least recently used
- * out), each rebuilt when its space changes; the files the unwinder reads
- * words from stay open, NR_FILES of them.
+ * out), each rebuilt when its space changes; as libdw keeps every module's
+ * file open, they hold MAX_MODULES modules at most.  The files the unwinder
+ * reads words from stay open, NR_FILES of them.
  */
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@
 
 #define MAX_FRAMES 127
 #define NR_SESSIONS 8
+#define MAX_MODULES 256 /* libdw keeps each module's file open: a bound on descriptors */
 #define NR_FILES 16
 #define STACK_LIMIT (8ull << 20)
 
@@ -57,6 +59,8 @@ struct unw_session {
 	uint64_t gen; /* maps->gen the modules were reported for */
 	uint64_t used; /* LRU tick */
 	Dwfl *dwfl;
+	size_t nr_modules; /* reported (an upper bound: libdw may reuse one) */
+	bool full; /* refused a module at MAX_MODULES: rebuilt at the next sample */
 
 	/* the sample being unwound */
 	struct prism_symbols *sy;
@@ -90,6 +94,7 @@ struct unw_state {
 	struct unw_session *sessions[NR_SESSIONS];
 	struct unw_file files[NR_FILES];
 	uint64_t tick;
+	size_t nr_modules; /* of all sessions */
 	Elf *elf; /* an x86-64 ELF header: gives libdw its backend before any module is known */
 	Elf64_Ehdr ehdr; /* its bytes */
 };
@@ -234,6 +239,48 @@ static const Dwfl_Callbacks offline_callbacks = {
 
 /* ---- modules ---- */
 
+static void session_free(struct unw_session *u)
+{
+	if (!u)
+		return;
+	if (u->dwfl)
+		dwfl_end(u->dwfl);
+	maps__put(u->maps);
+	free(u);
+}
+
+/* ends the session in @slot */
+static void drop(struct unw_state *st, struct unw_session **slot)
+{
+	if (!*slot)
+		return;
+	st->nr_modules -= (*slot)->nr_modules;
+	session_free(*slot);
+	*slot = NULL;
+}
+
+/* room for one more module: other sessions end, least recently used first */
+static bool make_room(struct unw_session *u)
+{
+	struct unw_state *st = u->sy->unw;
+	size_t i;
+
+	while (st->nr_modules >= MAX_MODULES) {
+		struct unw_session **lru = NULL;
+
+		for (i = 0; i < NR_SESSIONS; i++)
+			if (st->sessions[i] && st->sessions[i] != u &&
+			    (!lru || st->sessions[i]->used < (*lru)->used))
+				lru = &st->sessions[i];
+		if (!lru) {
+			u->full = true;
+			return false;
+		}
+		drop(st, lru);
+	}
+	return true;
+}
+
 /* the module of the binary mapped at @addr, reported to libdw on first use; NULL when none */
 static Dwfl_Module *module_at(struct unw_session *u, uint64_t addr)
 {
@@ -263,9 +310,15 @@ static Dwfl_Module *module_at(struct unw_session *u, uint64_t addr)
 			break;
 		}
 	}
+	if (!make_room(u))
+		return NULL;
 	/* modular arithmetic: a bias that makes no sense gives a module elsewhere */
 	mod = dwfl_report_elf(u->dwfl, dso->name, dso->runtime, -1,
 			      dso->is_exec ? 0 : map->start - vaddr, false);
+	if (mod) {
+		u->nr_modules++;
+		u->sy->unw->nr_modules++;
+	}
 	/* as perf: a module that does not cover @addr (bad pgoff, another file) is no use */
 	return mod && dwfl_addrmodule(u->dwfl, addr) == mod ? mod : NULL;
 }
@@ -372,16 +425,6 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 
 /* ---- sessions ---- */
 
-static void session_free(struct unw_session *u)
-{
-	if (!u)
-		return;
-	if (u->dwfl)
-		dwfl_end(u->dwfl);
-	maps__put(u->maps);
-	free(u);
-}
-
 static struct unw_state *state_of(struct prism_symbols *sy)
 {
 	struct unw_state *st = sy->unw;
@@ -425,11 +468,11 @@ static struct unw_session *session_of(struct prism_symbols *sy, struct maps *map
 			slot = &st->sessions[i];
 	}
 	u = *slot;
-	if (u && u->maps == maps && u->gen == maps->gen) {
+	if (u && u->maps == maps && u->gen == maps->gen && !u->full) {
 		u->used = ++st->tick;
 		return u;
 	}
-	session_free(u);
+	drop(st, slot);
 	*slot = u = calloc(1, sizeof(*u));
 	if (!u)
 		return NULL;
@@ -438,8 +481,7 @@ static struct unw_session *session_of(struct prism_symbols *sy, struct maps *map
 	u->used = ++st->tick;
 	u->dwfl = dwfl_begin(&offline_callbacks);
 	if (!u->dwfl || !dwfl_attach_state(u->dwfl, st->elf, (pid_t)pid, &thread_callbacks, u)) {
-		session_free(u);
-		*slot = NULL;
+		drop(st, slot);
 		return NULL;
 	}
 	return u;
