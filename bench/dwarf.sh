@@ -73,7 +73,7 @@ run() {
 }
 
 keys=(pscript fscript preport freport)
-declare -A label cmd
+declare -A label
 label[pscript]="prism script"
 label[fscript]="perf script"
 label[preport]="prism report --stdio"

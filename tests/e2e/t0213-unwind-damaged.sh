@@ -57,8 +57,9 @@ for bin in unw-nopie unw-pie; do
 		prism offcpu -i "$f" >"$f.offcpu" 2>"$f.oerr"
 		rc=$?
 		no_crash "prism offcpu ($bin $c)" $rc "$f.oerr"
-		[ $rc -eq 1 ] && grep -q 'has no off-CPU data' "$f.oerr" ||
+		if [ $rc -ne 1 ] || ! grep -q 'has no off-CPU data' "$f.oerr"; then
 			fail "prism offcpu ($bin $c): expected exit 1 and 'has no off-CPU data', got $rc"
+		fi
 		if [ $have_perf = 1 ] && [ "$c" != dyn-large ] && [ "$c" != all ]; then
 			perf script -i "$f" >"$f.perf" 2>/dev/null
 			test_cmp "$f.perf" "$f.script"
