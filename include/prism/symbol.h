@@ -165,6 +165,7 @@ enum prism_unwind_stop {
 	PRISM_UNWIND_ZERO_REGS, /* IP or SP is 0 */
 	PRISM_UNWIND_EMPTY_STACK, /* nothing was copied (dyn_size 0) */
 	PRISM_UNWIND_DYN_SIZE, /* dyn_size larger than the copy: the copy is used */
+	PRISM_UNWIND_NO_MAP, /* a frame at an address no MMAP record of the process covers */
 	PRISM_UNWIND_NO_BINARY, /* a frame in code whose binary (or its CFI) was not found */
 	PRISM_UNWIND_TRUNCATED, /* the stack copy ended (a larger dwarf,SIZE would go on) */
 	PRISM_UNWIND_FAILED, /* unreadable memory or CFI that does not fit the registers */

@@ -734,6 +734,7 @@ const char *prism_unwind_stop__str(enum prism_unwind_stop why)
 		[PRISM_UNWIND_ZERO_REGS] = "IP or SP is 0",
 		[PRISM_UNWIND_EMPTY_STACK] = "nothing was copied (dyn_size 0)",
 		[PRISM_UNWIND_DYN_SIZE] = "dyn_size is larger than the stack copy",
+		[PRISM_UNWIND_NO_MAP] = "a frame is at an address no mapping of the process covers",
 		[PRISM_UNWIND_NO_BINARY] = "a frame is in code whose binary or CFI was not found",
 		[PRISM_UNWIND_TRUNCATED] = "the stack copy ended",
 		[PRISM_UNWIND_FAILED] = "unreadable memory or CFI that does not fit",

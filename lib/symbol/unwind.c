@@ -381,6 +381,29 @@ out:
 	return !nops && ops == mem; /* "undefined"; a null @ops would be "same value" */
 }
 
+/*
+ * the unwind ends at @pc, which no CFI covers: in no mapping, in a binary
+ * not found, or at a program's entry point (the first instruction of
+ * ld.so's _start has nothing above it, and no CFI: not an early stop)
+ */
+static void stop_without_cfi(struct unw_session *u, uint64_t pc)
+{
+	Dwfl_Module *mod;
+	GElf_Ehdr mem, *eh;
+	Dwarf_Addr bias;
+	Elf *elf;
+
+	if (!maps__find(u->maps, pc)) {
+		stop(u, PRISM_UNWIND_NO_MAP);
+		return;
+	}
+	mod = dwfl_addrmodule(u->dwfl, pc);
+	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
+	eh = elf ? gelf_getehdr(elf, &mem) : NULL;
+	if (!eh || eh->e_entry + bias != pc)
+		stop(u, PRISM_UNWIND_NO_BINARY);
+}
+
 static int frame_callback(Dwfl_Frame *state, void *arg)
 {
 	struct unw_session *u = arg;
@@ -417,7 +440,7 @@ static int frame_callback(Dwfl_Frame *state, void *arg)
 	if (u->err || ++u->nr >= MAX_FRAMES)
 		return DWARF_CB_ABORT;
 	if (!unwindable(u, pc)) {
-		stop(u, PRISM_UNWIND_NO_BINARY);
+		stop_without_cfi(u, pc);
 		return DWARF_CB_ABORT;
 	}
 	return DWARF_CB_OK;
@@ -571,13 +594,16 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 		stop(&in, PRISM_UNWIND_ZERO_REGS);
 		return 1;
 	}
-	u = maps ? session_of(sy, maps, s->pid) : NULL;
-	if (maps && !u) {
-		stop(&in, PRISM_UNWIND_FAILED); /* out of memory, or libdw without x86-64 */
+	/*
+	 * no mapping recorded for the process (yet): a sample of a child
+	 * before its exec, whose space the recorder never described, is not
+	 * an unwind that stopped early
+	 */
+	if (!maps || (!maps->nr && !maps->prev))
 		return 1;
-	}
+	u = session_of(sy, maps, s->pid);
 	if (!u) {
-		stop(&in, PRISM_UNWIND_NO_BINARY);
+		stop(&in, PRISM_UNWIND_FAILED); /* out of memory, or libdw without x86-64 */
 		return 1;
 	}
 	u->sy = sy;
@@ -598,7 +624,7 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 	u->last_pc = ip;
 	u->read_failed = false;
 	if (!unwindable(u, ip)) {
-		stop(u, PRISM_UNWIND_NO_BINARY);
+		stop_without_cfi(u, ip);
 		return 1;
 	}
 	ret = dwfl_getthread_frames(u->dwfl, (pid_t)s->tid, frame_callback, u);
