@@ -311,7 +311,7 @@ FUZZ_SRCS := $(wildcard tests/fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_DIR)/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_DIR)/%.o)
 # seeds per target: fuzz-session and fuzz-util read perf.data files, fuzz-tp
-# blob+payloads
+# blob+payloads, fuzz-unwind sample descriptions
 FUZZ_SEEDS_fuzz-session = $(wildcard $(FUZZ_FIXTURES)/perf-6.1/*.data \
 	$(FUZZ_FIXTURES)/compressed/*.data tests/data/fuzz-regress/*.data)
 # byte-swapped copies of a few fixtures reach the swap paths (needs python3)
@@ -333,6 +333,10 @@ FUZZ_SEED_CMD_fuzz-util = $(FUZZ_SEED_CMD_fuzz-session)
 FUZZ_DICT_fuzz-util = session
 FUZZ_SEEDS_fuzz-tp = $(wildcard tests/data/fuzz-regress/*.tp)
 FUZZ_SEED_CMD_fuzz-tp = tests/fuzz/make-tp-seeds.sh tests/data/tp $(1)
+# fuzz-unwind: samples with user registers and stack copies against
+# tests/data/elf (its inputs describe samples, not files)
+FUZZ_SEEDS_fuzz-unwind = $(wildcard tests/data/fuzz-regress/*.unwind)
+FUZZ_SEED_CMD_fuzz-unwind = python3 tests/fuzz/make-unwind-seeds.py $(1)
 
 $(FUZZ_DIR)/lib/%.o: lib/%.c $(FUZZ_DIR)/CFLAGS
 	@mkdir -p $(dir $@)

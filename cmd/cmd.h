@@ -27,6 +27,10 @@ __attribute__((format(printf, 1, 2))) void info(const char *fmt, ...);
 /* error message for a library error code: "error: <what>: <strerror(err)>" */
 __attribute__((format(printf, 2, 3))) int error_errno(int err, const char *fmt, ...);
 
+/* unwind-note.c: the warning about DWARF unwinds that stopped early, if any */
+struct prism_symbols;
+void warn_unwind_stops(const struct prism_symbols *sy);
+
 /* route lib/ log messages to stderr according to -v/-q */
 void setup_library_log(void);
 

@@ -680,6 +680,7 @@ int cmd_offcpu(int argc, const char **argv)
 	} else {
 		offcpu_print_text(&o);
 	}
+	warn_unwind_stops(o.sy);
 	free_offcpu(&o);
 	return ret;
 }

@@ -309,7 +309,12 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 							      PRISM_CALLCHAIN_INLINE_UNWOUND);
 		if (err)
 			return err;
-	} else {
+	}
+	/*
+	 * no chain, or an empty one (a DWARF sample of which nothing could be
+	 * unwound): the sample address alone, as perf's self entry
+	 */
+	if (!chain || !r->cc.nr) {
 		if (!r->cc.alloc) {
 			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
 			r->cc.alloc = 1;
@@ -982,6 +987,7 @@ int cmd_report(int argc, const char **argv)
 	} else if (!r.csv_dir || r.stdio) {
 		print_report(&r);
 	}
+	warn_unwind_stops(r.sy);
 	if (r.csv) {
 		const char **names = xcalloc(r.nr_evsels + 1, sizeof(*names));
 		size_t i;

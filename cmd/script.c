@@ -249,7 +249,7 @@ static void put_frame(struct script *sc, const struct prism_frame *fr, unsigned 
  * perf script prints no frame at all for a chain with an unknown context
  * marker (a broken frame-pointer walk can end in -1: perf calls the chain
  * corrupted and discards it), nor for one of markers only that has no user
- * stack to unwind
+ * stack or registers to unwind (the unwinder counts a copy without registers)
  */
 static bool chain_is_empty(const struct prism_sample *s)
 {
@@ -269,7 +269,8 @@ static bool chain_is_empty(const struct prism_sample *s)
 			break;
 		}
 	}
-	return !frames && !(s->user_stack_size && s->user_regs);
+	return !frames &&
+	       !((s->type & PERF_SAMPLE_STACK_USER) && (s->user_stack_size || s->user_regs));
 }
 
 /* one "\t%16" PRIx64 " sym+0xoff (dso)\n" line per frame of the resolved chain */
@@ -987,6 +988,7 @@ int cmd_script(int argc, const char **argv)
 				" records arrived after their time slot was delivered (out of order)",
 				st->nr_out_of_order);
 	}
+	warn_unwind_stops(sc.sy);
 out:
 	prism_strbuf_release(&sc.line);
 	prism_callchain__release(&sc.cc);

@@ -108,6 +108,7 @@ struct prism_sample {
 	const uint64_t *user_regs; /* popcount(attr.sample_regs_user) values */
 	uint64_t user_stack_size;
 	const void *user_stack;
+	/* as recorded: bytes of the copy that hold stack; above user_stack_size in a damaged file */
 	uint64_t user_stack_dyn_size;
 	uint64_t weight; /* WEIGHT, or WEIGHT_STRUCT's var1_dw */
 	uint16_t weight_var2, weight_var3; /* WEIGHT_STRUCT only */

@@ -140,7 +140,12 @@ struct prism_callchain {
  *      itself are frames of kind PRISM_FRAME_INLINED.
  *
  * Samples with REGS_USER + STACK_USER (perf record --call-graph dwarf) and
- * no user part in their chain get it by unwinding the stack copy (libdw).
+ * no user part in their chain get it by unwinding the stack copy (libdw),
+ * as perf 6.1 does: the sampled IP first, then a caller for as long as the
+ * frame below it lies in a binary with CFI.  Such a sample whose copy
+ * cannot be unwound at all (no registers, IP 0, nothing copied) has no user
+ * frames, and its chain may be empty (perf script prints no frame for it);
+ * prism_symbols__unwind_stats() counts why unwinds stopped early.
  *
  * Return: 0 or -ENOMEM.
  */
@@ -150,6 +155,36 @@ PRISM_API int prism_symbols__callchain(struct prism_symbols *sy, const struct pr
 				       struct prism_callchain *cc, unsigned int flags);
 /* frees the frames array (not the names); accepts an empty chain */
 PRISM_API void prism_callchain__release(struct prism_callchain *cc);
+
+/*
+ * Why a DWARF unwind (--call-graph dwarf) stopped before the outermost
+ * frame.  Each damaged sample is counted once, under the first reason found.
+ */
+enum prism_unwind_stop {
+	PRISM_UNWIND_NO_REGS, /* a stack copy without user registers, or without IP/SP */
+	PRISM_UNWIND_ZERO_REGS, /* IP or SP is 0 */
+	PRISM_UNWIND_EMPTY_STACK, /* nothing was copied (dyn_size 0) */
+	PRISM_UNWIND_DYN_SIZE, /* dyn_size larger than the copy: the copy is used */
+	PRISM_UNWIND_NO_MAP, /* a frame at an address no MMAP record of the process covers */
+	PRISM_UNWIND_NO_BINARY, /* a frame in code whose binary (or its CFI) was not found */
+	PRISM_UNWIND_TRUNCATED, /* the stack copy ended (a larger dwarf,SIZE would go on) */
+	PRISM_UNWIND_FAILED, /* unreadable memory or CFI that does not fit the registers */
+	PRISM_UNWIND_ARCH, /* registers of an architecture prism does not unwind */
+	PRISM_UNWIND__NR,
+};
+
+/* unwinds of samples that carry user registers or a stack copy */
+struct prism_unwind_stats {
+	uint64_t nr_unwinds;
+	uint64_t nr_stopped; /* sum of stopped[] */
+	uint64_t stopped[PRISM_UNWIND__NR];
+};
+
+/* the counts so far (zero without libdw); owned by @sy */
+PRISM_API const struct prism_unwind_stats *
+prism_symbols__unwind_stats(const struct prism_symbols *sy);
+/* "the stack copy ended", ...; "?" for an unknown value */
+PRISM_API const char *prism_unwind_stop__str(enum prism_unwind_stop why);
 
 /**
  * prism_symbols__srcline - source file and line of a resolved frame (libdw)

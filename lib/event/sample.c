@@ -247,8 +247,6 @@ static __attribute__((noinline)) int parse_slow(const struct prism_evsel *evsel,
 			if (swapped)
 				unswap_words(p, s->user_stack_size);
 			s->user_stack = p;
-			if (s->user_stack_dyn_size > s->user_stack_size)
-				s->user_stack_dyn_size = s->user_stack_size;
 		}
 	}
 	if (st & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT)) {

@@ -131,12 +131,14 @@ int maps__insert(struct maps *m, uint64_t start, uint64_t len, uint64_t pgoff,
 	m->maps[i].dso = dso;
 	m->nr++;
 	m->last = i;
+	m->gen++;
 	return 0;
 }
 
 void maps__remove(struct maps *m, uint64_t start, uint64_t len)
 {
-	punch(m, start, start + len);
+	punch(m, start, len > UINT64_MAX - start ? UINT64_MAX : start + len);
+	m->gen++;
 }
 
 struct map *maps__find(struct maps *m, uint64_t addr)

@@ -11,9 +11,23 @@
 
 #include "symbol-internal.h"
 
+#define INL_CACHE 1024 /* entries, a power of 2 */
+#define INL_NAMES 4 /* deeper chains are looked up every time */
+
+/*
+ * the last inline chains looked up, by address: call chains repeat the
+ * same return addresses, and dwarf_getscopes() walks a CU's DIEs each time
+ */
+struct inl_entry {
+	uint64_t addr;
+	int n; /* -1: empty slot */
+	const char *names[INL_NAMES]; /* owned by the Dwarf */
+};
+
 struct dwarf_state {
 	int fd;
 	Dwarf *dw;
+	struct inl_entry *inl; /* INL_CACHE entries, NULL until the first lookup */
 };
 
 static Dwarf *get_dwarf(struct prism_dso *dso)
@@ -62,14 +76,13 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	return 0;
 }
 
-int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **names, size_t max)
+static int lookup_inlines(Dwarf *dw, uint64_t dso_addr, const char **names, size_t max)
 {
-	Dwarf *dw = get_dwarf(dso);
 	Dwarf_Die cu, *scopes = NULL;
 	int n, i;
 	size_t out = 0;
 
-	if (!dw || !dwarf_addrdie(dw, dso_addr, &cu))
+	if (!dwarf_addrdie(dw, dso_addr, &cu))
 		return 0;
 	n = dwarf_getscopes(&cu, dso_addr, &scopes);
 	for (i = 0; i < n && out < max; i++) {
@@ -89,6 +102,36 @@ int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **name
 	return (int)out;
 }
 
+int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **names, size_t max)
+{
+	Dwarf *dw = get_dwarf(dso);
+	struct dwarf_state *st = dso->dwarf;
+	struct inl_entry *e;
+	int n, i;
+
+	if (!dw)
+		return 0;
+	if (!st->inl) {
+		st->inl = prism_reallocarray(NULL, INL_CACHE, sizeof(*st->inl));
+		if (!st->inl)
+			return lookup_inlines(dw, dso_addr, names, max);
+		for (i = 0; i < INL_CACHE; i++)
+			st->inl[i].n = -1;
+	}
+	e = &st->inl[(dso_addr ^ (dso_addr >> 10)) & (INL_CACHE - 1)];
+	if (e->n >= 0 && e->addr == dso_addr && (size_t)e->n <= max) {
+		memcpy(names, e->names, (size_t)e->n * sizeof(*names));
+		return e->n;
+	}
+	n = lookup_inlines(dw, dso_addr, names, max);
+	if (n <= INL_NAMES) {
+		e->addr = dso_addr;
+		e->n = n;
+		memcpy(e->names, names, (size_t)n * sizeof(*names));
+	}
+	return n;
+}
+
 void srcline__release(struct prism_dso *dso)
 {
 	struct dwarf_state *st = dso->dwarf;
@@ -97,6 +140,7 @@ void srcline__release(struct prism_dso *dso)
 		return;
 	dwarf_end(st->dw);
 	close(st->fd);
+	free(st->inl);
 	free(st);
 	dso->dwarf = NULL;
 }

@@ -86,6 +86,7 @@ struct maps {
 	size_t nr, alloc;
 	int refs;
 	size_t last; /* lookup cache */
+	uint64_t gen; /* bumped by every insert and remove (unwind.c's cache key) */
 	/*
 	 * the space before the last exec: looked up only when the new one has
 	 * no map at an address (samples taken inside execve() still have the
@@ -146,6 +147,11 @@ struct prism_symbols {
 
 	struct prism_dso unknown; /* placeholder for "[unknown]" */
 
+	/* unwind.c: libdw sessions and file descriptors kept across samples */
+	struct unw_state *unw;
+	struct prism_unwind_stats unw_stats;
+	bool unw_foreign_arch; /* the file's ARCH feature is not x86_64 */
+
 	/*
 	 * last lookups in tables that never change once loaded (kallsyms, file
 	 * DSOs): call chains repeat the same addresses, and a binary search in
@@ -197,9 +203,15 @@ struct maps *symbols__maps(struct prism_symbols *sy, uint32_t pid);
 
 /* unwind.c (libdw): user frames of a sample with REGS_USER + STACK_USER */
 typedef int (*unw_frame_cb)(void *arg, uint64_t pc);
-/* calls @cb per frame, leaf first; returns the number of frames, 0 when the sample has no user stack */
+/*
+ * calls @cb per frame, leaf first, and counts in sy->unw_stats why an unwind
+ * stopped early; returns the number of frames (0 when none can be trusted,
+ * or the sample carries neither registers nor a stack copy), or @cb's error
+ */
 int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_frame_cb cb,
 		 void *arg);
+/* ends the sessions unwind__user() kept and closes its files */
+void unwind__release(struct prism_symbols *sy);
 
 /* srcline.c (libdw) */
 int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line);

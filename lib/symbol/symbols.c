@@ -88,6 +88,7 @@ void prism_symbols__free(struct prism_symbols *sy)
 
 	if (!sy)
 		return;
+	unwind__release(sy); /* its sessions hold maps and read the DSOs' files */
 	for (i = 0; i < sy->dso_hash_size; i++) {
 		struct prism_dso *d = sy->dso_hash[i], *next;
 
@@ -151,9 +152,12 @@ static bool is_kernel_mode(unsigned int cpumode)
 int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_features *f)
 {
 	const struct prism_feat_build_ids *b = f ? prism_features__build_ids(f) : NULL;
+	const char *arch = f ? prism_features__str(f, PRISM_FEAT_ARCH) : NULL;
 	size_t i;
 	int err;
 
+	/* the unwinder reads x86-64 registers: another machine's would give made-up frames */
+	sy->unw_foreign_arch = arch && strcmp(arch, "x86_64");
 	if (!b)
 		return 0;
 	for (i = 0; i < b->nr; i++) {
@@ -554,6 +558,10 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 		goto found;
 	}
 	dso = map->dso;
+	/* the DSO's segments decide dso_addr (an ET_EXEC's addresses are absolute) */
+	if (!dso->loaded && dso->kind != DSO_KERNEL && dso->kind != DSO_MODULE &&
+	    dso->kind != DSO_BPF)
+		dso__load(sy, dso, pid);
 	out->dso = dso;
 	out->dso_name = dso->name;
 	/* perf shows the kernel as [kernel.kallsyms], not its map's name (..._text) */
@@ -696,8 +704,12 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 		if (err)
 			return err;
 	}
-	/* --call-graph dwarf: the user part comes from unwinding the stack copy */
-	if (!have_user && s->user_stack_size && s->user_regs) {
+	/*
+	 * --call-graph dwarf: the user part comes from unwinding the stack
+	 * copy, and is empty when nothing can be trusted (perf prints no frame)
+	 */
+	if (!have_user && (s->type & PERF_SAMPLE_STACK_USER) &&
+	    (s->user_stack_size || s->user_regs)) {
 		struct unw_ctx c = { .sy = sy,
 				     .cc = cc,
 				     .pid = s->pid,
@@ -707,8 +719,7 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 
 		if (n < 0 || c.err)
 			return n < 0 ? n : c.err;
-		if (n > 0)
-			return 0;
+		return 0;
 	}
 	/* no chain (or only markers): the sample address alone */
 	if (!cc->nr) {
@@ -716,6 +727,28 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 		return inlines ? push_with_inlines(cc, &f) : cc_push(cc, &f);
 	}
 	return 0;
+}
+
+const struct prism_unwind_stats *prism_symbols__unwind_stats(const struct prism_symbols *sy)
+{
+	return &sy->unw_stats;
+}
+
+const char *prism_unwind_stop__str(enum prism_unwind_stop why)
+{
+	static const char *const str[PRISM_UNWIND__NR] = {
+		[PRISM_UNWIND_NO_REGS] = "the sample has a stack copy but no user registers",
+		[PRISM_UNWIND_ZERO_REGS] = "IP or SP is 0",
+		[PRISM_UNWIND_EMPTY_STACK] = "nothing was copied (dyn_size 0)",
+		[PRISM_UNWIND_DYN_SIZE] = "dyn_size is larger than the stack copy",
+		[PRISM_UNWIND_NO_MAP] = "a frame is at an address no mapping of the process covers",
+		[PRISM_UNWIND_NO_BINARY] = "a frame is in code whose binary or CFI was not found",
+		[PRISM_UNWIND_TRUNCATED] = "the stack copy ended",
+		[PRISM_UNWIND_FAILED] = "unreadable memory or CFI that does not fit",
+		[PRISM_UNWIND_ARCH] = "the registers are not x86-64 ones",
+	};
+
+	return (unsigned int)why < PRISM_UNWIND__NR ? str[why] : "?";
 }
 
 void prism_callchain__release(struct prism_callchain *cc)

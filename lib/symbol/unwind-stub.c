@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
  * Without libdw: no DWARF unwinding; --call-graph dwarf samples keep their
- * sample address (and kernel chain) only.
+ * kernel chain only.
  */
 #include "symbol-internal.h"
 
 int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_frame_cb cb, void *arg)
 {
 	return 0;
+}
+
+void unwind__release(struct prism_symbols *sy)
+{
 }

@@ -3,7 +3,8 @@
  * Replays the inputs under tests/data/fuzz-regress/ that once crashed, leaked
  * or hit undefined behaviour in a fuzz target, through the fuzz targets
  * themselves (compiled in here): NAME.data through fuzz-session in each of
- * its eight read modes and through fuzz-util, NAME.tp through fuzz-tp.  A target aborts on a
+ * its eight read modes and through fuzz-util, NAME.tp through fuzz-tp,
+ * NAME.unwind through fuzz-unwind (against tests/data/elf).  A target aborts on a
  * broken invariant; the sanitizer build reports memory errors and leaks.
  */
 #include <glob.h>
@@ -42,6 +43,22 @@
 #undef log_cb
 #undef touch
 #undef sink
+
+#define LLVMFuzzerTestOneInput fuzz_unwind_one
+#define LLVMFuzzerInitialize fuzz_unwind_init
+#define log_cb unwind_log_cb
+#define sink unwind_sink
+#define on_task unwind_on_task
+#define on_sample unwind_on_sample
+#define run unwind_run
+#include "../fuzz/fuzz-unwind.c"
+#undef LLVMFuzzerTestOneInput
+#undef LLVMFuzzerInitialize
+#undef log_cb
+#undef sink
+#undef on_task
+#undef on_sample
+#undef run
 
 #include "test.h"
 
@@ -146,4 +163,22 @@ static void test_tp_inputs(void)
 		TEST_SKIP("no tests/data/fuzz-regress/*.tp");
 }
 
-TEST_MAIN(TEST(session_inputs), TEST(util_inputs), TEST(tp_inputs));
+static void unwind_one(const uint8_t *d, size_t size)
+{
+	fuzz_unwind_one(d, size);
+}
+
+static void test_unwind_inputs(void)
+{
+	int n;
+
+	setenv("PRISM_FUZZ_ELF_DIR", test_data_path("elf"), 1);
+	fuzz_unwind_init(NULL, NULL);
+	n = replay("unwind", unwind_one);
+	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
+	TEST_TRUE(n >= 0);
+	if (!n)
+		TEST_SKIP("no tests/data/fuzz-regress/*.unwind");
+}
+
+TEST_MAIN(TEST(session_inputs), TEST(util_inputs), TEST(tp_inputs), TEST(unwind_inputs));
