@@ -566,10 +566,6 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 	out->dso_name = dso->name;
 	/* perf shows the kernel as [kernel.kallsyms], not its map's name (..._text) */
 	out->dso_path = dso->kind == DSO_KERNEL ? dso->name : dso->path;
-	/* a file's segments and ELF type decide its addresses: load it first */
-	if (!dso->loaded &&
-	    (dso->kind == DSO_USER || dso->kind == DSO_VDSO || dso->kind == DSO_JIT))
-		dso__load(sy, dso, pid);
 	out->dso_addr = map__dso_addr(map, ip);
 	if (!map_is_identity(dso))
 		out->map_addr = ip - map->start + map->pgoff;
