@@ -90,6 +90,7 @@ def system(argv):
     before, after = load_snap(argv[0]), load_snap(argv[1])
     tasks = load_tasks(argv[2])
     slack = float(opt(argv, "--slack-ms", "1"))
+    slack_pct = float(opt(argv, "--slack-pct", "0"))
     total_pct = float(opt(argv, "--total-pct", "10"))
     window = (after["t"] - before["t"]) / 1e6
     light = float(opt(argv, "--light-pct", "100")) / 100 * window
@@ -115,9 +116,12 @@ def system(argv):
             sum_kernel += k
             sum_scaled += k * min(1.0, length / window)
             diffs.append((k - run, comm, tid, run, k))
-        if run > k + slack:
+        if run > k + max(slack, k * slack_pct / 100):
             print(f"{comm}[{tid}]: prism {run:.3f} ms on CPU, the kernel {k:.3f} ms")
             bad += 1
+        elif run > k + slack:  # the bound, not yet met on every run
+            print(f"note: {comm}[{tid}]: prism {run:.3f} ms on CPU, the kernel {k:.3f} ms"
+                  f" (over the kernel + {slack:g} ms)", file=sys.stderr)
     print(f"note: {n} tasks in the total, prism {sum_prism:.3f} ms, kernel {sum_scaled:.3f} ms"
           f" over the trace's share of the {window:.0f} ms window, {sum_kernel:.3f} ms over"
           " all of it", file=sys.stderr)
