@@ -44,6 +44,13 @@ int prism_dir_names(const char *dir, bool sorted,
 		    char ***out, size_t *nr);
 void prism_names_free(char **names, size_t nr);
 
+/*
+ * elf-note.c: the NT_GNU_BUILD_ID descriptor (at most @max bytes) in the
+ * ELF notes at [@notes, @notes + @len).
+ * Return: 0 with *@id_len set, or -ENOENT.
+ */
+int prism_note_build_id(const void *notes, size_t len, uint8_t *id, size_t max, size_t *id_len);
+
 /* unaligned loads: perf.data gives no alignment guarantee */
 static inline uint16_t get_u16(const void *p)
 {

@@ -436,7 +436,7 @@ uint64_t map__dso_addr(const struct map *map, uint64_t ip)
 	for (i = 0; i < dso->nr_segs; i++) {
 		const struct segment *s = &dso->segs[i];
 
-		if (off >= s->offset && off < s->offset + s->filesz)
+		if (span_ok(off, 1, s->offset, s->filesz))
 			return off - s->offset + s->vaddr;
 	}
 	return dso->is_exec ? ip : off;
