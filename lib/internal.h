@@ -91,6 +91,28 @@ static inline bool span_ok(uint64_t addr, uint64_t len, uint64_t lo, uint64_t si
 	return addr >= lo && range_ok(addr - lo, len, size);
 }
 
+/*
+ * Functions whose unsigned arithmetic wraps on purpose (hashes, 0 - 1 as
+ * "none yet", branch-free masks, perf's own u64 differences): the fuzz
+ * builds check every other unsigned wrap (clang's
+ * -fsanitize=unsigned-integer-overflow); gcc has no such check.
+ */
+#ifdef __clang__
+#define __wraps __attribute__((no_sanitize("unsigned-integer-overflow")))
+#else
+#define __wraps
+#endif
+
+/* FNV-1a over the string @s, from @h (PRISM_FNV_SEED, or a seed mixed into it) */
+#define PRISM_FNV_SEED 1469598103934665603ull
+
+static inline __wraps uint64_t prism_fnv1a(uint64_t h, const char *s)
+{
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+	return h;
+}
+
 /* branch hints for the per-record paths */
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

@@ -120,7 +120,7 @@ static void count_group_members(struct prism_session *s, const struct prism_even
 static uint64_t evsel_time(const struct perf_event_header *hdr, const struct prism_evsel *evsel);
 
 /* the first and last record times (0: none) */
-static inline void note_time(struct prism_session *s, uint64_t tm)
+static inline __wraps void note_time(struct prism_session *s, uint64_t tm)
 {
 	/* tm != 0 and (no first time yet, or an earlier one): 0 - 1 wraps to the top */
 	if (tm - 1 < s->stats.first_time - 1)

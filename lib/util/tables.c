@@ -7,7 +7,7 @@
 
 #define EMPTY UINT64_MAX
 
-static inline size_t hash64(uint64_t k)
+static inline __wraps size_t hash64(uint64_t k)
 {
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
