@@ -103,6 +103,14 @@ static inline bool span_ok(uint64_t addr, uint64_t len, uint64_t lo, uint64_t si
 #define __wraps
 #endif
 
+/* @a + @b, or UINT64_MAX when that would wrap: totals of numbers from a file */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t s;
+
+	return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
+
 /* FNV-1a over the string @s, from @h (PRISM_FNV_SEED, or a seed mixed into it) */
 #define PRISM_FNV_SEED 1469598103934665603ull
 

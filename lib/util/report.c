@@ -119,22 +119,24 @@ static void times_from(struct prism_util_times *o, const uint64_t *t)
 	o->sleep = t[B_SLEEP];
 }
 
+/* times from a file with absurd timestamps saturate instead of wrapping */
 static void times_add(struct prism_util_times *o, const struct prism_util_times *t)
 {
-	o->user += t->user;
-	o->sys += t->sys;
-	o->irq += t->irq;
-	o->softirq += t->softirq;
-	o->hv += t->hv;
-	o->busy += t->busy;
-	o->idle += t->idle;
-	o->wait += t->wait;
-	o->sleep += t->sleep;
+	o->user = sat_add(o->user, t->user);
+	o->sys = sat_add(o->sys, t->sys);
+	o->irq = sat_add(o->irq, t->irq);
+	o->softirq = sat_add(o->softirq, t->softirq);
+	o->hv = sat_add(o->hv, t->hv);
+	o->busy = sat_add(o->busy, t->busy);
+	o->idle = sat_add(o->idle, t->idle);
+	o->wait = sat_add(o->wait, t->wait);
+	o->sleep = sat_add(o->sleep, t->sleep);
 }
 
 static uint64_t run_of(const struct prism_util_times *t)
 {
-	return t->user + t->sys + t->irq + t->softirq + t->hv + t->busy;
+	return sat_add(sat_add(sat_add(t->user, t->sys), sat_add(t->irq, t->softirq)),
+		       sat_add(t->hv, t->busy));
 }
 
 static bool in_list(const int64_t *v, size_t n, int64_t x)
