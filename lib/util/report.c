@@ -249,8 +249,8 @@ static int cmp_times(const struct prism_util_times *a, const struct prism_util_t
 			return ra > rb ? -1 : 1;
 		return 0;
 	}
-	ua = ra + a->idle ? (double)ra / (double)(ra + a->idle) : 0;
-	ub = rb + b->idle ? (double)rb / (double)(rb + b->idle) : 0;
+	ua = sat_add(ra, a->idle) ? (double)ra / (double)sat_add(ra, a->idle) : 0;
+	ub = sat_add(rb, b->idle) ? (double)rb / (double)sat_add(rb, b->idle) : 0;
 	if (ra != rb && sort_key == PRISM_UTIL_SORT_UTIL) {
 		/* busiest first: by run time, the share only breaks ties */
 		return ra > rb ? -1 : 1;
@@ -384,7 +384,7 @@ static int build_task(struct prism_util *u, struct arena *a, struct task *t, int
 	}
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	if (!o->nr_cpus)
-		out->all.idle += t->idle_nocpu;
+		out->all.idle = sat_add(out->all.idle, t->idle_nocpu);
 	out->tid = t->tid;
 	out->pid = t->pid;
 	out->image = image;

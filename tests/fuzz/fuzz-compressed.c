@@ -109,7 +109,8 @@ static uint8_t *to_compressed2(const uint8_t *in, size_t len, size_t *out_len)
 		if (h.type == PRISM_RECORD_COMPRESSED) {
 			uint64_t n = h.size - 8u;
 			struct perf_event_header h2 = { .type = PRISM_RECORD_COMPRESSED2,
-							.size = (uint16_t)(16 + ((n + 7) & ~7ull)) };
+							.size = (uint16_t)(16 +
+									   ((n + 7) & ~7ull)) };
 
 			memcpy(out + o, &h2, 8);
 			memcpy(out + o + 8, &n, 8);

@@ -76,8 +76,14 @@ static void print(const struct prism_features *f)
 		if (prism_features__str(f, feat))
 			sink += strlen(prism_features__str(f, feat));
 	}
-	if (b)
-		sink += (uintptr_t)b;
+	for (i = 0; b && i < b->nr; i++) {
+		const struct prism_feat_build_id *e = &b->entries[i];
+
+		sink += e->misc + (uint64_t)e->pid + e->size +
+			e->build_id[e->size < 20 ? e->size : 19];
+		if (e->filename)
+			sink += strlen(e->filename);
+	}
 	sy = prism_symbols__new(&so);
 	if (!sy)
 		abort();
