@@ -794,7 +794,7 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 			prism_ordered__set_sample_time(s->ordered, 8 + 8 * (size_t)s->time_pos);
 	}
 	err = process_stream(s, fi->data_offset,
-			     fi->pipe ? UINT64_MAX : fi->data_offset + fi->data_size);
+			     fi->pipe ? UINT64_MAX : sat_add(fi->data_offset, fi->data_size));
 	for (size_t i = 0; !err && i < s->nr_dir_files; i++) {
 		struct prism_input *main_in = s->in;
 

@@ -167,7 +167,7 @@ static void die(struct task *t, uint64_t now)
 }
 
 /* account the time @t spent off CPU up to @now */
-static void accrue_off(struct task *t, uint64_t now, uint32_t cpu_hint)
+static __wraps void accrue_off(struct task *t, uint64_t now, uint32_t cpu_hint)
 {
 	uint64_t dt, pre, post;
 	struct task_cpu *row;
@@ -268,8 +268,8 @@ static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t n
  * different occupant means switches the trace does not have: close the
  * previous occupant's interval, start the new one, count the inference.
  */
-static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, uint32_t tid,
-			   uint64_t now)
+static __wraps struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, uint32_t tid,
+				   uint64_t now)
 {
 	struct task *t = NULL;
 
@@ -378,7 +378,8 @@ static int irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t 
 	return 0;
 }
 
-static int irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
+static __wraps int irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind,
+			    int64_t id)
 {
 	int i;
 	bool first = !c->irq_seen;
@@ -887,7 +888,7 @@ void prism_util__finish(struct prism_util *u)
 			}
 		}
 		c->nr_ictx = 0;
-		u->an.busy_unknown_ns += c->t[B_BUSY];
+		u->an.busy_unknown_ns = sat_add(u->an.busy_unknown_ns, c->t[B_BUSY]);
 	}
 	for (i = 0; i < u->nr_tasks; i++) {
 		struct task *t = u->tasks[i];
@@ -899,7 +900,7 @@ void prism_util__finish(struct prism_util *u)
 		else if (end > t->run_since) {
 			t->tail = end - t->run_since;
 			u->an.running_at_end++;
-			u->an.running_at_end_ns += t->tail;
+			u->an.running_at_end_ns = sat_add(u->an.running_at_end_ns, t->tail);
 		}
 		close_call_pending(t, end);
 		t->end = end;
