@@ -313,9 +313,10 @@ static int handle_kernel(struct prism_session *s, void *rec, uint64_t off, bool 
 	uint64_t time;
 
 	if (hdr->type == PERF_RECORD_LOST && hdr->size >= 24)
-		s->stats.total_lost += get_u64((uint8_t *)rec + 16);
+		s->stats.total_lost = sat_add(s->stats.total_lost, get_u64((uint8_t *)rec + 16));
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
-		s->stats.total_lost_samples += get_u64((uint8_t *)rec + 8);
+		s->stats.total_lost_samples =
+			sat_add(s->stats.total_lost_samples, get_u64((uint8_t *)rec + 8));
 	if (s->no_order || !s->ordered)
 		return deliver(s, rec, off, compressed);
 	time = record_time(s, hdr);
