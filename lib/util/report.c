@@ -167,11 +167,12 @@ static int merge_calls(struct calltab *dst, const struct calltab *src)
 static int cmp_call(const void *a, const void *b)
 {
 	const struct prism_util_call *x = a, *y = b;
+	uint64_t tx = sat_add(x->elapsed, x->pending), ty = sat_add(y->elapsed, y->pending);
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	if (x->elapsed + x->pending != y->elapsed + y->pending)
-		return x->elapsed + x->pending > y->elapsed + y->pending ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
