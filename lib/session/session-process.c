@@ -229,7 +229,8 @@ static __attribute__((noinline)) int deliver_any(struct prism_session *s, void *
 	if (hdr->type < PRISM_RECORD_TYPE_MAX)
 		ev->evsel->nr_records[hdr->type]++;
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
-		ev->evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
+		ev->evsel->nr_lost_samples =
+			sat_add(ev->evsel->nr_lost_samples, get_u64((uint8_t *)rec + 8));
 	err = prism_sample__parse_id(ev->evsel, rec, s->info.needs_swap, &ev->sample);
 	s->ev_cold = false; /* it clears every field */
 	if (!err)

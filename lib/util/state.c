@@ -684,10 +684,10 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 			if (t && !t->dead)
 				set_comm(t, ev->comm, ev->comm_len);
 		} else if (ev->type == PRISM_UTIL_EV_LOST) {
-			u->an.lost_events += (uint64_t)ev->a;
+			u->an.lost_events = sat_add(u->an.lost_events, (uint64_t)ev->a);
 			u->an.lost_records++;
 		} else if (ev->type == PRISM_UTIL_EV_LOST_SAMPLES) {
-			u->an.lost_samples += (uint64_t)ev->a;
+			u->an.lost_samples = sat_add(u->an.lost_samples, (uint64_t)ev->a);
 			u->an.lost_records++;
 		}
 		return 0;
