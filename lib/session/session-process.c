@@ -549,6 +549,9 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 	case PRISM_RECORD_COMPRESSED2: {
 		uint64_t n = hdr->size >= 16 ? get_u64(b + 8) : 0;
 
+		if (compressed) /* as for COMPRESSED: no nesting, no recursion without end */
+			return err_at(s, off, -PRISM_E_BAD_RECORD,
+				      "COMPRESSED2 record inside compressed data");
 		if (hdr->size < 16 || n > hdr->size - 16u)
 			return err_at(
 				s, off, -PRISM_E_BAD_RECORD,
