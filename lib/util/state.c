@@ -245,7 +245,7 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
  * @t runs on another CPU but shows up on @cpu at @now: its switch-out
  * there is missing.  It left somewhere after that CPU's last event.
  */
-static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t now)
+static __wraps void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t now)
 {
 	struct cpu *oc;
 	uint64_t gap;
