@@ -44,6 +44,13 @@ int prism_dir_names(const char *dir, bool sorted,
 		    char ***out, size_t *nr);
 void prism_names_free(char **names, size_t nr);
 
+/*
+ * elf-note.c: the NT_GNU_BUILD_ID descriptor (at most @max bytes) in the
+ * ELF notes at [@notes, @notes + @len).
+ * Return: 0 with *@id_len set, or -ENOENT.
+ */
+int prism_note_build_id(const void *notes, size_t len, uint8_t *id, size_t max, size_t *id_len);
+
 /* unaligned loads: perf.data gives no alignment guarantee */
 static inline uint16_t get_u16(const void *p)
 {
@@ -82,6 +89,36 @@ static inline bool range_ok(uint64_t off, uint64_t len, uint64_t size)
 static inline bool span_ok(uint64_t addr, uint64_t len, uint64_t lo, uint64_t size)
 {
 	return addr >= lo && range_ok(addr - lo, len, size);
+}
+
+/*
+ * Functions whose unsigned arithmetic wraps on purpose (hashes, 0 - 1 as
+ * "none yet", branch-free masks, perf's own u64 differences): the fuzz
+ * builds check every other unsigned wrap (clang's
+ * -fsanitize=unsigned-integer-overflow); gcc has no such check.
+ */
+#ifdef __clang__
+#define __wraps __attribute__((no_sanitize("unsigned-integer-overflow")))
+#else
+#define __wraps
+#endif
+
+/* @a + @b, or UINT64_MAX when that would wrap: totals of numbers from a file */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t s;
+
+	return __builtin_add_overflow(a, b, &s) ? UINT64_MAX : s;
+}
+
+/* FNV-1a over the string @s, from @h (PRISM_FNV_SEED, or a seed mixed into it) */
+#define PRISM_FNV_SEED 1469598103934665603ull
+
+static inline __wraps uint64_t prism_fnv1a(uint64_t h, const char *s)
+{
+	while (*s)
+		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
+	return h;
 }
 
 /* branch hints for the per-record paths */

@@ -40,7 +40,7 @@ void prism_tasks__free(struct prism_tasks *t)
 	free(t);
 }
 
-static size_t slot_of(uint32_t tid, size_t cap)
+static __wraps size_t slot_of(uint32_t tid, size_t cap)
 {
 	return (size_t)(tid * 2654435761u) & (cap - 1);
 }

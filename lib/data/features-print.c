@@ -277,7 +277,9 @@ static void print_cache(const struct prism_feat_cache *t, struct prism_strbuf *s
 				  t->caches[i].type, t->caches[i].size, t->caches[i].map);
 }
 
-static void print_sample_time(const struct prism_feat_sample_time *t, struct prism_strbuf *sb)
+/* last < first wraps, as perf prints it */
+static __wraps void print_sample_time(const struct prism_feat_sample_time *t,
+				      struct prism_strbuf *sb)
 {
 	prism_strbuf_addf(sb, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n",
 			  t->first / NSEC_PER_SEC, t->first % NSEC_PER_SEC / NSEC_PER_USEC);
@@ -285,6 +287,12 @@ static void print_sample_time(const struct prism_feat_sample_time *t, struct pri
 			  t->last / NSEC_PER_SEC, t->last % NSEC_PER_SEC / NSEC_PER_USEC);
 	prism_strbuf_addf(sb, "# sample duration : %10.3f ms\n",
 			  (double)(t->last - t->first) / NSEC_PER_MSEC);
+}
+
+/* a u64 product as perf prints it: wrapped for absurd values from a file */
+static __wraps uint64_t mul_wrapped(uint64_t a, uint64_t b)
+{
+	return a * b;
 }
 
 /* perf's unit_number__scnprintf(): note "> 1", so 2048 stays "2K" */
@@ -341,7 +349,7 @@ static void print_mem_topology(const struct prism_feat_mem_topology *t, struct p
 		for (j = 0; j < n->nbits; j++)
 			weight += test_bit64(n->bits, j);
 		prism_strbuf_addf(sb, "#  %3" PRIu64 " [", n->node);
-		print_unit(t->block_size * weight, sb);
+		print_unit(mul_wrapped(t->block_size, weight), sb);
 		prism_strbuf_addstr(sb, "]: ");
 		print_bitmap(n->bits, n->nbits, sb);
 		prism_strbuf_addch(sb, '\n');
@@ -539,7 +547,8 @@ static void print_one(const struct prism_features *f, unsigned int feat, const v
 		break;
 	case PRISM_FEAT_CLOCKID:
 		prism_strbuf_addf(sb, "# clockid frequency: %" PRIu64 " MHz\n",
-				  ((const struct prism_feat_clockid *)data)->res_ns * 1000);
+				  mul_wrapped(((const struct prism_feat_clockid *)data)->res_ns,
+					      1000));
 		break;
 	case PRISM_FEAT_DIR_FORMAT:
 		prism_strbuf_addf(sb, "# directory data version : %" PRIu64 "\n",

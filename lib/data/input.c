@@ -235,7 +235,7 @@ static const void *peek_file(struct prism_input *in, size_t len, int *err)
 		*err = -PRISM_E_TRUNCATED;
 		return NULL;
 	}
-	if (in->win && in->pos >= in->win_off && in->pos + len <= in->win_off + in->win_len)
+	if (in->win && span_ok(in->pos, len, in->win_off, in->win_len))
 		return in->win + (in->pos - in->win_off);
 
 	if (in->win)

@@ -145,19 +145,19 @@ int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel,
 		p += 8;
 		if (fmt & PERF_FORMAT_GROUP)
 			return 0; /* group reads are not written as READ records by perf */
-		if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) && p + 8 <= end) {
+		if ((fmt & PERF_FORMAT_TOTAL_TIME_ENABLED) && end - p >= 8) {
 			ev->read.read.time_enabled = get_u64(p);
 			p += 8;
 		}
-		if ((fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) && p + 8 <= end) {
+		if ((fmt & PERF_FORMAT_TOTAL_TIME_RUNNING) && end - p >= 8) {
 			ev->read.read.time_running = get_u64(p);
 			p += 8;
 		}
-		if ((fmt & PERF_FORMAT_ID) && p + 8 <= end) {
+		if ((fmt & PERF_FORMAT_ID) && end - p >= 8) {
 			ev->read.read.one.id = get_u64(p);
 			p += 8;
 		}
-		if ((fmt & PERF_FORMAT_LOST) && p + 8 <= end)
+		if ((fmt & PERF_FORMAT_LOST) && end - p >= 8)
 			ev->read.read.one.lost = get_u64(p);
 		return 0;
 	}

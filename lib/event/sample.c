@@ -199,6 +199,7 @@ static __attribute__((noinline)) int parse_slow(const struct prism_evsel *evsel,
 	}
 	if (st & PERF_SAMPLE_RAW) {
 		uint32_t size;
+		size_t words;
 
 		if ((size_t)(c.end - c.p) < 4)
 			goto bad;
@@ -208,7 +209,10 @@ static __attribute__((noinline)) int parse_slow(const struct prism_evsel *evsel,
 			size = get_u32(p + 4);
 			if (size > (size_t)(c.end - c.p) - 4)
 				goto bad;
-			unswap_words(p, (4 + size + 7) & ~7u);
+			/* the padded words, but never past the record (its size may be odd) */
+			words = ((size_t)size + 4 + 7) & ~(size_t)7;
+			unswap_words(p,
+				     words < (size_t)(c.end - c.p) ? words : (size_t)(c.end - c.p));
 			size = bswap_32(get_u32(p));
 		} else {
 			size = get_u32(p);

@@ -34,13 +34,9 @@ struct ftree {
 	int max_depth;
 };
 
-static uint64_t name_hash(uint32_t parent, const char *s)
+static __wraps uint64_t name_hash(uint32_t parent, const char *s)
 {
-	uint64_t h = hash_u64(parent + 0x9e3779b97f4a7c15ull);
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-	return h;
+	return prism_fnv1a(hash_u64(parent + 0x9e3779b97f4a7c15ull), s);
 }
 
 static int tree_grow(struct ftree *t)

@@ -84,7 +84,7 @@ uint32_t strtab__intern(struct strtab *t, const char *s); /* 0 on -ENOMEM */
 const char *strtab__str(const struct strtab *t, uint32_t id);
 void strtab__release(struct strtab *t);
 
-static inline uint64_t hash_u64(uint64_t x)
+static inline __wraps uint64_t hash_u64(uint64_t x)
 {
 	x ^= x >> 33;
 	x *= 0xff51afd7ed558ccdull;

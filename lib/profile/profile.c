@@ -9,11 +9,7 @@
 
 static uint64_t hash_str(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-	return h;
+	return prism_fnv1a(PRISM_FNV_SEED, s);
 }
 
 static int u32map_grow(struct u32map *m, size_t nr, const void *base, size_t elem,
@@ -93,7 +89,7 @@ void strtab__release(struct strtab *t)
 
 /* ---- frames ---- */
 
-static uint64_t frame_hash(const void *dso_key, const void *sym_key, uint64_t addr)
+static __wraps uint64_t frame_hash(const void *dso_key, const void *sym_key, uint64_t addr)
 {
 	return hash_u64((uint64_t)(uintptr_t)dso_key * 31 + (uint64_t)(uintptr_t)sym_key * 7 +
 			addr);
@@ -250,6 +246,13 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 	r.cpu = p->mask & (1u << PRISM_SORT_CPU) ? cpu : 0;
 	r.depth = (uint32_t)nr;
 	r.hash = rec_hash(&r, p->scratch);
+	/*
+	 * Every sum of periods made from here on (rows, graphs, folded
+	 * stacks) is part of the total: a total that cannot wrap keeps them
+	 * all from wrapping, whatever periods a file holds.
+	 */
+	if (period > UINT64_MAX - p->total_period)
+		period = UINT64_MAX - p->total_period;
 	p->total_period += period;
 	p->nr_samples++;
 	if (p->rec_map.cap) {

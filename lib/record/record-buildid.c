@@ -17,8 +17,6 @@
 
 #include "record/record-internal.h"
 
-#define NT_GNU_BUILD_ID_ 3
-
 static int dso_find_or_add(struct prism_record *r, const char *name, bool kernel)
 {
 	size_t i;
@@ -95,29 +93,6 @@ void rec_track_sample(struct prism_record *r, uint32_t pid, uint64_t ip, uint16_
 	}
 }
 
-/* walk ELF notes in buf for NT_GNU_BUILD_ID */
-static int note_build_id(const uint8_t *p, size_t len, uint8_t *id, size_t *id_len)
-{
-	size_t off = 0;
-
-	while (off + 12 <= len) {
-		uint32_t namesz = get_u32(p + off), descsz = get_u32(p + off + 4);
-		uint32_t type = get_u32(p + off + 8);
-		size_t name_al = (namesz + 3) & ~3u, desc_al = (descsz + 3) & ~3u;
-
-		off += 12;
-		if (off + name_al + desc_al > len)
-			break;
-		if (type == NT_GNU_BUILD_ID_ && namesz == 4 && !memcmp(p + off, "GNU", 4)) {
-			*id_len = descsz > 20 ? 20 : descsz;
-			memcpy(id, p + off + name_al, *id_len);
-			return 0;
-		}
-		off += name_al + desc_al;
-	}
-	return -ENOENT;
-}
-
 static int kernel_build_id(uint8_t *id, size_t *len)
 {
 	uint8_t buf[4096];
@@ -130,7 +105,7 @@ static int kernel_build_id(uint8_t *id, size_t *len)
 	close(fd);
 	if (n <= 0)
 		return -EIO;
-	return note_build_id(buf, (size_t)n, id, len);
+	return prism_note_build_id(buf, (size_t)n, id, 20, len);
 }
 
 static int file_build_id(const char *path, uint8_t *id, size_t *len)
@@ -156,7 +131,7 @@ static int file_build_id(const char *path, uint8_t *id, size_t *len)
 			continue;
 		d = elf_getdata(scn, NULL);
 		if (d && d->d_buf)
-			err = note_build_id(d->d_buf, d->d_size, id, len);
+			err = prism_note_build_id(d->d_buf, d->d_size, id, 20, len);
 	}
 	elf_end(e);
 	close(fd);

@@ -8,6 +8,7 @@
 #include <prism/event.h>
 #include <prism/evsel.h>
 
+#include "internal.h"
 #include "data/attr.h"
 
 struct prism_evsel {
@@ -68,7 +69,8 @@ void prism_idmap__release(struct prism_idmap *m);
 static inline struct prism_evsel *prism_idmap__find(const struct prism_idmap *m, uint64_t id)
 {
 	if (m->dense)
-		return id - m->dense_base < m->dense_cap ? m->dense[id - m->dense_base] : NULL;
+		return span_ok(id, 1, m->dense_base, m->dense_cap) ? m->dense[id - m->dense_base] :
+								     NULL;
 	return prism_idmap__find_slow(m, id);
 }
 

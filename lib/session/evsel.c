@@ -251,7 +251,7 @@ void *prism_evsel__priv(const struct prism_evsel *evsel)
 
 /* --- id map ------------------------------------------------------------- */
 
-static size_t slot_of(uint64_t id, size_t cap)
+static __wraps size_t slot_of(uint64_t id, size_t cap)
 {
 	/* splitmix64 finalizer: ids are small, dense integers */
 	id ^= id >> 30;

@@ -356,8 +356,8 @@ int ord_merge_runs(struct prism_ordered *o, uint64_t limit, size_t budget, size_
 	e = copy_head(L, li, ln, P, pi, pn);
 	if (e)
 		copy_key(&h[n++], e);
-	for (i = n / 2; i-- > 0;)
-		heap_down(h, n, i);
+	for (i = n / 2; i > 0; i--)
+		heap_down(h, n, i - 1);
 
 	o->delivering = true;
 	while (budget && n && h[0].time <= limit) {
@@ -518,8 +518,8 @@ int prism_ordered__queue_ref(struct prism_ordered *o, const void *rec, size_t si
 	return 0;
 }
 
-size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avail, uint32_t file,
-			     uint64_t file_offset, size_t *nr)
+__wraps size_t prism_ordered__extend(struct prism_ordered *o, const void *p, size_t avail,
+				     uint32_t file, uint64_t file_offset, size_t *nr)
 {
 	size_t time_at = o->sample_time_at;
 	const uint8_t *b = p;

@@ -4,11 +4,12 @@
  */
 #include <string.h>
 
+#include "internal.h"
 #include "session/ordered-sort.h"
 
 /* stable merge of the sorted runs [a, ae) and [b, be) into d */
-void ord_merge(struct ord_ent *restrict d, const struct ord_ent *a, const struct ord_ent *ae,
-	       const struct ord_ent *b, const struct ord_ent *be)
+__wraps void ord_merge(struct ord_ent *restrict d, const struct ord_ent *a,
+		       const struct ord_ent *ae, const struct ord_ent *b, const struct ord_ent *be)
 {
 	if (a < ae && b < be && ae[-1].time > b->time) {
 		while (a < ae && b < be) {

@@ -155,7 +155,7 @@ static void count_group_members(struct prism_session *s, const struct prism_even
 static uint64_t evsel_time(const struct perf_event_header *hdr, const struct prism_evsel *evsel);
 
 /* the first and last record times (0: none) */
-static inline void note_time(struct prism_session *s, uint64_t tm)
+static inline __wraps void note_time(struct prism_session *s, uint64_t tm)
 {
 	/* tm != 0 and (no first time yet, or an earlier one): 0 - 1 wraps to the top */
 	if (tm - 1 < s->stats.first_time - 1)
@@ -265,7 +265,8 @@ static __attribute__((noinline)) int deliver_any(struct prism_session *s, void *
 	if (hdr->type < PRISM_RECORD_TYPE_MAX)
 		ev->evsel->nr_records[hdr->type]++;
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
-		ev->evsel->nr_lost_samples += get_u64((uint8_t *)rec + 8);
+		ev->evsel->nr_lost_samples =
+			sat_add(ev->evsel->nr_lost_samples, get_u64((uint8_t *)rec + 8));
 	err = prism_sample__parse_id(ev->evsel, rec, s->info.needs_swap, &ev->sample);
 	s->ev_cold = false; /* it clears every field */
 	if (!err)
@@ -349,9 +350,10 @@ static int handle_kernel(struct prism_session *s, void *rec, uint64_t off, bool 
 	uint64_t time;
 
 	if (hdr->type == PERF_RECORD_LOST && hdr->size >= 24)
-		s->stats.total_lost += get_u64((uint8_t *)rec + 16);
+		s->stats.total_lost = sat_add(s->stats.total_lost, get_u64((uint8_t *)rec + 16));
 	if (hdr->type == PERF_RECORD_LOST_SAMPLES && hdr->size >= 16)
-		s->stats.total_lost_samples += get_u64((uint8_t *)rec + 8);
+		s->stats.total_lost_samples =
+			sat_add(s->stats.total_lost_samples, get_u64((uint8_t *)rec + 8));
 	if (s->no_order || !s->ordered)
 		return deliver(s, rec, off, compressed);
 	time = record_time(s, hdr);
@@ -583,6 +585,9 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 	case PRISM_RECORD_COMPRESSED2: {
 		uint64_t n = hdr->size >= 16 ? get_u64(b + 8) : 0;
 
+		if (compressed) /* as for COMPRESSED: no nesting, no recursion without end */
+			return err_at(s, off, -PRISM_E_BAD_RECORD,
+				      "COMPRESSED2 record inside compressed data");
 		if (hdr->size < 16 || n > hdr->size - 16u)
 			return skip_malformed(
 				s, rec, off, compressed,
@@ -863,7 +868,7 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 			prism_ordered__set_sample_time(s->ordered, 8 + 8 * (size_t)s->time_pos);
 	}
 	err = process_stream(s, fi->data_offset,
-			     fi->pipe ? UINT64_MAX : fi->data_offset + fi->data_size);
+			     fi->pipe ? UINT64_MAX : sat_add(fi->data_offset, fi->data_size));
 	for (size_t i = 0; !err && i < s->nr_dir_files; i++) {
 		struct prism_input *main_in = s->in;
 

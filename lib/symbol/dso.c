@@ -27,11 +27,7 @@ void build_id__hex(const uint8_t *id, size_t size, char *out)
 
 static uint64_t hash_str(const char *s, uint32_t pid)
 {
-	uint64_t h = 1469598103934665603ull ^ pid;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 1099511628211ull;
-	return h;
+	return prism_fnv1a(PRISM_FNV_SEED ^ pid, s);
 }
 
 static bool is_anon(const char *path)
@@ -436,7 +432,7 @@ uint64_t map__dso_addr(const struct map *map, uint64_t ip)
 	for (i = 0; i < dso->nr_segs; i++) {
 		const struct segment *s = &dso->segs[i];
 
-		if (off >= s->offset && off - s->offset < s->filesz)
+		if (span_ok(off, 1, s->offset, s->filesz))
 			return off - s->offset + s->vaddr;
 	}
 	return dso->is_exec ? ip : off;

@@ -187,7 +187,7 @@ static int load_plt(Elf *e, struct symtab *t)
 		const char *name;
 		int err;
 
-		if (addr + entsize > plt_sh.sh_addr + plt_sh.sh_size)
+		if (!span_ok(addr, entsize, plt_sh.sh_addr, plt_sh.sh_size))
 			break;
 		if (!gelf_getrela(rd, (int)i, &r))
 			continue;

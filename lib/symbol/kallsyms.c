@@ -52,26 +52,16 @@ int kallsyms__load(const char *path, struct symtab *t)
 int kernel__read_build_id(uint8_t *id, uint8_t *size)
 {
 	uint8_t buf[4096];
-	size_t n, off = 0;
+	size_t n, len;
 	FILE *f = fopen("/sys/kernel/notes", "re");
+	int err;
 
 	if (!f)
 		return -errno;
 	n = fread(buf, 1, sizeof(buf), f);
 	fclose(f);
-	while (off + 12 <= n) {
-		uint32_t namesz = get_u32(buf + off), descsz = get_u32(buf + off + 4);
-		uint32_t type = get_u32(buf + off + 8);
-		size_t name_off = off + 12, desc_off = name_off + ((namesz + 3) & ~3u);
-
-		if (desc_off + descsz > n)
-			break;
-		if (type == NT_GNU_BUILD_ID && namesz == 4 && !memcmp(buf + name_off, "GNU", 4)) {
-			*size = descsz > BUILD_ID_MAX ? BUILD_ID_MAX : (uint8_t)descsz;
-			memcpy(id, buf + desc_off, *size);
-			return 0;
-		}
-		off = desc_off + ((descsz + 3) & ~3u);
-	}
-	return -ENOENT;
+	err = prism_note_build_id(buf, n, id, BUILD_ID_MAX, &len);
+	if (!err)
+		*size = (uint8_t)len;
+	return err;
 }

@@ -112,12 +112,14 @@ static int punch(struct maps *m, uint64_t start, uint64_t end)
 int maps__insert(struct maps *m, uint64_t start, uint64_t len, uint64_t pgoff,
 		 struct prism_dso *dso)
 {
-	uint64_t end = start + len;
+	uint64_t end;
 	size_t i;
 	int err;
 
-	if (!len || end < start)
+	/* a map that would wrap past the top of the address space is dropped */
+	if (!len || !range_ok(start, len, UINT64_MAX))
 		return 0;
+	end = start + len;
 	err = punch(m, start, end);
 	if (err)
 		return err;

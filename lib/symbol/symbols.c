@@ -174,7 +174,7 @@ int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_fea
 
 /* ---- processes ---- */
 
-static size_t pid_slot(uint32_t pid, size_t cap)
+static __wraps size_t pid_slot(uint32_t pid, size_t cap)
 {
 	return (size_t)(pid * 2654435761u) & (cap - 1);
 }

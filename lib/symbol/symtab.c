@@ -35,7 +35,8 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 	}
 	s = &t->syms[t->nr++];
 	s->start = start;
-	s->end = start + size;
+	/* an ELF symbol that would run past the top of the address space ends there */
+	s->end = size > UINT64_MAX - start ? UINT64_MAX : start + size;
 	s->name = name;
 	s->binding = binding;
 	s->zero_size = size == 0;

@@ -131,10 +131,10 @@ static int take_formats(struct cursor *c, struct tp_blob *b, const char *system,
  */
 static bool version_has_cmdlines(const char *v)
 {
-	unsigned long major = 0;
+	bool major = false; /* a nonzero integer part: only that matters, however long */
 
 	while (*v >= '0' && *v <= '9')
-		major = major * 10 + (unsigned long)(*v++ - '0');
+		major |= *v++ != '0';
 	if (major)
 		return true;
 	return v[0] == '.' && v[1] >= '6' && v[1] <= '9';

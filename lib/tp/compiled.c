@@ -197,7 +197,7 @@ static char *fast_int(char *p, const struct fast_op *op, uint64_t v)
 			v |= ~0ull << op->bits; /* sign-extend */
 		neg = (int64_t)v < 0;
 		if (neg)
-			v = -v;
+			v = ~v + 1; /* the magnitude: ~v < 2^63 here, so nothing wraps */
 	}
 	if (hex) {
 		n = v ? (size_t)(67 - __builtin_clzll(v)) / 4 : 1;

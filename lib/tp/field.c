@@ -19,7 +19,7 @@ int tp_field__dynamic_loc(const struct prism_tp_field *f, const void *raw, size_
 {
 	uint64_t v;
 
-	if ((f->size != 2 && f->size != 4) || !tp_in_bounds(f->offset, f->size, raw_size))
+	if ((f->size != 2 && f->size != 4) || !range_ok(f->offset, f->size, raw_size))
 		return -PRISM_E_TRUNCATED;
 	v = tp_read_num((const uint8_t *)raw + f->offset, f->size, false, f->swap);
 	*off = (size_t)(v & 0xffff);
@@ -29,7 +29,7 @@ int tp_field__dynamic_loc(const struct prism_tp_field *f, const void *raw, size_
 		*len = *off <= raw_size ? raw_size - *off : 0;
 	else
 		*len = (size_t)(v >> 16) & 0xffff;
-	return tp_in_bounds(*off, *len, raw_size) ? 0 : -PRISM_E_TRUNCATED;
+	return range_ok(*off, *len, raw_size) ? 0 : -PRISM_E_TRUNCATED;
 }
 
 int tp_fields__check(const struct prism_tp_field *fields, size_t nr, const void *raw,
@@ -45,7 +45,7 @@ int tp_fields__check(const struct prism_tp_field *fields, size_t nr, const void 
 			err = tp_field__dynamic_loc(f, raw, raw_size, &off, &len);
 			if (err)
 				return err;
-		} else if (!tp_in_bounds(f->offset, f->size, raw_size)) {
+		} else if (!range_ok(f->offset, f->size, raw_size)) {
 			return -PRISM_E_TRUNCATED;
 		}
 	}
@@ -101,7 +101,7 @@ int prism_tp_field__u64_at(const struct prism_tp_field *f, const void *raw, size
 		return -EINVAL;
 	if (idx >= f->nr_elems)
 		return -ERANGE;
-	if (!tp_in_bounds(f->offset + idx * es, es, raw_size))
+	if (!range_ok(f->offset + idx * es, es, raw_size))
 		return -PRISM_E_TRUNCATED;
 	*val = tp_read_num((const uint8_t *)raw + f->offset + idx * es, es,
 			   f->flags & TP_FIELD_SIGNED, f->swap);
@@ -133,7 +133,7 @@ int prism_tp_field__str(const struct prism_tp_field *f, const void *raw, size_t 
 		/* "char buf[]" of size 0 (ftrace print): the rest of the payload */
 		n = off <= raw_size ? raw_size - off : 0;
 	}
-	if (!tp_in_bounds(off, n, raw_size))
+	if (!range_ok(off, n, raw_size))
 		return -PRISM_E_TRUNCATED;
 	s = (const char *)raw + off;
 	nul = n ? memchr(s, '\0', n) : NULL;

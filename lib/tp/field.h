@@ -36,11 +36,6 @@ struct prism_tp_field {
 	bool swap; /* payloads are in the other byte order */
 };
 
-static inline bool tp_in_bounds(size_t off, size_t len, size_t raw_size)
-{
-	return off <= raw_size && len <= raw_size - off;
-}
-
 /*
  * 1, 2, 4 or 8 bytes at @p, byte-swapped if @swap, zero- or sign-extended
  * (inline: util reads fields of every event with it)

@@ -208,7 +208,8 @@ static int add_fields(struct prism_tp_event *ev, const struct tep_format_field *
 		pf->elem_size = pf->size;
 		pf->nr_elems = 1;
 		if ((f->flags & TEP_FIELD_IS_ARRAY) && !(f->flags & TEP_FIELD_IS_DYNAMIC) &&
-		    f->arraylen && f->elementsize && f->arraylen * f->elementsize == pf->size) {
+		    f->arraylen && f->elementsize &&
+		    (uint64_t)f->arraylen * f->elementsize == pf->size) {
 			pf->elem_size = f->elementsize;
 			pf->nr_elems = f->arraylen;
 		}
@@ -543,7 +544,7 @@ static int eval_arg(const struct prism_tp_event *ev, const struct tep_print_arg 
 	case TEP_PRINT_FIELD:
 		if (!f || (f->flags & TP_FIELD_ARRAY) || f->nr_elems != 1)
 			return -PRISM_E_TRACEPOINT;
-		if (!tp_in_bounds(f->offset, f->size, raw_size))
+		if (!range_ok(f->offset, f->size, raw_size))
 			return -PRISM_E_TRUNCATED;
 		/* libtraceevent reads fields unsigned */
 		*val = tp_read_num((const uint8_t *)raw + f->offset, f->size, false, f->swap);
@@ -616,7 +617,7 @@ static int check_span(const struct prism_tp_event *ev, const struct tep_print_ar
 		return -PRISM_E_TRACEPOINT;
 	}
 	if (__builtin_mul_overflow(count, el_size, &bytes) || bytes > SIZE_MAX ||
-	    !tp_in_bounds(off, (size_t)bytes, raw_size))
+	    !range_ok(off, (size_t)bytes, raw_size))
 		return -PRISM_E_TRUNCATED;
 	return 0;
 }
@@ -650,7 +651,7 @@ static int check_index(const struct prism_tp_event *ev, const struct tep_print_a
 	if (base->type == TEP_PRINT_DYNAMIC_ARRAY) {
 		if (!es)
 			es = (uint64_t)tep_get_long_size(ev->tp->tep);
-		if (!tp_in_bounds(f->offset, f->size, raw_size) || (f->size != 2 && f->size != 4))
+		if (!range_ok(f->offset, f->size, raw_size) || (f->size != 2 && f->size != 4))
 			return -PRISM_E_TRUNCATED;
 		off = tp_read_num((const uint8_t *)raw + f->offset, f->size, false, f->swap) &
 		      0xffff;

@@ -64,7 +64,8 @@ int util_irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t ki
 	return 0;
 }
 
-int util_irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
+__wraps int util_irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind,
+			  int64_t id)
 {
 	int i;
 	bool first = !c->irq_seen;

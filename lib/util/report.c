@@ -129,22 +129,24 @@ static void times_from(struct prism_util_times *o, const uint64_t *t)
 	o->sleep = t[B_SLEEP];
 }
 
+/* times from a file with absurd timestamps saturate instead of wrapping */
 static void times_add(struct prism_util_times *o, const struct prism_util_times *t)
 {
-	o->user += t->user;
-	o->sys += t->sys;
-	o->irq += t->irq;
-	o->softirq += t->softirq;
-	o->hv += t->hv;
-	o->busy += t->busy;
-	o->idle += t->idle;
-	o->wait += t->wait;
-	o->sleep += t->sleep;
+	o->user = sat_add(o->user, t->user);
+	o->sys = sat_add(o->sys, t->sys);
+	o->irq = sat_add(o->irq, t->irq);
+	o->softirq = sat_add(o->softirq, t->softirq);
+	o->hv = sat_add(o->hv, t->hv);
+	o->busy = sat_add(o->busy, t->busy);
+	o->idle = sat_add(o->idle, t->idle);
+	o->wait = sat_add(o->wait, t->wait);
+	o->sleep = sat_add(o->sleep, t->sleep);
 }
 
 static uint64_t run_of(const struct prism_util_times *t)
 {
-	return t->user + t->sys + t->irq + t->softirq + t->hv + t->busy;
+	return sat_add(sat_add(sat_add(t->user, t->sys), sat_add(t->irq, t->softirq)),
+		       sat_add(t->hv, t->busy));
 }
 
 static bool in_list(const int64_t *v, size_t n, int64_t x)
@@ -175,11 +177,12 @@ static int merge_calls(struct calltab *dst, const struct calltab *src)
 static int cmp_call(const void *a, const void *b)
 {
 	const struct prism_util_call *x = a, *y = b;
+	uint64_t tx = sat_add(x->elapsed, x->pending), ty = sat_add(y->elapsed, y->pending);
 
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
-	if (x->elapsed + x->pending != y->elapsed + y->pending)
-		return x->elapsed + x->pending > y->elapsed + y->pending ? -1 : 1;
+	if (tx != ty)
+		return tx > ty ? -1 : 1;
 	return x->id < y->id ? -1 : x->id > y->id;
 }
 
@@ -257,8 +260,8 @@ static int cmp_times(const struct prism_util_times *a, const struct prism_util_t
 			return ra > rb ? -1 : 1;
 		return 0;
 	}
-	ua = ra + a->idle ? (double)ra / (double)(ra + a->idle) : 0;
-	ub = rb + b->idle ? (double)rb / (double)(rb + b->idle) : 0;
+	ua = sat_add(ra, a->idle) ? (double)ra / (double)sat_add(ra, a->idle) : 0;
+	ub = sat_add(rb, b->idle) ? (double)rb / (double)sat_add(rb, b->idle) : 0;
 	if (ra != rb && sort_key == PRISM_UTIL_SORT_UTIL) {
 		/* busiest first: by run time, the share only breaks ties */
 		return ra > rb ? -1 : 1;
@@ -392,7 +395,7 @@ static int build_task(struct prism_util *u, struct arena *a, struct task *t, int
 	}
 	qsort(rows, n, sizeof(*rows), cmp_row);
 	if (!o->nr_cpus)
-		out->all.idle += t->idle_nocpu;
+		out->all.idle = sat_add(out->all.idle, t->idle_nocpu);
 	out->tid = t->tid;
 	out->pid = t->pid;
 	out->image = image;

@@ -49,9 +49,15 @@ static inline __attribute__((always_inline)) enum bucket cpu_bucket(const struct
 	return c->cur ? mode_bucket(c->cur) : B_IDLE;
 }
 
-/* charge the CPU's time up to @now to its current state */
-static inline __attribute__((always_inline)) void charge_inline(struct prism_util *u, struct cpu *c,
-								uint32_t cpu, uint64_t now)
+/*
+ * charge the CPU's time up to @now to its current state
+ *
+ * Note: times are summed over CPUs (a task's head, calls' on-CPU time): the
+ * absurd clocks of a damaged file can wrap those sums, which only spoils
+ * the numbers printed (__wraps, as in the other accounting functions).
+ */
+static inline __attribute__((always_inline)) __wraps void
+charge_inline(struct prism_util *u, struct cpu *c, uint32_t cpu, uint64_t now)
 {
 	enum bucket b;
 	uint64_t dt;

@@ -160,7 +160,7 @@ static void die(struct task *t, uint64_t now)
 }
 
 /* account the time @t spent off CPU up to @now */
-static void accrue_off(struct task *t, uint64_t now, uint32_t cpu_hint)
+static __wraps void accrue_off(struct task *t, uint64_t now, uint32_t cpu_hint)
 {
 	uint64_t dt, pre, post;
 	struct task_cpu *row;
@@ -243,7 +243,7 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
  * context showed up since), which is when it is taken to have left: that
  * CPU's state is unknown from then on.
  */
-static void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t now)
+static __wraps void steal(struct prism_util *u, struct task *t, uint32_t cpu, uint64_t now)
 {
 	struct cpu *oc;
 	uint64_t left;
@@ -340,8 +340,8 @@ static struct task *switch_in_inferred(struct prism_util *u, struct cpu *c, uint
  * task's wakeup and the idle CPU's own events (interrupts) are there, and
  * bound when it can have started (infer_from()).
  */
-static struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, uint32_t tid,
-			   uint64_t now)
+static __wraps struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t cpu, uint32_t tid,
+				   uint64_t now)
 {
 	struct task *t = NULL;
 	uint64_t since;
@@ -691,10 +691,10 @@ static __attribute__((noinline)) int event(struct prism_util *u, const struct pr
 			if (t && !t->dead)
 				set_comm(t, ev->comm, ev->comm_len);
 		} else if (ev->type == PRISM_UTIL_EV_LOST) {
-			u->an.lost_events += (uint64_t)ev->a;
+			u->an.lost_events = sat_add(u->an.lost_events, (uint64_t)ev->a);
 			u->an.lost_records++;
 		} else if (ev->type == PRISM_UTIL_EV_LOST_SAMPLES) {
-			u->an.lost_samples += (uint64_t)ev->a;
+			u->an.lost_samples = sat_add(u->an.lost_samples, (uint64_t)ev->a);
 			u->an.lost_records++;
 		}
 		return 0;
@@ -917,7 +917,7 @@ void prism_util__finish(struct prism_util *u)
 			}
 		}
 		c->nr_ictx = 0;
-		u->an.busy_unknown_ns += c->t[B_BUSY];
+		u->an.busy_unknown_ns = sat_add(u->an.busy_unknown_ns, c->t[B_BUSY]);
 	}
 	for (i = 0; i < u->nr_tasks; i++) {
 		struct task *t = u->tasks[i];
@@ -929,7 +929,7 @@ void prism_util__finish(struct prism_util *u)
 		else if (end > t->run_since) {
 			t->tail = end - t->run_since;
 			u->an.running_at_end++;
-			u->an.running_at_end_ns += t->tail;
+			u->an.running_at_end_ns = sat_add(u->an.running_at_end_ns, t->tail);
 		}
 		close_call_pending(t, end);
 		t->end = end;

@@ -7,7 +7,7 @@
 
 #define EMPTY UINT64_MAX
 
-static inline size_t hash64(uint64_t k)
+static inline __wraps size_t hash64(uint64_t k)
 {
 	k ^= k >> 33;
 	k *= 0xff51afd7ed558ccdULL;
@@ -197,10 +197,11 @@ void call_merge(struct prism_util_call *d, const struct prism_util_call *s)
 		if (s->max > d->max)
 			d->max = s->max;
 	}
+	/* merged over tasks and CPUs: absurd clocks saturate instead of wrapping */
 	d->count += s->count;
-	d->elapsed += s->elapsed;
-	d->pending += s->pending;
-	d->oncpu += s->oncpu;
+	d->elapsed = sat_add(d->elapsed, s->elapsed);
+	d->pending = sat_add(d->pending, s->pending);
+	d->oncpu = sat_add(d->oncpu, s->oncpu);
 	d->nr_pending_start += s->nr_pending_start;
 	d->nr_pending_end += s->nr_pending_end;
 	d->nr_inherited += s->nr_inherited;

@@ -27,6 +27,12 @@ static inline uint32_t fuzz_header_hash(const uint8_t *data, size_t size)
 	return h ^ (h >> 16);
 }
 
+/* a little-endian u32 at @p, as the inputs' own framing stores it */
+static inline uint32_t fuzz_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
 static inline int fuzz_write_all(int fd, const uint8_t *data, size_t size)
 {
 	while (size) {
