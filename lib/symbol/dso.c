@@ -417,7 +417,7 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 uint64_t map__dso_addr(const struct map *map, uint64_t ip)
 {
 	const struct prism_dso *dso = map->dso;
-	uint64_t off = ip - map->start + map->pgoff;
+	uint64_t off = map__file_off(map, ip);
 	size_t i;
 
 	switch (dso->kind) {

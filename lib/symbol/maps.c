@@ -70,7 +70,8 @@ static size_t first_after(const struct maps *m, uint64_t addr)
  * an edge are trimmed (their pgoff moves with their start), a map that
  * covers it on both sides is split in two.
  */
-static int punch(struct maps *m, uint64_t start, uint64_t end)
+/* pgoff follows start in u64 arithmetic, wrapping as perf's for a hostile file */
+static __wraps int punch(struct maps *m, uint64_t start, uint64_t end)
 {
 	size_t i = first_after(m, start), j;
 

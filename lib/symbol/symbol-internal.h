@@ -105,6 +105,15 @@ int maps__insert(struct maps *m, uint64_t start, uint64_t len, uint64_t pgoff,
 void maps__remove(struct maps *m, uint64_t start, uint64_t len);
 struct map *maps__find(struct maps *m, uint64_t addr);
 
+/*
+ * perf's map_ip: @ip's place in the mapped file (ip - start + pgoff), in u64
+ * arithmetic that wraps as perf's does for a pgoff from a hostile file
+ */
+static inline __wraps uint64_t map__file_off(const struct map *map, uint64_t ip)
+{
+	return ip - map->start + map->pgoff;
+}
+
 struct proc {
 	uint32_t pid;
 	bool used;

@@ -568,7 +568,7 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 	out->dso_path = dso->kind == DSO_KERNEL ? dso->name : dso->path;
 	out->dso_addr = map__dso_addr(map, ip);
 	if (!map_is_identity(dso))
-		out->map_addr = ip - map->start + map->pgoff;
+		out->map_addr = map__file_off(map, ip);
 	switch (dso->kind) {
 	case DSO_KERNEL:
 	case DSO_MODULE:

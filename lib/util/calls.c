@@ -8,7 +8,7 @@
 #include "util/state-fast.h"
 
 /* the first syscall event tells what the unknown ("busy") time was */
-static void reclassify(struct prism_util *u, struct task *t, enum bucket to)
+static __wraps void reclassify(struct prism_util *u, struct task *t, enum bucket to)
 {
 	size_t i;
 

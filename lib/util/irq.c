@@ -45,7 +45,8 @@ struct calltab *util_ctx_calls(struct prism_util *u, struct task *t)
 	return t ? &t->calls : &u->idle_calls;
 }
 
-int util_irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind, int64_t id)
+__wraps int util_irq_entry(struct prism_util *u, struct cpu *c, uint64_t now, uint8_t kind,
+			   int64_t id)
 {
 	struct ictx *x;
 

@@ -281,7 +281,8 @@ static uint64_t infer_from(const struct cpu *c, const struct task *t, uint64_t f
 }
 
 /* run time of @t from @since to @now placed by inference */
-static void count_inferred(struct prism_util *u, struct task *t, uint64_t since, uint64_t now)
+static __wraps void count_inferred(struct prism_util *u, struct task *t, uint64_t since,
+				   uint64_t now)
 {
 	uint64_t dt = span(since, now);
 
@@ -406,8 +407,8 @@ static __wraps struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t
  * off-CPU time; the previous occupant's off-CPU time starts that much
  * earlier.
  */
-static void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
-		     uint64_t from)
+static __wraps void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
+			     uint64_t from)
 {
 	struct task_cpu *row, *prow;
 	struct task *pre = c->pre;

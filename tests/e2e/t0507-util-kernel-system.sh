@@ -98,8 +98,9 @@ echo "note: -p: the sleeper's row $got ms; the check's kernel figure $got - ($wo
 check "-p: the sleeper's row within 3 ms of the kernel's (${worst:-?} ms)" \
 	awk -v w="${worst:-99}" 'BEGIN { exit !(w <= 3 && w >= -3) }'
 # the check reads inside this test's window: no more than it, and no less
-# than its share over the trace (the sleeper wakes at a steady pace) - 1 ms
+# than 3/4 of its share over the trace (the sleeper wakes at a steady pace,
+# as steady as a busy VM lets it) - 1 ms
 check "-p: the check's kernel figure agrees with this test's schedstat" \
 	awk -v g="$got" -v w="${worst:-99}" -v k="${kern:-0}" -v W="${window:-1}" -v L="${len:-0}" \
-	'BEGIN { c = g - w; exit !(c <= k + 0.1 && c >= k * L / W - 1) }'
+	'BEGIN { c = g - w; exit !(c <= k + 0.1 && c >= 0.75 * k * L / W - 1) }'
 done_testing
