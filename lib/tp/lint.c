@@ -11,10 +11,12 @@
  * SIGFPE from constant folding "x / 0" (consolidate_op_arg()); an endless
  * loop on an unclosed string; a NULL dereference for an assignment after
  * a conditional ("a ? b : c = d") and for a subscript or member of the
- * operand right after a conditional's ':' ("a ? b : c[1]", "c.d", "c->d").
+ * operand right after a conditional's ':' ("a ? b : c[1]", "c.d", "c->d"),
+ * and for a member through a subscript of a declared field ("f[16]->x").
  * Kernel-written formats never look like that (they assign only inside
  * statement expressions, whose ';' is refused anyway; none of the 2307
- * formats of this kernel has a subscript or member right after a ':'), so such a format is refused here and the event
+ * formats of this kernel has a subscript or member right after a ':', or
+ * "]->"), so such a format is refused here and the event
  * skipped, as for any format that fails to parse.  This is a filter for known traps, not a
  * grammar: a NEEDSWORK for whoever finds the next one.
  */
@@ -224,10 +226,19 @@ static bool member_after_colon(const char *p, const char *end)
 	return p < end && (*p == '[' || *p == '.' || (*p == '-' && p + 1 < end && p[1] == '>'));
 }
 
+/* "->" after blanks at @p */
+static bool arrow_follows(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	return end - p >= 2 && p[0] == '-' && p[1] == '>';
+}
+
 /*
  * Quotes closed, ( [ { balanced, only C's characters outside strings,
  * every REC->x declared, no divisor that may fold to zero, no assignment
- * ('=' alone), no subscript or member right after a conditional's ':'.
+ * ('=' alone), no subscript or member right after a conditional's ':',
+ * no "]->".
  */
 static int check_print_fmt(const char *p, const char *end, const struct name *names, size_t nr)
 {
@@ -256,6 +267,8 @@ static int check_print_fmt(const char *p, const char *end, const struct name *na
 			depth++;
 		} else if (*p == ')' || *p == ']' || *p == '}') {
 			if (--depth < 0)
+				return -1;
+			if (*p == ']' && arrow_follows(p + 1, end))
 				return -1;
 		} else if ((*p == '/' || *p == '%') && !divisor_ok(p + 1, end, 0)) {
 			return -1;
