@@ -17,6 +17,23 @@ static int nothing(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
+int print_header(struct prism_session *s, const char *input, bool missing)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+	int err = 0;
+
+	if (prism_session__file_info(s)->pipe && !prism_session__stats(s)->nr_records_total) {
+		/* the features arrive as records: read the stream to collect them */
+		const struct prism_tool tool = { .user = nothing };
+
+		err = report_process_result(s, input, prism_session__process(s, &tool, NULL));
+	}
+	prism_session__header_text(s, input ? input : "perf.data", missing, &sb);
+	fwrite(sb.buf, 1, sb.len, stdout);
+	prism_strbuf_release(&sb);
+	return err;
+}
+
 int cmd_header(int argc, const char **argv)
 {
 	static const char *const usage[] = { "prism header [-i <file>]", NULL };
@@ -30,9 +47,8 @@ int cmd_header(int argc, const char **argv)
 			"leave out the 'missing features' line (it depends on the reader's version)"),
 		OPT_END(),
 	};
-	struct prism_strbuf sb = STRBUF_INIT;
 	struct prism_session *s;
-	int err = 0;
+	int err;
 
 	argc = parse_options(argc, argv, opts, usage, 0);
 	if (argc)
@@ -40,16 +56,7 @@ int cmd_header(int argc, const char **argv)
 	s = open_input(input, force, true);
 	if (!s)
 		return 1;
-	if (prism_session__file_info(s)->pipe) {
-		/* the features arrive as records: read the stream to collect them */
-		const struct prism_tool tool = { .user = nothing };
-
-		err = prism_session__process(s, &tool, NULL);
-		err = report_process_result(s, input, err);
-	}
-	prism_session__header_text(s, input ? input : "perf.data", !no_missing, &sb);
-	fwrite(sb.buf, 1, sb.len, stdout);
-	prism_strbuf_release(&sb);
+	err = print_header(s, input, !no_missing);
 	prism_session__free(s);
 	return err ? 1 : 0;
 }

@@ -20,6 +20,13 @@ struct prism_session *open_session(struct prism_session_opts *o, bool force);
  */
 int report_process_result(struct prism_session *s, const char *path, int err);
 
+/*
+ * print_header - the header block perf prints for --header-only -I (cmd/header.c);
+ * a pipe not read yet is read first, its features being records.
+ * Return: report_process_result()'s value for that read, else 0.
+ */
+int print_header(struct prism_session *s, const char *input, bool missing);
+
 #define OPT_INPUT(v)                       \
 	OPT_STRING(                        \
 		'i', "input", (v), "file", \

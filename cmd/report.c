@@ -655,16 +655,11 @@ static void print_report(struct report *r)
 	else
 		caller = children || pipe_default; /* perf: callee order only without --children */
 
-	if (r->header) {
-		struct prism_strbuf sb = STRBUF_INIT;
-
-		prism_session__header_text(r->s, r->input ? r->input : "perf.data", true, &sb);
-		fwrite(sb.buf, 1, sb.len, stdout);
-		prism_strbuf_release(&sb);
-	} else {
+	if (r->header)
+		print_header(r->s, r->input, true);
+	else
 		printf("# To display the perf.data header info, please use --header/--header-only "
 		       "options.\n");
-	}
 	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
 	for (i = 0; i < r->nr_evsels; i++) {
@@ -673,24 +668,6 @@ static void print_report(struct report *r)
 		print_section(r, prism_session__evsel(r->s, i), r->profiles[i], children, graph,
 			      caller);
 	}
-}
-
-/* --header-only: the header block alone (a pipe's features come with its records) */
-static int print_header_only(struct report *r)
-{
-	struct prism_strbuf sb = STRBUF_INIT;
-	int ret = 0;
-
-	if (prism_session__file_info(r->s)->pipe) {
-		const struct prism_tool tool = { 0 };
-
-		ret = report_process_result(r->s, r->input,
-					    prism_session__process(r->s, &tool, NULL));
-	}
-	prism_session__header_text(r->s, r->input ? r->input : "perf.data", true, &sb);
-	fwrite(sb.buf, 1, sb.len, stdout);
-	prism_strbuf_release(&sb);
-	return ret ? 1 : 0;
 }
 
 /* ---- set-up ---- */
@@ -924,7 +901,7 @@ int cmd_report(int argc, const char **argv)
 		return 1;
 	}
 	if (r.header_only) {
-		ret = print_header_only(&r);
+		ret = print_header(r.s, r.input, true) ? 1 : 0;
 		free_report(&r);
 		return ret;
 	}

@@ -407,22 +407,6 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 	commit(sb, p);
 }
 
-static void json_str(struct prism_strbuf *sb, const char *s)
-{
-	prism_strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			prism_strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20)
-			prism_strbuf_addf(sb, "\\u%04x", c);
-		else
-			prism_strbuf_addch(sb, (char)c);
-	}
-	prism_strbuf_addch(sb, '"');
-}
-
 /* a frame's keys, as the fields allow: "sym", "symoff", "dso", "inlined" */
 static void json_frame_keys(struct script *sc, const struct prism_frame *fr, unsigned int f)
 {
@@ -431,7 +415,7 @@ static void json_frame_keys(struct script *sc, const struct prism_frame *fr, uns
 	if (f & F_SYM) {
 		prism_strbuf_addstr(sb, ",\"sym\":");
 		if (fr->sym)
-			json_str(sb, fr->sym);
+			prism_strbuf_add_json_str(sb, fr->sym);
 		else
 			prism_strbuf_addstr(sb, "null");
 		if ((f & F_SYMOFF) && fr->sym)
@@ -439,7 +423,7 @@ static void json_frame_keys(struct script *sc, const struct prism_frame *fr, uns
 	}
 	if (f & F_DSO) {
 		prism_strbuf_addstr(sb, ",\"dso\":");
-		json_str(sb, fr->dso_path ? fr->dso_path : "[unknown]");
+		prism_strbuf_add_json_str(sb, fr->dso_path ? fr->dso_path : "[unknown]");
 	}
 	if (fr->sym && fr->kind == PRISM_FRAME_INLINED)
 		prism_strbuf_addstr(sb, ",\"inlined\":true");
@@ -463,12 +447,12 @@ static void json_line(struct script *sc, const struct prism_event *ev, uint64_t 
 
 	if (f & F_EVENT) {
 		prism_strbuf_addstr(sb, "{\"event\":");
-		json_str(sb, prism_evsel__name(evsel));
+		prism_strbuf_add_json_str(sb, prism_evsel__name(evsel));
 		sep = ",";
 	}
 	if (f & F_COMM) {
 		prism_strbuf_addf(sb, "%s\"comm\":", sep);
-		json_str(sb, comm_of(sc, s->tid, buf, sizeof(buf)));
+		prism_strbuf_add_json_str(sb, comm_of(sc, s->tid, buf, sizeof(buf)));
 		sep = ",";
 	}
 	if (f & (F_PID | F_TID)) {
@@ -531,7 +515,7 @@ static void json_line(struct script *sc, const struct prism_event *ev, uint64_t 
 
 		prism_tp__format(sc->tp, s->raw_data, s->raw_size, &t);
 		prism_strbuf_addf(sb, "%s\"trace\":", sep);
-		json_str(sb, t.buf ? t.buf : "");
+		prism_strbuf_add_json_str(sb, t.buf ? t.buf : "");
 		prism_strbuf_release(&t);
 		sep = ",";
 	}

@@ -15,6 +15,7 @@
 
 #include <prism/error.h>
 #include <prism/session.h>
+#include <prism/strbuf.h>
 #include <prism/util-check.h>
 #include <prism/util.h>
 
@@ -609,18 +610,11 @@ static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 
 static void json_str(const char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	struct prism_strbuf sb = STRBUF_INIT;
 
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
+	prism_strbuf_add_json_str(&sb, s);
+	fputs(sb.buf ? sb.buf : "\"\"", stdout);
+	prism_strbuf_release(&sb);
 }
 
 static void json_times(const struct prism_util_times *t)

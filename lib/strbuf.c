@@ -75,6 +75,22 @@ void prism_strbuf_addstr(struct prism_strbuf *sb, const char *s)
 	prism_strbuf_add(sb, s, strlen(s));
 }
 
+void prism_strbuf_add_json_str(struct prism_strbuf *sb, const char *s)
+{
+	prism_strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			prism_strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20)
+			prism_strbuf_addf(sb, "\\u%04x", c);
+		else
+			prism_strbuf_addch(sb, (char)c);
+	}
+	prism_strbuf_addch(sb, '"');
+}
+
 void prism_strbuf_addch(struct prism_strbuf *sb, char c)
 {
 	if (prism_strbuf_grow(sb, 1))

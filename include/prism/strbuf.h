@@ -36,6 +36,8 @@ PRISM_API void prism_strbuf_reset(struct prism_strbuf *sb);
 PRISM_API int prism_strbuf_grow(struct prism_strbuf *sb, size_t extra);
 PRISM_API void prism_strbuf_add(struct prism_strbuf *sb, const void *data, size_t len);
 PRISM_API void prism_strbuf_addstr(struct prism_strbuf *sb, const char *s);
+/* @s as a JSON string: quoted, '"' and '\\' escaped, control bytes as \u00XX */
+PRISM_API void prism_strbuf_add_json_str(struct prism_strbuf *sb, const char *s);
 PRISM_API void prism_strbuf_addch(struct prism_strbuf *sb, char c);
 /* a CSV text field: quoted (RFC 4180) when it holds a comma, quote or line break */
 PRISM_API void prism_strbuf_add_csv(struct prism_strbuf *sb, const char *s);

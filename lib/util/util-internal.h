@@ -238,7 +238,7 @@ static inline void call_complete(struct ucall *c, uint64_t dt)
 	if (dt > p->max)
 		p->max = dt;
 	p->count++;
-	p->elapsed += dt;
+	p->elapsed = sat_add(p->elapsed, dt); /* absurd clocks in a file must not wrap it */
 }
 /* add the numbers of call @s to @d (the same call of another task) */
 void call_merge(struct prism_util_call *d, const struct prism_util_call *s);
