@@ -6,9 +6,10 @@
 # each input first: about 60 s of fuzzing in all here; at most
 # FUZZ_SECONDS, default 120, each) from the seed corpus, libFuzzer seed
 # FUZZ_SEED (default 1): a fixed number of runs explores the same inputs
-# on any machine, so a commit passes or fails alike everywhere (a time
-# limit ran further on a fast machine and found new libtraceevent traps at
-# random).  Any crash, leak, sanitizer report or hang fails.  Builds into
+# for the same build (a time limit ran further on a fast machine and found
+# new libtraceevent traps at random).  Not across builds: a clone in
+# another directory has other addresses in its targets, which steers the
+# coverage feedback (a fresh clone found a wrap this tree's runs did not).  Any crash, leak, sanitizer report or hang fails.  Builds into
 # $PRISM_OUT/fuzz-smoke (never out/ itself); skips without clang/libFuzzer.
 . tests/e2e/lib.sh
 
