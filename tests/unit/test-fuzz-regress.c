@@ -60,55 +60,7 @@
 #undef on_sample
 #undef run
 
-#include "test.h"
-
-static uint8_t *slurp(const char *path, size_t *size)
-{
-	FILE *f = fopen(path, "rb");
-	uint8_t *buf = NULL;
-	long n;
-
-	if (!f)
-		return NULL;
-	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
-		buf = malloc((size_t)n + 1);
-		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-			free(buf);
-			buf = NULL;
-		}
-		*size = (size_t)n;
-	}
-	fclose(f);
-	return buf;
-}
-
-/* runs @fn on every fuzz-regress input named *.@ext: the count, or -1 on I/O error */
-static int replay(const char *ext, void (*fn)(const uint8_t *, size_t))
-{
-	char pattern[4096];
-	glob_t g;
-	size_t i;
-	int n = 0;
-
-	snprintf(pattern, sizeof(pattern), "%s", test_data_path("fuzz-regress/*."));
-	snprintf(pattern + strlen(pattern), sizeof(pattern) - strlen(pattern), "%s", ext);
-	if (glob(pattern, 0, NULL, &g))
-		return 0;
-	for (i = 0; i < g.gl_pathc; i++) {
-		size_t size = 0;
-		uint8_t *d = slurp(g.gl_pathv[i], &size);
-
-		if (!d) {
-			n = -1;
-			break;
-		}
-		fn(d, size);
-		free(d);
-		n++;
-	}
-	globfree(&g);
-	return n;
-}
+#include "fuzz-replay.h"
 
 static void session_all_modes(const uint8_t *d, size_t size)
 {
@@ -132,7 +84,7 @@ static void test_session_inputs(void)
 	int n;
 
 	fuzz_session_init(NULL, NULL);
-	n = replay("data", session_all_modes);
+	n = fuzz_replay("data", session_all_modes);
 	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
 	TEST_TRUE(n >= 0);
 	if (!n)
@@ -144,7 +96,7 @@ static void test_util_inputs(void)
 	int n;
 
 	fuzz_util_init(NULL, NULL);
-	n = replay("data", util_one);
+	n = fuzz_replay("data", util_one);
 	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
 	TEST_TRUE(n >= 0);
 	if (!n)
@@ -156,7 +108,7 @@ static void test_tp_inputs(void)
 	int n;
 
 	fuzz_tp_init(NULL, NULL);
-	n = replay("tp", tp_one);
+	n = fuzz_replay("tp", tp_one);
 	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
 	TEST_TRUE(n >= 0);
 	if (!n)
@@ -174,7 +126,7 @@ static void test_unwind_inputs(void)
 
 	setenv("PRISM_FUZZ_ELF_DIR", test_data_path("elf"), 1);
 	fuzz_unwind_init(NULL, NULL);
-	n = replay("unwind", unwind_one);
+	n = fuzz_replay("unwind", unwind_one);
 	prism_log_set(NULL, NULL, PRISM_LOG_WARN);
 	TEST_TRUE(n >= 0);
 	if (!n)
