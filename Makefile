@@ -339,7 +339,7 @@ FUZZ_LEGACY_SEEDS = for n in a-fp e-two-events f-sched-tp; do \
 	python3 tests/tools/perfdata-legacy.py $$m $$f $(1)/$$n.$$m.data >/dev/null 2>&1 || \
 	rm -f $(1)/$$n.$$m.data; done; done
 # fuzz-util reads the same files (and takes fuzz-session's dictionary)
-FUZZ_SEEDS_fuzz-util = $(FUZZ_SEEDS_fuzz-session)
+FUZZ_SEEDS_fuzz-util = $(FUZZ_SEEDS_fuzz-session) tests/data/util-check-p.data
 FUZZ_SEED_CMD_fuzz-util = $(FUZZ_SEED_CMD_fuzz-session)
 FUZZ_DICT_fuzz-util = session
 FUZZ_SEEDS_fuzz-tp = $(wildcard tests/data/fuzz-regress/*.tp)

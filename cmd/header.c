@@ -3,9 +3,12 @@
  * prism header: every header feature of a perf.data file in readable form
  * (like perf report --header-only -I).
  */
+#include <inttypes.h>
 #include <stdio.h>
 
+#include <prism/features.h>
 #include <prism/session.h>
+#include <prism/util-check.h>
 #include <prism/strbuf.h>
 
 #include "cmd.h"
@@ -34,6 +37,37 @@ int print_header(struct prism_session *s, const char *input, bool missing)
 	return err;
 }
 
+/* prism's own section, which perf does not print: after perf's block */
+static void print_util_check(struct prism_session *s)
+{
+	size_t len;
+	const void *sec =
+		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &len);
+	struct prism_util_check *k;
+	uint64_t ns;
+
+	if (!sec)
+		return;
+	k = prism_util_check__new();
+	if (!k)
+		return;
+	if (prism_util_check__load(k, sec, len)) {
+		printf("# prism util check: a section of %zu bytes this prism does not read\n",
+		       len);
+	} else {
+		printf("# prism util check: schedstat of %zu tasks at the recording's edges",
+		       prism_util_check__nr_tasks(k));
+		if (prism_util_check__has_workload(k, &ns))
+			printf(", the workload's rusage %.3f ms", (double)ns / 1e6);
+		ns = prism_util_check__end(k);
+		if (ns)
+			printf(", events disabled at %" PRIu64 ".%06" PRIu64, ns / 1000000000u,
+			       ns % 1000000000u / 1000u);
+		printf("\n");
+	}
+	prism_util_check__free(k);
+}
+
 int cmd_header(int argc, const char **argv)
 {
 	static const char *const usage[] = { "prism header [-i <file>]", NULL };
@@ -57,6 +91,7 @@ int cmd_header(int argc, const char **argv)
 	if (!s)
 		return 1;
 	err = print_header(s, input, !no_missing);
+	print_util_check(s);
 	prism_session__free(s);
 	return err ? 1 : 0;
 }

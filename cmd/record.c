@@ -506,6 +506,7 @@ int cmd_record(int argc, const char **argv)
 	struct prism_record_opts o = { .keep_old = true };
 	const char *output = NULL;
 	bool callchain = false, timestamps = false, util = false;
+	struct util_check_rec check;
 	const struct option_def opts[] = {
 		OPT_GROUP("Events"),
 		OPT_BOOL(
@@ -652,7 +653,12 @@ int cmd_record(int argc, const char **argv)
 	}
 	o.events = record_specs;
 	o.output = output;
+	/* the kernel's accounting, for prism util -i to check its report against */
+	if (util)
+		util_check_arm(&check, &o);
 	ret = record_run_status(&o, true, &workload);
+	if (util)
+		util_check_release(&check);
 	if (!ret && workload) /* the file is good: exit as the workload did, as perf does */
 		ret = workload;
 	offcpu_method = OFFCPU_NONE;

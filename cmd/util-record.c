@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -100,43 +101,6 @@ void util_preset_opts(struct prism_record_opts *o)
 	}
 }
 
-struct edge_ctx {
-	const struct util_record *ur;
-	uint64_t workload_before; /* ns the workload ran before the recording */
-};
-
-/* the kernel's accounting at an edge of the recording (prism_record_opts.edge) */
-static void check_edge(void *ctx, bool end, int workload)
-{
-	struct edge_ctx *e = ctx;
-	const struct util_record *ur = e->ur;
-	char path[64];
-	struct timespec ts;
-	FILE *f;
-	int err;
-
-	if (end && ur->end_ns && !clock_gettime(CLOCK_MONOTONIC, &ts))
-		*ur->end_ns = (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-	if (!ur->check)
-		return;
-	if (ur->argv) {
-		/* its tasks come and go: its rusage tells, less what it ran unrecorded */
-		snprintf(path, sizeof(path), "/proc/%d/schedstat", workload);
-		f = !end && workload > 0 ? fopen(path, "r") : NULL;
-		if (f) {
-			if (fscanf(f, "%" SCNu64, &e->workload_before) != 1)
-				e->workload_before = 0;
-			fclose(f);
-		}
-		return;
-	}
-	err = prism_util_check__read(ur->check, end, ur->pids ? ur->check_pids : NULL,
-				     ur->nr_check_pids);
-	if (err && !end)
-		warning("no accounting check: cannot read the tasks' schedstat: %s",
-			strerror(-err));
-}
-
 static uint64_t children_ns(void)
 {
 	struct rusage ru;
@@ -147,11 +111,103 @@ static uint64_t children_ns(void)
 	       (uint64_t)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000u;
 }
 
+/* the kernel's accounting at an edge of the recording (prism_record_opts.edge) */
+static void check_edge(void *ctx, bool end, int workload)
+{
+	struct util_check_rec *e = ctx;
+	char path[64];
+	struct timespec ts;
+	FILE *f;
+	int err;
+
+	if (end && !clock_gettime(CLOCK_MONOTONIC, &ts))
+		prism_util_check__set_end(e->check,
+					  (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec);
+	if (!e->tasks) {
+		/* -C, -t: the tasks also ran where nothing was recorded */
+	} else if (e->workload && !end) {
+		/* its tasks come and go: its rusage tells, less what it ran unrecorded */
+		e->children_before = children_ns();
+		snprintf(path, sizeof(path), "/proc/%d/schedstat", workload);
+		f = workload > 0 ? fopen(path, "r") : NULL;
+		if (f) {
+			if (fscanf(f, "%" SCNu64, &e->workload_before) != 1)
+				e->workload_before = 0;
+			fclose(f);
+		}
+	} else if (e->workload) {
+		uint64_t ns = children_ns() - e->children_before;
+
+		/* reaped when it ended the recording; else it runs on, unrecorded */
+		if (workload > 0 && kill(workload, 0) && errno == ESRCH)
+			prism_util_check__set_workload(
+				e->check, ns > e->workload_before ? ns - e->workload_before : 0,
+				(uint32_t)getpid());
+	} else {
+		err = prism_util_check__read(e->check, end, e->pids, e->nr_pids);
+		if (err && !end)
+			warning("no accounting check: cannot read the tasks' schedstat: %s",
+				strerror(-err));
+	}
+	if (end) {
+		prism_strbuf_reset(&e->section);
+		if (prism_util_check__save(e->check, &e->section))
+			prism_strbuf_reset(&e->section);
+	}
+}
+
+static int parse_pids(const char *s, int64_t **out, size_t *nr)
+{
+	size_t n = 0, cap = 0;
+	int64_t *v = NULL;
+	char *end;
+
+	while (*s) {
+		long long p = strtoll(s, &end, 10);
+
+		if (end == s || p <= 0 || (*end && *end != ','))
+			break;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 8;
+			v = xrealloc(v, cap * sizeof(*v));
+		}
+		v[n++] = p;
+		s = *end ? end + 1 : end;
+	}
+	*out = v;
+	*nr = n;
+	return n ? 0 : -EINVAL;
+}
+
+bool util_check_arm(struct util_check_rec *e, struct prism_record_opts *o)
+{
+	memset(e, 0, sizeof(*e));
+	prism_strbuf_init(&e->section);
+	e->check = prism_util_check__new();
+	if (!e->check)
+		return false;
+	e->tasks = !o->cpu_list && !o->tid_list &&
+		   (!o->pid_list || !parse_pids(o->pid_list, &e->pids, &e->nr_pids));
+	e->workload = e->tasks && o->argv;
+	o->edge = check_edge;
+	o->edge_ctx = e;
+	o->util_check = &e->section;
+	return true;
+}
+
+void util_check_release(struct util_check_rec *e)
+{
+	prism_util_check__free(e->check);
+	free(e->pids);
+	prism_strbuf_release(&e->section);
+	memset(e, 0, sizeof(*e));
+}
+
 int util_record(const struct util_record *ur, char *path, size_t len)
 {
 	struct prism_record_opts o = { 0 };
-	struct edge_ctx ec = { .ur = ur };
-	uint64_t children = children_ns();
+	struct util_check_rec ec;
+	const char *dir;
 	int fd, ret;
 
 	if (ur->all_cpus && ur->cpus) {
@@ -162,10 +218,18 @@ int util_record(const struct util_record *ur, char *path, size_t len)
 	if (ret)
 		return ret;
 
-	snprintf(path, len, "/var/tmp/prism-util-XXXXXX");
+	/* a recording can be large: $TMPDIR, else /var/tmp (not a tmpfs /tmp) */
+	dir = getenv("TMPDIR");
+	if (!dir || !*dir)
+		dir = "/var/tmp";
+	if ((size_t)snprintf(path, len, "%s/prism-util-XXXXXX", dir) >= len) {
+		error("the temporary directory's path is too long: %s", dir);
+		return 1;
+	}
 	fd = mkstemp(path);
 	if (fd < 0) {
-		error("cannot create a temporary file in /var/tmp: %s", strerror(errno));
+		error("cannot create a temporary file in %s: %s", dir, strerror(errno));
+		hint("set TMPDIR to a writable directory with room for the recording");
 		prism_evspecs__free(record_specs);
 		record_specs = NULL;
 		return 1;
@@ -179,15 +243,9 @@ int util_record(const struct util_record *ur, char *path, size_t len)
 	o.duration = ur->duration;
 	o.output = path;
 	util_preset_opts(&o);
-	o.edge = check_edge;
-	o.edge_ctx = &ec;
+	util_check_arm(&ec, &o);
 	ret = record_run(&o, !quiet);
-	children = children_ns() - children;
-	if (ur->check && ur->argv)
-		prism_util_check__set_workload(
-			ur->check,
-			children > ec.workload_before ? children - ec.workload_before : 0,
-			(uint32_t)getpid());
+	util_check_release(&ec);
 	prism_evspecs__free(record_specs);
 	record_specs = NULL;
 	if (ret) {

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <prism/strbuf.h>
+
 struct prism_evspecs;
 struct prism_record_opts;
 struct prism_util_check;
@@ -32,20 +34,35 @@ struct util_record {
 	const char *pids; /* -p list */
 	const char *const *argv; /* workload, NULL-terminated, or NULL */
 	double duration; /* seconds, 0 = until the workload ends or Ctrl-C */
-	/*
-	 * Filled with the kernel's accounting of the recorded tasks when not
-	 * NULL: schedstat of every thread (-a, -C) or of the -p processes at
-	 * both ends of the recording, the workload's rusage.
-	 */
-	struct prism_util_check *check;
-	const int64_t *check_pids; /* -p, parsed */
-	size_t nr_check_pids;
-	/* set to when the events were disabled, in their clock (CLOCK_MONOTONIC) */
-	uint64_t *end_ns;
 };
 
 /*
- * Record into a new file under /var/tmp whose path is written to @path.
+ * The accounting check of a util recording, stored in its file
+ * (PRISM_FEAT_UTIL_CHECK) for prism util to compare its report with: the
+ * schedstat of every thread (-a) or of the -p processes at both ends of the
+ * recording, or the command's rusage; when the events were disabled.
+ */
+struct util_check_rec {
+	struct prism_util_check *check;
+	int64_t *pids; /* -p, or NULL: every thread */
+	size_t nr_pids;
+	bool tasks; /* the tasks are checked (not with -C or -t: they ran unrecorded too) */
+	bool workload; /* a command: its rusage */
+	uint64_t children_before, workload_before;
+	struct prism_strbuf section; /* the section, filled at the end edge */
+};
+
+/*
+ * Set @o's edge callback and util_check to fill the check (its targets set
+ * first; with -C or -t only the end time is kept).  Return: false when
+ * there is no memory (nothing is armed).  util_check_release() it after
+ * the recording either way.
+ */
+bool util_check_arm(struct util_check_rec *e, struct prism_record_opts *o);
+void util_check_release(struct util_check_rec *e);
+
+/*
+ * Record into a new file in $TMPDIR (else /var/tmp) whose path is written to @path.
  * Prints its errors.  Return: 0, or the exit status to return.
  */
 int util_record(const struct util_record *ur, char *path, size_t len);

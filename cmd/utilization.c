@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include <prism/error.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
+#include <prism/features.h>
 #include <prism/util-check.h>
 #include <prism/util.h>
 
@@ -38,8 +40,7 @@ struct util_cmd {
 	double duration;
 	bool keep;
 	uint64_t order_mb;
-	uint64_t end_ns; /* a live run: when the recording stopped */
-	/* the accounting check of a live run (NULL for a file) */
+	/* the accounting check a util recording carries (NULL: none) */
 	struct prism_util_check *check;
 	struct prism_util_check_result kc;
 	bool kc_valid;
@@ -211,11 +212,15 @@ static void task_label(char *buf, const struct prism_util_task *t)
 	*p = '\0';
 }
 
+/* a steal column in the text tables: only when the trace has steal time */
+static bool show_steal;
+
 static void row_header(void)
 {
 	/* printf("-- [%6s] %-16s%3s %10s ... %10s |%7s %5s\n", "task", "command", ...) */
-	fputs("-- [  task] command         cpu       user        sys        irq    softirq         hv       busy       idle       wait      sleep |  util% moves\n",
+	fputs("-- [  task] command         cpu       user        sys        irq    softirq         hv       busy       idle       wait      sleep",
 	      stdout);
+	fputs(show_steal ? "      steal |  util% moves\n" : " |  util% moves\n", stdout);
 }
 
 /*
@@ -226,8 +231,8 @@ static void row_header(void)
 static void row(const char *label, const char *comm, const char *cpu,
 		const struct prism_util_times *t, uint64_t whole, const char *moves)
 {
-	const uint64_t v[9] = { t->user, t->sys,  t->irq,  t->softirq, t->hv,
-				t->busy, t->idle, t->wait, t->sleep };
+	const uint64_t v[10] = { t->user, t->sys,  t->irq,  t->softirq, t->hv,
+				 t->busy, t->idle, t->wait, t->sleep,	t->steal };
 	char line[512], *p = line;
 	uint64_t run = run_of(t);
 	size_t i;
@@ -237,7 +242,7 @@ static void row(const char *label, const char *comm, const char *cpu,
 	p = put_str(p, "] ", 2);
 	p = put_field(p, comm, strnlen(comm, 16), 16, true, ' ');
 	p = put_field(p, cpu, strlen(cpu), 3, false, ' ');
-	for (i = 0; i < 9; i++) {
+	for (i = 0; i < (show_steal ? 10u : 9u); i++) {
 		*p++ = ' ';
 		p = put_ms(p, v[i], 10);
 	}
@@ -397,6 +402,9 @@ static void print_anomalies(const struct prism_util_result *r)
 	       a->switch_records);
 	printf("  moved by runtime events  %12.6f ms (run time from a switch's pick, as the kernel counts)\n",
 	       ms(a->runtime_moved_ns));
+	printf("  steal time               %12.6f ms in %" PRIu64
+	       " intervals (the hypervisor ran something else: not on CPU)\n",
+	       ms(a->steal_ns), a->steal_intervals);
 	if (a->missing[0])
 		printf("  events not in the file: %s\n", a->missing);
 }
@@ -445,6 +453,7 @@ static void print_text(const struct prism_util_result *r, struct util_cmd *c)
 	size_t i, j;
 	uint64_t all_moves = 0;
 
+	show_steal = r->anomalies.steal_ns != 0;
 	for (i = 0; i < r->nr_processes; i++)
 		all_moves += r->processes[i].moves;
 	if (!c->per_cpu) {
@@ -489,6 +498,14 @@ static void csv_times(const struct prism_util_times *t, uint64_t whole)
 	       fms(b[2], t->irq), fms(b[3], t->softirq), fms(b[4], t->hv), fms(b[5], t->busy),
 	       fms(b[6], t->idle), fms(b[7], t->wait), fms(b[8], t->sleep),
 	       pct(run_of(t), whole ? whole : run_of(t) + t->idle));
+}
+
+/* the last column of a row (added after the others: readers by position keep working) */
+static void csv_steal(const struct prism_util_times *t)
+{
+	char b[32];
+
+	printf(",%s\n", fms(b, t->steal));
 }
 
 static void csv_str(const char *s)
@@ -536,7 +553,7 @@ static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 	size_t i, j, k;
 
 	printf("record,scope,pid,tid,image,comm,cpu,user,sys,irq,softirq,hv,busy,idle,wait,sleep,"
-	       "util,moves,wakeups,wakeup_avg,wakeup_max,inferred\n");
+	       "util,moves,wakeups,wakeup_avg,wakeup_max,inferred,steal\n");
 	printf("call,scope,pid,tid,image,kind,id,name,count,elapsed,pending,average,minimum,"
 	       "maximum,oncpu,pending_start,pending_end,inherited,unmatched_exits,duplicate_exits\n");
 	for (i = 0; i < r->nr_processes && !c->per_cpu; i++) {
@@ -550,15 +567,17 @@ static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 				csv_str(t->comm);
 				printf(",%u", t->cpus[k].cpu);
 				csv_times(&t->cpus[k].t, 0);
-				printf(",,,,,\n");
+				printf(",,,,,");
+				csv_steal(&t->cpus[k].t);
 			}
 			printf("row,task,%u,%u,%d", t->pid, t->tid, t->image);
 			csv_str(t->comm);
 			printf(",ALL");
 			csv_times(&t->all, 0);
-			printf(",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f\n", t->moves, t->wakeups,
+			printf(",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f", t->moves, t->wakeups,
 			       t->wakeups ? ms(t->wakeup_total) / (double)t->wakeups : 0.0,
 			       ms(t->wakeup_max), ms(t->inferred));
+			csv_steal(&t->all);
 			if (!c->no_calls)
 				csv_calls("task", t->pid, t->tid, t->image, (size_t *)t->nr_calls,
 					  t->calls);
@@ -568,24 +587,28 @@ static void print_csv(const struct prism_util_result *r, struct util_cmd *c)
 			csv_str(p->comm);
 			printf(",%u", p->cpus[k].cpu);
 			csv_times(&p->cpus[k].t, 0);
-			printf(",,,,,\n");
+			printf(",,,,,");
+			csv_steal(&p->cpus[k].t);
 		}
 		printf("row,process,%u,,", p->pid);
 		csv_str(p->comm);
 		printf(",ALL");
 		csv_times(&p->all, 0);
-		printf(",%" PRIu64 ",,,,\n", p->moves);
+		printf(",%" PRIu64 ",,,,", p->moves);
+		csv_steal(&p->all);
 		if (!c->no_calls && process_calls(c, p, nr, calls))
 			csv_calls("process", p->pid, -1, -1, nr, calls);
 	}
 	for (k = 0; k < r->nr_cpus; k++) {
 		printf("row,system,,,,,%u", r->cpus[k].cpu);
 		csv_times(&r->cpus[k].t, r->length);
-		printf(",,,,,\n");
+		printf(",,,,,");
+		csv_steal(&r->cpus[k].t);
 	}
 	printf("row,system,,,,,ALL");
 	csv_times(&r->all, r->length * (r->nr_cpus ? r->nr_cpus : 1));
-	printf(",,,,,\n");
+	printf(",,,,,");
+	csv_steal(&r->all);
 	if (!c->no_calls && !c->per_cpu)
 		csv_calls("system", -1, -1, -1, (size_t *)r->nr_calls, r->calls);
 	printf("trace,length,%.6f,cpus,%u,events,%" PRIu64 ",lost_events,%" PRIu64
@@ -619,13 +642,13 @@ static void json_str(const char *s)
 
 static void json_times(const struct prism_util_times *t)
 {
-	char b[9][32];
+	char b[10][32];
 
 	printf("\"user\":%s,\"sys\":%s,\"irq\":%s,\"softirq\":%s,\"hv\":%s,\"busy\":%s,"
-	       "\"idle\":%s,\"wait\":%s,\"sleep\":%s",
+	       "\"idle\":%s,\"wait\":%s,\"sleep\":%s,\"steal\":%s",
 	       fms(b[0], t->user), fms(b[1], t->sys), fms(b[2], t->irq), fms(b[3], t->softirq),
 	       fms(b[4], t->hv), fms(b[5], t->busy), fms(b[6], t->idle), fms(b[7], t->wait),
-	       fms(b[8], t->sleep));
+	       fms(b[8], t->sleep), fms(b[9], t->steal));
 }
 
 static void json_rows(const struct prism_util_cpu_row *rows, size_t n)
@@ -744,8 +767,9 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 	       ms(a->before_first_switch_ns), a->no_tid_samples, a->spurious_migrations,
 	       a->events_after_death, a->cpus_without_events, ms(a->busy_unknown_ns));
 	json_str(a->missing);
-	printf(",\"switch_records\":%" PRIu64 ",\"runtime_moved\":%.6f}", a->switch_records,
-	       ms(a->runtime_moved_ns));
+	printf(",\"switch_records\":%" PRIu64 ",\"runtime_moved\":%.6f,\"steal\":%.6f,"
+	       "\"steal_intervals\":%" PRIu64 "}",
+	       a->switch_records, ms(a->runtime_moved_ns), ms(a->steal_ns), a->steal_intervals);
 	if (c->kc_valid) {
 		const struct prism_util_check_result *k = &c->kc;
 
@@ -763,6 +787,42 @@ static void print_json(const struct prism_util_result *r, struct util_cmd *c)
 }
 
 /* ---- the command ---- */
+
+/*
+ * The accounting check of a util recording (prism util's own, prism record
+ * --util), and when its events were disabled: the report ends there too.
+ * Not with --time (the report is of a part).
+ */
+static void load_check(struct util_cmd *c, struct prism_session *s, struct prism_util *u,
+		       const char *path, const struct prism_util_opts *uo)
+{
+	size_t len;
+	const void *sec =
+		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &len);
+	uint64_t end;
+
+	if (!sec || uo->time_start || uo->time_end)
+		return;
+	c->check = prism_util_check__new();
+	if (!c->check)
+		return;
+	if (prism_util_check__load(c->check, sec, len)) {
+		warning("'%s': the accounting check section (%zu bytes) is not one this prism "
+			"reads: no accounting check",
+			path ? path : "perf.data", len);
+		prism_util_check__free(c->check);
+		c->check = NULL;
+		return;
+	}
+	end = prism_util_check__end(c->check);
+	if (end)
+		prism_util__set_end(u, end);
+	if (!prism_util_check__nr_tasks(c->check) &&
+	    !prism_util_check__has_workload(c->check, NULL)) {
+		prism_util_check__free(c->check); /* -C, -t: nothing to compare */
+		c->check = NULL;
+	}
+}
 
 static int analyse(struct util_cmd *c, const char *path, struct prism_util_report_opts *ro,
 		   const struct prism_util_opts *uo)
@@ -784,8 +844,7 @@ static int analyse(struct util_cmd *c, const char *path, struct prism_util_repor
 		prism_session__free(s);
 		return error_errno(ENOMEM, "cannot start the analysis");
 	}
-	if (c->end_ns && !uo->time_end)
-		prism_util__set_end(u, c->end_ns);
+	load_check(c, s, u, path, uo);
 	err = prism_util__process(u, s);
 	if (report_process_result(s, path, err))
 		ret = 1;
@@ -944,20 +1003,9 @@ int cmd_util(int argc, const char **argv)
 			.argv = argc ? argv : NULL,
 			.duration = c.duration,
 		};
-		char path[64];
-		int64_t *rec_pids = NULL;
+		char path[PATH_MAX];
 
-		/* (-C: the tasks also ran on CPUs that were not recorded) */
-		c.check = c.rec_cpus ? NULL : prism_util_check__new();
-		rec.check = c.check;
-		if (c.rec_pids && parse_list("pid", c.rec_pids, &rec_pids, &rec.nr_check_pids)) {
-			ret = EXIT_USAGE;
-			goto out;
-		}
-		rec.check_pids = rec_pids;
-		rec.end_ns = &c.end_ns;
 		ret = util_record(&rec, path, sizeof(path));
-		free(rec_pids);
 		if (ret)
 			goto out;
 		ret = analyse(&c, path, &ro, &uo);

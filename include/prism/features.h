@@ -65,6 +65,13 @@ enum prism_feat {
 	PRISM_FEAT_CLN_SIZE = 34,
 	PRISM_FEAT__NR, /* features prism knows: 0 .. PRISM_FEAT__NR - 1 */
 	PRISM_FEAT_BITS = 256, /* bits in the file's feature bitmap */
+	/*
+	 * prism's own section, far above perf's (perf 6.1 passes over bits it
+	 * does not know without a word): the kernel's accounting of a util
+	 * recording (include/prism/util-check.h), written by prism util and
+	 * prism record --util
+	 */
+	PRISM_FEAT_UTIL_CHECK = 255,
 	PRISM_FEAT_LAST_PERF61 = 32, /* perf 6.1's HEADER_LAST_FEATURE */
 };
 

@@ -30,6 +30,7 @@
 #include <prism/offcpu.h>
 
 struct prism_evspecs;
+struct prism_strbuf;
 struct prism_record;
 
 enum prism_callgraph_mode {
@@ -97,6 +98,12 @@ struct prism_record_opts {
 	 */
 	void (*edge)(void *ctx, bool end, int workload);
 	void *edge_ctx;
+	/*
+	 * The util accounting check's section (PRISM_FEAT_UTIL_CHECK,
+	 * prism_util_check__save()), read when the file is finished, after
+	 * edge(end): written when not empty (file mode only).  NULL: none.
+	 */
+	const struct prism_strbuf *util_check;
 };
 
 /* an event added by code instead of an -e string */

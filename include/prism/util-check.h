@@ -10,8 +10,13 @@
  *	... record ...
  *	prism_util_check__read(k, true, pids, nr);	right after they are disabled
  *	prism_util_check__set_workload(k, rusage_ns, 0);
+ *	prism_util_check__set_end(k, when_disabled_ns);
+ *	prism_util_check__save(k, &sb);		the file's PRISM_FEAT_UTIL_CHECK section
  *	prism_util_check__compare(k, result, &res);
  *	prism_util_check__free(k);
+ *
+ * A file that carries the section gets the same check when it is read
+ * again: prism_util_check__load() of the section's bytes.
  *
  * The kernel's window holds the recording (reads before enabling, after
  * disabling): for a task that runs all the time its figure is a little
@@ -22,6 +27,7 @@
 
 #include <prism/core.h>
 
+struct prism_strbuf;
 struct prism_util_check;
 struct prism_util_result;
 
@@ -71,6 +77,28 @@ PRISM_API int prism_util_check__read(struct prism_util_check *k, bool end, const
  */
 PRISM_API void prism_util_check__set_workload(struct prism_util_check *k, uint64_t ns,
 					      uint32_t self_pid);
+
+/*
+ * When the recording's events were disabled, in their clock (ns), 0 for
+ * unknown: the report of a file with the check ends there, as the live one.
+ */
+PRISM_API void prism_util_check__set_end(struct prism_util_check *k, uint64_t ns);
+PRISM_API uint64_t prism_util_check__end(const struct prism_util_check *k);
+/* tasks read at the start; whether the workload's rusage is known */
+PRISM_API size_t prism_util_check__nr_tasks(const struct prism_util_check *k);
+PRISM_API bool prism_util_check__has_workload(const struct prism_util_check *k, uint64_t *ns);
+
+/*
+ * prism_util_check__save - append the check as PRISM_FEAT_UTIL_CHECK's payload
+ * (native byte order, tagged, versioned).  Return: 0 or -ENOMEM.
+ *
+ * prism_util_check__load - replace @k's contents with a payload of @len
+ * bytes from a file (either byte order).  Return: 0; -EINVAL when it is not
+ * one (another tag or version, a size that does not fit: @k is then
+ * empty); -ENOMEM.
+ */
+PRISM_API int prism_util_check__save(const struct prism_util_check *k, struct prism_strbuf *sb);
+PRISM_API int prism_util_check__load(struct prism_util_check *k, const void *buf, size_t len);
 
 /* compare with the report @r (best unfiltered); 0 or -ENOMEM */
 PRISM_API int prism_util_check__compare(const struct prism_util_check *k,

@@ -101,6 +101,13 @@ struct prism_util_times {
 	uint64_t idle; /* off CPU (tasks) or idle (CPUs) */
 	uint64_t wait; /* part of a task's idle: runnable, waiting for a CPU */
 	uint64_t sleep; /* part of a task's idle: sleeping or blocked */
+	/*
+	 * On CPU by the wall clock while the hypervisor ran something else
+	 * (steal time of a KVM/Xen guest): the kernel's runtime events count
+	 * that much less than the time between them.  Not on CPU: neither in
+	 * the run time nor in idle.
+	 */
+	uint64_t steal;
 };
 
 struct prism_util_cpu_row {
@@ -191,6 +198,9 @@ struct prism_util_anomalies {
 	 * when the task was picked, before the switch is traced)
 	 */
 	uint64_t runtime_moved_ns;
+	/* steal time (prism_util_times.steal), and the intervals it was found in */
+	uint64_t steal_ns;
+	uint64_t steal_intervals;
 	const char *missing; /* space-separated events the file lacks, "" when complete */
 };
 

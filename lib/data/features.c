@@ -53,6 +53,8 @@ static const char *const feat_names[PRISM_FEAT__NR] = {
 
 const char *prism_features__name(unsigned int feat)
 {
+	if (feat == PRISM_FEAT_UTIL_CHECK)
+		return "PRISM_UTIL_CHECK";
 	return feat < PRISM_FEAT__NR ? feat_names[feat] : "UNKNOWN";
 }
 
@@ -633,6 +635,8 @@ int prism_features__decode(struct prism_features *f, unsigned int feat, const vo
 	s->raw_size = size;
 	s->present = true;
 
+	if (feat == PRISM_FEAT_UTIL_CHECK)
+		return 0; /* prism's own; prism_util_check__load() reads it */
 	if (feat >= PRISM_FEAT__NR || feat == PRISM_FEAT_RESERVED) {
 		pr_warn("features: unknown feature %u (%zu bytes) kept raw", feat, size);
 		return 0;

@@ -411,6 +411,8 @@ bool wr_feature_wanted(const struct prism_writer *w, unsigned int feat, bool pip
 		return w->clockid >= 0;
 	case PRISM_FEAT_COMPRESSED:
 		return w->z != NULL;
+	case PRISM_FEAT_UTIL_CHECK:
+		return !pipe && w->util_check_len;
 	default:
 		return false;
 	}
@@ -489,6 +491,9 @@ int wr_feature(struct prism_writer *w, unsigned int feat, struct prism_strbuf *s
 		put_u32(sb, (uint32_t)w->comp_mmap_len);
 		break;
 	}
+	case PRISM_FEAT_UTIL_CHECK:
+		prism_strbuf_add(sb, w->util_check, w->util_check_len);
+		break;
 	default:
 		return -ENOENT;
 	}

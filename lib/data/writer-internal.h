@@ -49,6 +49,8 @@ struct prism_writer {
 	struct wr_build_id *bids;
 	size_t nr_bids, cap_bids;
 	uint64_t first_time, last_time;
+	void *util_check; /* PRISM_FEAT_UTIL_CHECK payload */
+	size_t util_check_len;
 
 	uint64_t off; /* bytes fully written to the output */
 	uint64_t data_offset; /* file mode: where the data section starts */

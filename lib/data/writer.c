@@ -138,6 +138,7 @@ void prism_writer__free(struct prism_writer *w)
 	free(w->argv);
 	free(w->version);
 	free(w->tdata);
+	free(w->util_check);
 	free(w->buf);
 	free(w->path);
 	wr_zstd__free(w->z);
@@ -184,6 +185,20 @@ int prism_writer__set_tracing_data(struct prism_writer *w, const void *buf, size
 	free(w->tdata);
 	w->tdata = p;
 	w->tdata_len = len;
+	return 0;
+}
+
+int prism_writer__set_util_check(struct prism_writer *w, const void *buf, size_t len)
+{
+	void *p = len ? malloc(len) : NULL;
+
+	if (len && !p)
+		return -ENOMEM;
+	if (len)
+		memcpy(p, buf, len);
+	free(w->util_check);
+	w->util_check = p;
+	w->util_check_len = len;
 	return 0;
 }
 
@@ -523,13 +538,13 @@ int prism_writer__feature(struct prism_writer *w, unsigned int feat, struct pris
 static int write_features(struct prism_writer *w, uint64_t bitmap[4])
 {
 	struct prism_strbuf all = STRBUF_INIT, one = STRBUF_INIT;
-	struct wr_section sec[PRISM_FEAT__NR];
+	struct wr_section sec[PRISM_FEAT_BITS];
 	unsigned int f, n = 0;
 	uint64_t off;
 	int err = 0;
 
 	memset(bitmap, 0, 4 * sizeof(uint64_t));
-	for (f = 1; f < PRISM_FEAT__NR; f++) {
+	for (f = 1; f < PRISM_FEAT_BITS; f++) {
 		if (!wr_feature_wanted(w, f, false))
 			continue;
 		prism_strbuf_reset(&one);

@@ -73,6 +73,8 @@ int prism_writer__finished_round(struct prism_writer *w);
 /* buffered output to the file */
 int prism_writer__flush(struct prism_writer *w);
 
+/* PRISM_FEAT_UTIL_CHECK's payload (prism_util_check__save()); copied, 0 bytes: none */
+int prism_writer__set_util_check(struct prism_writer *w, const void *buf, size_t len);
 /* SAMPLE_TIME feature */
 void prism_writer__set_sample_time(struct prism_writer *w, uint64_t first, uint64_t last);
 /* one BUILD_ID feature entry (cpumode = PERF_RECORD_MISC_KERNEL/USER) */

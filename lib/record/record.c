@@ -551,6 +551,9 @@ static int finish(struct prism_record *r, int err)
 		prism_writer__set_sample_time(r->w, r->first_time, r->last_time);
 	if (!r->o.no_buildid && !prism_writer__error(r->w))
 		rec_add_build_ids(r);
+	if (!err && r->o.util_check && r->o.util_check->len)
+		err = prism_writer__set_util_check(r->w, r->o.util_check->buf,
+						   r->o.util_check->len);
 	ferr = prism_writer__finish(r->w);
 	r->st.bytes = prism_writer__bytes(r->w);
 	r->st.raw_bytes = prism_writer__data_raw_bytes(r->w);

@@ -14,22 +14,8 @@
 #include <prism/util-check.h>
 #include <prism/util.h>
 
+#include "check-internal.h"
 #include "internal.h"
-
-struct kt {
-	uint32_t tid;
-	bool ended; /* read at the end too */
-	uint64_t start, end;
-	char comm[16];
-};
-
-struct prism_util_check {
-	struct kt *v; /* ascending tid once the start is read */
-	size_t nr, cap;
-	bool has_workload;
-	uint64_t workload_ns;
-	uint32_t self_pid;
-};
 
 struct prism_util_check *prism_util_check__new(void)
 {
@@ -74,6 +60,12 @@ static int cmp_kt(const void *a, const void *b)
 	const struct kt *x = a, *y = b;
 
 	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+void check_sort(struct prism_util_check *k)
+{
+	if (k->nr)
+		qsort(k->v, k->nr, sizeof(*k->v), cmp_kt);
 }
 
 static struct kt *find(struct prism_util_check *k, uint32_t tid)
@@ -158,8 +150,8 @@ int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *
 		}
 		closedir(dir);
 	}
-	if (!end && k->nr)
-		qsort(k->v, k->nr, sizeof(*k->v), cmp_kt);
+	if (!end)
+		check_sort(k);
 	return err;
 }
 
@@ -168,6 +160,28 @@ void prism_util_check__set_workload(struct prism_util_check *k, uint64_t ns, uin
 	k->has_workload = true;
 	k->workload_ns = ns;
 	k->self_pid = self_pid;
+}
+
+void prism_util_check__set_end(struct prism_util_check *k, uint64_t ns)
+{
+	k->end_ns = ns;
+}
+
+uint64_t prism_util_check__end(const struct prism_util_check *k)
+{
+	return k->end_ns;
+}
+
+size_t prism_util_check__nr_tasks(const struct prism_util_check *k)
+{
+	return k->nr;
+}
+
+bool prism_util_check__has_workload(const struct prism_util_check *k, uint64_t *ns)
+{
+	if (ns)
+		*ns = k->workload_ns;
+	return k->has_workload;
 }
 
 static uint64_t run_of(const struct prism_util_times *t)

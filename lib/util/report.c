@@ -127,6 +127,7 @@ static void times_from(struct prism_util_times *o, const uint64_t *t)
 	o->idle = t[B_IDLE];
 	o->wait = t[B_WAIT];
 	o->sleep = t[B_SLEEP];
+	o->steal = t[B_STEAL];
 }
 
 /* times from a file with absurd timestamps saturate instead of wrapping */
@@ -141,6 +142,7 @@ static void times_add(struct prism_util_times *o, const struct prism_util_times 
 	o->idle = sat_add(o->idle, t->idle);
 	o->wait = sat_add(o->wait, t->wait);
 	o->sleep = sat_add(o->sleep, t->sleep);
+	o->steal = sat_add(o->steal, t->steal);
 }
 
 static uint64_t run_of(const struct prism_util_times *t)

@@ -41,6 +41,11 @@ static struct task *find_task(struct prism_util *u, uint32_t tid)
 	return i < 0 ? NULL : u->tasks[i];
 }
 
+struct task *util_find_task(struct prism_util *u, uint32_t tid)
+{
+	return find_task(u, tid);
+}
+
 static void set_comm(struct task *t, const char *comm, size_t len)
 {
 	size_t n = 0;
@@ -233,6 +238,8 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 	t->cpu = cpu;
 	t->running = true;
 	t->run_since = now;
+	t->rt_mark = now;
+	t->rt_irq = sat_add(c->t[B_IRQ], c->t[B_SOFTIRQ]);
 	t->wake = 0;
 	t->switch_ins++;
 }
@@ -264,15 +271,23 @@ static __wraps void steal(struct prism_util *u, struct task *t, uint32_t cpu, ui
 
 /*
  * The earliest time @t can have been switched in on @c, unseen: not before
- * @from, its last switch-out, its last wakeup, nor the CPU's last event
- * (made in another context); never after @now.
+ * @from, its last switch-out, its last wakeup (@by_wake), nor the CPU's
+ * last event (made in another context); never after @now.
+ *
+ * Note: a wakeup bounds a start that nothing else places.  A start that
+ * the task's first runtime event places (the kernel's own count) is not
+ * bounded by it: on this VM kind the wakeup of a task by a timer of the
+ * idle CPU goes unrecorded like the switch-in that follows it, and a later
+ * sched_waking of the running task (set to sleep, woken before it got to
+ * schedule()) would cut off what it ran before.
  */
-static uint64_t infer_from(const struct cpu *c, const struct task *t, uint64_t from, uint64_t now)
+static uint64_t infer_from(const struct cpu *c, const struct task *t, uint64_t from, uint64_t now,
+			   bool by_wake)
 {
 	if (t && !t->running) {
 		if (t->off_since > from)
 			from = t->off_since;
-		if (t->wake > from)
+		if (by_wake && t->wake > from)
 			from = t->wake;
 	}
 	if (c->last_ev > from)
@@ -319,12 +334,15 @@ static void open_start(struct prism_util *u, struct cpu *c, struct task *t, stru
  * @since, while the CPU was idle).
  */
 static struct task *switch_in_inferred(struct prism_util *u, struct cpu *c, uint32_t cpu,
-				       struct task *t, uint64_t since, uint64_t now)
+				       struct task *t, uint64_t from, uint64_t now)
 {
 	bool wait = u->runtime && t && !c->cur && !c->nr_ictx;
+	uint64_t since = infer_from(c, t, from, now, !wait);
 
 	charge(u, c, cpu, wait ? now : since);
 	switch_in(c, cpu, t, wait ? now : since);
+	if (t)
+		t->rt_mark = 0; /* placed by inference: not a start the kernel counts from */
 	if (wait)
 		open_start(u, c, t, NULL, B_IDLE, since, true);
 	count_inferred(u, t, wait ? now : since, now);
@@ -345,7 +363,6 @@ static __wraps struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t
 				   uint64_t now)
 {
 	struct task *t = NULL;
-	uint64_t since;
 
 	if (tid) {
 		if (c->known && c->cur && c->cur->tid == tid && !c->cur->dead)
@@ -360,9 +377,8 @@ static __wraps struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t
 	if (!c->known) {
 		/* the CPU's state is unknown since c->last: the occupant ran since then */
 		steal(u, t, cpu, now);
-		since = infer_from(c, t, c->last, now);
 		c->cur = NULL;
-		return switch_in_inferred(u, c, cpu, t, since, now);
+		return switch_in_inferred(u, c, cpu, t, c->last, now);
 	}
 
 	/*
@@ -391,72 +407,14 @@ static __wraps struct task *occupy(struct prism_util *u, struct cpu *c, uint32_t
 			t->inferred += now - c->last_ev;
 		}
 		switch_in(c, cpu, t, now);
+		if (t)
+			t->rt_mark = 0;
 		return t;
 	}
 	/* after the idle task: it started as soon as it could */
 	steal(u, t, cpu, now);
-	since = infer_from(c, t, c->last_ev, now);
 	t->seen_off = true; /* a missing switch-in, not a task assumed running */
-	return switch_in_inferred(u, c, cpu, t, since, now);
-}
-
-/*
- * @t ran from @from on: its first runtime event since it was switched in
- * says so.  The part of [@from, run_since) that the CPU charged to its
- * previous occupant (or to idle) becomes @t's run time, taken off its
- * off-CPU time; the previous occupant's off-CPU time starts that much
- * earlier.
- */
-static __wraps void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
-			     uint64_t from)
-{
-	struct task_cpu *row, *prow;
-	struct task *pre = c->pre;
-	enum bucket b = mode_bucket(t), pb = (enum bucket)c->pre_bucket;
-	uint64_t x, w;
-
-	t->start_open = false;
-	if (from < t->start_lo)
-		from = t->start_lo;
-	if (from >= t->run_since)
-		return;
-	x = t->run_since - from;
-	if (pre && (!(prow = task_row(pre, cpu)) || prow->t[pb] < x))
-		return;
-	row = task_row(t, cpu);
-	if (!row || c->t[pb] < x)
-		return;
-	c->t[pb] -= x;
-	c->t[b] += x;
-	row->t[b] += x;
-	if (pre) {
-		task_row(pre, cpu)->t[pb] -= x;
-		pre->moved += x;
-		if (!pre->running && !pre->dead && pre->off_since == t->run_since)
-			pre->off_since = from;
-	}
-	if (!c->switch_seen) {
-		t->head += x;
-		u->an.before_first_switch_ns += x;
-	}
-	t->run_since = from;
-	if (t->start_inferred) {
-		t->inferred += x;
-		if (t->seen_off)
-			u->an.inferred_ns += x;
-		else
-			u->an.assumed_ns += x;
-	} else {
-		t->moved += x;
-		u->an.runtime_moved_ns += x;
-	}
-	row = task_row(t, t->off_cpu);
-	if (!row || row->t[B_IDLE] < x)
-		return;
-	row->t[B_IDLE] -= x;
-	w = x < row->t[B_WAIT] ? x : row->t[B_WAIT];
-	row->t[B_WAIT] -= w;
-	row->t[B_SLEEP] -= x - w < row->t[B_SLEEP] ? x - w : row->t[B_SLEEP];
+	return switch_in_inferred(u, c, cpu, t, c->last_ev, now);
 }
 
 static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
@@ -823,10 +781,7 @@ act:
 		break;
 	case PRISM_UTIL_EV_RUNTIME:
 		charge(u, c, cpu, now);
-		/* about the task itself, in its context: it ran since now - b */
-		if (t && t->start_open && (uint64_t)ev->a == t->tid)
-			run_from(u, c, cpu, t,
-				 now - ((uint64_t)ev->b < now ? (uint64_t)ev->b : now));
+		util_runtime_event(u, c, cpu, t, ev);
 		break;
 	case PRISM_UTIL_EV_WAKEUP:
 	case PRISM_UTIL_EV_WAKEUP_NEW: {

@@ -34,7 +34,19 @@ enum off_state {
 };
 
 /* bucket indices, in struct prism_util_times order */
-enum bucket { B_USER, B_SYS, B_IRQ, B_SOFTIRQ, B_HV, B_BUSY, B_IDLE, B_WAIT, B_SLEEP, B__NR };
+enum bucket {
+	B_USER,
+	B_SYS,
+	B_IRQ,
+	B_SOFTIRQ,
+	B_HV,
+	B_BUSY,
+	B_IDLE,
+	B_WAIT,
+	B_SLEEP,
+	B_STEAL,
+	B__NR
+};
 
 struct ucall {
 	struct prism_util_call pub; /* name filled at report time */
@@ -107,6 +119,13 @@ struct task {
 	bool replaced; /* an exec replaced this image */
 	uint64_t idle_nocpu; /* off-CPU time of a task that never ran */
 	uint64_t run_since; /* switched in (seen or inferred) at */
+	/*
+	 * While it runs: when the kernel's count of its run time last started
+	 * (a switch-in seen, its last runtime event), 0 for unknown; the next
+	 * runtime event counts the run time since (steal_gap())
+	 */
+	uint64_t rt_mark;
+	uint64_t rt_irq; /* its CPU's irq + softirq time at the mark */
 	uint64_t tail; /* run time after its last switch-in, when running at the end */
 	uint64_t head; /* run time on CPUs before their first sched_switch */
 	uint64_t orphan; /* run time closed by a switch sample without a tid */
@@ -266,5 +285,11 @@ int util_call_name(const struct prism_util *u, enum prism_util_call_kind kind, i
 		   char *buf, size_t len, const char **name);
 
 void util_report_free(struct prism_util *u);
+
+/* state.c */
+struct task *util_find_task(struct prism_util *u, uint32_t tid);
+/* runtime.c: a runtime event @ev, @t the task of its context (NULL: none) */
+void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
+			const struct prism_util_event *ev);
 
 #endif /* PRISM_UTIL_INTERNAL_H */

@@ -9,12 +9,16 @@ W=$PRISM_OUT/tests/workloads/util-mix
 [ -x "$W" ] || skip "workload $W is not built (make test-bins)"
 cd "$TMP" || exit 1
 
-prism util --no-calls -- "$W" >cmd.txt 2>cmd.err
+mkdir rec
+TMPDIR=$TMP/rec prism util --no-calls -- "$W" >cmd.txt 2>cmd.err
 check "prism util -- util-mix exits 0" test $? -eq 0
 grep_q '^   \[ *[0-9]+\] util-mix +ALL ' cmd.txt
 grep_q '^Anomalies:' cmd.txt
 grep_q '^  lost events +0 ' cmd.txt
-check "the temporary recording is removed" test -z "$(find /var/tmp -maxdepth 1 -name 'prism-util-*' -newer cmd.err 2>/dev/null)"
+check "the temporary recording (in \$TMPDIR) is removed" test -z "$(ls rec)"
+TMPDIR=$TMP/rec prism util --no-calls --keep -- true >/dev/null 2>keep.err
+grep_q "recording is kept in '$TMP/rec/prism-util-" keep.err
+rm -f rec/prism-util-*
 
 prism util -a --duration 0.3 --per-cpu --keep >sys.txt 2>sys.err
 check "prism util -a --duration 0.3 exits 0" test $? -eq 0

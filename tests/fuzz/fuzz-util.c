@@ -7,7 +7,8 @@
  * tracepoints by name and reads their payload fields (numbers and strings)
  * for the state machine, the fast path of syscall samples, the state
  * machine itself on whatever order and content the records have, and the
- * report with its sorting and filters.  Every field of the report is read,
+ * report with its sorting and filters, and prism's accounting check
+ * section (PRISM_FEAT_UTIL_CHECK) compared with the report.  Every field of the report is read,
  * so the sanitizers see the memory behind every pointer in it.
  *
  * The input is read from a memfd (mapped, like a file), in time order; a
@@ -21,8 +22,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <prism/features.h>
 #include <prism/log.h>
 #include <prism/session.h>
+#include <prism/util-check.h>
 #include <prism/util.h>
 
 #include "fuzz-input.h"
@@ -106,13 +109,35 @@ static void read_result(struct prism_util *u, const struct prism_util_result *r)
 	}
 }
 
+/* prism's accounting check section (PRISM_FEAT_UTIL_CHECK), against the report */
+static void check_section(struct prism_session *s, const struct prism_util_result *r)
+{
+	size_t len;
+	const void *sec =
+		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &len);
+	struct prism_util_check_result res;
+	struct prism_util_check *k;
+
+	if (!sec)
+		return;
+	k = prism_util_check__new();
+	if (!k)
+		abort();
+	if (!prism_util_check__load(k, sec, len)) {
+		sink += prism_util_check__nr_tasks(k) + prism_util_check__end(k);
+		if (r && !prism_util_check__compare(k, r, &res))
+			sink += res.nr_within + res.nr_differ + (uint64_t)res.worst_ns;
+	}
+	prism_util_check__free(k);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int64_t tids[] = { 1, 100 }, cpus[] = { 0 };
 	uint32_t mode = fuzz_header_hash(data, size);
 	struct prism_session_opts opts = { 0 };
 	struct prism_util_report_opts ro = { 0 };
-	const struct prism_util_result *r;
+	const struct prism_util_result *r = NULL;
 	struct prism_session *s;
 	struct prism_util *u;
 	int fd = fuzz_memfd(data, size);
@@ -140,6 +165,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!prism_util__report(u, &ro, &r))
 		read_result(u, r);
+	else
+		r = NULL;
+	check_section(s, r);
 	/* a second report over the same analysis replaces the first */
 	ro.sort = PRISM_UTIL_SORT_TID;
 	ro.top = 3;

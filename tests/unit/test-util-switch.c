@@ -299,19 +299,81 @@ static void test_runtime_places_missing_switch_in(void)
 	TEST_EQ_U64(r->anomalies.inferred_ns, 2 * MS); /* before its first event */
 }
 
-/* a runtime event never moves a start before the task's wakeup */
-static void test_runtime_bounded_by_wakeup(void)
+/*
+ * A runtime event moves a start back past a wakeup, no further than the
+ * task's switch-out: seen on this VM kind (kdamond), a task that sleeps
+ * is woken by a timer of the idle CPU (that wakeup and the switch-in are
+ * not recorded), runs, sets itself to sleep and is woken by another CPU
+ * (recorded) right before it switches out.  The wakeup would cut off what
+ * it ran before.
+ */
+static void test_runtime_not_bounded_by_later_wakeup(void)
 {
 	const struct prism_util_result *r;
 
 	start();
 	prism_util__use_runtime(u);
-	sw(0, 0, 100, 1, 0);
+	sw(0, 0, 100, 2, 0);
 	ev(PRISM_UTIL_EV_WAKEUP, 40 * MS, 1, 200, 100, 0, 0);
 	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 30 * MS, 0);
-	sw(50 * MS, 0, 100, 1, 0);
+	sw(50 * MS, 0, 100, 2, 0);
 	r = util_report(u);
-	TEST_EQ_U64(util_run(&task(r, 100)->all), 10 * MS);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 30 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 20 * MS);
+	/* but never before its switch-out */
+	start();
+	prism_util__use_runtime(u);
+	sw(10 * MS, 0, 100, 2, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 45 * MS, 0);
+	sw(50 * MS, 0, 100, 2, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 40 * MS);
+}
+
+/*
+ * After a wakeup that preempts the running task the kernel skips the next
+ * clock update: the rest of the previous task's slice, up to the switch,
+ * is counted to the next task (its first runtime event), as schedstat and
+ * rusage count it.  Taken from the previous task's buckets, whichever
+ * mode it ran in.
+ */
+static void test_runtime_moves_clock_skip_across_buckets(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *a;
+
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 2 * MS, 0, 100, 0, 0, 0);
+	ev(PRISM_UTIL_EV_SYS_EXIT, 3 * MS, 0, 100, 0, 0, 0);
+	sw(4 * MS, 0, 100, 0, 200);
+	ev(PRISM_UTIL_EV_RUNTIME, 4 * MS + 10000, 0, 200, 200, 3 * MS + 10000, 0);
+	sw(5 * MS, 0, 200, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 6 * MS, 1, 300, 0, 0, 0);
+	r = util_report(u);
+	a = task(r, 100);
+	/* 100 ran 3 ms in user around 1 ms in sys: the 3 ms go from user */
+	TEST_EQ_U64(util_run(&a->all), 1 * MS);
+	TEST_EQ_U64(a->all.sys, 1 * MS);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 4 * MS);
+	TEST_EQ_U64(task(r, 200)->moved, 3 * MS);
+	TEST_EQ_U64(util_run(&r->cpus[0].t), 5 * MS);
+	/* more than the bucket at the switch holds: user, then sys */
+	start();
+	prism_util__use_runtime(u);
+	sw(0, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 1 * MS, 0, 100, 0, 0, 0);
+	ev(PRISM_UTIL_EV_SYS_EXIT, 3 * MS, 0, 100, 0, 0, 0);
+	sw(4 * MS, 0, 100, 0, 200);
+	ev(PRISM_UTIL_EV_RUNTIME, 4 * MS + 10000, 0, 200, 200, 3 * MS + 10000, 0);
+	sw(5 * MS, 0, 200, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 6 * MS, 1, 300, 0, 0, 0);
+	r = util_report(u);
+	a = task(r, 100);
+	TEST_EQ_U64(a->all.user, 0);
+	TEST_EQ_U64(a->all.sys, 1 * MS);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 4 * MS);
 }
 
 /*
@@ -385,6 +447,39 @@ static void test_runtime_moves_switch_record(void)
 	TEST_EQ_U64(r->cpus[0].t.idle, 20 * MS - 2 * MS - 30000);
 }
 
+/*
+ * Steal time: the kernel's runtime events count less than the wall clock
+ * while the hypervisor runs something else.  Not on CPU, not idle; small
+ * differences are the clocks' noise; a runtime event made from another
+ * CPU (an update of the task's runqueue) restarts the count.
+ */
+static void test_steal_from_runtime_gap(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *a;
+
+	start();
+	prism_util__use_runtime(u);
+	/* (time 0 is no time: the trace starts at 1 ms) */
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 0, 300, 0, 0, 0);
+	sw(1 * MS, 0, 300, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 11 * MS, 0, 100, 100, 6 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 21 * MS, 0, 100, 100, 10 * MS - 50000, 0);
+	/* from CPU 1, about 100: 2 ms since its last count */
+	ev(PRISM_UTIL_EV_RUNTIME, 23 * MS, 1, 300, 100, 2 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 31 * MS, 0, 100, 100, 7 * MS, 0);
+	sw(31 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 41 * MS, 0, 300, 0, 0, 0);
+	r = util_report(u);
+	a = task(r, 100);
+	TEST_EQ_U64(a->all.steal, 4 * MS + 1 * MS);
+	TEST_EQ_U64(util_run(&a->all), 30 * MS - 5 * MS);
+	TEST_EQ_U64(r->cpus[0].t.steal, 5 * MS);
+	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle + r->cpus[0].t.steal, r->length);
+	TEST_EQ_U64(r->anomalies.steal_ns, 5 * MS);
+	TEST_EQ_U64(r->anomalies.steal_intervals, 2);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -397,5 +492,6 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(move_without_switch_out), TEST(switch_records_are_the_authority),
 	  TEST(switch_out_record_of_running_task), TEST(task_ends_at_exit_record),
 	  TEST(exit_record_ignored_without_switch_records), TEST(runtime_places_missing_switch_in),
-	  TEST(runtime_bounded_by_wakeup), TEST(silent_task_leaves_after_its_last_event),
-	  TEST(runtime_moves_seen_switch_in), TEST(runtime_moves_switch_record), TEST(zz_free));
+	  TEST(runtime_not_bounded_by_later_wakeup), TEST(runtime_moves_clock_skip_across_buckets), TEST(steal_from_runtime_gap),
+	  TEST(silent_task_leaves_after_its_last_event), TEST(runtime_moves_seen_switch_in),
+	  TEST(runtime_moves_switch_record), TEST(zz_free));
