@@ -19,6 +19,14 @@ extern bool quiet;
 extern bool use_color_stdout;
 extern bool use_color_stderr;
 
+/*
+ * Find tracefs (mounting it as root), or say why not: "@needs tracepoints,
+ * and ..." with a hint.  Return: 0, or -1 (said).
+ */
+int tracefs_setup(const char *needs);
+/* the same error for prism_tracefs_init()'s @err; returns -1 */
+int tracefs_explain(int err, const char *needs);
+
 /* message helpers: error() returns -1 so "return error(...)" reads well */
 __attribute__((format(printf, 1, 2))) int error(const char *fmt, ...);
 __attribute__((format(printf, 1, 2))) void warning(const char *fmt, ...);

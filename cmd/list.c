@@ -150,13 +150,7 @@ static int list_tracepoints(struct lister *ls, bool asked)
 	if (err) {
 		if (!asked && !ls->nr_globs)
 			return 0;
-		error("tracepoints cannot be listed: %s",
-		      err == -EACCES ? "permission denied on tracefs (or it is not mounted and "
-				       "mounting it needs root)" :
-				       "tracefs is not available");
-		hint("run as root, or 'mount -t tracefs nodev /sys/kernel/tracing' (and make it "
-		     "readable with mount option gid=/mode= for a tracing group)");
-		return -1;
+		return tracefs_explain(err, "listing");
 	}
 	err = prism_tracefs_for_each_tp(NULL, collect_tp, &t);
 	/* perf sorts by the whole "sys:name" ("fib6:x" before "fib:x") */

@@ -34,17 +34,11 @@ int util_preset_events(struct prism_evspecs **specs)
 	const char *const *ev = prism_util_preset();
 	struct prism_strbuf sb = STRBUF_INIT;
 	struct prism_evspecs *es;
-	bool mounted = false;
 	int n = 0;
 
 	*specs = NULL;
-	if (prism_tracefs_init(&mounted)) {
-		error("tracefs is not available: the util preset records tracepoints");
-		hint("run as root, or mount it: mount -t tracefs nodev /sys/kernel/tracing");
+	if (tracefs_setup("the util preset records"))
 		return 1;
-	}
-	if (mounted)
-		info("mounted tracefs on %s", prism_tracefs_path());
 	prism_strbuf_addstr(&sb, "{");
 	for (; *ev; ev++) {
 		char sys[64], *name;

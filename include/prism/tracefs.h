@@ -22,8 +22,8 @@
  * /sys/kernel/tracing.
  *
  * Return: 0; -ENOENT when tracefs is not available (kernel without it,
- * mount failed); -EACCES when it is mounted but not readable by us, or not
- * mounted and we are not root.
+ * mount failed); -EACCES when it is mounted but not readable by us (or the
+ * mount was refused); -EPERM when it is not mounted and we are not root.
  */
 PRISM_API int prism_tracefs_init(bool *mounted_now);
 

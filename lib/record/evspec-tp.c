@@ -73,9 +73,9 @@ static int tracefs_error(struct evparse *p, int err, const char *what, int col)
 	if (err == -EACCES)
 		return evparse__error(
 			p, -EACCES, col,
-			"cannot use tracepoint '%s' at column %d: permission denied on tracefs "
-			"(or it is not mounted and mounting needs root); tracepoints need root, "
-			"or CAP_PERFMON and a readable tracefs",
+			"cannot use tracepoint '%s' at column %d: tracefs is mounted but this user "
+			"may not read it; tracepoints need root, or CAP_PERFMON and a readable "
+			"tracefs",
 			what, col);
 	return evparse__error(p, err, col,
 			      "tracepoint '%s' at column %d needs tracefs, which is not mounted: "

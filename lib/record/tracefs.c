@@ -77,7 +77,7 @@ int prism_tracefs_init(bool *mounted_now)
 	}
 	if (geteuid() != 0) {
 		pr_debug("tracefs: not mounted, and mounting it needs root");
-		return -EACCES;
+		return -EPERM;
 	}
 	if (mount("nodev", candidates[0], "tracefs", 0, NULL)) {
 		err = errno;

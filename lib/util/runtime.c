@@ -141,7 +141,7 @@ static __wraps void steal_gap(struct prism_util *u, struct cpu *c, uint32_t cpu,
  * running elsewhere, it is that runqueue's update made from this CPU.
  */
 void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
-			  const struct prism_util_event *ev)
+			const struct prism_util_event *ev)
 {
 	uint64_t now = ev->time, r = (uint64_t)ev->b;
 	struct task *p = t;
@@ -160,6 +160,36 @@ void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struc
 	if (p->running && c->cur == p && p->rt_mark && p->rt_mark < now)
 		steal_gap(u, c, cpu, p, now, r);
 	p->rt_mark = now;
+	p->rt_last = now;
 	p->rt_irq = sat_add(c->t[B_IRQ], c->t[B_SOFTIRQ]);
 }
 
+/* a runtime event this close to a switch-out is the kernel's last count of the run */
+#define TRAIL_MAX_NS 100000u
+
+/*
+ * @t left @c for the idle task at @now: the kernel stopped counting its
+ * run time at its last runtime event, right before (the scheduler's own
+ * work of the switch that follows counts to no task).  With thousands of
+ * short runs (a kworker) those microseconds add up to milliseconds: they
+ * go to the CPU's idle time, as the kernel counts.  (A switch to another
+ * task is settled by that task's first runtime event, run_from().)
+ */
+__wraps void util_trail_to_idle(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
+				enum bucket b, uint64_t now)
+{
+	struct task_cpu *row;
+	uint64_t x;
+
+	if (!t || !t->rt_last || t->rt_last >= now || now - t->rt_last > TRAIL_MAX_NS)
+		return;
+	x = now - t->rt_last;
+	row = task_row(t, cpu);
+	if (!row || !take(row->t, c->t, b, x))
+		return;
+	c->t[B_IDLE] += x;
+	t->moved += x;
+	u->an.runtime_moved_ns += x;
+	if (!t->running && !t->dead && t->off_since == now)
+		t->off_since = t->rt_last;
+}

@@ -240,6 +240,7 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 	t->run_since = now;
 	t->rt_mark = now;
 	t->rt_irq = sat_add(c->t[B_IRQ], c->t[B_SOFTIRQ]);
+	t->rt_last = 0;
 	t->wake = 0;
 	t->switch_ins++;
 }
@@ -451,6 +452,8 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 		steal(u, nt, cpu, ev->time);
 		if (nt->off_since > lo)
 			lo = nt->off_since;
+	} else {
+		util_trail_to_idle(u, c, cpu, prev, (enum bucket)pb, ev->time);
 	}
 	switch_in(c, cpu, nt, ev->time);
 	if (!c->nr_ictx)
@@ -469,6 +472,7 @@ static int do_switch(struct prism_util *u, struct cpu *c, uint32_t cpu,
 static int switch_record(struct prism_util *u, struct cpu *c, uint32_t cpu,
 			 const struct prism_util_event *ev, uint64_t before)
 {
+	enum bucket tb;
 	uint64_t now = ev->time;
 	struct task *t = NULL;
 
@@ -506,7 +510,9 @@ static int switch_record(struct prism_util *u, struct cpu *c, uint32_t cpu,
 	t = occupy(u, c, cpu, ev->tid, now);
 	if (!t)
 		return -ENOMEM;
+	tb = cpu_bucket(c);
 	switch_out(c, t, now, ev->a ? OFF_WAIT : OFF_SLEEP, ev->type == PRISM_UTIL_EV_TASK_END);
+	util_trail_to_idle(u, c, cpu, t, tb, now);
 	c->known = true;
 	return 0;
 }

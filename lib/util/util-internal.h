@@ -126,6 +126,7 @@ struct task {
 	 */
 	uint64_t rt_mark;
 	uint64_t rt_irq; /* its CPU's irq + softirq time at the mark */
+	uint64_t rt_last; /* its last runtime event since its switch-in, 0 none */
 	uint64_t tail; /* run time after its last switch-in, when running at the end */
 	uint64_t head; /* run time on CPUs before their first sched_switch */
 	uint64_t orphan; /* run time closed by a switch sample without a tid */
@@ -291,5 +292,8 @@ struct task *util_find_task(struct prism_util *u, uint32_t tid);
 /* runtime.c: a runtime event @ev, @t the task of its context (NULL: none) */
 void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
 			const struct prism_util_event *ev);
+/* runtime.c: @t, in bucket @b, just left @c for the idle task at @now */
+void util_trail_to_idle(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
+			enum bucket b, uint64_t now);
 
 #endif /* PRISM_UTIL_INTERNAL_H */

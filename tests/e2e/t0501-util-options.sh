@@ -92,4 +92,24 @@ for o in --input --sort --pid --tid --comm --cpu --time --top --per-cpu --no-cal
 	--arch --all-cpus --cpu-list --record-pid --duration --keep; do
 	grep_q "$o" help.txt
 done
+# an unprivileged user: the error says which tracefs problem it is
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -d /sys/kernel/tracing/events ]; then
+	pub=$(mktemp -d /tmp/prism-pub.XXXXXX)
+	chmod 755 "$pub"
+	cp "$PRISM_BIN" "$pub/prism"
+	chmod 755 "$pub/prism"
+	as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+	if ! as_nobody "$pub/prism" version >/dev/null 2>&1; then
+		echo "note: user nobody cannot run $pub/prism: unprivileged checks left out" >&3
+	elif as_nobody test -r /sys/kernel/tracing/events; then
+		echo "note: tracefs is readable by nobody here: the permission message is not reached" >&3
+	else
+		as_nobody "$pub/prism" util -a --duration 0.1 >np.out 2>np.err
+		check "unprivileged util exits 1" test $? -eq 1
+		grep_q 'tracefs is mounted but this user may not read it' np.err
+		grep_q 'hint: run as root' np.err
+		check "... and does not tell to mount what is mounted" eval "! grep -q 'mount -t tracefs' np.err"
+	fi
+	rm -rf "$pub"
+fi
 done_testing

@@ -480,6 +480,32 @@ static void test_steal_from_runtime_gap(void)
 	TEST_EQ_U64(r->anomalies.steal_intervals, 2);
 }
 
+/*
+ * The kernel's count of a run ends at its last runtime event, right before
+ * the switch to the idle task: the microseconds between go to idle (a
+ * kworker's thousands of short runs add up); not after a runtime event
+ * long before the switch.
+ */
+static void test_runtime_ends_run_before_switch_to_idle(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 0, 300, 0, 0, 0);
+	sw(1 * MS, 0, 300, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 5 * MS - 10000, 0, 100, 100, 4 * MS - 10000, 0);
+	sw(5 * MS, 0, 100, 1, 0);
+	sw(6 * MS, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 7 * MS, 0, 100, 100, 1 * MS, 0);
+	sw(8 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 9 * MS, 0, 300, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 4 * MS - 10000 + 2 * MS);
+	TEST_EQ_U64(task(r, 100)->moved, 10000);
+	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -492,6 +518,7 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(move_without_switch_out), TEST(switch_records_are_the_authority),
 	  TEST(switch_out_record_of_running_task), TEST(task_ends_at_exit_record),
 	  TEST(exit_record_ignored_without_switch_records), TEST(runtime_places_missing_switch_in),
-	  TEST(runtime_not_bounded_by_later_wakeup), TEST(runtime_moves_clock_skip_across_buckets), TEST(steal_from_runtime_gap),
+	  TEST(runtime_not_bounded_by_later_wakeup), TEST(runtime_moves_clock_skip_across_buckets),
+	  TEST(steal_from_runtime_gap), TEST(runtime_ends_run_before_switch_to_idle),
 	  TEST(silent_task_leaves_after_its_last_event), TEST(runtime_moves_seen_switch_in),
 	  TEST(runtime_moves_switch_record), TEST(zz_free));
