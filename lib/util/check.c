@@ -186,11 +186,17 @@ bool prism_util_check__has_workload(const struct prism_util_check *k, uint64_t *
 
 static uint64_t run_of(const struct prism_util_times *t)
 {
-	return t->user + t->sys + t->irq + t->softirq + t->hv + t->busy;
+	return sat_add(sat_add(sat_add(t->user, t->sys), sat_add(t->irq, t->softirq)),
+		       sat_add(t->hv, t->busy));
 }
 
-int prism_util_check__compare(const struct prism_util_check *k, const struct prism_util_result *r,
-			      struct prism_util_check_result *res)
+/*
+ * Note: a file's section can hold any numbers: the differences are made
+ * in two's complement on purpose (__wraps) and the sums saturate.
+ */
+__wraps int prism_util_check__compare(const struct prism_util_check *k,
+				      const struct prism_util_result *r,
+				      struct prism_util_check_result *res)
 {
 	uint64_t *shown = k->nr ? calloc(k->nr, sizeof(*shown)) : NULL;
 	bool *seen = k->nr ? calloc(k->nr, sizeof(*seen)) : NULL;
@@ -211,11 +217,11 @@ int prism_util_check__compare(const struct prism_util_check *k, const struct pri
 			const struct kt *kt = find((struct prism_util_check *)k, t->tid);
 
 			if (kt) {
-				shown[kt - k->v] += run_of(&t->all);
+				shown[kt - k->v] = sat_add(shown[kt - k->v], run_of(&t->all));
 				seen[kt - k->v] = true;
 			}
 			if (k->has_workload && (!k->self_pid || t->pid != k->self_pid))
-				res->workload_ns += run_of(&t->all);
+				res->workload_ns = sat_add(res->workload_ns, run_of(&t->all));
 		}
 	}
 	for (i = 0; i < k->nr; i++) {
