@@ -76,6 +76,22 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	return 0;
 }
 
+/*
+ * a function DIE's name as binutils' addr2line (which perf asks) gives it:
+ * its linkage name where it has one (glibc's __libc_write is
+ * __GI___libc_write, as its ELF symbol), else its name; through its
+ * abstract origin or specification when it has neither itself
+ */
+static const char *die_name(Dwarf_Die *die)
+{
+	Dwarf_Attribute a;
+	const char *name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_linkage_name, &a));
+
+	if (!name)
+		name = dwarf_formstring(dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &a));
+	return name ? name : dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
+}
+
 static int lookup_inlines(Dwarf *dw, uint64_t dso_addr, const char **names, size_t max)
 {
 	Dwarf_Die cu, *scopes = NULL;
@@ -86,18 +102,18 @@ static int lookup_inlines(Dwarf *dw, uint64_t dso_addr, const char **names, size
 		return 0;
 	n = dwarf_getscopes(&cu, dso_addr, &scopes);
 	for (i = 0; i < n && out < max; i++) {
-		const char *name;
-
 		int tag = dwarf_tag(&scopes[i]);
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
-		name = dwarf_diename(&scopes[i]);
-		if (name)
-			names[out++] = name;
+		/* NULL for a function without a name: the frame's own symbol */
+		names[out++] = die_name(&scopes[i]);
 		if (tag == DW_TAG_subprogram)
 			break; /* the containing function ends the chain */
 	}
+	/* inlined code whose containing function's DIE does not cover it: the frame ends it */
+	if (out && out < max && (i >= n || dwarf_tag(&scopes[i]) != DW_TAG_subprogram))
+		names[out++] = NULL;
 	free(scopes);
 	return (int)out;
 }

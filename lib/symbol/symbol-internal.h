@@ -226,7 +226,8 @@ void unwind__release(struct prism_symbols *sy);
 int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line);
 /*
  * the functions at @dso_addr, innermost inlined one first, the containing
- * function (its DWARF name) last; names are owned by the dso; 0 when unknown
+ * function last, by linkage name where DWARF has one, else by name (NULL
+ * when it has neither); names are owned by the dso; 0 when unknown
  */
 int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **names, size_t max);
 void srcline__release(struct prism_dso *dso);

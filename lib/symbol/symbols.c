@@ -613,7 +613,7 @@ static int cc_push(struct prism_callchain *cc, const struct prism_frame *f)
  * A frame expanded into the functions DWARF places at its address
  * (innermost inlined function first, the containing function last), as perf
  * does for unwound frames: names other than the ELF symbol's are inlined
- * frames, the one equal to it is the frame itself.
+ * frames, the one equal to it (or without a name) is the frame itself.
  */
 static int push_with_inlines(struct prism_callchain *cc, const struct prism_frame *f)
 {
@@ -627,7 +627,7 @@ static int push_with_inlines(struct prism_callchain *cc, const struct prism_fram
 	for (i = 0; i < n; i++) {
 		struct prism_frame in = *f;
 
-		if (strcmp(names[i], f->sym)) {
+		if (names[i] && strcmp(names[i], f->sym)) {
 			in.sym = names[i];
 			in.sym_id = names[i];
 			in.kind = PRISM_FRAME_INLINED;
