@@ -80,6 +80,7 @@ enum mode { MODE_TEXT, MODE_CSV, MODE_JSON, MODE_DUMP };
 
 struct script {
 	struct prism_session *s;
+	const char *where; /* -D: the input's name as perf prints it ("pipe" for a pipe) */
 	struct prism_tasks *tasks;
 	struct prism_tp *tp;
 	bool ready; /* name width and tracing data looked up (pipe mode: at the first sample) */
@@ -662,32 +663,18 @@ static int on_user(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
-static void hexdump(struct prism_strbuf *sb, const uint8_t *p, size_t n)
+/* where perf -D says a record is: pipe mode counts from after the 16-byte pipe header */
+static uint64_t dump_offset(const struct script *sc, const struct prism_event *ev)
 {
-	size_t i, j;
+	bool pipe = prism_session__file_info(sc->s)->pipe;
 
-	for (i = 0; i < n; i += 16) {
-		prism_strbuf_addf(sb, ".  %04zx: ", i);
-		for (j = i; j < i + 16; j++) {
-			if (j < n)
-				prism_strbuf_addf(sb, " %02x", p[j]);
-			else
-				prism_strbuf_addstr(sb, "   ");
-		}
-		prism_strbuf_addstr(sb, "  ");
-		for (j = i; j < i + 16 && j < n; j++)
-			prism_strbuf_addch(sb, p[j] >= 0x20 && p[j] < 0x7f ? (char)p[j] : '.');
-		prism_strbuf_addch(sb, '\n');
-	}
+	return pipe && ev->file_offset >= 16 ? ev->file_offset - 16 : ev->file_offset;
 }
 
-static void dump_head(struct prism_strbuf *sb, const struct prism_event *ev)
+static void dump_head(const struct script *sc, struct prism_strbuf *sb,
+		      const struct prism_event *ev)
 {
-	prism_strbuf_addf(sb,
-			  "\n%#" PRIx64 "%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n",
-			  ev->file_offset, ev->compressed ? " (in COMPRESSED)" : "", ev->raw->size,
-			  ev->type, ev->raw->size);
-	hexdump(sb, (const uint8_t *)ev->raw, ev->raw->size);
+	prism_event__dump_raw(ev, dump_offset(sc, ev), sc->where, sb);
 }
 
 /* a record the session skipped: its bytes, and why it has no decoded line */
@@ -695,9 +682,9 @@ static int dump_malformed(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	dump_head(&sc->line, ev);
+	dump_head(sc, &sc->line, ev);
 	prism_strbuf_addf(&sc->line, "\n%#" PRIx64 " [%#x]: PERF_RECORD_%s: malformed, skipped\n",
-			  ev->file_offset, ev->raw->size, prism_record_type_name(ev->type));
+			  dump_offset(sc, ev), ev->raw->size, prism_record_type_name(ev->type));
 	emit(sc);
 	return 0;
 }
@@ -706,17 +693,27 @@ static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 	struct prism_strbuf *sb = &sc->line;
-	const struct prism_sample *s = &ev->sample;
 
-	dump_head(sb, ev);
-	prism_strbuf_addf(sb, "\n%" PRIu64 " %#" PRIx64 " [%#x]: PERF_RECORD_%s", s->time,
-			  ev->file_offset, ev->raw->size, prism_record_type_name(ev->type));
-	if (ev->type == PERF_RECORD_SAMPLE)
-		prism_strbuf_addf(sb,
-				  "(IP, %#x): %u/%u: %#" PRIx64 " period: %" PRIu64
-				  " addr: %#" PRIx64,
-				  ev->raw->misc, s->pid, s->tid, s->ip, s->period, s->addr);
+	uint64_t type = 0;
+	bool id_all = false;
+	size_t i, n = prism_session__nr_evsels(sc->s);
+
+	/* perf's combined sample_type and the first event's sample_id_all */
+	for (i = 0; i < n; i++) {
+		const struct perf_event_attr *a = prism_evsel__attr(prism_session__evsel(sc->s, i));
+
+		type |= a->sample_type;
+		id_all |= !i && a->sample_id_all;
+	}
+	/* as perf: the records a COMPRESSED one holds, not the container */
+	if (ev->type == PRISM_RECORD_COMPRESSED || ev->type == PRISM_RECORD_COMPRESSED2)
+		return 0;
+	dump_head(sc, sb, ev);
 	prism_strbuf_addch(sb, '\n');
+	prism_event__dump_tstamp(ev, type, id_all, sb);
+	prism_strbuf_addf(sb, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(sc, ev),
+			  ev->raw->size, prism_record_type_name(ev->type));
+	prism_event__dump_detail(ev, sb);
 	emit(sc);
 	return 0;
 }
@@ -929,6 +926,9 @@ int cmd_script(int argc, const char **argv)
 	so.path_map = map_path.v;
 	sc.mode = csv ? MODE_CSV : json ? MODE_JSON : dump ? MODE_DUMP : MODE_TEXT;
 	sc.s = open_input(input, force, no_order || dump);
+	sc.where = input && strcmp(input, "-") ? input : "perf.data";
+	if (sc.s && prism_session__file_info(sc.s)->pipe)
+		sc.where = "pipe";
 	if (!sc.s) {
 		free(map_path.v);
 		return 1;

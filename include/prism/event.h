@@ -234,4 +234,23 @@ struct prism_strbuf;
 PRISM_API void prism_event__overview_csv(struct prism_strbuf *sb, uint64_t nr,
 					 const struct prism_event *ev, uint64_t period);
 
+/* a record's raw dump as perf report -D shows it, at @offset of @where (the file's name, "pipe") */
+PRISM_API void prism_event__dump_raw(const struct prism_event *ev, uint64_t offset,
+				     const char *where, struct prism_strbuf *sb);
+/*
+ * The rest of a record's line in perf report -D's layout, after its
+ * "TIME OFFSET [SIZE]: PERF_RECORD_NAME": its fields as perf 6.1 prints
+ * them and the lines under it (ID_INDEX entries, EVENT_UPDATE fields, a
+ * sample's call chain), ending with a newline; only the newline for
+ * records whose fields perf does not print.
+ */
+PRISM_API void prism_event__dump_detail(const struct prism_event *ev, struct prism_strbuf *sb);
+/*
+ * The "CPU TIME " that starts that line: the fields @sample_type (every
+ * event's, or-ed) has, "-1 -1 " for other records when the events have no
+ * sample_id_all (@id_all)
+ */
+PRISM_API void prism_event__dump_tstamp(const struct prism_event *ev, uint64_t sample_type,
+					bool id_all, struct prism_strbuf *sb);
+
 #endif /* PRISM_EVENT_H */

@@ -92,28 +92,46 @@ static const char *die_name(Dwarf_Die *die)
 	return name ? name : dwarf_formstring(dwarf_attr_integrate(die, DW_AT_name, &a));
 }
 
+/*
+ * Note: dwarf_getscopes() continues past the innermost inlined instance in
+ * its abstract origin's scopes, not where it was inlined: the chain of
+ * inlined callers comes from the concrete instance's parents
+ * (dwarf_getscopes_die()), as eu-addr2line -i does.
+ */
 static int lookup_inlines(Dwarf *dw, uint64_t dso_addr, const char **names, size_t max)
 {
-	Dwarf_Die cu, *scopes = NULL;
-	int n, i;
+	Dwarf_Die cu, *scopes = NULL, *chain = NULL;
+	int n, i, first = -1;
 	size_t out = 0;
 
 	if (!dwarf_addrdie(dw, dso_addr, &cu))
 		return 0;
 	n = dwarf_getscopes(&cu, dso_addr, &scopes);
-	for (i = 0; i < n && out < max; i++) {
+	for (i = 0; i < n && first < 0; i++) {
 		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag == DW_TAG_inlined_subroutine || tag == DW_TAG_subprogram)
+			first = i;
+	}
+	if (first < 0) {
+		free(scopes);
+		return 0;
+	}
+	n = dwarf_getscopes_die(&scopes[first], &chain);
+	for (i = 0; i < n && out < max; i++) {
+		int tag = dwarf_tag(&chain[i]);
 
 		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
 			continue;
 		/* NULL for a function without a name: the frame's own symbol */
-		names[out++] = die_name(&scopes[i]);
+		names[out++] = die_name(&chain[i]);
 		if (tag == DW_TAG_subprogram)
 			break; /* the containing function ends the chain */
 	}
 	/* inlined code whose containing function's DIE does not cover it: the frame ends it */
-	if (out && out < max && (i >= n || dwarf_tag(&scopes[i]) != DW_TAG_subprogram))
+	if (out && out < max && (i >= n || dwarf_tag(&chain[i]) != DW_TAG_subprogram))
 		names[out++] = NULL;
+	free(chain);
 	free(scopes);
 	return (int)out;
 }

@@ -32,11 +32,28 @@ C
 gcc -O1 -g -fno-plt -o w w.c || skip "cannot build the workload"
 perf record -q -e cpu-clock:u -F 2000 --call-graph dwarf -o w.data ./w >/dev/null 2>rec.err ||
 	skip "perf cannot record --call-graph dwarf here: $(head -1 rec.err)"
-perf script -i w.data >perf.txt 2>/dev/null
-prism script -i w.data >prism.txt 2>prism.err
+perf script -i w.data >perf.all 2>/dev/null
+prism script -i w.data >prism.all 2>prism.err
 check "prism script exits 0" test $? -eq 0
-check "perf printed samples" test -s perf.txt
+check "perf printed samples" test -s perf.all
+# perf's unwind of a sample in ld.so's own start-up sometimes ends in a
+# bogus "ffffffffffffffff [unknown]" frame (issue 19): such samples are
+# left out of both outputs (by their header line, the same in both)
+python3 - <<'PY'
+def blocks(path):
+    with open(path) as f:
+        return [b for b in f.read().split("\n\n") if b.strip()]
+p, q = blocks("perf.all"), blocks("prism.all")
+bad = {b.split("\n")[0] for b in p if "ffffffffffffffff [unknown]" in b}
+for name, bl in (("perf.txt", p), ("prism.txt", q)):
+    with open(name, "w") as f:
+        f.write("\n\n".join(b for b in bl if b.split("\n")[0] not in bad) + "\n")
+with open("left-out", "w") as f:
+    f.write(f"{len(bad)}\n")
+PY
+echo "note: $(cat left-out) samples with perf's bogus end frame left out" >&3
 test_cmp perf.txt prism.txt
 n=$(grep -c '(inlined)' perf.txt)
 echo "note: $(grep -c . perf.txt) lines, $n inlined frames in perf's output" >&3
+check "the samples compared hold inlined frames ($n)" test "$n" -gt 0
 done_testing

@@ -20,9 +20,10 @@
       L% of one CPU over the window (the machine's busy tasks run in the
       window's ends, outside the trace, at their own pace).  --not-pid:
       leave these processes' threads out of the total.
-  util-kernel.py sum PRISM.csv [--comm-not a,b] [--pid P] [--not-pid P]
+  util-kernel.py sum PRISM.csv [--comm-not a,b] [--pid P] [--not-pid P] [--with-steal]
       print the on-CPU ms of the report's task rows (ALL, every image)
-      that pass the filters.
+      that pass the filters; --with-steal adds their steal time (the wall
+      clock's view, as perf's task-clock counts).
   util-kernel.py rusage OUT CMD...
       run CMD, write "PID MS" to OUT: its pid and the user + sys time its
       rusage says (wait4, microseconds), then exit with CMD's status.
@@ -147,15 +148,21 @@ def rows_sum(argv):
     skip = opt(argv, "--comm-not", "").split(",")
     pid = opt(argv, "--pid", None)
     not_pid = opt(argv, "--not-pid", None)
+    steal_col = None
     total = 0.0
     with open(argv[0]) as f:
         for line in f:
             v = line.rstrip("\n").split(",")
+            if v[0] == "record" and len(v) > 1 and v[1] == "scope" and "steal" in v:
+                steal_col = v.index("steal")
             if len(v) < 13 or v[0] != "row" or v[1] != "task" or v[6] != "ALL":
                 continue
             if v[5] in skip or (pid and v[2] != pid) or (not_pid and v[2] == not_pid):
                 continue
             total += sum(float(x) for x in v[7:13])
+            # the wall clock's view (perf's task-clock): steal time counts
+            if "--with-steal" in argv and steal_col is not None and len(v) > steal_col:
+                total += float(v[steal_col] or 0)
     print(f"{total:.6f}")
     return 0
 
