@@ -633,6 +633,12 @@ int cmd_record(int argc, const char **argv)
 		usage_error(usage, opts, "%s applies to --off-cpu=bpf only", offcpu_tuned);
 	if (offcpu_method == OFFCPU_BPF) {
 		o.offcpu = &offcpu_opts;
+		/* the BPF program copies the stacks itself: the dummy event needs no copy */
+		if (o.callgraph == PRISM_CALLGRAPH_DWARF) {
+			offcpu_opts.dwarf_size = o.dwarf_stack_size ? o.dwarf_stack_size : 8192;
+			if (!o.events)
+				o.callgraph = PRISM_CALLGRAPH_NONE;
+		}
 	} else if (offcpu_method == OFFCPU_SCHED) {
 		/* the interval of each switch-out is charged to its stack */
 		o.switch_events = true;

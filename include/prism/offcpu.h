@@ -71,7 +71,35 @@ struct prism_offcpu_opts {
 	uint32_t max_stacks; /* distinct stacks; 0 = 16384 */
 	uint32_t max_entries; /* distinct (task, stacks, state) sums; 0 = 32768 */
 	uint32_t max_tasks; /* pid/tid filter capacity incl. followed children; 0 = 8192 */
-	size_t ringbuf_bytes; /* buffer for individual blocks; 0 = 1 MiB (a power of 2) */
+	size_t ringbuf_bytes; /* buffer for individual blocks; 0 = 1 MiB, 8 MiB with dwarf_size */
+	/*
+	 * bytes of user stack kept at sp with each block, for finding the
+	 * return address of a frameless leaf (0 = 64, at most 128); with
+	 * no_window none
+	 */
+	uint32_t window_size;
+	bool no_window;
+	/* DWARF mode: copy this many bytes of user stack (<= 65528) once per key; 0 = off */
+	uint32_t dwarf_size;
+};
+
+/* the user registers of prism_offcpu_ustate.regs: perf's x86-64 sample_regs_user mask */
+#define PRISM_OFFCPU_REGS_MASK 0xff0fffull
+#define PRISM_OFFCPU_NR_REGS 20
+
+/*
+ * The user context at switch-out: registers, a window of the stack at sp
+ * (frame-pointer mode) and, in DWARF mode, the registers and stack copy
+ * taken at the first block of the same key (same thread, stacks, state and
+ * window).  Pointers are NULL and sizes 0 when not collected.
+ */
+struct prism_offcpu_ustate {
+	uint64_t ip, sp, bp;
+	const uint8_t *window;
+	uint32_t window_size;
+	const uint64_t *regs; /* PRISM_OFFCPU_NR_REGS, in the bit order of the mask */
+	const uint8_t *stack;
+	uint32_t stack_size;
 };
 
 /*
@@ -93,6 +121,7 @@ struct prism_offcpu_entry {
 	uint64_t total_ns;
 	uint64_t count; /* number of blocks */
 	struct prism_offcpu_stack user, kernel;
+	struct prism_offcpu_ustate ustate;
 };
 
 /* one block of at least thresh_ns */
@@ -104,6 +133,7 @@ struct prism_offcpu_block {
 	int cpu_out, cpu_in; /* CPU left and CPU resumed on */
 	bool in_progress; /* still off CPU at stop; duration counted up to the stop */
 	struct prism_offcpu_stack user, kernel;
+	struct prism_offcpu_ustate ustate;
 };
 
 /* what the BPF side saw and lost (summed over CPUs) */
@@ -127,6 +157,9 @@ struct prism_offcpu_stats {
 	uint64_t prog_misses; /* switches the kernel did not run the program for (recursion) */
 	uint64_t forks; /* children added to the filter */
 	uint64_t filter_full; /* children not added: raise max_tasks */
+	uint64_t copies; /* DWARF stack copies taken (one per key) */
+	uint64_t copy_drops; /* copies the ring buffer had no room for (retried at the next block) */
+	uint64_t copy_bytes; /* bytes of user stack copied */
 	uint64_t start_ns, stop_ns; /* CLOCK_MONOTONIC */
 };
 

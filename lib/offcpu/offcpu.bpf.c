@@ -39,6 +39,8 @@ const volatile bool want_kstack = true;
 const volatile bool has_cpu_filter = false;
 const volatile bool has_task_filter = false;
 const volatile __u64 cgroup_id = 0;
+const volatile __u32 win_size = 0; /* bytes of user stack kept at sp (<= OFFCPU_WIN_MAX) */
+const volatile __u32 copy_size = 0; /* DWARF mode: bytes of user stack copied per key */
 
 /* set by the loader at stop: the end of every still-open block */
 __u64 stop_ns = 0;
@@ -76,6 +78,26 @@ struct {
 	__type(value, __u64);
 	__uint(max_entries, OFFCPU_CNT__MAX);
 } counters SEC(".maps");
+
+/* DWARF mode: the keys whose stack was copied already */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct offcpu_key);
+	__type(value, __u8);
+	__uint(max_entries, 1);
+} copied SEC(".maps");
+
+/*
+ * DWARF mode: one stack copy being built per CPU (too big for a per-CPU
+ * array's 32 KiB unit; the program runs with preemption off, so the CPU's
+ * slot is its own); max_entries = possible CPUs
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct offcpu_copy);
+	__uint(max_entries, 1);
+} copybuf SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -225,6 +247,9 @@ static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tg
 	if (thresh_ns && delta >= thresh_ns) {
 		b = bpf_ringbuf_reserve(&blocks, sizeof(*b), 0);
 		if (b) {
+			b->rec = OFFCPU_REC_BLOCK;
+			b->pad = 0;
+			__builtin_memcpy(&b->u, &d->u, sizeof(b->u));
 			b->start_ns = d->ts;
 			b->duration_ns = delta;
 			b->tid = tid;
@@ -247,7 +272,106 @@ static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tg
 	key.ustack = d->ustack;
 	key.kstack = d->kstack;
 	key.state = d->state;
+	__builtin_memcpy(&key.u, &d->u, sizeof(key.u));
 	aggregate(&key, delta);
+}
+
+/* the user registers and the window at sp of the task switching out (current) */
+static __always_inline void user_state(struct task_struct *prev, struct offcpu_ustate *u)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+	__u32 n = win_size;
+
+	__builtin_memset(u, 0, sizeof(*u));
+	if (!regs)
+		return;
+	u->ip = BPF_CORE_READ(regs, ip);
+	u->sp = BPF_CORE_READ(regs, sp);
+	u->bp = BPF_CORE_READ(regs, bp);
+	if (!n || !u->sp)
+		return;
+	if (n > OFFCPU_WIN_MAX)
+		n = OFFCPU_WIN_MAX;
+	if (bpf_probe_read_user(u->win, n, (void *)u->sp)) {
+		/* the window runs past the top of the stack: up to its page's end */
+		n = OFFCPU_PAGE - (u->sp & (OFFCPU_PAGE - 1));
+		if (n > OFFCPU_WIN_MAX)
+			n = OFFCPU_WIN_MAX;
+		if (bpf_probe_read_user(u->win, n, (void *)u->sp)) {
+			__builtin_memset(u->win, 0, sizeof(u->win));
+			return;
+		}
+	}
+	u->win_size = n;
+}
+
+/*
+ * DWARF mode: the first block of a key sends the registers and a copy of
+ * the top copy_size bytes of the user stack, page by page so that a copy
+ * that would run past the stack's top keeps what is below it.
+ */
+static __always_inline void copy_stack(struct task_struct *prev, const struct offcpu_key *key)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+	__u32 cpu = bpf_get_smp_processor_id(), off = 0, n, i;
+	struct offcpu_copy *c;
+	__u8 one = 1;
+	__u64 sp;
+	long len;
+
+	if (!regs || bpf_map_update_elem(&copied, key, &one, BPF_NOEXIST))
+		return;
+	c = bpf_map_lookup_elem(&copybuf, &cpu);
+	if (!c)
+		return;
+	c->rec = OFFCPU_REC_COPY;
+	__builtin_memcpy(&c->key, key, sizeof(*key));
+	/* perf's order: ax bx cx dx si di bp sp ip flags cs ss r8..r15 */
+	c->regs[0] = BPF_CORE_READ(regs, ax);
+	c->regs[1] = BPF_CORE_READ(regs, bx);
+	c->regs[2] = BPF_CORE_READ(regs, cx);
+	c->regs[3] = BPF_CORE_READ(regs, dx);
+	c->regs[4] = BPF_CORE_READ(regs, si);
+	c->regs[5] = BPF_CORE_READ(regs, di);
+	c->regs[6] = BPF_CORE_READ(regs, bp);
+	c->regs[7] = sp = BPF_CORE_READ(regs, sp);
+	c->regs[8] = BPF_CORE_READ(regs, ip);
+	c->regs[9] = BPF_CORE_READ(regs, flags);
+	c->regs[10] = BPF_CORE_READ(regs, cs);
+	c->regs[11] = BPF_CORE_READ(regs, ss);
+	c->regs[12] = BPF_CORE_READ(regs, r8);
+	c->regs[13] = BPF_CORE_READ(regs, r9);
+	c->regs[14] = BPF_CORE_READ(regs, r10);
+	c->regs[15] = BPF_CORE_READ(regs, r11);
+	c->regs[16] = BPF_CORE_READ(regs, r12);
+	c->regs[17] = BPF_CORE_READ(regs, r13);
+	c->regs[18] = BPF_CORE_READ(regs, r14);
+	c->regs[19] = BPF_CORE_READ(regs, r15);
+	n = OFFCPU_PAGE - (sp & (OFFCPU_PAGE - 1));
+	for (i = 0; i < OFFCPU_COPY_MAX / OFFCPU_PAGE + 2; i++) {
+		if (off >= copy_size || off >= OFFCPU_COPY_MAX)
+			break;
+		if (n > copy_size - off)
+			n = copy_size - off;
+		if (n > OFFCPU_PAGE || !n)
+			break;
+		if (bpf_probe_read_user(c->data + off, n, (void *)(sp + off)))
+			break;
+		off += n;
+		n = OFFCPU_PAGE;
+	}
+	c->size = off;
+	len = offsetof(struct offcpu_copy, data) + ((off + 7) & ~7u);
+	if (len > sizeof(*c))
+		return;
+	if (bpf_ringbuf_output(&blocks, c, len, 0)) {
+		count(OFFCPU_CNT_COPY_DROP, 1);
+		/* let a later block of the key try again */
+		bpf_map_delete_elem(&copied, key);
+		return;
+	}
+	count(OFFCPU_CNT_COPIES, 1);
+	count(OFFCPU_CNT_COPY_BYTES, off);
 }
 
 static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u64 now)
@@ -280,6 +404,20 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u6
 	d->kstack = want_kstack ? stack_id(ctx, KSTACK_SKIP, OFFCPU_CNT_KSTACK_EEXIST) : -2;
 	d->state = state;
 	d->cpu = bpf_get_smp_processor_id();
+	if (want_ustack)
+		user_state(prev, &d->u);
+	if (copy_size) {
+		struct offcpu_key key = {
+			.tid = tid,
+			.tgid = tgid,
+			.ustack = d->ustack,
+			.kstack = d->kstack,
+			.state = state,
+		};
+
+		__builtin_memcpy(&key.u, &d->u, sizeof(key.u));
+		copy_stack(prev, &key);
+	}
 	d->ts = now;
 	count(OFFCPU_CNT_SWITCH_OUT, 1);
 }

@@ -18,6 +18,12 @@ struct task_struct {
 	int tgid;
 };
 
+/* x86-64 user registers, from bpf_task_pt_regs() */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax;
+	unsigned long ip, cs, flags, sp, ss;
+};
+
 /* kernels before 5.14 */
 struct task_struct___old {
 	long state;
