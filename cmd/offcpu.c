@@ -19,6 +19,7 @@
 #include <prism/offcpu.h>
 #include <prism/profile.h>
 #include <prism/session.h>
+#include <prism/strbuf.h>
 #include <prism/symbol.h>
 #include <prism/task.h>
 
@@ -139,6 +140,100 @@ static void fp_report(struct offcpu *o)
 	}
 }
 
+/* ---- frameless leaves ---- */
+
+static struct leaf_dso *leaf_dso(struct offcpu *o, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < o->nr_leaves; i++)
+		if (!strcmp(o->leaves[i].name, name))
+			return &o->leaves[i];
+	if (o->nr_leaves == o->cap_leaves) {
+		o->cap_leaves = o->cap_leaves ? 2 * o->cap_leaves : 16;
+		o->leaves = xrealloc(o->leaves, o->cap_leaves * sizeof(*o->leaves));
+	}
+	o->leaves[o->nr_leaves] = (struct leaf_dso){ .name = name };
+	return &o->leaves[o->nr_leaves++];
+}
+
+/*
+ * A frame-pointer stack whose leaf has no frame pointer misses the leaf's
+ * caller: put it back from the window at sp (prism record --off-cpu keeps
+ * one with each block), and count per DSO the stacks where it stays lost.
+ */
+static int recover_leaf(struct offcpu *o, const struct prism_sample *s,
+			const struct prism_offcpu_raw *raw)
+{
+	struct prism_leaf_window w = { .pid = s->pid, .tid = s->tid };
+	const struct prism_frame *f;
+	struct leaf_dso *d;
+	size_t leaf, i;
+	int r;
+
+	/* DWARF samples were unwound from their stack copy */
+	if (s->type & PERF_SAMPLE_STACK_USER)
+		return 0;
+	if (raw && raw->has_ustate) {
+		w.ip = raw->ip;
+		w.sp = raw->sp;
+		w.bp = raw->bp;
+		w.window = raw->window;
+		w.size = raw->window_size;
+	} else {
+		for (i = 0; i < o->cc.nr && o->cc.frames[i].kernel; i++)
+			;
+		if (i == o->cc.nr)
+			return 0;
+		w.ip = o->cc.frames[i].ip;
+	}
+	r = prism_symbols__recover_leaf(o->sy, &o->cc, &w, &leaf);
+	if (r < 0)
+		return r;
+	if (r == PRISM_LEAF_UNKNOWN || leaf >= o->cc.nr)
+		return 0;
+	f = &o->cc.frames[leaf];
+	if (!f->dso_name)
+		return 0;
+	d = leaf_dso(o, f->dso_name);
+	d->stacks++;
+	if (r == PRISM_LEAF_FP)
+		return 0;
+	d->frameless++;
+	if (r != PRISM_LEAF_LOST)
+		return 0;
+	d->lost++;
+	for (i = 0; i < d->nr_syms && f->sym; i++)
+		if (!strcmp(d->syms[i], f->sym))
+			break;
+	if (f->sym && i == d->nr_syms && d->nr_syms < PRISM_ARRAY_SIZE(d->syms))
+		d->syms[d->nr_syms++] = f->sym;
+	return 0;
+}
+
+static void leaf_report(struct offcpu *o)
+{
+	size_t i, j;
+
+	for (i = 0; i < o->nr_leaves; i++) {
+		const struct leaf_dso *d = &o->leaves[i];
+		struct prism_strbuf sb = STRBUF_INIT;
+
+		if (!d->lost)
+			continue;
+		for (j = 0; j < d->nr_syms; j++) {
+			const char *at = strchr(d->syms[j], '@');
+			int len = at ? (int)(at - d->syms[j]) : (int)strlen(d->syms[j]);
+
+			prism_strbuf_addf(&sb, "%s%.*s", j ? ", " : "", len, d->syms[j]);
+		}
+		warning("%s has no frame pointers: %" PRIu64 " of %" PRIu64
+			" stacks lost their caller above %s; record with --call-graph dwarf",
+			d->name, d->lost, d->stacks, d->nr_syms ? sb.buf : "its functions");
+		prism_strbuf_release(&sb);
+	}
+}
+
 /* ---- adding samples ---- */
 
 static struct prism_profile *new_profile(void)
@@ -240,9 +335,11 @@ static int on_bpf_sample(struct offcpu *o, const struct prism_event *ev)
 	struct prism_offcpu_raw raw;
 	int cls = ST_OTHER, err;
 	uint64_t count = 1;
+	bool have_raw = false;
 
 	if (o->method == M_BPF && (s->type & PERF_SAMPLE_RAW) &&
 	    !prism_offcpu_raw__decode(s->raw_data, s->raw_size, &raw)) {
+		have_raw = true;
 		if (raw.has_stats) {
 			o->stats = raw.stats;
 			o->has_stats = true;
@@ -263,6 +360,8 @@ static int on_bpf_sample(struct offcpu *o, const struct prism_event *ev)
 		o->blocks++;
 	}
 	err = resolve(o, ev);
+	if (!err)
+		err = recover_leaf(o, s, have_raw ? &raw : NULL);
 	if (err)
 		return err;
 	if (o->method == M_BPF && raw.kind != PRISM_OFFCPU_KIND_ENTRY &&
@@ -537,6 +636,7 @@ static void free_offcpu(struct offcpu *o)
 		free(o->tids[i].frames);
 	free(o->tids);
 	free(o->fp);
+	free(o->leaves);
 	free(o->lb);
 	free(o->scratch);
 	prism_offcpu_fallback__free(o->fb);
@@ -660,6 +760,7 @@ int cmd_offcpu(int argc, const char **argv)
 		return 1;
 	}
 	fp_report(&o);
+	leaf_report(&o);
 	if (o.on_other && !quiet)
 		info("%" PRIu64 " samples of events that do not count time were left out of "
 		     "--with-cpu (use cpu-clock or task-clock)",

@@ -35,6 +35,15 @@ struct fp_dso {
 	const char *comm; /* a command whose stack broke there */
 };
 
+/* frameless leaves: per DSO of a stack's leaf, stacks whose leaf's caller was skipped */
+struct leaf_dso {
+	const char *name;
+	uint64_t stacks; /* samples whose user leaf is in it */
+	uint64_t frameless, lost; /* ... whose leaf has no frame pointer; callers not recovered */
+	const char *syms[4]; /* leaves that lost their caller */
+	size_t nr_syms;
+};
+
 /* one long block (BPF method: at least --off-cpu-thresh) */
 struct long_block {
 	uint64_t start, ns;
@@ -84,6 +93,8 @@ struct offcpu {
 
 	struct fp_dso *fp;
 	size_t nr_fp, cap_fp;
+	struct leaf_dso *leaves;
+	size_t nr_leaves, cap_leaves;
 	struct prism_frame *scratch;
 	size_t scratch_cap;
 };

@@ -496,6 +496,23 @@ static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
 	return 0;
 }
 
+static int opt_offcpu_window(const struct option_def *opt, const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+
+	(void)opt;
+	if (end == arg || *end || v > PRISM_OFFCPU_WINDOW_MAX || v % 8) {
+		error("bad --off-cpu-window '%s'", arg);
+		hint("bytes, a multiple of 8 up to %d; 0 keeps none", PRISM_OFFCPU_WINDOW_MAX);
+		return -1;
+	}
+	offcpu_opts.window_size = (uint32_t)v;
+	offcpu_opts.no_window = v == 0;
+	offcpu_tuned = "--off-cpu-window";
+	return 0;
+}
+
 int cmd_record(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -587,6 +604,11 @@ int cmd_record(int argc, const char **argv)
 			     "bpf: only tasks in this cgroup v2 (or below it), a path below the "
 			     "cgroup2 mount, e.g. system.slice",
 			     opt_offcpu_cgroup),
+		OPT_CALLBACK(0, "off-cpu-window", NULL, "bytes",
+			     "bpf: user stack kept at sp with each block (default 64, up to 128; 0: "
+			     "none), where prism offcpu finds the caller that a frame-pointer stack "
+			     "skips above a function without frame pointers (libc's)",
+			     opt_offcpu_window),
 		OPT_BOOL(0, "off-cpu-kernel-stack", &offcpu_kstack,
 			 "bpf: also collect the kernel stack of each block (where in the kernel "
 			 "it waited); off by default, like perf: it costs about as much again "
