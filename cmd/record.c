@@ -604,11 +604,12 @@ int cmd_record(int argc, const char **argv)
 			     "bpf: only tasks in this cgroup v2 (or below it), a path below the "
 			     "cgroup2 mount, e.g. system.slice",
 			     opt_offcpu_cgroup),
-		OPT_CALLBACK(0, "off-cpu-window", NULL, "bytes",
-			     "bpf: user stack kept at sp with each block (default 64, up to 128; 0: "
-			     "none), where prism offcpu finds the caller that a frame-pointer stack "
-			     "skips above a function without frame pointers (libc's)",
-			     opt_offcpu_window),
+		OPT_CALLBACK(
+			0, "off-cpu-window", NULL, "bytes",
+			"bpf: user stack kept at sp with each block (default 64, up to 128; 0: "
+			"none), where prism offcpu finds the caller that a frame-pointer stack "
+			"skips above a function without frame pointers (libc's)",
+			opt_offcpu_window),
 		OPT_BOOL(0, "off-cpu-kernel-stack", &offcpu_kstack,
 			 "bpf: also collect the kernel stack of each block (where in the kernel "
 			 "it waited); off by default, like perf: it costs about as much again "

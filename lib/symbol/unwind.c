@@ -572,8 +572,8 @@ static int sample_inputs(struct unw_session *in, const struct prism_sample *s, u
 	return -1;
 }
 
-static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_t pid,
-		       uint32_t tid, uint64_t ip, unw_frame_cb cb, void *arg);
+static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_t pid, uint32_t tid,
+		       uint64_t ip, unw_frame_cb cb, void *arg);
 
 int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_frame_cb cb, void *arg)
 {
@@ -597,8 +597,8 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 }
 
 /* the unwind of unwind__user() and unwind__window() once the inputs are checked */
-static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_t pid,
-		       uint32_t tid, uint64_t ip, unw_frame_cb cb, void *arg)
+static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_t pid, uint32_t tid,
+		       uint64_t ip, unw_frame_cb cb, void *arg)
 {
 	struct unw_session *u;
 	struct maps *maps;
