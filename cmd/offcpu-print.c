@@ -296,6 +296,11 @@ static void print_losses(struct offcpu *o)
 	printf("# BPF side: %" PRIu64 " blocks seen, %" PRIu64 " still off CPU at the end "
 	       "(counted up to it), %" PRIu64 " kept individually\n",
 	       o->stats.switch_out, o->stats.in_progress, o->stats.emitted);
+	if (o->stats.unclosed)
+		printf("# %" PRIu64 " blocks ended without a traced switch-in (the kernel skipped "
+		       "the sched_switch tracepoint): their end is estimated from the task's CPU "
+		       "time since\n",
+		       o->stats.unclosed);
 	for (i = 0; i < prism_offcpu_stats__nr(); i++) {
 		const struct prism_offcpu_stat_desc *d = prism_offcpu_stats__desc(i);
 		uint64_t v = prism_offcpu_stats__get(&o->stats, i);

@@ -68,7 +68,7 @@ static void print_offcpu_stats(const struct prism_record_stats *st)
 		"[ prism record: off-CPU (BPF): %" PRIu64 " offcpu-time samples, %.3f s off CPU, "
 		"%" PRIu64 " blocks (%" PRIu64 " still off CPU at the end, %" PRIu64
 		" kept individually) ]\n",
-		st->offcpu_samples, (double)st->offcpu_ns / 1e9, os->switch_out, os->in_progress,
+		st->offcpu_samples, (double)st->offcpu_ns / 1e9, st->offcpu_blocks, os->in_progress,
 		os->emitted);
 	for (i = 0; i < prism_offcpu_stats__nr(); i++) {
 		const struct prism_offcpu_stat_desc *d = prism_offcpu_stats__desc(i);
@@ -182,7 +182,14 @@ static int record_run_status(struct prism_record_opts *o, bool summary, int *wor
 		const char *out = prism_record__output(r);
 		int64_t kept = st->write_error && strcmp(out, "-") ? samples_in(out) : -1;
 
-		if (!st->write_error)
+		/* the offcpu-time samples are samples of the file too */
+		if (!st->write_error && st->offcpu_samples)
+			fprintf(stderr,
+				"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples, %" PRIu64 " of them offcpu-time) ]\n",
+				(double)st->bytes / (1024.0 * 1024.0), out,
+				st->samples + st->offcpu_samples, st->offcpu_samples);
+		else if (!st->write_error)
 			fprintf(stderr,
 				"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64
 				" samples) ]\n",
@@ -428,10 +435,11 @@ static int opt_offcpu_thresh(const struct option_def *opt, const char *arg)
 	(void)opt;
 	if (end == arg || *end || !(ms >= 0) || ms > 1e9) {
 		error("bad --off-cpu-thresh '%s'", arg);
-		hint("milliseconds, e.g. --off-cpu-thresh 500 (0: aggregate every block)");
+		hint("milliseconds, e.g. --off-cpu-thresh 500 (0: keep every block one by one)");
 		return -1;
 	}
-	offcpu_opts.thresh_ns = (uint64_t)(ms * 1e6);
+	/* 0: every block is at least that long, so every block is kept one by one */
+	offcpu_opts.thresh_ns = ms > 0 && ms * 1e6 >= 1 ? (uint64_t)(ms * 1e6) : 1;
 	offcpu_tuned = "--off-cpu-thresh";
 	return 0;
 }
@@ -594,7 +602,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK(
 			0, "off-cpu-thresh", NULL, "ms",
 			"bpf: blocks at least this long are written one by one, with their start "
-			"time, instead of summed per stack (default 500)",
+			"time, instead of summed per stack (default 500; 0: every block)",
 			opt_offcpu_thresh),
 		OPT_CALLBACK(0, "off-cpu-state", NULL, "S|D|SD|all",
 			     "bpf: which blocks to count: S interruptible sleep, D "

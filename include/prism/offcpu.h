@@ -150,8 +150,10 @@ struct prism_offcpu_stats {
 	uint64_t ringbuf_drops; /* long blocks the ring buffer had no room for: aggregated */
 	uint64_t storage_fail; /* blocks lost: no task storage */
 	/*
-	 * blocks lost: their switch-in was never seen (the kernel did not run
-	 * the sched_switch tracepoint for it; seen on a Firecracker VM)
+	 * blocks whose switch-in was never seen (the kernel did not run the
+	 * sched_switch tracepoint for it; seen on a Firecracker VM, where its
+	 * own sched_switch trace event misses it too): not lost, their end is
+	 * estimated at the task's next switch-out from its CPU time since
 	 */
 	uint64_t unclosed;
 	uint64_t prog_misses; /* switches the kernel did not run the program for (recursion) */

@@ -53,6 +53,7 @@ struct offcpu_tstamp {
 	__s32 kstack;
 	__u32 state; /* __state & 0xff */
 	__u32 cpu; /* CPU it left */
+	__u64 runtime; /* task->se.sum_exec_runtime at switch-out */
 	struct offcpu_ustate u;
 };
 
@@ -77,6 +78,7 @@ struct offcpu_val {
 };
 
 #define OFFCPU_BLOCK_IN_PROGRESS 1u /* still off CPU when the session stopped */
+#define OFFCPU_BLOCK_ESTIMATED 2u /* switch-in not traced: end estimated (OFFCPU_CNT_UNCLOSED) */
 
 /* ring-buffer records: a block, or the stack copy of a key (DWARF mode) */
 #define OFFCPU_REC_BLOCK 1u
@@ -133,7 +135,12 @@ enum offcpu_counter {
 	OFFCPU_CNT_HASH_FULL_NS, /* off-CPU ns lost that way */
 	OFFCPU_CNT_RINGBUF_DROP, /* ring buffer full: block aggregated instead */
 	OFFCPU_CNT_STORAGE_FAIL, /* task storage could not be created: block lost */
-	OFFCPU_CNT_UNCLOSED, /* a new block began before the last one's switch-in was seen */
+	/*
+	 * a new block began before the last one's switch-in was seen (the
+	 * kernel did not run the sched_switch tracepoint for it): the last one
+	 * ended when the task's CPU time since then says
+	 */
+	OFFCPU_CNT_UNCLOSED,
 	OFFCPU_CNT_FORKS, /* children added to the filter by fork tracking */
 	OFFCPU_CNT_FILTER_FULL, /* children not added: filter map full */
 	OFFCPU_CNT_COPIES, /* DWARF stack copies sent */

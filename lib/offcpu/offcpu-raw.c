@@ -39,7 +39,7 @@ static const struct {
 	STAT(hash_full_ns, true, "their off-CPU time in ns"),
 	STAT(ringbuf_drops, false, NULL),
 	STAT(storage_fail, true, "blocks lost: no task storage"),
-	STAT(unclosed, true, "blocks lost: their switch-in was never seen"),
+	STAT(unclosed, false, NULL),
 	STAT(prog_misses, true, "switches the kernel did not run the BPF program for"),
 	STAT(forks, false, NULL),
 	STAT(filter_full, true, "children not followed: the task filter was full"),

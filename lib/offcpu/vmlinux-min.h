@@ -11,11 +11,16 @@
 
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
+struct sched_entity {
+	__u64 sum_exec_runtime; /* ns on CPU, updated at every switch-out */
+};
+
 struct task_struct {
 	unsigned int __state; /* 5.14+; 'long state' before (see task_struct___old) */
 	unsigned int flags;
 	int pid;
 	int tgid;
+	struct sched_entity se;
 };
 
 /* x86-64 user registers, from bpf_task_pt_regs() */

@@ -304,6 +304,7 @@ static int write_sample(struct prism_record *r, const struct off_sample *s,
 		r->last_time = s->time;
 	r->st.offcpu_samples++;
 	r->st.offcpu_ns += s->period;
+	r->st.offcpu_blocks += s->raw.count;
 	return prism_writer__write(r->w, buf, len);
 }
 
