@@ -88,19 +88,23 @@ static int print_functions(struct offcpu *o)
 
 static int print_tasks(struct offcpu *o)
 {
-	static const enum prism_sort_key keys[] = { PRISM_SORT_COMM, PRISM_SORT_PID,
-						    PRISM_SORT_TID };
+	/*
+	 * a row per thread, as the state columns are summed: a thread seen
+	 * under two comms (exec, prctl) is one task, shown with its last comm
+	 */
+	static const enum prism_sort_key keys[] = { PRISM_SORT_PID, PRISM_SORT_TID };
 	struct prism_hist_entry *rows, *sr[ST_NR] = { 0 };
 	size_t nr, snr[ST_NR] = { 0 }, i, j, k;
 	bool split = !o->unknown_state && o->method == M_BPF;
+	const char *comm;
 	int err;
 
 	for (k = 0; split && k < ST_NR; k++) {
-		err = prism_profile__entries(o->st[k], keys, 3, false, &sr[k], &snr[k]);
+		err = prism_profile__entries(o->st[k], keys, 2, false, &sr[k], &snr[k]);
 		if (err)
 			return err;
 	}
-	err = prism_profile__entries(o->all, keys, 3, false, &rows, &nr);
+	err = prism_profile__entries(o->all, keys, 2, false, &rows, &nr);
 	if (err)
 		return err;
 	printf("\n# Off-CPU time by task\n");
@@ -120,7 +124,10 @@ static int print_tasks(struct offcpu *o)
 					v += sr[k][j].self;
 			printf(" %10.3f", (double)v / 1e6);
 		}
-		printf("  %s %u/%u\n", e->comm ? e->comm : "?", e->pid, e->tid);
+		comm = prism_tasks__comm(o->tasks, e->tid);
+		if (!comm)
+			comm = e->comm;
+		printf("  %s %u/%u\n", comm ? comm : "?", e->pid, e->tid);
 	}
 	if (nr > o->limit)
 		printf("# ... %zu more (--limit)\n", nr - o->limit);

@@ -23,10 +23,15 @@
 #include <prism/symbol.h>
 #include <prism/task.h>
 
+#include <unistd.h>
+
+#include <prism/record.h>
+
 #include "cmd.h"
 #include "input.h"
 #include "offcpu.h"
 #include "options.h"
+#include "record-opts.h"
 
 const char marker_off[] = "[off-CPU]", marker_on[] = "[on-CPU]";
 
@@ -136,7 +141,7 @@ static void fp_report(struct offcpu *o)
 			"frame pointers, so those stacks miss their callers",
 			d->broken, d->samples, d->name, d->comm ? d->comm : "?");
 		hint("rebuild the program with -fno-omit-frame-pointer, or record with "
-		     "'prism record --off-cpu=sched --call-graph dwarf' (DWARF unwinding)");
+		     "'prism record --off-cpu --call-graph dwarf' (DWARF unwinding)");
 	}
 }
 
@@ -646,14 +651,97 @@ static void free_offcpu(struct offcpu *o)
 	prism_session__free(o->s);
 }
 
+/* the one-step mode's file, removed at exit whichever way prism offcpu ends */
+static char one_step_path[64];
+
+static void remove_one_step_file(void)
+{
+	if (one_step_path[0])
+		unlink(one_step_path);
+}
+
+/* the one-step mode's recording settings (prism record --off-cpu's) */
+struct one_step {
+	bool all_cpus;
+	const char *pids;
+	double duration;
+	const char *call_graph;
+	bool uthreads, kthreads;
+	struct prism_offcpu_opts oo;
+	char *path; /* one_step_path */
+};
+
+static bool one_step_wanted(const struct one_step *os, int argc)
+{
+	return argc > 0 || os->all_cpus || os->pids;
+}
+
+/* record off-CPU time into a temporary file whose path goes to os->path; the exit status */
+static int one_step_record(struct one_step *os, const char **argv)
+{
+	struct prism_record_opts ro = { 0 };
+	int fd, ret;
+
+	if (os->call_graph) {
+		char *end = NULL;
+		unsigned long v = 8192;
+
+		if (strncmp(os->call_graph, "dwarf", 5) ||
+		    (os->call_graph[5] &&
+		     (os->call_graph[5] != ',' ||
+		      (v = strtoul(os->call_graph + 6, &end, 0), *end || !v || v > 65528 || v % 8)))) {
+			error("bad --call-graph '%s'", os->call_graph);
+			hint("dwarf or dwarf,SIZE (a multiple of 8 up to 65528); frame pointers "
+			     "are the default");
+			return EXIT_USAGE;
+		}
+		os->oo.dwarf_size = (uint32_t)v;
+	}
+	if (os->uthreads && os->kthreads) {
+		error("--user-threads-only and --kernel-threads-only exclude each other");
+		return EXIT_USAGE;
+	}
+	if (os->oo.max_ns && os->oo.max_ns < os->oo.min_ns) {
+		error("--max-block is shorter than --min-block");
+		return EXIT_USAGE;
+	}
+	os->oo.kernel_threads_only = os->kthreads;
+	os->oo.no_kernel_stack = !os->kthreads;
+	os->oo.thresh_ns = 500000000ull;
+	os->path = one_step_path;
+	snprintf(os->path, sizeof(one_step_path), "/var/tmp/prism-offcpu-XXXXXX");
+	fd = mkstemp(os->path);
+	if (fd < 0) {
+		error("cannot create a temporary file in /var/tmp: %s", strerror(errno));
+		os->path[0] = '\0';
+		return 1;
+	}
+	close(fd);
+	atexit(remove_one_step_file);
+	ro.system_wide = os->all_cpus;
+	ro.pid_list = os->pids;
+	ro.argv = argv[0] ? argv : NULL;
+	ro.duration = os->duration;
+	ro.output = os->path;
+	ro.offcpu = &os->oo;
+	ret = record_run_offcpu(&ro, false);
+	if (ret) {
+		unlink(os->path);
+		os->path[0] = '\0';
+	}
+	return ret;
+}
+
 int cmd_offcpu(int argc, const char **argv)
 {
 	static const char *const usage[] = {
 		"prism offcpu [-i <file>] [--state S|D] [--limit N]",
 		"prism offcpu --folded | --flamegraph <file.svg> [--with-cpu]",
+		"prism offcpu [-a | -p <pids>] [--duration <sec>] [-- <command>]  (record, then report)",
 		NULL,
 	};
 	struct offcpu o = { .limit = 20 };
+	struct one_step os = { 0 };
 	int limit = 0;
 	const struct option_def opts[] = {
 		OPT_INPUT(&o.input),
@@ -676,6 +764,23 @@ int cmd_offcpu(int argc, const char **argv)
 		OPT_STRING(0, "flamegraph", &o.flamegraph, "file.svg",
 			   "write an interactive flame graph (off-CPU palette, width = ns)"),
 		OPT_STRING(0, "title", &o.title, "text", "flame graph title"),
+		OPT_GROUP("Record first (one step: BPF, as prism record --off-cpu, to a temporary "
+			  "file)"),
+		OPT_BOOL('a', "all-cpus", &os.all_cpus, "every task (system-wide)"),
+		OPT_STRING('p', "pid", &os.pids, "pids", "these processes (and their children)"),
+		OPT_DOUBLE_POSITIVE(0, "duration", &os.duration, "sec",
+				    "stop after this long (default: the command's end, or Ctrl-C)"),
+		OPT_STRING(0, "call-graph", &os.call_graph, "dwarf[,size]",
+			   "copy the user stack for DWARF unwinding (default: frame pointers)"),
+		OPT_CALLBACK(0, "min-block", &os.oo.min_ns, "time",
+			     "leave out blocks shorter than this (µs, or 2ms, 1s...)",
+			     offcpu_opt_block),
+		OPT_CALLBACK(0, "max-block", &os.oo.max_ns, "time",
+			     "leave out blocks longer than this (µs, or 2ms, 1s...)",
+			     offcpu_opt_block),
+		OPT_BOOL(0, "user-threads-only", &os.uthreads, "only user threads (the default)"),
+		OPT_BOOL(0, "kernel-threads-only", &os.kthreads,
+			 "only kernel threads (with their kernel stacks)"),
 		OPT_END(),
 	};
 	struct prism_symbols_opts so = { 0 };
@@ -684,9 +789,19 @@ int cmd_offcpu(int argc, const char **argv)
 	int err, ret = 0;
 	size_t i;
 
-	argc = parse_options(argc, argv, opts, usage, 0);
-	if (argc)
-		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (one_step_wanted(&os, argc)) {
+		if (o.input)
+			usage_error(usage, opts, "-i reads a file: drop it to record first");
+		ret = one_step_record(&os, argv);
+		if (ret)
+			return ret;
+		o.input = os.path;
+	} else if (os.duration || os.call_graph || os.oo.min_ns || os.oo.max_ns ||
+		   os.uthreads || os.kthreads) {
+		usage_error(usage, opts,
+			    "the recording options need something to record: -a, -p or a command");
+	}
 	if (o.folded && o.flamegraph)
 		usage_error(usage, opts, "--folded and --flamegraph cannot be combined");
 	if (limit < 0)

@@ -243,6 +243,53 @@ int record_run(struct prism_record_opts *o, bool summary)
 	return record_run_status(o, summary, &workload);
 }
 
+int record_run_offcpu(struct prism_record_opts *o, bool summary)
+{
+	int workload, ret;
+
+	offcpu_method = OFFCPU_BPF;
+	ret = record_run_status(o, summary, &workload);
+	offcpu_method = OFFCPU_NONE;
+	return ret;
+}
+
+/* "500" (µs, as bcc's -m/-M), or with a unit: 2ms, 1.5s, 300us, 100ns */
+static int parse_block_time(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(arg, &end), mul = 1e3;
+
+	if (end == arg || !(v >= 0))
+		return -1;
+	if (!strcmp(end, "ns"))
+		mul = 1;
+	else if (!strcmp(end, "us") || !*end)
+		mul = 1e3;
+	else if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "s"))
+		mul = 1e9;
+	else
+		return -1;
+	if (v * mul > 1e18)
+		return -1;
+	*ns = (uint64_t)(v * mul);
+	return 0;
+}
+
+int offcpu_opt_block(const struct option_def *opt, const char *arg)
+{
+	uint64_t ns;
+
+	if (parse_block_time(arg, &ns)) {
+		error("bad --%s '%s'", opt->long_name, arg);
+		hint("microseconds (as bcc's offcputime -m/-M), or with a unit: 500us, 2ms, 1s");
+		return -1;
+	}
+	*(uint64_t *)opt->value = ns;
+	return 0;
+}
+
 /* ---- options shared with prism trace (record-opts.h) ---- */
 
 struct prism_evspecs *record_specs;
@@ -409,7 +456,7 @@ static int opt_compress(const struct option_def *opt, const char *arg)
 
 static struct prism_offcpu_opts offcpu_opts;
 static const char *offcpu_tuned; /* an --off-cpu-* option given (needs --off-cpu=bpf) */
-static bool offcpu_kstack;
+static bool offcpu_kstack, offcpu_uthreads, offcpu_kthreads;
 
 static int opt_offcpu(const struct option_def *opt, const char *arg)
 {
@@ -612,6 +659,16 @@ int cmd_record(int argc, const char **argv)
 			     "bpf: only tasks in this cgroup v2 (or below it), a path below the "
 			     "cgroup2 mount, e.g. system.slice",
 			     opt_offcpu_cgroup),
+		OPT_CALLBACK(0, "min-block", &offcpu_opts.min_ns, "time",
+			     "bpf: leave out blocks shorter than this (µs, or 2ms, 1s...; counted)",
+			     offcpu_opt_block),
+		OPT_CALLBACK(0, "max-block", &offcpu_opts.max_ns, "time",
+			     "bpf: leave out blocks longer than this (µs, or 2ms, 1s...; counted)",
+			     offcpu_opt_block),
+		OPT_BOOL(0, "user-threads-only", &offcpu_uthreads,
+			 "bpf: only user threads (the default)"),
+		OPT_BOOL(0, "kernel-threads-only", &offcpu_kthreads,
+			 "bpf: only kernel threads (with their kernel stacks)"),
 		OPT_CALLBACK(
 			0, "off-cpu-window", NULL, "bytes",
 			"bpf: user stack kept at sp with each block (default 64, up to 128; 0: "
@@ -640,7 +697,7 @@ int cmd_record(int argc, const char **argv)
 	cur_opts = &o;
 	offcpu_method = OFFCPU_NONE;
 	offcpu_tuned = NULL;
-	offcpu_kstack = false;
+	offcpu_kstack = offcpu_uthreads = offcpu_kthreads = false;
 	memset(&offcpu_opts, 0, sizeof(offcpu_opts));
 	offcpu_opts.thresh_ns = 500000000ull;
 	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
@@ -659,6 +716,21 @@ int cmd_record(int argc, const char **argv)
 		o.data_addr = true;
 	if (offcpu_kstack)
 		offcpu_tuned = "--off-cpu-kernel-stack";
+	if (offcpu_opts.min_ns)
+		offcpu_tuned = "--min-block";
+	if (offcpu_opts.max_ns)
+		offcpu_tuned = "--max-block";
+	if (offcpu_opts.max_ns && offcpu_opts.max_ns < offcpu_opts.min_ns)
+		usage_error(usage, opts, "--max-block is shorter than --min-block");
+	if (offcpu_uthreads && offcpu_kthreads)
+		usage_error(usage, opts, "--user-threads-only and --kernel-threads-only exclude each other");
+	if (offcpu_uthreads)
+		offcpu_tuned = "--user-threads-only";
+	if (offcpu_kthreads) {
+		offcpu_tuned = "--kernel-threads-only";
+		offcpu_opts.kernel_threads_only = true;
+		offcpu_kstack = true; /* a kernel thread's stack is its kernel one */
+	}
 	offcpu_opts.no_kernel_stack = !offcpu_kstack;
 	if (offcpu_tuned && offcpu_method != OFFCPU_BPF)
 		usage_error(usage, opts, "%s applies to --off-cpu=bpf only", offcpu_tuned);

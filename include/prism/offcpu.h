@@ -54,8 +54,10 @@ struct prism_event;
 struct prism_offcpu_opts {
 	uint32_t states; /* PRISM_OFFCPU_STATE_* mask; 0 = S | D */
 	uint64_t min_ns; /* ignore (count only) blocks shorter than this */
+	uint64_t max_ns; /* ignore (count only) blocks longer than this; 0 = no bound */
 	uint64_t thresh_ns; /* blocks >= this are kept individually with their time; 0 = none */
 	bool kernel_threads; /* also measure kernel threads */
+	bool kernel_threads_only; /* only kernel threads (implies kernel_threads) */
 	bool no_user_stack; /* don't collect user stacks (cheaper) */
 	bool no_kernel_stack;
 	const int *cpus; /* only tasks switching out on these CPUs */
@@ -142,6 +144,7 @@ struct prism_offcpu_stats {
 	uint64_t switch_in; /* blocks ended by a switch-in */
 	uint64_t in_progress; /* blocks still open at stop, counted up to the stop */
 	uint64_t short_blocks; /* blocks under min_ns, ignored on purpose */
+	uint64_t long_blocks; /* blocks over max_ns, ignored on purpose */
 	uint64_t emitted; /* blocks kept individually (>= thresh_ns) */
 	uint64_t ustack_collisions, ustack_faults, ustack_errors; /* -EEXIST, -EFAULT, other */
 	uint64_t kstack_collisions, kstack_faults, kstack_errors;

@@ -144,6 +144,7 @@ enum offcpu_counter {
 	OFFCPU_CNT_FORKS, /* children added to the filter by fork tracking */
 	OFFCPU_CNT_FILTER_FULL, /* children not added: filter map full */
 	OFFCPU_CNT_COPIES, /* DWARF stack copies sent */
+	OFFCPU_CNT_LONG, /* blocks above max_ns, dropped on purpose */
 	OFFCPU_CNT_COPY_DROP, /* DWARF stack copies the ring buffer had no room for */
 	OFFCPU_CNT_COPY_BYTES, /* bytes of stack copied */
 	OFFCPU_CNT__MAX

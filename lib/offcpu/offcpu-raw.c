@@ -48,6 +48,7 @@ static const struct {
 	STAT(copies, false, NULL),
 	STAT(copy_drops, false, NULL),
 	STAT(copy_bytes, false, NULL),
+	STAT(long_blocks, false, NULL),
 };
 
 size_t prism_offcpu_stats__nr(void)

@@ -32,6 +32,8 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* set by the loader before load */
 const volatile __u32 state_mask = OFFCPU_CLASS_S | OFFCPU_CLASS_D;
 const volatile __u64 min_ns = 0;
+const volatile __u64 max_ns = 0; /* 0: no upper bound */
+const volatile bool kthreads_only = false; /* only kernel threads (with kernel_threads) */
 const volatile __u64 thresh_ns = 0; /* 0: never emit individually */
 const volatile bool kernel_threads = false;
 const volatile bool want_ustack = true;
@@ -169,7 +171,11 @@ static __always_inline bool cgroup_matches(void)
 
 static __always_inline bool task_wanted(struct task_struct *t, __u32 tid, __u32 tgid)
 {
-	if (!kernel_threads && (BPF_CORE_READ(t, flags) & OFFCPU_PF_KTHREAD))
+	bool kthread = BPF_CORE_READ(t, flags) & OFFCPU_PF_KTHREAD;
+
+	if (!kernel_threads && kthread)
+		return false;
+	if (kthreads_only && !kthread)
 		return false;
 	if (has_cpu_filter) {
 		__u32 cpu = bpf_get_smp_processor_id();
@@ -242,6 +248,10 @@ static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tg
 	delta = end - d->ts;
 	if (delta < min_ns) {
 		count(OFFCPU_CNT_SHORT, 1);
+		return;
+	}
+	if (max_ns && delta > max_ns) {
+		count(OFFCPU_CNT_LONG, 1);
 		return;
 	}
 	if (thresh_ns && delta >= thresh_ns) {
@@ -416,8 +426,10 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u6
 	d->state = state;
 	d->cpu = bpf_get_smp_processor_id();
 	d->runtime = runtime;
-	if (want_ustack)
+	if (want_ustack && !(BPF_CORE_READ(prev, flags) & OFFCPU_PF_KTHREAD))
 		user_state(prev, &d->u);
+	else
+		__builtin_memset(&d->u, 0, sizeof(d->u));
 	if (copy_size) {
 		struct offcpu_key key = {
 			.tid = tid,

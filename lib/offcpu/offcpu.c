@@ -142,6 +142,7 @@ struct prism_offcpu *prism_offcpu__new(const struct prism_offcpu_opts *opts)
 	if (!opts)
 		opts = &def;
 	if (opts->states & ~(PRISM_OFFCPU_STATE_ALL | PRISM_OFFCPU_STATE_RUNNABLE) ||
+	    (opts->max_ns && opts->max_ns < opts->min_ns) ||
 	    (opts->nr_cpus && !opts->cpus) || (opts->nr_pids && !opts->pids) ||
 	    (opts->nr_tids && !opts->tids) ||
 	    (opts->ringbuf_bytes && (opts->ringbuf_bytes & (opts->ringbuf_bytes - 1)))) {
@@ -214,7 +215,9 @@ static int configure(struct prism_offcpu *off)
 	s->rodata->state_mask = o->states;
 	s->rodata->min_ns = o->min_ns;
 	s->rodata->thresh_ns = o->thresh_ns;
-	s->rodata->kernel_threads = o->kernel_threads;
+	s->rodata->kernel_threads = o->kernel_threads || o->kernel_threads_only;
+	s->rodata->kthreads_only = o->kernel_threads_only;
+	s->rodata->max_ns = o->max_ns;
 	s->rodata->want_ustack = !o->no_user_stack;
 	s->rodata->want_kstack = !o->no_kernel_stack;
 	s->rodata->has_cpu_filter = o->nr_cpus > 0;
@@ -547,6 +550,7 @@ static void fill_stats(struct prism_offcpu_stats *st, const uint64_t *c)
 	st->forks = c[OFFCPU_CNT_FORKS];
 	st->filter_full = c[OFFCPU_CNT_FILTER_FULL];
 	st->copies = c[OFFCPU_CNT_COPIES];
+	st->long_blocks = c[OFFCPU_CNT_LONG];
 	st->copy_drops = c[OFFCPU_CNT_COPY_DROP];
 	st->copy_bytes = c[OFFCPU_CNT_COPY_BYTES];
 }

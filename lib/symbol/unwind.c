@@ -285,6 +285,12 @@ static bool make_room(struct unw_session *u)
 	return true;
 }
 
+/* map start - linked address: wraps (modular arithmetic) for a bias that makes no sense */
+static __wraps uint64_t load_bias(uint64_t start, uint64_t vaddr)
+{
+	return start - vaddr;
+}
+
 /* the module of the binary mapped at @addr, reported to libdw on first use; NULL when none */
 static Dwfl_Module *module_at(struct unw_session *u, uint64_t addr)
 {
@@ -318,7 +324,7 @@ static Dwfl_Module *module_at(struct unw_session *u, uint64_t addr)
 		return NULL;
 	/* modular arithmetic: a bias that makes no sense gives a module elsewhere */
 	mod = dwfl_report_elf(u->dwfl, dso->name, dso->runtime, -1,
-			      dso->is_exec ? 0 : map->start - vaddr, false);
+			      dso->is_exec ? 0 : load_bias(map->start, vaddr), false);
 	if (mod) {
 		u->nr_modules++;
 		u->sy->unw->nr_modules++;
@@ -669,7 +675,7 @@ static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_
 #define DW_RSP 7
 
 /* the register the CFA at @pc is computed from (DW_RBP, DW_RSP), or -1 */
-static int cfa_reg(struct unw_session *u, uint64_t pc)
+static __wraps int cfa_reg(struct unw_session *u, uint64_t pc)
 {
 	Dwfl_Module *mod = module_at(u, pc);
 	Dwarf_Frame *frame = NULL;
