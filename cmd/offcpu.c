@@ -688,8 +688,8 @@ static int one_step_record(struct one_step *os, const char **argv)
 
 		if (strncmp(os->call_graph, "dwarf", 5) ||
 		    (os->call_graph[5] &&
-		     (os->call_graph[5] != ',' ||
-		      (v = strtoul(os->call_graph + 6, &end, 0), *end || !v || v > 65528 || v % 8)))) {
+		     (os->call_graph[5] != ',' || (v = strtoul(os->call_graph + 6, &end, 0),
+						   *end || !v || v > 65528 || v % 8)))) {
 			error("bad --call-graph '%s'", os->call_graph);
 			hint("dwarf or dwarf,SIZE (a multiple of 8 up to 65528); frame pointers "
 			     "are the default");
@@ -797,8 +797,8 @@ int cmd_offcpu(int argc, const char **argv)
 		if (ret)
 			return ret;
 		o.input = os.path;
-	} else if (os.duration || os.call_graph || os.oo.min_ns || os.oo.max_ns ||
-		   os.uthreads || os.kthreads) {
+	} else if (os.duration || os.call_graph || os.oo.min_ns || os.oo.max_ns || os.uthreads ||
+		   os.kthreads) {
 		usage_error(usage, opts,
 			    "the recording options need something to record: -a, -p or a command");
 	}

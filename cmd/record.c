@@ -723,7 +723,8 @@ int cmd_record(int argc, const char **argv)
 	if (offcpu_opts.max_ns && offcpu_opts.max_ns < offcpu_opts.min_ns)
 		usage_error(usage, opts, "--max-block is shorter than --min-block");
 	if (offcpu_uthreads && offcpu_kthreads)
-		usage_error(usage, opts, "--user-threads-only and --kernel-threads-only exclude each other");
+		usage_error(usage, opts,
+			    "--user-threads-only and --kernel-threads-only exclude each other");
 	if (offcpu_uthreads)
 		offcpu_tuned = "--user-threads-only";
 	if (offcpu_kthreads) {

@@ -142,9 +142,8 @@ struct prism_offcpu *prism_offcpu__new(const struct prism_offcpu_opts *opts)
 	if (!opts)
 		opts = &def;
 	if (opts->states & ~(PRISM_OFFCPU_STATE_ALL | PRISM_OFFCPU_STATE_RUNNABLE) ||
-	    (opts->max_ns && opts->max_ns < opts->min_ns) ||
-	    (opts->nr_cpus && !opts->cpus) || (opts->nr_pids && !opts->pids) ||
-	    (opts->nr_tids && !opts->tids) ||
+	    (opts->max_ns && opts->max_ns < opts->min_ns) || (opts->nr_cpus && !opts->cpus) ||
+	    (opts->nr_pids && !opts->pids) || (opts->nr_tids && !opts->tids) ||
 	    (opts->ringbuf_bytes && (opts->ringbuf_bytes & (opts->ringbuf_bytes - 1)))) {
 		errno = EINVAL;
 		return NULL;
