@@ -303,6 +303,11 @@ static void print_losses(struct offcpu *o)
 	printf("# BPF side: %" PRIu64 " blocks seen, %" PRIu64 " still off CPU at the end "
 	       "(counted up to it), %" PRIu64 " kept individually\n",
 	       o->stats.switch_out, o->stats.in_progress, o->stats.emitted);
+	if (o->stats.asleep_at_start)
+		printf("# %" PRIu64 " tasks were asleep when the recording began: their blocks "
+		       "count from its start, without stacks ([asleep since before the "
+		       "recording])\n",
+		       o->stats.asleep_at_start);
 	if (o->stats.unclosed)
 		printf("# %" PRIu64 " blocks ended without a traced switch-in (the kernel skipped "
 		       "the sched_switch tracepoint): their end is estimated from the task's CPU "

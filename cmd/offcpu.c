@@ -34,6 +34,8 @@
 #include "record-opts.h"
 
 const char marker_off[] = "[off-CPU]", marker_on[] = "[on-CPU]";
+/* the stack of a block that began before the recording (the task was asleep then) */
+static const char marker_asleep[] = "[asleep since before the recording]";
 
 static int state_class(unsigned int state)
 {
@@ -372,6 +374,17 @@ static int on_bpf_sample(struct offcpu *o, const struct prism_event *ev)
 	if (o->method == M_BPF && raw.kind != PRISM_OFFCPU_KIND_ENTRY &&
 	    (o->state_mask & (1u << cls)))
 		note_block(o, &raw, s, cls);
+	/* asleep since before the recording: no stack, a pseudo-frame says why */
+	if (have_raw && raw.ustack_err == -ENODATA && raw.kstack_err == -ENODATA) {
+		struct prism_frame mk = { .sym = marker_asleep,
+					  .sym_id = marker_asleep,
+					  .dso_name = marker_asleep,
+					  .dso_path = marker_asleep,
+					  .kind = PRISM_FRAME_USER };
+
+		return add_off(o, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid, s->cpu,
+			       s->period, count, cls, &mk, 1);
+	}
 	return add_off(o, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid, s->cpu, s->period,
 		       count, cls, o->cc.frames, o->cc.nr);
 }

@@ -68,6 +68,11 @@ struct prism_offcpu_opts {
 	size_t nr_tids;
 	bool follow_children; /* processes in pids (and added later) include their descendants */
 	bool task_filter; /* filter on tasks even with no pids/tids yet (add them later) */
+	/*
+	 * a process not to count as asleep at the start (a workload the caller
+	 * holds until then: its wait is the caller's); 0 = none
+	 */
+	int held_pid;
 	uint64_t cgroup_id; /* only tasks in this cgroup (v2) or below it; 0 = any */
 	uint32_t max_stack_depth; /* frames per stack; 0 = 127 (capped by perf_event_max_stack) */
 	uint32_t max_stacks; /* distinct stacks; 0 = 16384 */
@@ -108,7 +113,9 @@ struct prism_offcpu_ustate {
  * A stack: ips[0] is the innermost frame.  err says why it is missing or
  * partial: 0 ok, -EEXIST stack-map bucket collision, -EFAULT unreadable
  * (e.g. an exiting task, a kernel thread's user stack), -ENOENT not
- * collected, other -errno from bpf_get_stackid().
+ * collected, -ENODATA the block began before the measuring did (the task
+ * was asleep then: no stack can be taken), other -errno from
+ * bpf_get_stackid().
  */
 struct prism_offcpu_stack {
 	const uint64_t *ips;
@@ -145,6 +152,11 @@ struct prism_offcpu_stats {
 	uint64_t in_progress; /* blocks still open at stop, counted up to the stop */
 	uint64_t short_blocks; /* blocks under min_ns, ignored on purpose */
 	uint64_t long_blocks; /* blocks over max_ns, ignored on purpose */
+	/*
+	 * tasks found asleep when measuring started (a task iterator): their
+	 * block counts from the start, without stacks (err -ENODATA)
+	 */
+	uint64_t asleep_at_start;
 	uint64_t emitted; /* blocks kept individually (>= thresh_ns) */
 	uint64_t ustack_collisions, ustack_faults, ustack_errors; /* -EEXIST, -EFAULT, other */
 	uint64_t kstack_collisions, kstack_faults, kstack_errors;

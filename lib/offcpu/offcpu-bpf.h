@@ -77,6 +77,9 @@ struct offcpu_val {
 	__u64 count;
 };
 
+/* the stack id of a block that began before the recording (asleep at its start): -ENODATA */
+#define OFFCPU_NO_STACK_ASLEEP (-61)
+
 #define OFFCPU_BLOCK_IN_PROGRESS 1u /* still off CPU when the session stopped */
 #define OFFCPU_BLOCK_ESTIMATED 2u /* switch-in not traced: end estimated (OFFCPU_CNT_UNCLOSED) */
 
@@ -145,6 +148,7 @@ enum offcpu_counter {
 	OFFCPU_CNT_FILTER_FULL, /* children not added: filter map full */
 	OFFCPU_CNT_COPIES, /* DWARF stack copies sent */
 	OFFCPU_CNT_LONG, /* blocks above max_ns, dropped on purpose */
+	OFFCPU_CNT_ASLEEP_AT_START, /* tasks found asleep at the start: blocks from it */
 	OFFCPU_CNT_COPY_DROP, /* DWARF stack copies the ring buffer had no room for */
 	OFFCPU_CNT_COPY_BYTES, /* bytes of stack copied */
 	OFFCPU_CNT__MAX

@@ -49,6 +49,7 @@ static const struct {
 	STAT(copy_drops, false, NULL),
 	STAT(copy_bytes, false, NULL),
 	STAT(long_blocks, false, NULL),
+	STAT(asleep_at_start, false, NULL),
 };
 
 size_t prism_offcpu_stats__nr(void)

@@ -34,6 +34,7 @@ const volatile __u32 state_mask = OFFCPU_CLASS_S | OFFCPU_CLASS_D;
 const volatile __u64 min_ns = 0;
 const volatile __u64 max_ns = 0; /* 0: no upper bound */
 const volatile bool kthreads_only = false; /* only kernel threads (with kernel_threads) */
+const volatile __u32 presleep_skip_tgid = 0; /* not asleep at the start: held by the loader */
 const volatile __u64 thresh_ns = 0; /* 0: never emit individually */
 const volatile bool kernel_threads = false;
 const volatile bool want_ustack = true;
@@ -46,6 +47,8 @@ const volatile __u32 copy_size = 0; /* DWARF mode: bytes of user stack copied pe
 
 /* set by the loader at stop: the end of every still-open block */
 __u64 stop_ns = 0;
+/* set by the loader at start: the start of the blocks of tasks asleep then */
+__u64 start_ns = 0;
 
 /* sizes are set by the loader (bpf_map__set_max_entries / set_value_size) */
 struct {
@@ -510,5 +513,52 @@ int offcpu_sweep(struct bpf_iter__task *ctx)
 		OFFCPU_BLOCK_IN_PROGRESS);
 	d->ts = 0;
 	count(OFFCPU_CNT_IN_PROGRESS, 1);
+	return 0;
+}
+
+/*
+ * Run once by the loader right after the switch program is attached: a
+ * task asleep since before the recording has no switch-out to be seen, so
+ * it gets a block from start_ns (its stacks cannot be taken from here: no
+ * user stack of another task, marked OFFCPU_NO_STACK_ASLEEP).  A task that
+ * switched since the attach already has its own record and is left alone.
+ * The cgroup and CPU filters need the task's own context: with them, tasks
+ * asleep at the start are not looked for.
+ */
+SEC("iter/task")
+int offcpu_presleep(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct offcpu_tstamp *d;
+	__u32 tid, tgid, state, cls;
+	bool kthread;
+
+	if (!task || !start_ns || stop_ns || cgroup_id || has_cpu_filter)
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	tgid = BPF_CORE_READ(task, tgid);
+	if (tid == 0 || tgid == presleep_skip_tgid)
+		return 0;
+	state = task_state(task) & OFFCPU_STATE_MASK;
+	cls = state_class(state);
+	if (!(cls & state_mask) || cls == OFFCPU_CLASS_RUNNABLE)
+		return 0;
+	kthread = BPF_CORE_READ(task, flags) & OFFCPU_PF_KTHREAD;
+	if ((!kernel_threads && kthread) || (kthreads_only && !kthread))
+		return 0;
+	if (has_task_filter && !bpf_map_lookup_elem(&tid_filter, &tid) &&
+	    !bpf_map_lookup_elem(&tgid_filter, &tgid))
+		return 0;
+	d = bpf_task_storage_get(&tstamp, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!d || d->ts)
+		return 0;
+	__builtin_memset(&d->u, 0, sizeof(d->u));
+	d->ustack = OFFCPU_NO_STACK_ASLEEP;
+	d->kstack = OFFCPU_NO_STACK_ASLEEP;
+	d->state = state;
+	d->cpu = 0;
+	d->runtime = BPF_CORE_READ(task, se.sum_exec_runtime);
+	d->ts = start_ns;
+	count(OFFCPU_CNT_ASLEEP_AT_START, 1);
 	return 0;
 }

@@ -217,6 +217,7 @@ static int configure(struct prism_offcpu *off)
 	s->rodata->kernel_threads = o->kernel_threads || o->kernel_threads_only;
 	s->rodata->kthreads_only = o->kernel_threads_only;
 	s->rodata->max_ns = o->max_ns;
+	s->rodata->presleep_skip_tgid = o->held_pid > 0 ? (uint32_t)o->held_pid : 0;
 	s->rodata->want_ustack = !o->no_user_stack;
 	s->rodata->want_kstack = !o->no_kernel_stack;
 	s->rodata->has_cpu_filter = o->nr_cpus > 0;
@@ -405,17 +406,19 @@ static int on_block(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+static int run_iter(struct bpf_program *prog);
+
 int prism_offcpu__start(struct prism_offcpu *off)
 {
 	struct offcpu_bpf *s;
+	int err;
 
 	if (!off || off->phase != PH_OPEN)
 		return -EINVAL;
 	s = off->skel;
 	off->rb = ring_buffer__new(bpf_map__fd(s->maps.blocks), on_block, off, NULL);
 	if (!off->rb) {
-		int err = -errno;
-
+		err = -errno;
 		return off_error(off, "offcpu: cannot map the BPF skeleton's ring buffer: %s",
 				 strerror(errno)),
 		       err;
@@ -424,8 +427,7 @@ int prism_offcpu__start(struct prism_offcpu *off)
 	/* fork tracking first: no child may escape between the two attaches */
 	s->links.offcpu_fork = bpf_program__attach(s->progs.offcpu_fork);
 	if (!s->links.offcpu_fork) {
-		int err = -errno;
-
+		err = -errno;
 		off_error(off,
 			  "offcpu: cannot attach the BPF skeleton's program to "
 			  "tp_btf/sched_process_fork: %s",
@@ -435,8 +437,7 @@ int prism_offcpu__start(struct prism_offcpu *off)
 	}
 	s->links.offcpu_switch = bpf_program__attach(s->progs.offcpu_switch);
 	if (!s->links.offcpu_switch) {
-		int err = -errno;
-
+		err = -errno;
 		off_error(off,
 			  "offcpu: cannot attach the BPF skeleton's program to "
 			  "tp_btf/sched_switch: %s",
@@ -444,6 +445,12 @@ int prism_offcpu__start(struct prism_offcpu *off)
 		off_hint(off, offcpu_env_hint(0));
 		return err;
 	}
+	/* the tasks asleep since before now: their blocks start now */
+	s->bss->start_ns = mono_ns();
+	err = run_iter(s->progs.offcpu_presleep);
+	if (err)
+		pr_debug("offcpu: cannot look for the tasks asleep at the start: %s\n",
+			 strerror(-err));
 	off->phase = PH_STARTED;
 	return 0;
 }
@@ -471,15 +478,15 @@ int prism_offcpu__poll_fd(const struct prism_offcpu *off)
 	return ring_buffer__epoll_fd(off->rb);
 }
 
-/* run the iter/task program once: it closes the blocks still open at stop_ns */
-static int sweep(struct prism_offcpu *off)
+/* run an iter/task program once over every task */
+static int run_iter(struct bpf_program *prog)
 {
 	struct bpf_link *link;
 	char buf[64];
 	ssize_t n;
 	int fd, err = 0;
 
-	link = bpf_program__attach_iter(off->skel->progs.offcpu_sweep, NULL);
+	link = bpf_program__attach_iter(prog, NULL);
 	if (!link)
 		return -errno;
 	fd = bpf_iter_create(bpf_link__fd(link));
@@ -550,6 +557,7 @@ static void fill_stats(struct prism_offcpu_stats *st, const uint64_t *c)
 	st->filter_full = c[OFFCPU_CNT_FILTER_FULL];
 	st->copies = c[OFFCPU_CNT_COPIES];
 	st->long_blocks = c[OFFCPU_CNT_LONG];
+	st->asleep_at_start = c[OFFCPU_CNT_ASLEEP_AT_START];
 	st->copy_drops = c[OFFCPU_CNT_COPY_DROP];
 	st->copy_bytes = c[OFFCPU_CNT_COPY_BYTES];
 }
@@ -836,7 +844,8 @@ int prism_offcpu__stop(struct prism_offcpu *off)
 	bpf_link__destroy(s->links.offcpu_fork);
 	s->links.offcpu_fork = NULL;
 
-	err = sweep(off);
+	/* offcpu_sweep closes the blocks still open at stop_ns */
+	err = run_iter(s->progs.offcpu_sweep);
 	if (err) {
 		off_error(off,
 			  "offcpu: cannot run the BPF skeleton's task iterator to close the "

@@ -9,6 +9,7 @@
 #  - --min-block 50ms keeps the 3 long sleeps only, --max-block 50ms the
 #    short ones only;
 #  - --kernel-threads-only shows kernel threads only;
+#  - a task asleep through the whole recording (-p) is shown, from its start;
 #  - one step: prism offcpu -- cmd, prism offcpu -a --duration;
 #  - one row per thread in the task table;
 #  - a bad value gives the error, the hint and the option's line, not the
@@ -94,6 +95,22 @@ done <"$TMP/k.pids"
 check "--kernel-threads-only: no user process among them ($user)" test "$user" -eq 0
 ls /var/tmp/prism-offcpu-* >/dev/null 2>&1
 check "the one-step file is removed" test $? -ne 0
+
+# a task asleep since before the recording: its time from the start
+sleep 30 &
+sp=$!
+sleep 0.3
+prism record -q --off-cpu -p "$sp" --duration 1 -o "$TMP/asleep.data"
+check "record -p of a sleeping task exits 0" test $? -eq 0
+kill "$sp" 2>/dev/null
+wait "$sp" 2>/dev/null
+prism offcpu -i "$TMP/asleep.data" --folded >"$TMP/asleep.folded" 2>"$TMP/asleep.err"
+check "no 'no off-CPU time' warning ($(head -c 200 "$TMP/asleep.err"))" test ! -s "$TMP/asleep.err"
+ns=$(awk '/^sleep;\[asleep since before the recording\] [0-9]+$/ { print $NF }' "$TMP/asleep.folded")
+check "the sleeping task's second is there (${ns:-none} ns)" \
+	test "${ns:-0}" -ge 900000000 -a "${ns:-0}" -le 1300000000
+prism offcpu -i "$TMP/asleep.data" >"$TMP/asleep.txt" 2>/dev/null
+grep_q '^# 1 tasks were asleep when the recording began' "$TMP/asleep.txt"
 
 # a precise error is not followed by the whole usage
 prism offcpu --min-block 5parsecs -- true >"$TMP/bad.out" 2>"$TMP/bad.err"
