@@ -50,11 +50,39 @@ static uint64_t lookup_children(struct prism_hist_entry *rows, size_t nr,
 	return 0;
 }
 
+/*
+ * Kernel frames every off-CPU kernel stack goes through (the scheduler, the
+ * syscall entry): at 100% they would push the useful rows out
+ */
+static bool is_plumbing(const struct prism_hist_entry *e)
+{
+	static const char *const names[] = {
+		"__schedule",
+		"schedule",
+		"schedule_idle",
+		"preempt_schedule",
+		"preempt_schedule_common",
+		"preempt_schedule_irq",
+		"do_syscall_64",
+		"entry_SYSCALL_64",
+		"entry_SYSCALL_64_after_hwframe",
+		"__traceiter_sched_switch",
+	};
+	size_t i;
+
+	if (!e->sym || !e->dso || e->dso[0] != '[' || strncmp(e->dso, "[kernel", 7))
+		return false;
+	for (i = 0; i < PRISM_ARRAY_SIZE(names); i++)
+		if (!strcmp(e->sym, names[i]))
+			return true;
+	return false;
+}
+
 static int print_functions(struct offcpu *o)
 {
 	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM, PRISM_SORT_DSO };
 	struct prism_hist_entry *rows, *sr[ST_NR] = { 0 };
-	size_t nr, snr[ST_NR] = { 0 }, i, k;
+	size_t nr, snr[ST_NR] = { 0 }, i, k, shown = 0, left_out = 0;
 	bool split = !o->unknown_state && o->method == M_BPF;
 	char buf[32];
 	int err;
@@ -72,17 +100,28 @@ static int print_functions(struct offcpu *o)
 		printf("#  total ms       %%       S ms       D ms   other ms  function [dso]\n");
 	else
 		printf("#  total ms       %%  function [dso]\n");
-	for (i = 0; i < nr && i < o->limit; i++) {
+	for (i = 0; i < nr && shown < o->limit; i++) {
 		const struct prism_hist_entry *e = &rows[i];
 
+		if (!o->all_functions && is_plumbing(e)) {
+			left_out++;
+			continue;
+		}
+		shown++;
 		printf("%11.3f %6.2f%%", (double)e->children / 1e6, pct(e->children, o->off_ns));
 		if (split)
 			for (k = 0; k < ST_NR; k++)
 				printf(" %10.3f", (double)lookup_children(sr[k], snr[k], e) / 1e6);
 		printf("  %s [%s]\n", row_name(e, buf, sizeof(buf)), e->dso ? e->dso : "?");
 	}
-	if (nr > o->limit)
-		printf("# ... %zu more (--limit)\n", nr - o->limit);
+	for (; i < nr; i++)
+		if (!o->all_functions && is_plumbing(&rows[i]))
+			left_out++;
+	if (nr - left_out > shown)
+		printf("# ... %zu more (--limit)\n", nr - left_out - shown);
+	if (left_out)
+		printf("# %zu scheduler and syscall-entry functions left out (--all-functions)\n",
+		       left_out);
 	return 0;
 }
 

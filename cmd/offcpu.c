@@ -764,6 +764,9 @@ int cmd_offcpu(int argc, const char **argv)
 			   "only blocks in this task state (BPF method): S interruptible sleep, "
 			   "D uninterruptible (disk, locks)"),
 		OPT_BOOL(0, "user-only", &o.user_only, "leave the kernel frames out of the stacks"),
+		OPT_BOOL(0, "all-functions", &o.all_functions,
+			 "keep the scheduler and syscall-entry kernel functions (__schedule, "
+			 "do_syscall_64, ...) in the function table"),
 		OPT_BOOL(0, "with-cpu", &o.with_cpu,
 			 "combined view: also the on-CPU time of cpu-clock/task-clock samples "
 			 "(record them with -e cpu-clock -g); stacks are rooted in [on-CPU] or "

@@ -63,6 +63,7 @@ struct offcpu {
 	const char *state;
 	unsigned int limit;
 	bool user_only;
+	bool all_functions; /* the scheduler and syscall-entry kernel frames too */
 
 	struct prism_session *s;
 	struct prism_symbols *sy;

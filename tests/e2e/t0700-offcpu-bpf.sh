@@ -97,6 +97,14 @@ prism record -q --off-cpu --off-cpu-kernel-stack -o "$TMP/k.data" -- "$WL" 5 10 
 prism offcpu -i "$TMP/k.data" --folded >"$TMP/k.folded" 2>/dev/null
 grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;sleep_once;__nanosleep;clock_nanosleep[^;]*;(.*;)?do_nanosleep_\[k\](;.*)? [0-9]+$' "$TMP/k.folded"
 grep_q '^offcpu-sleep;(.*;)?main;reader_loop;read_once;read;(.*;)?(anon_)?pipe_read_\[k\](;.*)? [0-9]+$' "$TMP/k.folded"
+# the function table leaves the scheduler and syscall entry out, unless asked
+prism offcpu -i "$TMP/k.data" --limit 500 >"$TMP/k.txt" 2>/dev/null
+check "no __schedule row in the function table" \
+	test "$(grep -c ' __schedule \[\[kernel.kallsyms\]\]$' "$TMP/k.txt")" -eq 0
+grep_q '^ .* do_nanosleep \[\[kernel.kallsyms\]\]$' "$TMP/k.txt"
+grep_q '^# [0-9]+ scheduler and syscall-entry functions left out \(--all-functions\)' "$TMP/k.txt"
+prism offcpu -i "$TMP/k.data" --limit 500 --all-functions >"$TMP/ka.txt" 2>/dev/null
+grep_q '^ .* __schedule \[\[kernel.kallsyms\]\]$' "$TMP/ka.txt"
 perf script -i "$TMP/k.data" 2>&1 >/dev/null | head -3 >"$TMP/k.err"
 check "perf script reads kernel+user call chains without a warning" test ! -s "$TMP/k.err"
 
