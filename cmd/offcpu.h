@@ -103,6 +103,15 @@ struct offcpu {
 /* the pseudo-frames that root off-CPU and on-CPU stacks in the combined view */
 extern const char marker_off[], marker_on[];
 
+/* offcpu-fp.c: stacks cut short by missing frame pointers */
+void fp_check(struct offcpu *o, const struct prism_frame *f, size_t nr, const char *comm,
+	      uint64_t count);
+void fp_report(struct offcpu *o);
+/* a frameless leaf's missing callers into o->cc; 0 or -errno */
+int recover_leaf(struct offcpu *o, const struct prism_sample *s,
+		 const struct prism_offcpu_raw *raw);
+void leaf_report(struct offcpu *o);
+
 void offcpu_print_text(struct offcpu *o);
 int offcpu_write_flamegraph(struct offcpu *o);
 
