@@ -332,7 +332,9 @@ static __always_inline void copy_stack(struct task_struct *prev, const struct of
 	__u64 sp;
 	long len;
 
-	if (!regs || bpf_map_update_elem(&copied, key, &one, BPF_NOEXIST))
+	/* a lookup first: the common case (copied already) takes no bucket lock */
+	if (!regs || bpf_map_lookup_elem(&copied, key) ||
+	    bpf_map_update_elem(&copied, key, &one, BPF_NOEXIST))
 		return;
 	c = bpf_map_lookup_elem(&copybuf, &cpu);
 	if (!c)
