@@ -8,8 +8,9 @@
 # the same parent.  A frame-pointer walk from inside clock_nanosleep or read
 # skips their caller: prism offcpu must put it back from the window of stack
 # kept at sp (frame-pointer mode) and from the stack copy (--call-graph
-# dwarf), attribute >= 95% of each second to stacks through sleeper and
-# reader (folded and default output), keep reader_a and reader_b apart, and
+# dwarf), attribute 95..101% of the wall-clock time the workload measured
+# around sleeper() and reader() to stacks through them (folded and default
+# output), keep reader_a and reader_b apart, and
 # warn, naming libc, when the window is off.  perf 6.1 reads both files
 # without a warning and unwinds the DWARF one.
 . tests/e2e/lib.sh
@@ -19,6 +20,7 @@ require_cmd cc "apt-get install gcc"
 prism version --build-options | grep -q 'bpf: \[ on' || skip "prism was built without BPF support"
 
 cat >"$TMP/blocker.c" <<'C'
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -51,6 +53,21 @@ __attribute__((noinline)) void reader_b(int fd, int n)
 		if (read(fd, &c, 1) != 1)
 			break;
 }
+static long long now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+/* the wall-clock time around a call: what off-CPU time can at most be */
+#define TIMED(name, call)                                              \
+	do {                                                           \
+		long long t0_ = now();                                 \
+		call;                                                  \
+		printf("time %s %lld\n", name, now() - t0_);           \
+		fflush(stdout);                                        \
+	} while (0)
 int main(int argc, char **argv)
 {
 	int two = argc > 1 && !strcmp(argv[1], "two"), p[2];
@@ -59,7 +76,7 @@ int main(int argc, char **argv)
 	if (pipe(p))
 		return 1;
 	if (!two)
-		sleeper(100);
+		TIMED("sleeper", sleeper(100));
 	pid = fork();
 	if (!pid) {
 		struct timespec ts = { 0, 10000000 };
@@ -73,10 +90,10 @@ int main(int argc, char **argv)
 	}
 	close(p[1]);
 	if (two) {
-		reader_a(p[0], 50);
-		reader_b(p[0], 50);
+		TIMED("reader_a", reader_a(p[0], 50));
+		TIMED("reader_b", reader_b(p[0], 50));
 	} else {
-		reader(p[0], 100);
+		TIMED("reader", reader(p[0], 100));
 	}
 	waitpid(pid, NULL, 0);
 	return 0;
@@ -89,32 +106,36 @@ cc -O1 -g -fno-omit-frame-pointer -o "$TMP/blocker" "$TMP/blocker.c" ||
 ns_of() { # FOLDED PID-ISH PATTERN
 	awk -v re="$2" '$0 ~ re { s += $NF } END { print s + 0 }' "$1"
 }
+# the workload's own wall-clock ns around the call of $2
+wall_of() { awk -v f="$2" '$1 == "time" && $2 == f { print $3 }' "$1"; }
+# $1 (ns) is 95..101% of $2 (ns, the wall-clock time around the calls)
+share_ok() { awk -v a="$1" -v w="$2" 'BEGIN { exit !(w > 0 && a >= 0.95 * w && a <= 1.01 * w + 2e6) }'; }
 # the function table's total ms of $2
 ms_of() { awk -v f="$2" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
 	t && $(NF-1) == f { print $1; exit }' "$1"; }
 
 check_mode() { # NAME RECORD-OPTIONS...
-	local name=$1 ns ms
+	local name=$1 ns ms wall
 	shift
-	prism record -q --off-cpu "$@" -o "$TMP/$name.data" -- "$TMP/blocker" 2>"$TMP/$name.rec"
+	prism record -q --off-cpu "$@" -o "$TMP/$name.data" -- "$TMP/blocker" \
+		>"$TMP/$name.wl" 2>"$TMP/$name.rec"
 	check "$name: record exits 0 ($(head -c 300 "$TMP/$name.rec"))" test $? -eq 0
 	prism offcpu -i "$TMP/$name.data" --folded >"$TMP/$name.folded" 2>"$TMP/$name.err"
 	check "$name: offcpu --folded exits 0" test $? -eq 0
 	check "$name: no warning ($(head -c 300 "$TMP/$name.err"))" test ! -s "$TMP/$name.err"
+	prism offcpu -i "$TMP/$name.data" >"$TMP/$name.txt" 2>/dev/null
 	for f in sleeper reader; do
+		wall=$(wall_of "$TMP/$name.wl" "$f")
 		ns=$(ns_of "$TMP/$name.folded" ";$f;")
-		echo "note: $name: $f ${ns} ns" >&3
-		check "$name: >= 95% of 1 s through $f in --folded (${ns} ns)" \
-			test "$ns" -ge 950000000 -a "$ns" -le 1100000000
+		ms=$(ms_of "$TMP/$name.txt" "$f")
+		echo "note: $name: $f ${ns} ns in stacks through it, ${ms:-none} ms in the table, ${wall:-none} ns of wall-clock time" >&3
+		check "$name: 95..101% of $f's time in stacks through it, --folded (${ns} of ${wall:-none} ns)" \
+			share_ok "$ns" "${wall:-0}"
+		check "$name: 95..101% of $f's time in the function table (${ms:-none} ms of ${wall:-none} ns)" \
+			share_ok "$(awk -v m="${ms:-0}" 'BEGIN { printf "%.0f", m * 1e6 }')" "${wall:-0}"
 	done
 	grep_q '^blocker;.*main;sleeper;[^ ]*nanosleep[^ ]* [0-9]+$' "$TMP/$name.folded"
 	grep_q '^blocker;.*main;reader;[^ ]*read[^ ]* [0-9]+$' "$TMP/$name.folded"
-	prism offcpu -i "$TMP/$name.data" >"$TMP/$name.txt" 2>/dev/null
-	for f in sleeper reader; do
-		ms=$(ms_of "$TMP/$name.txt" "$f")
-		check "$name: >= 95% of 1 s through $f in the function table (${ms:-none} ms)" \
-			awk -v m="${ms:-0}" 'BEGIN { exit !(m >= 950 && m <= 1100) }'
-	done
 }
 
 check_mode fp
@@ -135,18 +156,20 @@ if command -v perf >/dev/null; then
 fi
 
 # two callers of read() from the same parent stay apart
-prism record -q --off-cpu -o "$TMP/two.data" -- "$TMP/blocker" two 2>/dev/null
+prism record -q --off-cpu -o "$TMP/two.data" -- "$TMP/blocker" two >"$TMP/two.wl" 2>/dev/null
 check "two: record exits 0" test $? -eq 0
 prism offcpu -i "$TMP/two.data" --folded >"$TMP/two.folded" 2>"$TMP/two.err"
 for f in reader_a reader_b; do
 	ns=$(ns_of "$TMP/two.folded" ";main;$f;[^;]*read[^;]* ")
-	echo "note: two: $f ${ns} ns" >&3
-	check "two: >= 90% of 0.5 s through $f (${ns} ns)" \
-		test "$ns" -ge 450000000 -a "$ns" -le 600000000
+	wall=$(wall_of "$TMP/two.wl" "$f")
+	echo "note: two: $f ${ns} ns, ${wall:-none} ns of wall-clock time" >&3
+	check "two: 95..101% of $f's time in stacks through it (${ns} of ${wall:-none} ns)" \
+		share_ok "$ns" "${wall:-0}"
 done
 
 # without the window the callers are lost, and the warning says where
-prism record -q --off-cpu --off-cpu-window 0 -o "$TMP/nowin.data" -- "$TMP/blocker" 2>/dev/null
+prism record -q --off-cpu --off-cpu-window 0 -o "$TMP/nowin.data" -- "$TMP/blocker" \
+	>/dev/null 2>&1
 check "nowin: record exits 0" test $? -eq 0
 prism offcpu -i "$TMP/nowin.data" --folded >"$TMP/nowin.folded" 2>"$TMP/nowin.err"
 grep_q '^warning: libc\.so\.6 has no frame pointers: [0-9]+ of [0-9]+ stacks lost their caller above .*(read|nanosleep).*; record with --call-graph dwarf' \
