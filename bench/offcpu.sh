@@ -122,5 +122,5 @@ for m in bpf bpf-nowin bpf-dwarf sched sched-dwarf; do
 	bytes=$(stat -c %s "$out")
 	ms=$("$PRISM" offcpu -i "$out" 2>/dev/null | awk '/^# total:/ { print $3; exit }')
 	awk -v m="$m" -v b="$bytes" -v ms="${ms:-0}" 'BEGIN {
-		printf "%-11s %12d %10.3f %12.0f\n", m, b, ms / 1000, ms > 0 ? b / (ms / 1000) : 0 }'
+		printf "%-11s %12d %10.3f %12.0f\n", m, b, ms / 1000, (ms > 0 ? b / (ms / 1000) : 0) }'
 done

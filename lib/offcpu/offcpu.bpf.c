@@ -543,7 +543,8 @@ int offcpu_presleep(struct bpf_iter__task *ctx)
 		return 0;
 	state = task_state(task) & OFFCPU_STATE_MASK;
 	cls = state_class(state);
-	if (!(cls & state_mask) || cls == OFFCPU_CLASS_RUNNABLE)
+	/* on a CPU with a sleeping state: about to block, its switch-out will say */
+	if (!(cls & state_mask) || cls == OFFCPU_CLASS_RUNNABLE || BPF_CORE_READ(task, on_cpu))
 		return 0;
 	kthread = BPF_CORE_READ(task, flags) & OFFCPU_PF_KTHREAD;
 	if ((!kernel_threads && kthread) || (kthreads_only && !kthread))

@@ -20,6 +20,7 @@ struct task_struct {
 	unsigned int flags;
 	int pid;
 	int tgid;
+	int on_cpu; /* running (or switching) on a CPU now */
 	struct sched_entity se;
 };
 
