@@ -234,7 +234,7 @@ static int configure(struct prism_offcpu *off)
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.blocks, o->ringbuf_bytes);
 	if (!err)
-		err = bpf_map__set_max_entries(s->maps.copied, o->max_entries);
+		err = bpf_map__set_max_entries(s->maps.copied, o->dwarf_size ? o->max_entries : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.copybuf, o->dwarf_size ? off->nr_cpus : 1);
 	if (!err)

@@ -410,8 +410,15 @@ static void stop_without_cfi(struct unw_session *u, uint64_t pc)
 	mod = dwfl_addrmodule(u->dwfl, pc);
 	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
 	eh = elf ? gelf_getehdr(elf, &mem) : NULL;
-	if (!eh || eh->e_entry + bias != pc)
+	/*
+	 * the entry point itself, or a caller in its first instructions (ld.so's
+	 * _start calls _dl_start at once: a task preempted there returns to
+	 * _start + 8, looked up as _start + 7)
+	 */
+	if (!eh || pc < eh->e_entry + bias || pc - (eh->e_entry + bias) >= 16)
 		stop(u, PRISM_UNWIND_NO_BINARY);
+	else
+		u->zero_pc = true; /* the outermost frame, as a return address 0 says */
 }
 
 static int frame_callback(Dwfl_Frame *state, void *arg)
