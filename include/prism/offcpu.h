@@ -68,11 +68,6 @@ struct prism_offcpu_opts {
 	size_t nr_tids;
 	bool follow_children; /* processes in pids (and added later) include their descendants */
 	bool task_filter; /* filter on tasks even with no pids/tids yet (add them later) */
-	/*
-	 * a process not to count as asleep at the start (a workload the caller
-	 * holds until then: its wait is the caller's); 0 = none
-	 */
-	int held_pid;
 	uint64_t cgroup_id; /* only tasks in this cgroup (v2) or below it; 0 = any */
 	uint32_t max_stack_depth; /* frames per stack; 0 = 127 (capped by perf_event_max_stack) */
 	uint32_t max_stacks; /* distinct stacks; 0 = 16384 */
@@ -230,7 +225,22 @@ PRISM_API int prism_offcpu__open(struct prism_offcpu *off);
  */
 PRISM_API int prism_offcpu__add_pid(struct prism_offcpu *off, int pid);
 
-/* attach the programs: measuring starts.  0 or -errno (message in __error) */
+/**
+ * prism_offcpu__hold_pid - a process the caller holds until start
+ * @off: opened engine
+ * @pid: e.g. a workload forked and waiting to be released: its wait is the
+ *       caller's, not a block of its own, so it is not one of the tasks found
+ *       asleep at the start (one process; a later call replaces it)
+ *
+ * Return: 0, -EINVAL (not opened, or started), -PRISM_E_NOFEATURE (built without BPF).
+ */
+PRISM_API int prism_offcpu__hold_pid(struct prism_offcpu *off, int pid);
+
+/*
+ * attach the programs: measuring starts.  Tasks asleep at that moment (but
+ * the held one) get a block from it, without stacks (err -ENODATA).
+ * 0 or -errno (message in __error)
+ */
 PRISM_API int prism_offcpu__start(struct prism_offcpu *off);
 
 /**

@@ -34,7 +34,6 @@ const volatile __u32 state_mask = OFFCPU_CLASS_S | OFFCPU_CLASS_D;
 const volatile __u64 min_ns = 0;
 const volatile __u64 max_ns = 0; /* 0: no upper bound */
 const volatile bool kthreads_only = false; /* only kernel threads (with kernel_threads) */
-const volatile __u32 presleep_skip_tgid = 0; /* not asleep at the start: held by the loader */
 const volatile __u64 thresh_ns = 0; /* 0: never emit individually */
 const volatile bool kernel_threads = false;
 const volatile bool want_ustack = true;
@@ -49,6 +48,8 @@ const volatile __u32 copy_size = 0; /* DWARF mode: bytes of user stack copied pe
 __u64 stop_ns = 0;
 /* set by the loader at start: the start of the blocks of tasks asleep then */
 __u64 start_ns = 0;
+/* set by the loader before start: a process it holds until then (not asleep at the start) */
+__u32 presleep_skip_tgid = 0;
 
 /* sizes are set by the loader (bpf_map__set_max_entries / set_value_size) */
 struct {

@@ -217,7 +217,6 @@ static int configure(struct prism_offcpu *off)
 	s->rodata->kernel_threads = o->kernel_threads || o->kernel_threads_only;
 	s->rodata->kthreads_only = o->kernel_threads_only;
 	s->rodata->max_ns = o->max_ns;
-	s->rodata->presleep_skip_tgid = o->held_pid > 0 ? (uint32_t)o->held_pid : 0;
 	s->rodata->want_ustack = !o->no_user_stack;
 	s->rodata->want_kstack = !o->no_kernel_stack;
 	s->rodata->has_cpu_filter = o->nr_cpus > 0;
@@ -407,6 +406,14 @@ static int on_block(void *ctx, void *data, size_t size)
 }
 
 static int run_iter(struct bpf_program *prog);
+
+int prism_offcpu__hold_pid(struct prism_offcpu *off, int pid)
+{
+	if (!off || pid <= 0 || off->phase != PH_OPEN)
+		return -EINVAL;
+	off->skel->bss->presleep_skip_tgid = (uint32_t)pid;
+	return 0;
+}
 
 int prism_offcpu__start(struct prism_offcpu *off)
 {

@@ -85,9 +85,6 @@ int rec_offcpu_open(struct prism_record *r)
 	oo.nr_tids = nr_tids;
 	/* -p: the processes and what they fork, as perf's inherit does */
 	oo.follow_children = nr_pids > 0;
-	/* the workload waits for its release in prism's code: not a block of its own */
-	if (r->child > 0)
-		oo.held_pid = (int)r->child;
 	if (r->child > 0 && !r->o.system_wide && !r->o.cpu_list) {
 		oo.follow_children = true;
 		oo.task_filter = true;
@@ -104,6 +101,9 @@ int rec_offcpu_open(struct prism_record *r)
 		rec_error(r, "%s", prism_offcpu__error(r->off));
 		goto out;
 	}
+	/* the workload waits for its release in prism's code: not a block of its own */
+	if (r->child > 0)
+		prism_offcpu__hold_pid(r->off, (int)r->child);
 	if (oo.task_filter) {
 		err = prism_offcpu__add_pid(r->off, (int)r->child);
 		if (err) {
