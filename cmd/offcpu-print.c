@@ -50,11 +50,39 @@ static uint64_t lookup_children(struct prism_hist_entry *rows, size_t nr,
 	return 0;
 }
 
+/*
+ * Kernel frames every off-CPU kernel stack goes through (the scheduler, the
+ * syscall entry): at 100% they would push the useful rows out
+ */
+static bool is_plumbing(const struct prism_hist_entry *e)
+{
+	static const char *const names[] = {
+		"__schedule",
+		"schedule",
+		"schedule_idle",
+		"preempt_schedule",
+		"preempt_schedule_common",
+		"preempt_schedule_irq",
+		"do_syscall_64",
+		"entry_SYSCALL_64",
+		"entry_SYSCALL_64_after_hwframe",
+		"__traceiter_sched_switch",
+	};
+	size_t i;
+
+	if (!e->sym || !e->dso || e->dso[0] != '[' || strncmp(e->dso, "[kernel", 7))
+		return false;
+	for (i = 0; i < PRISM_ARRAY_SIZE(names); i++)
+		if (!strcmp(e->sym, names[i]))
+			return true;
+	return false;
+}
+
 static int print_functions(struct offcpu *o)
 {
 	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM, PRISM_SORT_DSO };
 	struct prism_hist_entry *rows, *sr[ST_NR] = { 0 };
-	size_t nr, snr[ST_NR] = { 0 }, i, k;
+	size_t nr, snr[ST_NR] = { 0 }, i, k, shown = 0, left_out = 0;
 	bool split = !o->unknown_state && o->method == M_BPF;
 	char buf[32];
 	int err;
@@ -72,35 +100,50 @@ static int print_functions(struct offcpu *o)
 		printf("#  total ms       %%       S ms       D ms   other ms  function [dso]\n");
 	else
 		printf("#  total ms       %%  function [dso]\n");
-	for (i = 0; i < nr && i < o->limit; i++) {
+	for (i = 0; i < nr && shown < o->limit; i++) {
 		const struct prism_hist_entry *e = &rows[i];
 
+		if (!o->all_functions && is_plumbing(e)) {
+			left_out++;
+			continue;
+		}
+		shown++;
 		printf("%11.3f %6.2f%%", (double)e->children / 1e6, pct(e->children, o->off_ns));
 		if (split)
 			for (k = 0; k < ST_NR; k++)
 				printf(" %10.3f", (double)lookup_children(sr[k], snr[k], e) / 1e6);
 		printf("  %s [%s]\n", row_name(e, buf, sizeof(buf)), e->dso ? e->dso : "?");
 	}
-	if (nr > o->limit)
-		printf("# ... %zu more (--limit)\n", nr - o->limit);
+	for (; i < nr; i++)
+		if (!o->all_functions && is_plumbing(&rows[i]))
+			left_out++;
+	if (nr - left_out > shown)
+		printf("# ... %zu more (--limit)\n", nr - left_out - shown);
+	if (left_out)
+		printf("# %zu scheduler and syscall-entry functions left out (--all-functions)\n",
+		       left_out);
 	return 0;
 }
 
 static int print_tasks(struct offcpu *o)
 {
-	static const enum prism_sort_key keys[] = { PRISM_SORT_COMM, PRISM_SORT_PID,
-						    PRISM_SORT_TID };
+	/*
+	 * a row per thread, as the state columns are summed: a thread seen
+	 * under two comms (exec, prctl) is one task, shown with its last comm
+	 */
+	static const enum prism_sort_key keys[] = { PRISM_SORT_PID, PRISM_SORT_TID };
 	struct prism_hist_entry *rows, *sr[ST_NR] = { 0 };
 	size_t nr, snr[ST_NR] = { 0 }, i, j, k;
 	bool split = !o->unknown_state && o->method == M_BPF;
+	const char *comm;
 	int err;
 
 	for (k = 0; split && k < ST_NR; k++) {
-		err = prism_profile__entries(o->st[k], keys, 3, false, &sr[k], &snr[k]);
+		err = prism_profile__entries(o->st[k], keys, 2, false, &sr[k], &snr[k]);
 		if (err)
 			return err;
 	}
-	err = prism_profile__entries(o->all, keys, 3, false, &rows, &nr);
+	err = prism_profile__entries(o->all, keys, 2, false, &rows, &nr);
 	if (err)
 		return err;
 	printf("\n# Off-CPU time by task\n");
@@ -120,7 +163,10 @@ static int print_tasks(struct offcpu *o)
 					v += sr[k][j].self;
 			printf(" %10.3f", (double)v / 1e6);
 		}
-		printf("  %s %u/%u\n", e->comm ? e->comm : "?", e->pid, e->tid);
+		comm = prism_tasks__comm(o->tasks, e->tid);
+		if (!comm)
+			comm = e->comm;
+		printf("  %s %u/%u\n", comm ? comm : "?", e->pid, e->tid);
 	}
 	if (nr > o->limit)
 		printf("# ... %zu more (--limit)\n", nr - o->limit);
@@ -296,6 +342,16 @@ static void print_losses(struct offcpu *o)
 	printf("# BPF side: %" PRIu64 " blocks seen, %" PRIu64 " still off CPU at the end "
 	       "(counted up to it), %" PRIu64 " kept individually\n",
 	       o->stats.switch_out, o->stats.in_progress, o->stats.emitted);
+	if (o->stats.asleep_at_start)
+		printf("# %" PRIu64 " tasks were asleep when the recording began: their blocks "
+		       "count from its start, without stacks ([asleep since before the "
+		       "recording])\n",
+		       o->stats.asleep_at_start);
+	if (o->stats.unclosed)
+		printf("# %" PRIu64 " blocks ended without a traced switch-in (the kernel skipped "
+		       "the sched_switch tracepoint): their end is estimated from the task's CPU "
+		       "time since\n",
+		       o->stats.unclosed);
 	for (i = 0; i < prism_offcpu_stats__nr(); i++) {
 		const struct prism_offcpu_stat_desc *d = prism_offcpu_stats__desc(i);
 		uint64_t v = prism_offcpu_stats__get(&o->stats, i);

@@ -19,15 +19,23 @@
 #include <prism/offcpu.h>
 #include <prism/profile.h>
 #include <prism/session.h>
+#include <prism/strbuf.h>
 #include <prism/symbol.h>
 #include <prism/task.h>
+
+#include <unistd.h>
+
+#include <prism/record.h>
 
 #include "cmd.h"
 #include "input.h"
 #include "offcpu.h"
 #include "options.h"
+#include "record-opts.h"
 
 const char marker_off[] = "[off-CPU]", marker_on[] = "[on-CPU]";
+/* the stack of a block that began before the recording (the task was asleep then) */
+static const char marker_asleep[] = "[asleep since before the recording]";
 
 static int state_class(unsigned int state)
 {
@@ -38,104 +46,6 @@ static int state_class(unsigned int state)
 		return ST_D;
 	default:
 		return ST_OTHER;
-	}
-}
-
-/* ---- frame-pointer check ---- */
-
-static bool is_stack_root(const char *sym)
-{
-	static const char *const roots[] = {
-		"_start",
-		"__libc_start_main",
-		"__libc_start_call_main",
-		"start_thread",
-		"clone",
-		"clone3",
-		"__clone",
-		"__clone3",
-		"_dl_start_user",
-	};
-	size_t i;
-
-	if (!sym)
-		return false;
-	for (i = 0; i < PRISM_ARRAY_SIZE(roots); i++)
-		if (!strcmp(sym, roots[i]))
-			return true;
-	return false;
-}
-
-static struct fp_dso *fp_dso(struct offcpu *o, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < o->nr_fp; i++)
-		if (!strcmp(o->fp[i].name, name))
-			return &o->fp[i];
-	if (o->nr_fp == o->cap_fp) {
-		o->cap_fp = o->cap_fp ? 2 * o->cap_fp : 16;
-		o->fp = xrealloc(o->fp, o->cap_fp * sizeof(*o->fp));
-	}
-	o->fp[o->nr_fp] = (struct fp_dso){ .name = name };
-	return &o->fp[o->nr_fp++];
-}
-
-/*
- * A frame-pointer user stack normally ends in a thread's entry (_start,
- * __libc_start_call_main, start_thread, clone3).  One that ends anywhere
- * else, or that runs into an address no mapping covers, was cut short: the
- * frame-pointer chain broke in the DSO of the outermost good frame.  Every
- * user DSO on the stack counts the sample; the DSO where it broke counts it
- * as broken.
- */
-static void fp_check(struct offcpu *o, const struct prism_frame *f, size_t nr, const char *comm,
-		     uint64_t count)
-{
-	const char *blame = NULL;
-	size_t i, last = nr;
-	bool broken = false;
-
-	for (i = 0; i < nr; i++) {
-		if (f[i].kernel)
-			continue;
-		if (!f[i].dso || !f[i].dso_name || !strcmp(f[i].dso_name, "[unknown]")) {
-			broken = true;
-			break;
-		}
-		last = i;
-		fp_dso(o, f[i].dso_name)->samples += count;
-	}
-	if (last == nr) /* no user frames (kernel thread, no user stack) */
-		return;
-	if (!broken && !is_stack_root(f[last].sym))
-		broken = true;
-	if (broken) {
-		struct fp_dso *d;
-
-		blame = f[last].dso_name;
-		d = fp_dso(o, blame);
-		d->broken += count;
-		if (!d->comm)
-			d->comm = comm;
-	}
-}
-
-static void fp_report(struct offcpu *o)
-{
-	size_t i;
-
-	for (i = 0; i < o->nr_fp; i++) {
-		const struct fp_dso *d = &o->fp[i];
-
-		if (d->samples < 3 || d->broken * 2 <= d->samples)
-			continue;
-		warning("%" PRIu64 " of %" PRIu64 " off-CPU blocks have user stacks that end "
-			"early in %s (e.g. in '%s'): it or the code calling it was built without "
-			"frame pointers, so those stacks miss their callers",
-			d->broken, d->samples, d->name, d->comm ? d->comm : "?");
-		hint("rebuild the program with -fno-omit-frame-pointer, or record with "
-		     "'prism record --off-cpu=sched --call-graph dwarf' (DWARF unwinding)");
 	}
 }
 
@@ -240,9 +150,11 @@ static int on_bpf_sample(struct offcpu *o, const struct prism_event *ev)
 	struct prism_offcpu_raw raw;
 	int cls = ST_OTHER, err;
 	uint64_t count = 1;
+	bool have_raw = false;
 
 	if (o->method == M_BPF && (s->type & PERF_SAMPLE_RAW) &&
 	    !prism_offcpu_raw__decode(s->raw_data, s->raw_size, &raw)) {
+		have_raw = true;
 		if (raw.has_stats) {
 			o->stats = raw.stats;
 			o->has_stats = true;
@@ -263,11 +175,24 @@ static int on_bpf_sample(struct offcpu *o, const struct prism_event *ev)
 		o->blocks++;
 	}
 	err = resolve(o, ev);
+	if (!err)
+		err = recover_leaf(o, s, have_raw ? &raw : NULL);
 	if (err)
 		return err;
 	if (o->method == M_BPF && raw.kind != PRISM_OFFCPU_KIND_ENTRY &&
 	    (o->state_mask & (1u << cls)))
 		note_block(o, &raw, s, cls);
+	/* asleep since before the recording: no stack, a pseudo-frame says why */
+	if (have_raw && raw.ustack_err == -ENODATA && raw.kstack_err == -ENODATA) {
+		struct prism_frame mk = { .sym = marker_asleep,
+					  .sym_id = marker_asleep,
+					  .dso_name = marker_asleep,
+					  .dso_path = marker_asleep,
+					  .kind = PRISM_FRAME_USER };
+
+		return add_off(o, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid, s->cpu,
+			       s->period, count, cls, &mk, 1);
+	}
 	return add_off(o, prism_tasks__comm(o->tasks, s->tid), s->pid, s->tid, s->cpu, s->period,
 		       count, cls, o->cc.frames, o->cc.nr);
 }
@@ -537,6 +462,7 @@ static void free_offcpu(struct offcpu *o)
 		free(o->tids[i].frames);
 	free(o->tids);
 	free(o->fp);
+	free(o->leaves);
 	free(o->lb);
 	free(o->scratch);
 	prism_offcpu_fallback__free(o->fb);
@@ -546,14 +472,97 @@ static void free_offcpu(struct offcpu *o)
 	prism_session__free(o->s);
 }
 
+/* the one-step mode's file, removed at exit whichever way prism offcpu ends */
+static char one_step_path[64];
+
+static void remove_one_step_file(void)
+{
+	if (one_step_path[0])
+		unlink(one_step_path);
+}
+
+/* the one-step mode's recording settings (prism record --off-cpu's) */
+struct one_step {
+	bool all_cpus;
+	const char *pids;
+	double duration;
+	const char *call_graph;
+	bool uthreads, kthreads;
+	struct prism_offcpu_opts oo;
+	char *path; /* one_step_path */
+};
+
+static bool one_step_wanted(const struct one_step *os, int argc)
+{
+	return argc > 0 || os->all_cpus || os->pids;
+}
+
+/* record off-CPU time into a temporary file whose path goes to os->path; the exit status */
+static int one_step_record(struct one_step *os, const char **argv)
+{
+	struct prism_record_opts ro = { 0 };
+	int fd, ret;
+
+	if (os->call_graph) {
+		char *end = NULL;
+		unsigned long v = 8192;
+
+		if (strncmp(os->call_graph, "dwarf", 5) ||
+		    (os->call_graph[5] &&
+		     (os->call_graph[5] != ',' || (v = strtoul(os->call_graph + 6, &end, 0),
+						   *end || !v || v > 65528 || v % 8)))) {
+			error("bad --call-graph '%s'", os->call_graph);
+			hint("dwarf or dwarf,SIZE (a multiple of 8 up to 65528); frame pointers "
+			     "are the default");
+			return EXIT_USAGE;
+		}
+		os->oo.dwarf_size = (uint32_t)v;
+	}
+	if (os->uthreads && os->kthreads) {
+		error("--user-threads-only and --kernel-threads-only exclude each other");
+		return EXIT_USAGE;
+	}
+	if (os->oo.max_ns && os->oo.max_ns < os->oo.min_ns) {
+		error("--max-block is shorter than --min-block");
+		return EXIT_USAGE;
+	}
+	os->oo.kernel_threads_only = os->kthreads;
+	os->oo.no_kernel_stack = !os->kthreads;
+	os->oo.thresh_ns = 500000000ull;
+	os->path = one_step_path;
+	snprintf(os->path, sizeof(one_step_path), "/var/tmp/prism-offcpu-XXXXXX");
+	fd = mkstemp(os->path);
+	if (fd < 0) {
+		error("cannot create a temporary file in /var/tmp: %s", strerror(errno));
+		os->path[0] = '\0';
+		return 1;
+	}
+	close(fd);
+	atexit(remove_one_step_file);
+	ro.system_wide = os->all_cpus;
+	ro.pid_list = os->pids;
+	ro.argv = argv[0] ? argv : NULL;
+	ro.duration = os->duration;
+	ro.output = os->path;
+	ro.offcpu = &os->oo;
+	ret = record_run_offcpu(&ro, false);
+	if (ret) {
+		unlink(os->path);
+		os->path[0] = '\0';
+	}
+	return ret;
+}
+
 int cmd_offcpu(int argc, const char **argv)
 {
 	static const char *const usage[] = {
 		"prism offcpu [-i <file>] [--state S|D] [--limit N]",
 		"prism offcpu --folded | --flamegraph <file.svg> [--with-cpu]",
+		"prism offcpu [-a | -p <pids>] [--duration <sec>] [-- <command>]  (record, then report)",
 		NULL,
 	};
 	struct offcpu o = { .limit = 20 };
+	struct one_step os = { 0 };
 	int limit = 0;
 	const struct option_def opts[] = {
 		OPT_INPUT(&o.input),
@@ -563,6 +572,9 @@ int cmd_offcpu(int argc, const char **argv)
 			   "only blocks in this task state (BPF method): S interruptible sleep, "
 			   "D uninterruptible (disk, locks)"),
 		OPT_BOOL(0, "user-only", &o.user_only, "leave the kernel frames out of the stacks"),
+		OPT_BOOL(0, "all-functions", &o.all_functions,
+			 "keep the scheduler and syscall-entry kernel functions (__schedule, "
+			 "do_syscall_64, ...) in the function table"),
 		OPT_BOOL(0, "with-cpu", &o.with_cpu,
 			 "combined view: also the on-CPU time of cpu-clock/task-clock samples "
 			 "(record them with -e cpu-clock -g); stacks are rooted in [on-CPU] or "
@@ -576,6 +588,23 @@ int cmd_offcpu(int argc, const char **argv)
 		OPT_STRING(0, "flamegraph", &o.flamegraph, "file.svg",
 			   "write an interactive flame graph (off-CPU palette, width = ns)"),
 		OPT_STRING(0, "title", &o.title, "text", "flame graph title"),
+		OPT_GROUP("Record first (one step: BPF, as prism record --off-cpu, to a temporary "
+			  "file)"),
+		OPT_BOOL('a', "all-cpus", &os.all_cpus, "every task (system-wide)"),
+		OPT_STRING('p', "pid", &os.pids, "pids", "these processes (and their children)"),
+		OPT_DOUBLE_POSITIVE(0, "duration", &os.duration, "sec",
+				    "stop after this long (default: the command's end, or Ctrl-C)"),
+		OPT_STRING(0, "call-graph", &os.call_graph, "dwarf[,size]",
+			   "copy the user stack for DWARF unwinding (default: frame pointers)"),
+		OPT_CALLBACK(0, "min-block", &os.oo.min_ns, "time",
+			     "leave out blocks shorter than this (µs, or 2ms, 1s...)",
+			     offcpu_opt_block),
+		OPT_CALLBACK(0, "max-block", &os.oo.max_ns, "time",
+			     "leave out blocks longer than this (µs, or 2ms, 1s...)",
+			     offcpu_opt_block),
+		OPT_BOOL(0, "user-threads-only", &os.uthreads, "only user threads (the default)"),
+		OPT_BOOL(0, "kernel-threads-only", &os.kthreads,
+			 "only kernel threads (with their kernel stacks)"),
 		OPT_END(),
 	};
 	struct prism_symbols_opts so = { 0 };
@@ -584,9 +613,19 @@ int cmd_offcpu(int argc, const char **argv)
 	int err, ret = 0;
 	size_t i;
 
-	argc = parse_options(argc, argv, opts, usage, 0);
-	if (argc)
-		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
+	if (one_step_wanted(&os, argc)) {
+		if (o.input)
+			usage_error(usage, opts, "-i reads a file: drop it to record first");
+		ret = one_step_record(&os, argv);
+		if (ret)
+			return ret;
+		o.input = os.path;
+	} else if (os.duration || os.call_graph || os.oo.min_ns || os.oo.max_ns || os.uthreads ||
+		   os.kthreads) {
+		usage_error(usage, opts,
+			    "the recording options need something to record: -a, -p or a command");
+	}
 	if (o.folded && o.flamegraph)
 		usage_error(usage, opts, "--folded and --flamegraph cannot be combined");
 	if (limit < 0)
@@ -660,6 +699,7 @@ int cmd_offcpu(int argc, const char **argv)
 		return 1;
 	}
 	fp_report(&o);
+	leaf_report(&o);
 	if (o.on_other && !quiet)
 		info("%" PRIu64 " samples of events that do not count time were left out of "
 		     "--with-cpu (use cpu-clock or task-clock)",

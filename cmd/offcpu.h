@@ -35,6 +35,15 @@ struct fp_dso {
 	const char *comm; /* a command whose stack broke there */
 };
 
+/* frameless leaves: per DSO of a stack's leaf, stacks whose leaf's caller was skipped */
+struct leaf_dso {
+	const char *name;
+	uint64_t stacks; /* samples whose user leaf is in it */
+	uint64_t frameless, lost; /* ... whose leaf has no frame pointer; callers not recovered */
+	const char *syms[4]; /* leaves that lost their caller */
+	size_t nr_syms;
+};
+
 /* one long block (BPF method: at least --off-cpu-thresh) */
 struct long_block {
 	uint64_t start, ns;
@@ -54,6 +63,7 @@ struct offcpu {
 	const char *state;
 	unsigned int limit;
 	bool user_only;
+	bool all_functions; /* the scheduler and syscall-entry kernel frames too */
 
 	struct prism_session *s;
 	struct prism_symbols *sy;
@@ -84,12 +94,23 @@ struct offcpu {
 
 	struct fp_dso *fp;
 	size_t nr_fp, cap_fp;
+	struct leaf_dso *leaves;
+	size_t nr_leaves, cap_leaves;
 	struct prism_frame *scratch;
 	size_t scratch_cap;
 };
 
 /* the pseudo-frames that root off-CPU and on-CPU stacks in the combined view */
 extern const char marker_off[], marker_on[];
+
+/* offcpu-fp.c: stacks cut short by missing frame pointers */
+void fp_check(struct offcpu *o, const struct prism_frame *f, size_t nr, const char *comm,
+	      uint64_t count);
+void fp_report(struct offcpu *o);
+/* a frameless leaf's missing callers into o->cc; 0 or -errno */
+int recover_leaf(struct offcpu *o, const struct prism_sample *s,
+		 const struct prism_offcpu_raw *raw);
+void leaf_report(struct offcpu *o);
 
 void offcpu_print_text(struct offcpu *o);
 int offcpu_write_flamegraph(struct offcpu *o);

@@ -18,5 +18,12 @@ int record_opt_event(const struct option_def *opt, const char *arg);
 int record_opt_filter(const struct option_def *opt, const char *arg);
 /* run a recording to the end; prints errors and (if summary) perf's summary line */
 int record_run(struct prism_record_opts *o, bool summary);
+/*
+ * the same with off-CPU time by the BPF method (o->offcpu set): prism
+ * offcpu's one-step mode
+ */
+int record_run_offcpu(struct prism_record_opts *o, bool summary);
+/* --min-block/--max-block: a time (µs by default) into the uint64_t ns at opt->value */
+int offcpu_opt_block(const struct option_def *opt, const char *arg);
 
 #endif /* PRISM_CMD_RECORD_OPTS_H */

@@ -68,7 +68,7 @@ static void print_offcpu_stats(const struct prism_record_stats *st)
 		"[ prism record: off-CPU (BPF): %" PRIu64 " offcpu-time samples, %.3f s off CPU, "
 		"%" PRIu64 " blocks (%" PRIu64 " still off CPU at the end, %" PRIu64
 		" kept individually) ]\n",
-		st->offcpu_samples, (double)st->offcpu_ns / 1e9, os->switch_out, os->in_progress,
+		st->offcpu_samples, (double)st->offcpu_ns / 1e9, st->offcpu_blocks, os->in_progress,
 		os->emitted);
 	for (i = 0; i < prism_offcpu_stats__nr(); i++) {
 		const struct prism_offcpu_stat_desc *d = prism_offcpu_stats__desc(i);
@@ -182,7 +182,14 @@ static int record_run_status(struct prism_record_opts *o, bool summary, int *wor
 		const char *out = prism_record__output(r);
 		int64_t kept = st->write_error && strcmp(out, "-") ? samples_in(out) : -1;
 
-		if (!st->write_error)
+		/* the offcpu-time samples are samples of the file too */
+		if (!st->write_error && st->offcpu_samples)
+			fprintf(stderr,
+				"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples, %" PRIu64 " of them offcpu-time) ]\n",
+				(double)st->bytes / (1024.0 * 1024.0), out,
+				st->samples + st->offcpu_samples, st->offcpu_samples);
+		else if (!st->write_error)
 			fprintf(stderr,
 				"[ prism record: Captured and wrote %.3f MB %s (%" PRIu64
 				" samples) ]\n",
@@ -234,6 +241,53 @@ int record_run(struct prism_record_opts *o, bool summary)
 	int workload;
 
 	return record_run_status(o, summary, &workload);
+}
+
+int record_run_offcpu(struct prism_record_opts *o, bool summary)
+{
+	int workload, ret;
+
+	offcpu_method = OFFCPU_BPF;
+	ret = record_run_status(o, summary, &workload);
+	offcpu_method = OFFCPU_NONE;
+	return ret;
+}
+
+/* "500" (µs, as bcc's -m/-M), or with a unit: 2ms, 1.5s, 300us, 100ns */
+static int parse_block_time(const char *arg, uint64_t *ns)
+{
+	char *end;
+	double v = strtod(arg, &end), mul = 1e3;
+
+	if (end == arg || !(v >= 0))
+		return -1;
+	if (!strcmp(end, "ns"))
+		mul = 1;
+	else if (!strcmp(end, "us") || !*end)
+		mul = 1e3;
+	else if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "s"))
+		mul = 1e9;
+	else
+		return -1;
+	if (v * mul > 1e18)
+		return -1;
+	*ns = (uint64_t)(v * mul);
+	return 0;
+}
+
+int offcpu_opt_block(const struct option_def *opt, const char *arg)
+{
+	uint64_t ns;
+
+	if (parse_block_time(arg, &ns)) {
+		error("bad --%s '%s'", opt->long_name, arg);
+		hint("microseconds (as bcc's offcputime -m/-M), or with a unit: 500us, 2ms, 1s");
+		return -1;
+	}
+	*(uint64_t *)opt->value = ns;
+	return 0;
 }
 
 /* ---- options shared with prism trace (record-opts.h) ---- */
@@ -402,7 +456,7 @@ static int opt_compress(const struct option_def *opt, const char *arg)
 
 static struct prism_offcpu_opts offcpu_opts;
 static const char *offcpu_tuned; /* an --off-cpu-* option given (needs --off-cpu=bpf) */
-static bool offcpu_kstack;
+static bool offcpu_kstack, offcpu_uthreads, offcpu_kthreads;
 
 static int opt_offcpu(const struct option_def *opt, const char *arg)
 {
@@ -428,10 +482,11 @@ static int opt_offcpu_thresh(const struct option_def *opt, const char *arg)
 	(void)opt;
 	if (end == arg || *end || !(ms >= 0) || ms > 1e9) {
 		error("bad --off-cpu-thresh '%s'", arg);
-		hint("milliseconds, e.g. --off-cpu-thresh 500 (0: aggregate every block)");
+		hint("milliseconds, e.g. --off-cpu-thresh 500 (0: keep every block one by one)");
 		return -1;
 	}
-	offcpu_opts.thresh_ns = (uint64_t)(ms * 1e6);
+	/* 0: every block is at least that long, so every block is kept one by one */
+	offcpu_opts.thresh_ns = ms > 0 && ms * 1e6 >= 1 ? (uint64_t)(ms * 1e6) : 1;
 	offcpu_tuned = "--off-cpu-thresh";
 	return 0;
 }
@@ -493,6 +548,23 @@ static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
 		return -1;
 	}
 	offcpu_tuned = "--off-cpu-cgroup";
+	return 0;
+}
+
+static int opt_offcpu_window(const struct option_def *opt, const char *arg)
+{
+	char *end;
+	unsigned long v = strtoul(arg, &end, 0);
+
+	(void)opt;
+	if (end == arg || *end || v > PRISM_OFFCPU_WINDOW_MAX || v % 8) {
+		error("bad --off-cpu-window '%s'", arg);
+		hint("bytes, a multiple of 8 up to %d; 0 keeps none", PRISM_OFFCPU_WINDOW_MAX);
+		return -1;
+	}
+	offcpu_opts.window_size = (uint32_t)v;
+	offcpu_opts.no_window = v == 0;
+	offcpu_tuned = "--off-cpu-window";
 	return 0;
 }
 
@@ -578,7 +650,7 @@ int cmd_record(int argc, const char **argv)
 		OPT_CALLBACK(
 			0, "off-cpu-thresh", NULL, "ms",
 			"bpf: blocks at least this long are written one by one, with their start "
-			"time, instead of summed per stack (default 500)",
+			"time, instead of summed per stack (default 500; 0: every block)",
 			opt_offcpu_thresh),
 		OPT_CALLBACK(0, "off-cpu-state", NULL, "S|D|SD|all",
 			     "bpf: which blocks to count: S interruptible sleep, D "
@@ -588,6 +660,22 @@ int cmd_record(int argc, const char **argv)
 			     "bpf: only tasks in this cgroup v2 (or below it), a path below the "
 			     "cgroup2 mount, e.g. system.slice",
 			     opt_offcpu_cgroup),
+		OPT_CALLBACK(0, "min-block", &offcpu_opts.min_ns, "time",
+			     "bpf: leave out blocks shorter than this (µs, or 2ms, 1s...; counted)",
+			     offcpu_opt_block),
+		OPT_CALLBACK(0, "max-block", &offcpu_opts.max_ns, "time",
+			     "bpf: leave out blocks longer than this (µs, or 2ms, 1s...; counted)",
+			     offcpu_opt_block),
+		OPT_BOOL(0, "user-threads-only", &offcpu_uthreads,
+			 "bpf: only user threads (the default)"),
+		OPT_BOOL(0, "kernel-threads-only", &offcpu_kthreads,
+			 "bpf: only kernel threads (with their kernel stacks)"),
+		OPT_CALLBACK(
+			0, "off-cpu-window", NULL, "bytes",
+			"bpf: user stack kept at sp with each block (default 64, up to 128; 0: "
+			"none), where prism offcpu finds the caller that a frame-pointer stack "
+			"skips above a function without frame pointers (libc's)",
+			opt_offcpu_window),
 		OPT_BOOL(0, "off-cpu-kernel-stack", &offcpu_kstack,
 			 "bpf: also collect the kernel stack of each block (where in the kernel "
 			 "it waited); off by default, like perf: it costs about as much again "
@@ -610,7 +698,7 @@ int cmd_record(int argc, const char **argv)
 	cur_opts = &o;
 	offcpu_method = OFFCPU_NONE;
 	offcpu_tuned = NULL;
-	offcpu_kstack = false;
+	offcpu_kstack = offcpu_uthreads = offcpu_kthreads = false;
 	memset(&offcpu_opts, 0, sizeof(offcpu_opts));
 	offcpu_opts.thresh_ns = 500000000ull;
 	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
@@ -629,11 +717,33 @@ int cmd_record(int argc, const char **argv)
 		o.data_addr = true;
 	if (offcpu_kstack)
 		offcpu_tuned = "--off-cpu-kernel-stack";
+	if (offcpu_opts.min_ns)
+		offcpu_tuned = "--min-block";
+	if (offcpu_opts.max_ns)
+		offcpu_tuned = "--max-block";
+	if (offcpu_opts.max_ns && offcpu_opts.max_ns < offcpu_opts.min_ns)
+		usage_error(usage, opts, "--max-block is shorter than --min-block");
+	if (offcpu_uthreads && offcpu_kthreads)
+		usage_error(usage, opts,
+			    "--user-threads-only and --kernel-threads-only exclude each other");
+	if (offcpu_uthreads)
+		offcpu_tuned = "--user-threads-only";
+	if (offcpu_kthreads) {
+		offcpu_tuned = "--kernel-threads-only";
+		offcpu_opts.kernel_threads_only = true;
+		offcpu_kstack = true; /* a kernel thread's stack is its kernel one */
+	}
 	offcpu_opts.no_kernel_stack = !offcpu_kstack;
 	if (offcpu_tuned && offcpu_method != OFFCPU_BPF)
 		usage_error(usage, opts, "%s applies to --off-cpu=bpf only", offcpu_tuned);
 	if (offcpu_method == OFFCPU_BPF) {
 		o.offcpu = &offcpu_opts;
+		/* the BPF program copies the stacks itself: the dummy event needs no copy */
+		if (o.callgraph == PRISM_CALLGRAPH_DWARF) {
+			offcpu_opts.dwarf_size = o.dwarf_stack_size ? o.dwarf_stack_size : 8192;
+			if (!o.events)
+				o.callgraph = PRISM_CALLGRAPH_NONE;
+		}
 	} else if (offcpu_method == OFFCPU_SCHED) {
 		/* the interval of each switch-out is charged to its stack */
 		o.switch_events = true;

@@ -30,7 +30,10 @@
  *	u32 magic PRISM_OFFCPU_RAW_MAGIC, u16 version (1), u8 kind, u8 state,
  *	u64 count, s32 user stack error, s32 kernel stack error,
  *	u64 start (blocks), u32 nr_stats, then nr_stats u64 counters in the order of
- *	prism_offcpu_stats__desc() (readers ignore counters they do not know).
+ *	prism_offcpu_stats__desc() (readers ignore counters they do not know),
+ *	then, optionally (frame-pointer mode), the user state at switch-out:
+ *	u64 ip, u64 sp, u64 bp, u32 window size, u32 0, the window (the
+ *	user stack at sp), zero-padded to 8 bytes.
  */
 #ifndef PRISM_OFFCPU_DATA_H
 #define PRISM_OFFCPU_DATA_H
@@ -43,7 +46,8 @@
 #define PRISM_OFFCPU_RAW_VERSION 1
 /* RAW bytes without counters, and with all of them */
 #define PRISM_OFFCPU_RAW_MIN 36
-#define PRISM_OFFCPU_RAW_MAX (PRISM_OFFCPU_RAW_MIN + 8 * 32)
+#define PRISM_OFFCPU_WINDOW_MAX 128
+#define PRISM_OFFCPU_RAW_MAX (PRISM_OFFCPU_RAW_MIN + 8 * 32 + 32 + PRISM_OFFCPU_WINDOW_MAX)
 
 enum prism_offcpu_kind {
 	PRISM_OFFCPU_KIND_ENTRY = 0, /* aggregated short blocks */
@@ -61,6 +65,11 @@ struct prism_offcpu_raw {
 	uint64_t start; /* blocks: switch-out time (the records' clock); entries: 0 */
 	bool has_stats;
 	struct prism_offcpu_stats stats;
+	/* the user state at switch-out; window points into the decoded buffer */
+	bool has_ustate;
+	uint64_t ip, sp, bp;
+	const uint8_t *window;
+	uint32_t window_size; /* <= PRISM_OFFCPU_WINDOW_MAX */
 };
 
 /**

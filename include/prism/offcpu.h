@@ -54,8 +54,10 @@ struct prism_event;
 struct prism_offcpu_opts {
 	uint32_t states; /* PRISM_OFFCPU_STATE_* mask; 0 = S | D */
 	uint64_t min_ns; /* ignore (count only) blocks shorter than this */
+	uint64_t max_ns; /* ignore (count only) blocks longer than this; 0 = no bound */
 	uint64_t thresh_ns; /* blocks >= this are kept individually with their time; 0 = none */
 	bool kernel_threads; /* also measure kernel threads */
+	bool kernel_threads_only; /* only kernel threads (implies kernel_threads) */
 	bool no_user_stack; /* don't collect user stacks (cheaper) */
 	bool no_kernel_stack;
 	const int *cpus; /* only tasks switching out on these CPUs */
@@ -71,14 +73,44 @@ struct prism_offcpu_opts {
 	uint32_t max_stacks; /* distinct stacks; 0 = 16384 */
 	uint32_t max_entries; /* distinct (task, stacks, state) sums; 0 = 32768 */
 	uint32_t max_tasks; /* pid/tid filter capacity incl. followed children; 0 = 8192 */
-	size_t ringbuf_bytes; /* buffer for individual blocks; 0 = 1 MiB (a power of 2) */
+	size_t ringbuf_bytes; /* buffer for individual blocks; 0 = 1 MiB, 8 MiB with dwarf_size */
+	/*
+	 * bytes of user stack kept at sp with each block, for finding the
+	 * return address of a frameless leaf (0 = 64, at most 128); with
+	 * no_window none
+	 */
+	uint32_t window_size;
+	bool no_window;
+	/* DWARF mode: copy this many bytes of user stack (<= 65528) once per key; 0 = off */
+	uint32_t dwarf_size;
+};
+
+/* the user registers of prism_offcpu_ustate.regs: perf's x86-64 sample_regs_user mask */
+#define PRISM_OFFCPU_REGS_MASK 0xff0fffull
+#define PRISM_OFFCPU_NR_REGS 20
+
+/*
+ * The user context at switch-out: registers, a window of the stack at sp
+ * (frame-pointer mode) and, in DWARF mode, the registers and stack copy
+ * taken at the first block of the same key (same thread, stacks, state and
+ * window).  Pointers are NULL and sizes 0 when not collected.
+ */
+struct prism_offcpu_ustate {
+	uint64_t ip, sp, bp;
+	const uint8_t *window;
+	uint32_t window_size;
+	const uint64_t *regs; /* PRISM_OFFCPU_NR_REGS, in the bit order of the mask */
+	const uint8_t *stack;
+	uint32_t stack_size;
 };
 
 /*
  * A stack: ips[0] is the innermost frame.  err says why it is missing or
  * partial: 0 ok, -EEXIST stack-map bucket collision, -EFAULT unreadable
  * (e.g. an exiting task, a kernel thread's user stack), -ENOENT not
- * collected, other -errno from bpf_get_stackid().
+ * collected, -ENODATA the block began before the measuring did (the task
+ * was asleep then: no stack can be taken), other -errno from
+ * bpf_get_stackid().
  */
 struct prism_offcpu_stack {
 	const uint64_t *ips;
@@ -93,6 +125,7 @@ struct prism_offcpu_entry {
 	uint64_t total_ns;
 	uint64_t count; /* number of blocks */
 	struct prism_offcpu_stack user, kernel;
+	struct prism_offcpu_ustate ustate;
 };
 
 /* one block of at least thresh_ns */
@@ -104,6 +137,7 @@ struct prism_offcpu_block {
 	int cpu_out, cpu_in; /* CPU left and CPU resumed on */
 	bool in_progress; /* still off CPU at stop; duration counted up to the stop */
 	struct prism_offcpu_stack user, kernel;
+	struct prism_offcpu_ustate ustate;
 };
 
 /* what the BPF side saw and lost (summed over CPUs) */
@@ -112,6 +146,12 @@ struct prism_offcpu_stats {
 	uint64_t switch_in; /* blocks ended by a switch-in */
 	uint64_t in_progress; /* blocks still open at stop, counted up to the stop */
 	uint64_t short_blocks; /* blocks under min_ns, ignored on purpose */
+	uint64_t long_blocks; /* blocks over max_ns, ignored on purpose */
+	/*
+	 * tasks found asleep when measuring started (a task iterator): their
+	 * block counts from the start, without stacks (err -ENODATA)
+	 */
+	uint64_t asleep_at_start;
 	uint64_t emitted; /* blocks kept individually (>= thresh_ns) */
 	uint64_t ustack_collisions, ustack_faults, ustack_errors; /* -EEXIST, -EFAULT, other */
 	uint64_t kstack_collisions, kstack_faults, kstack_errors;
@@ -120,13 +160,18 @@ struct prism_offcpu_stats {
 	uint64_t ringbuf_drops; /* long blocks the ring buffer had no room for: aggregated */
 	uint64_t storage_fail; /* blocks lost: no task storage */
 	/*
-	 * blocks lost: their switch-in was never seen (the kernel did not run
-	 * the sched_switch tracepoint for it; seen on a Firecracker VM)
+	 * blocks whose switch-in was never seen (the kernel did not run the
+	 * sched_switch tracepoint for it; seen on a Firecracker VM, where its
+	 * own sched_switch trace event misses it too): not lost, their end is
+	 * estimated at the task's next switch-out from its CPU time since
 	 */
 	uint64_t unclosed;
 	uint64_t prog_misses; /* switches the kernel did not run the program for (recursion) */
 	uint64_t forks; /* children added to the filter */
 	uint64_t filter_full; /* children not added: raise max_tasks */
+	uint64_t copies; /* DWARF stack copies taken (one per key) */
+	uint64_t copy_drops; /* copies the ring buffer had no room for (retried at the next block) */
+	uint64_t copy_bytes; /* bytes of user stack copied */
 	uint64_t start_ns, stop_ns; /* CLOCK_MONOTONIC */
 };
 
@@ -180,7 +225,22 @@ PRISM_API int prism_offcpu__open(struct prism_offcpu *off);
  */
 PRISM_API int prism_offcpu__add_pid(struct prism_offcpu *off, int pid);
 
-/* attach the programs: measuring starts.  0 or -errno (message in __error) */
+/**
+ * prism_offcpu__hold_pid - a process the caller holds until start
+ * @off: opened engine
+ * @pid: e.g. a workload forked and waiting to be released: its wait is the
+ *       caller's, not a block of its own, so it is not one of the tasks found
+ *       asleep at the start (one process; a later call replaces it)
+ *
+ * Return: 0, -EINVAL (not opened, or started), -PRISM_E_NOFEATURE (built without BPF).
+ */
+PRISM_API int prism_offcpu__hold_pid(struct prism_offcpu *off, int pid);
+
+/*
+ * attach the programs: measuring starts.  Tasks asleep at that moment (but
+ * the held one) get a block from it, without stacks (err -ENODATA).
+ * 0 or -errno (message in __error)
+ */
 PRISM_API int prism_offcpu__start(struct prism_offcpu *off);
 
 /**

@@ -140,6 +140,7 @@ struct prism_record_stats {
 	/* --off-cpu: offcpu-time samples written, and the BPF side's counters */
 	uint64_t offcpu_samples;
 	uint64_t offcpu_ns; /* off-CPU time written */
+	uint64_t offcpu_blocks; /* blocks those samples hold (what prism offcpu counts) */
 	bool offcpu_stats_valid;
 	struct prism_offcpu_stats offcpu_stats;
 };

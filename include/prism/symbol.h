@@ -157,6 +157,43 @@ PRISM_API int prism_symbols__callchain(struct prism_symbols *sy, const struct pr
 PRISM_API void prism_callchain__release(struct prism_callchain *cc);
 
 /*
+ * A frame-pointer stack's leaf.  A leaf function without a frame pointer
+ * (e.g. a libc syscall wrapper of a distribution built without them) keeps
+ * its return address on the stack, not in a frame record: a frame-pointer
+ * walk skips its caller.  With a window of the stack at sp taken with the
+ * stack, the leaf's CFI (.eh_frame) finds that return address.
+ */
+enum prism_leaf {
+	PRISM_LEAF_FP = 0, /* nothing missing: the leaf's caller is on the stack */
+	PRISM_LEAF_RECOVERED, /* frameless leaf: its callers were found in the window */
+	PRISM_LEAF_LOST, /* frameless leaf: its caller is missing and the window did not give it */
+	PRISM_LEAF_UNKNOWN, /* no user leaf, or no CFI for it (no mapping, binary not found) */
+};
+
+/* the registers at the leaf and the window of user stack at sp (may be NULL/0) */
+struct prism_leaf_window {
+	uint32_t pid, tid;
+	uint64_t ip, sp, bp;
+	const uint8_t *window;
+	uint32_t size;
+};
+
+/**
+ * prism_symbols__recover_leaf - put a frameless leaf's missing callers into a chain
+ * @sy: context (the process's MMAP records already seen)
+ * @cc: a frame-pointer chain from prism_symbols__callchain(), without
+ *      inline expansion of user frames; frames found are inserted after its
+ *      first user frame
+ * @w: the leaf's registers and window; w->ip must be the first user frame
+ * @leaf: if not NULL, set to the first user frame's index in @cc
+ *
+ * Without a window only tells whether a caller is missing (PRISM_LEAF_LOST).
+ * Return: a prism_leaf value, or -ENOMEM.
+ */
+PRISM_API int prism_symbols__recover_leaf(struct prism_symbols *sy, struct prism_callchain *cc,
+					  const struct prism_leaf_window *w, size_t *leaf);
+
+/*
  * Why a DWARF unwind (--call-graph dwarf) stopped before the outermost
  * frame.  Each damaged sample is counted once, under the first reason found.
  */

@@ -31,6 +31,21 @@
 /* the cgroup filter matches the cgroup or any descendant up to this depth */
 #define OFFCPU_MAX_CGROUP_LEVELS 16
 
+/*
+ * The user context at switch-out that a frame-pointer walk does not give:
+ * the registers the unwinders start from and a window of the user stack at
+ * sp.  A frameless leaf (a libc syscall wrapper) keeps its return address
+ * there, which the frame-pointer walk skips; prism offcpu finds it with the
+ * leaf's CFI.  All zero when not collected.
+ */
+#define OFFCPU_WIN_MAX 128 /* bytes; a multiple of 8 */
+struct offcpu_ustate {
+	__u64 ip, sp, bp;
+	__u32 win_size; /* bytes of win read (0: none or unreadable) */
+	__u32 pad;
+	__u8 win[OFFCPU_WIN_MAX];
+};
+
 /* Per-task switch-out record kept in task storage. */
 struct offcpu_tstamp {
 	__u64 ts; /* bpf_ktime_get_ns() at switch-out; 0 = not off CPU (or not tracked) */
@@ -38,9 +53,15 @@ struct offcpu_tstamp {
 	__s32 kstack;
 	__u32 state; /* __state & 0xff */
 	__u32 cpu; /* CPU it left */
+	__u64 runtime; /* task->se.sum_exec_runtime at switch-out */
+	struct offcpu_ustate u;
 };
 
-/* Aggregation key; an unavailable stack is kept as -errno so its time still counts. */
+/*
+ * Aggregation key; an unavailable stack is kept as -errno so its time still
+ * counts.  The user state is part of it: two callers of one frameless libc
+ * function share a frame-pointer stack but not their return addresses.
+ */
 struct offcpu_key {
 	__u32 tid;
 	__u32 tgid;
@@ -48,6 +69,7 @@ struct offcpu_key {
 	__s32 kstack;
 	__u32 state;
 	__u32 pad;
+	struct offcpu_ustate u;
 };
 
 struct offcpu_val {
@@ -55,10 +77,20 @@ struct offcpu_val {
 	__u64 count;
 };
 
+/* the stack id of a block that began before the recording (asleep at its start): -ENODATA */
+#define OFFCPU_NO_STACK_ASLEEP (-61)
+
 #define OFFCPU_BLOCK_IN_PROGRESS 1u /* still off CPU when the session stopped */
+#define OFFCPU_BLOCK_ESTIMATED 2u /* switch-in not traced: end estimated (OFFCPU_CNT_UNCLOSED) */
+
+/* ring-buffer records: a block, or the stack copy of a key (DWARF mode) */
+#define OFFCPU_REC_BLOCK 1u
+#define OFFCPU_REC_COPY 2u
 
 /* One block at or above the threshold, sent through the ring buffer. */
 struct offcpu_block {
+	__u32 rec; /* OFFCPU_REC_BLOCK */
+	__u32 pad;
 	__u64 start_ns; /* switch-out, CLOCK_MONOTONIC */
 	__u64 duration_ns;
 	__u32 tid;
@@ -69,6 +101,25 @@ struct offcpu_block {
 	__u32 flags; /* OFFCPU_BLOCK_* */
 	__u32 cpu_out; /* CPU it left */
 	__u32 cpu_in; /* CPU it came back on (cpu_out when in progress) */
+	struct offcpu_ustate u;
+};
+
+/*
+ * DWARF mode: the user registers (perf's x86-64 order and mask 0xff0fff:
+ * ax bx cx dx si di bp sp ip flags cs ss r8..r15) and a copy of the top of
+ * the user stack, taken at the switch-out of the first block of each key and
+ * sent at once (the task's memory is readable only then).  The record is
+ * cut after size bytes of data.
+ */
+#define OFFCPU_NR_REGS 20
+#define OFFCPU_COPY_MAX 65528 /* perf's limit for --call-graph dwarf,SIZE */
+#define OFFCPU_PAGE 4096
+struct offcpu_copy {
+	__u32 rec; /* OFFCPU_REC_COPY */
+	__u32 size; /* bytes of data read */
+	struct offcpu_key key;
+	__u64 regs[OFFCPU_NR_REGS];
+	__u8 data[OFFCPU_COPY_MAX + OFFCPU_PAGE]; /* the page more: the verifier's bound */
 };
 
 enum offcpu_counter {
@@ -87,9 +138,19 @@ enum offcpu_counter {
 	OFFCPU_CNT_HASH_FULL_NS, /* off-CPU ns lost that way */
 	OFFCPU_CNT_RINGBUF_DROP, /* ring buffer full: block aggregated instead */
 	OFFCPU_CNT_STORAGE_FAIL, /* task storage could not be created: block lost */
-	OFFCPU_CNT_UNCLOSED, /* a new block began before the last one's switch-in was seen */
+	/*
+	 * a new block began before the last one's switch-in was seen (the
+	 * kernel did not run the sched_switch tracepoint for it): the last one
+	 * ended when the task's CPU time since then says
+	 */
+	OFFCPU_CNT_UNCLOSED,
 	OFFCPU_CNT_FORKS, /* children added to the filter by fork tracking */
 	OFFCPU_CNT_FILTER_FULL, /* children not added: filter map full */
+	OFFCPU_CNT_COPIES, /* DWARF stack copies sent */
+	OFFCPU_CNT_LONG, /* blocks above max_ns, dropped on purpose */
+	OFFCPU_CNT_ASLEEP_AT_START, /* tasks found asleep at the start: blocks from it */
+	OFFCPU_CNT_COPY_DROP, /* DWARF stack copies the ring buffer had no room for */
+	OFFCPU_CNT_COPY_BYTES, /* bytes of stack copied */
 	OFFCPU_CNT__MAX
 };
 

@@ -39,12 +39,17 @@ static const struct {
 	STAT(hash_full_ns, true, "their off-CPU time in ns"),
 	STAT(ringbuf_drops, false, NULL),
 	STAT(storage_fail, true, "blocks lost: no task storage"),
-	STAT(unclosed, true, "blocks lost: their switch-in was never seen"),
+	STAT(unclosed, false, NULL),
 	STAT(prog_misses, true, "switches the kernel did not run the BPF program for"),
 	STAT(forks, false, NULL),
 	STAT(filter_full, true, "children not followed: the task filter was full"),
 	STAT(start_ns, false, NULL),
 	STAT(stop_ns, false, NULL),
+	STAT(copies, false, NULL),
+	STAT(copy_drops, false, NULL),
+	STAT(copy_bytes, false, NULL),
+	STAT(long_blocks, false, NULL),
+	STAT(asleep_at_start, false, NULL),
 };
 
 size_t prism_offcpu_stats__nr(void)
@@ -77,6 +82,7 @@ size_t prism_offcpu_raw__encode(void *buf, const struct prism_offcpu_raw *r,
 {
 	uint8_t *p = buf;
 	uint32_t nr = st ? (uint32_t)PRISM_ARRAY_SIZE(stats) : 0, i;
+	size_t n;
 	uint16_t ver = PRISM_OFFCPU_RAW_VERSION;
 
 	put32(p, PRISM_OFFCPU_RAW_MAGIC);
@@ -93,7 +99,23 @@ size_t prism_offcpu_raw__encode(void *buf, const struct prism_offcpu_raw *r,
 
 		memcpy(p + PRISM_OFFCPU_RAW_MIN + 8 * i, &v, 8);
 	}
-	return PRISM_OFFCPU_RAW_MIN + 8 * (size_t)nr;
+	n = PRISM_OFFCPU_RAW_MIN + 8 * (size_t)nr;
+	if (r->has_ustate) {
+		uint32_t w =
+			r->window_size <= PRISM_OFFCPU_WINDOW_MAX && r->window ? r->window_size : 0;
+
+		memcpy(p + n, &r->ip, 8);
+		memcpy(p + n + 8, &r->sp, 8);
+		memcpy(p + n + 16, &r->bp, 8);
+		put32(p + n + 24, w);
+		put32(p + n + 28, 0);
+		n += 32;
+		if (w)
+			memcpy(p + n, r->window, w);
+		memset(p + n + w, 0, ((w + 7) & ~7u) - w);
+		n += (w + 7) & ~7u;
+	}
+	return n;
 }
 
 int prism_offcpu_raw__decode(const void *buf, size_t size, struct prism_offcpu_raw *out)
@@ -120,6 +142,19 @@ int prism_offcpu_raw__decode(const void *buf, size_t size, struct prism_offcpu_r
 
 		memcpy((char *)&out->stats + stats[i].off, &v, sizeof(v));
 	}
+	/* the optional user state; a payload cut inside it is not prism's */
+	p += PRISM_OFFCPU_RAW_MIN + 8 * (size_t)nr;
+	size -= PRISM_OFFCPU_RAW_MIN + 8 * (size_t)nr;
+	if (size < 32)
+		return 0;
+	out->ip = get_u64(p);
+	out->sp = get_u64(p + 8);
+	out->bp = get_u64(p + 16);
+	out->window_size = get_u32(p + 24);
+	if (out->window_size > PRISM_OFFCPU_WINDOW_MAX || out->window_size > size - 32)
+		return -EINVAL;
+	out->window = out->window_size ? p + 32 : NULL;
+	out->has_ustate = true;
 	return 0;
 }
 

@@ -46,6 +46,11 @@ int prism_offcpu__add_pid(struct prism_offcpu *off, int pid)
 	return -PRISM_E_NOFEATURE;
 }
 
+int prism_offcpu__hold_pid(struct prism_offcpu *off, int pid)
+{
+	return -PRISM_E_NOFEATURE;
+}
+
 int prism_offcpu__start(struct prism_offcpu *off)
 {
 	return -PRISM_E_NOFEATURE;

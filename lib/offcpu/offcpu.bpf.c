@@ -32,6 +32,8 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 /* set by the loader before load */
 const volatile __u32 state_mask = OFFCPU_CLASS_S | OFFCPU_CLASS_D;
 const volatile __u64 min_ns = 0;
+const volatile __u64 max_ns = 0; /* 0: no upper bound */
+const volatile bool kthreads_only = false; /* only kernel threads (with kernel_threads) */
 const volatile __u64 thresh_ns = 0; /* 0: never emit individually */
 const volatile bool kernel_threads = false;
 const volatile bool want_ustack = true;
@@ -39,9 +41,15 @@ const volatile bool want_kstack = true;
 const volatile bool has_cpu_filter = false;
 const volatile bool has_task_filter = false;
 const volatile __u64 cgroup_id = 0;
+const volatile __u32 win_size = 0; /* bytes of user stack kept at sp (<= OFFCPU_WIN_MAX) */
+const volatile __u32 copy_size = 0; /* DWARF mode: bytes of user stack copied per key */
 
 /* set by the loader at stop: the end of every still-open block */
 __u64 stop_ns = 0;
+/* set by the loader at start: the start of the blocks of tasks asleep then */
+__u64 start_ns = 0;
+/* set by the loader before start: a process it holds until then (not asleep at the start) */
+__u32 presleep_skip_tgid = 0;
 
 /* sizes are set by the loader (bpf_map__set_max_entries / set_value_size) */
 struct {
@@ -76,6 +84,26 @@ struct {
 	__type(value, __u64);
 	__uint(max_entries, OFFCPU_CNT__MAX);
 } counters SEC(".maps");
+
+/* DWARF mode: the keys whose stack was copied already */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__type(key, struct offcpu_key);
+	__type(value, __u8);
+	__uint(max_entries, 1);
+} copied SEC(".maps");
+
+/*
+ * DWARF mode: one stack copy being built per CPU (too big for a per-CPU
+ * array's 32 KiB unit; the program runs with preemption off, so the CPU's
+ * slot is its own); max_entries = possible CPUs
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__type(key, __u32);
+	__type(value, struct offcpu_copy);
+	__uint(max_entries, 1);
+} copybuf SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -147,7 +175,11 @@ static __always_inline bool cgroup_matches(void)
 
 static __always_inline bool task_wanted(struct task_struct *t, __u32 tid, __u32 tgid)
 {
-	if (!kernel_threads && (BPF_CORE_READ(t, flags) & OFFCPU_PF_KTHREAD))
+	bool kthread = BPF_CORE_READ(t, flags) & OFFCPU_PF_KTHREAD;
+
+	if (!kernel_threads && kthread)
+		return false;
+	if (kthreads_only && !kthread)
 		return false;
 	if (has_cpu_filter) {
 		__u32 cpu = bpf_get_smp_processor_id();
@@ -222,9 +254,16 @@ static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tg
 		count(OFFCPU_CNT_SHORT, 1);
 		return;
 	}
+	if (max_ns && delta > max_ns) {
+		count(OFFCPU_CNT_LONG, 1);
+		return;
+	}
 	if (thresh_ns && delta >= thresh_ns) {
 		b = bpf_ringbuf_reserve(&blocks, sizeof(*b), 0);
 		if (b) {
+			b->rec = OFFCPU_REC_BLOCK;
+			b->pad = 0;
+			__builtin_memcpy(&b->u, &d->u, sizeof(b->u));
 			b->start_ns = d->ts;
 			b->duration_ns = delta;
 			b->tid = tid;
@@ -247,7 +286,108 @@ static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tg
 	key.ustack = d->ustack;
 	key.kstack = d->kstack;
 	key.state = d->state;
+	__builtin_memcpy(&key.u, &d->u, sizeof(key.u));
 	aggregate(&key, delta);
+}
+
+/* the user registers and the window at sp of the task switching out (current) */
+static __always_inline void user_state(struct task_struct *prev, struct offcpu_ustate *u)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+	__u32 n = win_size;
+
+	__builtin_memset(u, 0, sizeof(*u));
+	if (!regs)
+		return;
+	u->ip = BPF_CORE_READ(regs, ip);
+	u->sp = BPF_CORE_READ(regs, sp);
+	u->bp = BPF_CORE_READ(regs, bp);
+	if (!n || !u->sp)
+		return;
+	if (n > OFFCPU_WIN_MAX)
+		n = OFFCPU_WIN_MAX;
+	if (bpf_probe_read_user(u->win, n, (void *)u->sp)) {
+		/* the window runs past the top of the stack: up to its page's end */
+		n = OFFCPU_PAGE - (u->sp & (OFFCPU_PAGE - 1));
+		if (n > OFFCPU_WIN_MAX)
+			n = OFFCPU_WIN_MAX;
+		if (bpf_probe_read_user(u->win, n, (void *)u->sp)) {
+			__builtin_memset(u->win, 0, sizeof(u->win));
+			return;
+		}
+	}
+	u->win_size = n;
+}
+
+/*
+ * DWARF mode: the first block of a key sends the registers and a copy of
+ * the top copy_size bytes of the user stack, page by page so that a copy
+ * that would run past the stack's top keeps what is below it.
+ */
+static __always_inline void copy_stack(struct task_struct *prev, const struct offcpu_key *key)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(prev);
+	__u32 cpu = bpf_get_smp_processor_id(), off = 0, n, i;
+	struct offcpu_copy *c;
+	__u8 one = 1;
+	__u64 sp;
+	long len;
+
+	/* a lookup first: the common case (copied already) takes no bucket lock */
+	if (!regs || bpf_map_lookup_elem(&copied, key) ||
+	    bpf_map_update_elem(&copied, key, &one, BPF_NOEXIST))
+		return;
+	c = bpf_map_lookup_elem(&copybuf, &cpu);
+	if (!c)
+		return;
+	c->rec = OFFCPU_REC_COPY;
+	__builtin_memcpy(&c->key, key, sizeof(*key));
+	/* perf's order: ax bx cx dx si di bp sp ip flags cs ss r8..r15 */
+	c->regs[0] = BPF_CORE_READ(regs, ax);
+	c->regs[1] = BPF_CORE_READ(regs, bx);
+	c->regs[2] = BPF_CORE_READ(regs, cx);
+	c->regs[3] = BPF_CORE_READ(regs, dx);
+	c->regs[4] = BPF_CORE_READ(regs, si);
+	c->regs[5] = BPF_CORE_READ(regs, di);
+	c->regs[6] = BPF_CORE_READ(regs, bp);
+	c->regs[7] = sp = BPF_CORE_READ(regs, sp);
+	c->regs[8] = BPF_CORE_READ(regs, ip);
+	c->regs[9] = BPF_CORE_READ(regs, flags);
+	c->regs[10] = BPF_CORE_READ(regs, cs);
+	c->regs[11] = BPF_CORE_READ(regs, ss);
+	c->regs[12] = BPF_CORE_READ(regs, r8);
+	c->regs[13] = BPF_CORE_READ(regs, r9);
+	c->regs[14] = BPF_CORE_READ(regs, r10);
+	c->regs[15] = BPF_CORE_READ(regs, r11);
+	c->regs[16] = BPF_CORE_READ(regs, r12);
+	c->regs[17] = BPF_CORE_READ(regs, r13);
+	c->regs[18] = BPF_CORE_READ(regs, r14);
+	c->regs[19] = BPF_CORE_READ(regs, r15);
+	n = OFFCPU_PAGE - (sp & (OFFCPU_PAGE - 1));
+	for (i = 0; i < OFFCPU_COPY_MAX / OFFCPU_PAGE + 2; i++) {
+		if (off >= copy_size || off >= OFFCPU_COPY_MAX)
+			break;
+		if (n > copy_size - off)
+			n = copy_size - off;
+		if (n > OFFCPU_PAGE || !n)
+			break;
+		if (bpf_probe_read_user(c->data + off, n, (void *)(sp + off)))
+			break;
+		off += n;
+		n = OFFCPU_PAGE;
+	}
+	c->size = off;
+	len = offsetof(struct offcpu_copy, data) + ((off + 7) & ~7u);
+	if (len > sizeof(*c))
+		return;
+	if (bpf_ringbuf_output(&blocks, c, len, 0)) {
+		count(OFFCPU_CNT_COPY_DROP, 1);
+		/* let a later block of the key try again */
+		bpf_map_delete_elem(&copied, key);
+		return;
+	}
+	count(OFFCPU_CNT_COPIES, 1);
+	count(OFFCPU_CNT_COPY_BYTES, off);
 }
 
 static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u64 now)
@@ -255,6 +395,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u6
 	struct offcpu_tstamp *d;
 	__u32 tid = BPF_CORE_READ(prev, pid);
 	__u32 tgid = BPF_CORE_READ(prev, tgid);
+	__u64 runtime;
 	__u32 state;
 
 	if (tid == 0) /* the idle task */
@@ -270,16 +411,43 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u6
 		count(OFFCPU_CNT_STORAGE_FAIL, 1);
 		return;
 	}
+	runtime = BPF_CORE_READ(prev, se.sum_exec_runtime);
 	/*
-	 * Still set: the last block's switch-in never reached this program (the
-	 * kernel skipped the tracepoint); its length is unknown, count the loss.
+	 * Still set: the last block's switch-in never reached this program.
+	 * The kernel does skip the tracepoint now and then (seen with its own
+	 * sched_switch trace event on this VM kind: a task woken from a timer
+	 * interrupt ran without one), so the program is not at fault.  The
+	 * task has run since, for its CPU time since that switch-out: the
+	 * block ended that long before now (give or take interrupt time).
 	 */
-	if (d->ts)
+	if (d->ts) {
+		__u64 ran = runtime - d->runtime;
+
+		if (runtime >= d->runtime && now > d->ts + ran)
+			account(d, tid, tgid, now - ran, d->cpu, OFFCPU_BLOCK_ESTIMATED);
 		count(OFFCPU_CNT_UNCLOSED, 1);
+	}
 	d->ustack = want_ustack ? stack_id(ctx, BPF_F_USER_STACK, OFFCPU_CNT_USTACK_EEXIST) : -2;
 	d->kstack = want_kstack ? stack_id(ctx, KSTACK_SKIP, OFFCPU_CNT_KSTACK_EEXIST) : -2;
 	d->state = state;
 	d->cpu = bpf_get_smp_processor_id();
+	d->runtime = runtime;
+	if (want_ustack && !(BPF_CORE_READ(prev, flags) & OFFCPU_PF_KTHREAD))
+		user_state(prev, &d->u);
+	else
+		__builtin_memset(&d->u, 0, sizeof(d->u));
+	if (copy_size) {
+		struct offcpu_key key = {
+			.tid = tid,
+			.tgid = tgid,
+			.ustack = d->ustack,
+			.kstack = d->kstack,
+			.state = state,
+		};
+
+		__builtin_memcpy(&key.u, &d->u, sizeof(key.u));
+		copy_stack(prev, &key);
+	}
 	d->ts = now;
 	count(OFFCPU_CNT_SWITCH_OUT, 1);
 }
@@ -348,5 +516,53 @@ int offcpu_sweep(struct bpf_iter__task *ctx)
 		OFFCPU_BLOCK_IN_PROGRESS);
 	d->ts = 0;
 	count(OFFCPU_CNT_IN_PROGRESS, 1);
+	return 0;
+}
+
+/*
+ * Run once by the loader right after the switch program is attached: a
+ * task asleep since before the recording has no switch-out to be seen, so
+ * it gets a block from start_ns (its stacks cannot be taken from here: no
+ * user stack of another task, marked OFFCPU_NO_STACK_ASLEEP).  A task that
+ * switched since the attach already has its own record and is left alone.
+ * The cgroup and CPU filters need the task's own context: with them, tasks
+ * asleep at the start are not looked for.
+ */
+SEC("iter/task")
+int offcpu_presleep(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct offcpu_tstamp *d;
+	__u32 tid, tgid, state, cls;
+	bool kthread;
+
+	if (!task || !start_ns || stop_ns || cgroup_id || has_cpu_filter)
+		return 0;
+	tid = BPF_CORE_READ(task, pid);
+	tgid = BPF_CORE_READ(task, tgid);
+	if (tid == 0 || tgid == presleep_skip_tgid)
+		return 0;
+	state = task_state(task) & OFFCPU_STATE_MASK;
+	cls = state_class(state);
+	/* on a CPU with a sleeping state: about to block, its switch-out will say */
+	if (!(cls & state_mask) || cls == OFFCPU_CLASS_RUNNABLE || BPF_CORE_READ(task, on_cpu))
+		return 0;
+	kthread = BPF_CORE_READ(task, flags) & OFFCPU_PF_KTHREAD;
+	if ((!kernel_threads && kthread) || (kthreads_only && !kthread))
+		return 0;
+	if (has_task_filter && !bpf_map_lookup_elem(&tid_filter, &tid) &&
+	    !bpf_map_lookup_elem(&tgid_filter, &tgid))
+		return 0;
+	d = bpf_task_storage_get(&tstamp, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!d || d->ts)
+		return 0;
+	__builtin_memset(&d->u, 0, sizeof(d->u));
+	d->ustack = OFFCPU_NO_STACK_ASLEEP;
+	d->kstack = OFFCPU_NO_STACK_ASLEEP;
+	d->state = state;
+	d->cpu = 0;
+	d->runtime = BPF_CORE_READ(task, se.sum_exec_runtime);
+	d->ts = start_ns;
+	count(OFFCPU_CNT_ASLEEP_AT_START, 1);
 	return 0;
 }

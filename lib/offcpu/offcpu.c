@@ -23,6 +23,8 @@
 #define DEF_MAX_ENTRIES 32768
 #define DEF_MAX_TASKS 8192
 #define DEF_RINGBUF (1u << 20)
+#define DEF_RINGBUF_DWARF (8u << 20)
+#define DEF_WINDOW 64
 
 enum offcpu_phase { PH_NEW, PH_OPEN, PH_STARTED, PH_STOPPED };
 
@@ -43,6 +45,9 @@ struct prism_offcpu {
 
 	struct offcpu_block *raw_blocks; /* as received; stacks resolved at stop */
 	size_t nr_raw, cap_raw;
+	struct offcpu_copy **copies; /* DWARF mode: as received (data cut to size), sorted at stop */
+	size_t nr_copies, cap_copies;
+	struct offcpu_key *keys; /* of the entries: their windows */
 	struct prism_offcpu_block *blocks;
 	struct prism_offcpu_entry *entries;
 	size_t nr_entries;
@@ -137,8 +142,8 @@ struct prism_offcpu *prism_offcpu__new(const struct prism_offcpu_opts *opts)
 	if (!opts)
 		opts = &def;
 	if (opts->states & ~(PRISM_OFFCPU_STATE_ALL | PRISM_OFFCPU_STATE_RUNNABLE) ||
-	    (opts->nr_cpus && !opts->cpus) || (opts->nr_pids && !opts->pids) ||
-	    (opts->nr_tids && !opts->tids) ||
+	    (opts->max_ns && opts->max_ns < opts->min_ns) || (opts->nr_cpus && !opts->cpus) ||
+	    (opts->nr_pids && !opts->pids) || (opts->nr_tids && !opts->tids) ||
 	    (opts->ringbuf_bytes && (opts->ringbuf_bytes & (opts->ringbuf_bytes - 1)))) {
 		errno = EINVAL;
 		return NULL;
@@ -164,7 +169,17 @@ struct prism_offcpu *prism_offcpu__new(const struct prism_offcpu_opts *opts)
 	if (!off->opts.max_tasks)
 		off->opts.max_tasks = DEF_MAX_TASKS;
 	if (!off->opts.ringbuf_bytes)
-		off->opts.ringbuf_bytes = DEF_RINGBUF;
+		off->opts.ringbuf_bytes = opts->dwarf_size ? DEF_RINGBUF_DWARF : DEF_RINGBUF;
+	if (!off->opts.window_size)
+		off->opts.window_size = DEF_WINDOW;
+	if (off->opts.no_window || off->opts.no_user_stack)
+		off->opts.window_size = 0;
+	if (off->opts.window_size > OFFCPU_WIN_MAX || opts->dwarf_size > OFFCPU_COPY_MAX ||
+	    (opts->dwarf_size & 7) || (off->opts.window_size & 7)) {
+		free(off);
+		errno = EINVAL;
+		return NULL;
+	}
 	off->cpus = dup_ints(opts->cpus, opts->nr_cpus);
 	off->pids = dup_ints(opts->pids, opts->nr_pids);
 	off->tids = dup_ints(opts->tids, opts->nr_tids);
@@ -199,12 +214,16 @@ static int configure(struct prism_offcpu *off)
 	s->rodata->state_mask = o->states;
 	s->rodata->min_ns = o->min_ns;
 	s->rodata->thresh_ns = o->thresh_ns;
-	s->rodata->kernel_threads = o->kernel_threads;
+	s->rodata->kernel_threads = o->kernel_threads || o->kernel_threads_only;
+	s->rodata->kthreads_only = o->kernel_threads_only;
+	s->rodata->max_ns = o->max_ns;
 	s->rodata->want_ustack = !o->no_user_stack;
 	s->rodata->want_kstack = !o->no_kernel_stack;
 	s->rodata->has_cpu_filter = o->nr_cpus > 0;
 	s->rodata->has_task_filter = has_task_filter(o);
 	s->rodata->cgroup_id = o->cgroup_id;
+	s->rodata->win_size = o->window_size;
+	s->rodata->copy_size = o->no_user_stack ? 0 : o->dwarf_size;
 
 	err = bpf_map__set_value_size(s->maps.stacks, off->depth * sizeof(uint64_t));
 	if (!err)
@@ -213,6 +232,10 @@ static int configure(struct prism_offcpu *off)
 		err = bpf_map__set_max_entries(s->maps.agg, o->max_entries);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.blocks, o->ringbuf_bytes);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.copied, o->dwarf_size ? o->max_entries : 1);
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.copybuf, o->dwarf_size ? off->nr_cpus : 1);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.cpu_filter, off->nr_cpus);
 	if (!err)
@@ -343,10 +366,34 @@ int prism_offcpu__add_pid(struct prism_offcpu *off, int pid)
 	return 0;
 }
 
+static int on_copy(struct prism_offcpu *off, const struct offcpu_copy *c, size_t size)
+{
+	size_t hdr = offsetof(struct offcpu_copy, data), n;
+	struct offcpu_copy *keep;
+
+	if (size < hdr || c->size > OFFCPU_COPY_MAX || c->size > size - hdr)
+		return 0;
+	n = hdr + c->size;
+	if (prism_ensure_mem((void **)&off->copies, &off->cap_copies, sizeof(*off->copies),
+			     off->nr_copies + 1))
+		goto nomem;
+	keep = malloc(n);
+	if (!keep)
+		goto nomem;
+	memcpy(keep, c, n);
+	off->copies[off->nr_copies++] = keep;
+	return 0;
+nomem:
+	off->rb_err = -ENOMEM;
+	return -ENOMEM;
+}
+
 static int on_block(void *ctx, void *data, size_t size)
 {
 	struct prism_offcpu *off = ctx;
 
+	if (size >= sizeof(uint32_t) && *(const uint32_t *)data == OFFCPU_REC_COPY)
+		return on_copy(off, data, size);
 	if (size < sizeof(struct offcpu_block))
 		return 0;
 	if (prism_ensure_mem((void **)&off->raw_blocks, &off->cap_raw, sizeof(*off->raw_blocks),
@@ -358,17 +405,27 @@ static int on_block(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+static int run_iter(struct bpf_program *prog);
+
+int prism_offcpu__hold_pid(struct prism_offcpu *off, int pid)
+{
+	if (!off || pid <= 0 || off->phase != PH_OPEN)
+		return -EINVAL;
+	off->skel->bss->presleep_skip_tgid = (uint32_t)pid;
+	return 0;
+}
+
 int prism_offcpu__start(struct prism_offcpu *off)
 {
 	struct offcpu_bpf *s;
+	int err;
 
 	if (!off || off->phase != PH_OPEN)
 		return -EINVAL;
 	s = off->skel;
 	off->rb = ring_buffer__new(bpf_map__fd(s->maps.blocks), on_block, off, NULL);
 	if (!off->rb) {
-		int err = -errno;
-
+		err = -errno;
 		return off_error(off, "offcpu: cannot map the BPF skeleton's ring buffer: %s",
 				 strerror(errno)),
 		       err;
@@ -377,8 +434,7 @@ int prism_offcpu__start(struct prism_offcpu *off)
 	/* fork tracking first: no child may escape between the two attaches */
 	s->links.offcpu_fork = bpf_program__attach(s->progs.offcpu_fork);
 	if (!s->links.offcpu_fork) {
-		int err = -errno;
-
+		err = -errno;
 		off_error(off,
 			  "offcpu: cannot attach the BPF skeleton's program to "
 			  "tp_btf/sched_process_fork: %s",
@@ -388,8 +444,7 @@ int prism_offcpu__start(struct prism_offcpu *off)
 	}
 	s->links.offcpu_switch = bpf_program__attach(s->progs.offcpu_switch);
 	if (!s->links.offcpu_switch) {
-		int err = -errno;
-
+		err = -errno;
 		off_error(off,
 			  "offcpu: cannot attach the BPF skeleton's program to "
 			  "tp_btf/sched_switch: %s",
@@ -397,6 +452,12 @@ int prism_offcpu__start(struct prism_offcpu *off)
 		off_hint(off, offcpu_env_hint(0));
 		return err;
 	}
+	/* the tasks asleep since before now: their blocks start now */
+	s->bss->start_ns = mono_ns();
+	err = run_iter(s->progs.offcpu_presleep);
+	if (err)
+		pr_debug("offcpu: cannot look for the tasks asleep at the start: %s\n",
+			 strerror(-err));
 	off->phase = PH_STARTED;
 	return 0;
 }
@@ -424,15 +485,15 @@ int prism_offcpu__poll_fd(const struct prism_offcpu *off)
 	return ring_buffer__epoll_fd(off->rb);
 }
 
-/* run the iter/task program once: it closes the blocks still open at stop_ns */
-static int sweep(struct prism_offcpu *off)
+/* run an iter/task program once over every task */
+static int run_iter(struct bpf_program *prog)
 {
 	struct bpf_link *link;
 	char buf[64];
 	ssize_t n;
 	int fd, err = 0;
 
-	link = bpf_program__attach_iter(off->skel->progs.offcpu_sweep, NULL);
+	link = bpf_program__attach_iter(prog, NULL);
 	if (!link)
 		return -errno;
 	fd = bpf_iter_create(bpf_link__fd(link));
@@ -501,6 +562,11 @@ static void fill_stats(struct prism_offcpu_stats *st, const uint64_t *c)
 	st->unclosed = c[OFFCPU_CNT_UNCLOSED];
 	st->forks = c[OFFCPU_CNT_FORKS];
 	st->filter_full = c[OFFCPU_CNT_FILTER_FULL];
+	st->copies = c[OFFCPU_CNT_COPIES];
+	st->long_blocks = c[OFFCPU_CNT_LONG];
+	st->asleep_at_start = c[OFFCPU_CNT_ASLEEP_AT_START];
+	st->copy_drops = c[OFFCPU_CNT_COPY_DROP];
+	st->copy_bytes = c[OFFCPU_CNT_COPY_BYTES];
 }
 
 int prism_offcpu__read_stats(const struct prism_offcpu *off, struct prism_offcpu_stats *st)
@@ -618,6 +684,54 @@ static int resolve_stack(struct prism_offcpu *off, int32_t id, bool kernel,
 	return 0;
 }
 
+static int cmp_copy(const void *a, const void *b)
+{
+	const struct offcpu_copy *x = *(struct offcpu_copy *const *)a,
+				 *y = *(struct offcpu_copy *const *)b;
+
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+static const struct offcpu_copy *find_copy(const struct prism_offcpu *off,
+					   const struct offcpu_key *key)
+{
+	size_t lo = 0, hi = off->nr_copies;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = memcmp(&off->copies[mid]->key, key, sizeof(*key));
+
+		if (!c)
+			return off->copies[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* the user state of @key (window in @key's memory) and its DWARF copy, if any */
+static void fill_ustate(const struct prism_offcpu *off, const struct offcpu_key *key,
+			struct prism_offcpu_ustate *u)
+{
+	const struct offcpu_copy *c = find_copy(off, key);
+
+	memset(u, 0, sizeof(*u));
+	u->ip = key->u.ip;
+	u->sp = key->u.sp;
+	u->bp = key->u.bp;
+	if (key->u.win_size && key->u.win_size <= OFFCPU_WIN_MAX) {
+		u->window = key->u.win;
+		u->window_size = key->u.win_size;
+	}
+	if (c) {
+		u->regs = (const uint64_t *)c->regs;
+		u->stack = c->data;
+		u->stack_size = c->size;
+	}
+}
+
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct prism_offcpu_entry *x = a, *y = b;
@@ -634,9 +748,11 @@ static int read_entries(struct prism_offcpu *off)
 	int fd = bpf_map__fd(off->skel->maps.agg);
 	struct offcpu_key key, next, *prev = NULL;
 	struct offcpu_val val;
-	size_t cap = 0;
+	size_t cap = 0, kcap = 0, i;
 	int err;
 
+	if (off->nr_copies)
+		qsort(off->copies, off->nr_copies, sizeof(*off->copies), cmp_copy);
 	while (!bpf_map_get_next_key(fd, prev, &next)) {
 		struct prism_offcpu_entry *e;
 
@@ -645,8 +761,11 @@ static int read_entries(struct prism_offcpu *off)
 		if (bpf_map_lookup_elem(fd, &key, &val))
 			continue;
 		if (prism_ensure_mem((void **)&off->entries, &cap, sizeof(*off->entries),
+				     off->nr_entries + 1) ||
+		    prism_ensure_mem((void **)&off->keys, &kcap, sizeof(*off->keys),
 				     off->nr_entries + 1))
 			return -ENOMEM;
+		off->keys[off->nr_entries] = key;
 		e = &off->entries[off->nr_entries++];
 		memset(e, 0, sizeof(*e));
 		e->pid = key.tgid;
@@ -660,6 +779,9 @@ static int read_entries(struct prism_offcpu *off)
 		if (err)
 			return err;
 	}
+	/* the keys array moved while growing: point at the windows once it is final */
+	for (i = 0; i < off->nr_entries; i++)
+		fill_ustate(off, &off->keys[i], &off->entries[i].ustate);
 	if (off->nr_entries)
 		qsort(off->entries, off->nr_entries, sizeof(*off->entries), cmp_entry);
 	return 0;
@@ -688,6 +810,20 @@ static int convert_blocks(struct prism_offcpu *off)
 		b->cpu_out = r->cpu_out;
 		b->cpu_in = r->cpu_in;
 		b->in_progress = r->flags & OFFCPU_BLOCK_IN_PROGRESS;
+		{
+			struct offcpu_key key = {
+				.tid = r->tid,
+				.tgid = r->tgid,
+				.ustack = r->ustack,
+				.kstack = r->kstack,
+				.state = r->state,
+			};
+
+			key.u = r->u;
+			fill_ustate(off, &key, &b->ustate);
+			/* the window of the block itself, not of the key on the stack */
+			b->ustate.window = b->ustate.window ? r->u.win : NULL;
+		}
 		err = resolve_stack(off, r->ustack, false, &b->user);
 		if (!err)
 			err = resolve_stack(off, r->kstack, true, &b->kernel);
@@ -715,7 +851,8 @@ int prism_offcpu__stop(struct prism_offcpu *off)
 	bpf_link__destroy(s->links.offcpu_fork);
 	s->links.offcpu_fork = NULL;
 
-	err = sweep(off);
+	/* offcpu_sweep closes the blocks still open at stop_ns */
+	err = run_iter(s->progs.offcpu_sweep);
 	if (err) {
 		off_error(off,
 			  "offcpu: cannot run the BPF skeleton's task iterator to close the "
@@ -776,6 +913,10 @@ void prism_offcpu__free(struct prism_offcpu *off)
 	free(off->slots);
 	free(off->stack_buf);
 	free(off->raw_blocks);
+	for (i = 0; i < off->nr_copies; i++)
+		free(off->copies[i]);
+	free(off->copies);
+	free(off->keys);
 	free(off->blocks);
 	free(off->entries);
 	free(off->cpus);

@@ -11,11 +11,23 @@
 
 #pragma clang attribute push(__attribute__((preserve_access_index)), apply_to = record)
 
+struct sched_entity {
+	__u64 sum_exec_runtime; /* ns on CPU, updated at every switch-out */
+};
+
 struct task_struct {
 	unsigned int __state; /* 5.14+; 'long state' before (see task_struct___old) */
 	unsigned int flags;
 	int pid;
 	int tgid;
+	int on_cpu; /* running (or switching) on a CPU now */
+	struct sched_entity se;
+};
+
+/* x86-64 user registers, from bpf_task_pt_regs() */
+struct pt_regs {
+	unsigned long r15, r14, r13, r12, bp, bx, r11, r10, r9, r8, ax, cx, dx, si, di, orig_ax;
+	unsigned long ip, cs, flags, sp, ss;
 };
 
 /* kernels before 5.14 */

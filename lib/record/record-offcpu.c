@@ -20,6 +20,8 @@
 	 PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD | PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_RAW)
 /* frames kept per stack (the engine collects at most 127 by default) */
 #define OFF_MAX_FRAMES 256
+/* a sample's size is a u16: what a stack copy can take at most */
+#define OFF_MAX_SAMPLE 65528
 
 static uint64_t clock_ns(int id)
 {
@@ -99,6 +101,9 @@ int rec_offcpu_open(struct prism_record *r)
 		rec_error(r, "%s", prism_offcpu__error(r->off));
 		goto out;
 	}
+	/* the workload waits for its release in prism's code: not a block of its own */
+	if (r->child > 0)
+		prism_offcpu__hold_pid(r->off, (int)r->child);
 	if (oo.task_filter) {
 		err = prism_offcpu__add_pid(r->off, (int)r->child);
 		if (err) {
@@ -140,6 +145,13 @@ int rec_offcpu_add_event(struct prism_record *r)
 	a.size = PRISM_WRITER_ATTR_SIZE;
 	a.sample_period = 1;
 	a.sample_type = OFF_SAMPLE_TYPE;
+	if (r->o.offcpu->dwarf_size) {
+		/* as perf's --call-graph dwarf: perf script unwinds them too */
+		a.sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+		a.sample_regs_user = PRISM_OFFCPU_REGS_MASK;
+		a.sample_stack_user = r->o.offcpu->dwarf_size;
+		a.exclude_callchain_user = 1;
+	}
 	a.read_format = r->nr_ev ? r->ev[0].attr.read_format : 0;
 	a.sample_id_all = 1;
 	a.disabled = 1;
@@ -191,14 +203,47 @@ struct off_sample {
 	uint32_t pid, tid, cpu;
 	uint64_t time, period;
 	const struct prism_offcpu_stack *user, *kernel;
+	const struct prism_offcpu_ustate *ustate; /* NULL: none */
 	struct prism_offcpu_raw raw;
 };
+
+/* DWARF mode: the registers and the stack copy, perf's REGS_USER and STACK_USER parts */
+static size_t put_dwarf(uint64_t *p, size_t used, const struct prism_offcpu_ustate *u)
+{
+	size_t n = 0, room, size;
+
+	if (!u || !u->regs) {
+		p[n++] = PERF_SAMPLE_REGS_ABI_NONE;
+		p[n++] = 0; /* stack size 0: no data, no dyn_size */
+		return n;
+	}
+	p[n++] = PERF_SAMPLE_REGS_ABI_64;
+	memcpy(p + n, u->regs, PRISM_OFFCPU_NR_REGS * 8);
+	n += PRISM_OFFCPU_NR_REGS;
+	/* the size written is the bytes copied (not the asked size): smaller files */
+	size = ((size_t)u->stack_size + 7) & ~(size_t)7;
+	room = OFF_MAX_SAMPLE - (used + n + 2) * 8;
+	if (size > room)
+		size = room;
+	p[n++] = size;
+	if (size) {
+		size_t copy = u->stack_size < size ? u->stack_size : size;
+
+		memcpy(p + n, u->stack, copy);
+		memset((uint8_t *)(p + n) + copy, 0, size - copy);
+		n += size / 8;
+		p[n++] = copy;
+	}
+	return n;
+}
 
 /* build one sample; returns its size in bytes */
 static size_t build_sample(struct prism_record *r, uint64_t *buf, const struct off_sample *s,
 			   const struct prism_offcpu_stats *st)
 {
 	struct perf_event_header h = { .type = PERF_RECORD_SAMPLE };
+	bool dwarf = r->o.offcpu->dwarf_size > 0;
+	struct prism_offcpu_raw rw = s->raw;
 	size_t n = 1, chain, nr, raw;
 	uint64_t ip = 0;
 
@@ -213,16 +258,30 @@ static size_t build_sample(struct prism_record *r, uint64_t *buf, const struct o
 	if (nr)
 		ip = buf[n + 1];
 	n += nr;
-	nr = put_stack(buf + n, PERF_CONTEXT_USER, s->user);
+	/* DWARF mode: the user part is unwound from the copy, as perf's */
+	nr = dwarf ? 0 : put_stack(buf + n, PERF_CONTEXT_USER, s->user);
 	if (nr && !ip)
 		ip = buf[n + 1];
+	if (!ip && dwarf && s->ustate)
+		ip = s->ustate->ip;
 	n += nr;
 	buf[chain] = n - chain - 1;
 	buf[2] = ip;
 	h.misc = s->kernel->nr ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-	raw = prism_offcpu_raw__encode((uint8_t *)(buf + n) + 4, &s->raw, st);
+	/* frame-pointer mode: the window at sp, for the leaf's return address */
+	if (!dwarf && s->ustate && (s->ustate->window_size || s->ustate->ip)) {
+		rw.has_ustate = true;
+		rw.ip = s->ustate->ip;
+		rw.sp = s->ustate->sp;
+		rw.bp = s->ustate->bp;
+		rw.window = s->ustate->window;
+		rw.window_size = s->ustate->window_size;
+	}
+	raw = prism_offcpu_raw__encode((uint8_t *)(buf + n) + 4, &rw, st);
 	memcpy(buf + n, &(uint32_t){ (uint32_t)raw }, 4);
 	n += (4 + raw) / 8;
+	if (dwarf)
+		n += put_dwarf(buf + n, n, s->ustate);
 	h.size = (uint16_t)(n * 8);
 	memcpy(buf, &h, sizeof(h));
 	return n * 8;
@@ -231,12 +290,15 @@ static size_t build_sample(struct prism_record *r, uint64_t *buf, const struct o
 static int write_sample(struct prism_record *r, const struct off_sample *s,
 			const struct prism_offcpu_stats *st)
 {
-	static uint64_t buf[16 + 2 * (OFF_MAX_FRAMES + 1) + PRISM_OFFCPU_RAW_MAX / 8 + 1];
+	static uint64_t buf[16 + 2 * (OFF_MAX_FRAMES + 1) + PRISM_OFFCPU_RAW_MAX / 8 + 1 +
+			    PRISM_OFFCPU_NR_REGS + 3 + OFF_MAX_SAMPLE / 8];
 	size_t len = build_sample(r, buf, s, st), i;
 	uint16_t misc = PERF_RECORD_MISC_USER;
 
 	for (i = 0; i < s->user->nr; i++)
 		rec_track_sample(r, s->pid, s->user->ips[i], misc);
+	if (s->ustate && s->ustate->ip)
+		rec_track_sample(r, s->pid, s->ustate->ip, misc);
 	if (s->kernel->nr)
 		rec_track_sample(r, s->pid, s->kernel->ips[0], PERF_RECORD_MISC_KERNEL);
 	if (!r->first_time || s->time < r->first_time)
@@ -245,6 +307,7 @@ static int write_sample(struct prism_record *r, const struct off_sample *s,
 		r->last_time = s->time;
 	r->st.offcpu_samples++;
 	r->st.offcpu_ns += s->period;
+	r->st.offcpu_blocks += s->raw.count;
 	return prism_writer__write(r->w, buf, len);
 }
 
@@ -271,6 +334,7 @@ static void block_sample(const struct prism_record *r, const struct prism_offcpu
 	s->period = b->duration_ns;
 	s->user = &b->user;
 	s->kernel = &b->kernel;
+	s->ustate = &b->ustate;
 	s->raw.kind = b->in_progress ? PRISM_OFFCPU_KIND_BLOCK_OPEN : PRISM_OFFCPU_KIND_BLOCK;
 	s->raw.state = b->state;
 	s->raw.count = 1;
@@ -332,6 +396,7 @@ int rec_offcpu_finish(struct prism_record *r)
 			s.period = e->total_ns;
 			s.user = &e->user;
 			s.kernel = &e->kernel;
+			s.ustate = &e->ustate;
 			s.raw.kind = PRISM_OFFCPU_KIND_ENTRY;
 			s.raw.state = e->state;
 			s.raw.count = e->count;

@@ -219,6 +219,21 @@ typedef int (*unw_frame_cb)(void *arg, uint64_t pc);
  */
 int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_frame_cb cb,
 		 void *arg);
+/* a frame-pointer stack's leaf: registers and the window of stack at sp */
+struct unwind_window {
+	uint32_t pid, tid;
+	uint64_t ip, sp, bp;
+	const uint8_t *window;
+	uint32_t size;
+};
+/*
+ * unwind__window - the frames the window at sp gives by the CFI, leaf first
+ * (callers as pc - 1), without counting stops in unw_stats; *@last_cfa_reg
+ * is the DWARF register the CFA of the last frame is based on (6: rbp, a
+ * frame pointer; 7: rsp, frameless; -1: no CFI).  Returns 0 or -errno.
+ */
+int unwind__window(struct prism_symbols *sy, const struct unwind_window *w, uint64_t *pcs,
+		   size_t max, size_t *nr, int *last_cfa_reg);
 /* ends the sessions unwind__user() kept and closes its files */
 void unwind__release(struct prism_symbols *sy);
 

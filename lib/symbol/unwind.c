@@ -20,6 +20,7 @@
  * file open, they hold MAX_MODULES modules at most.  The files the unwinder
  * reads words from stay open, NR_FILES of them.
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -70,6 +71,7 @@ struct unw_session {
 	const uint8_t *stack;
 	uint64_t stack_size, sp;
 	bool copy_full; /* dyn_size == size: the copy may have cut the stack */
+	bool no_stats; /* a window unwind (unwind__window): not counted in unw_stats */
 	unw_frame_cb cb;
 	void *arg;
 	int nr, err; /* frames so far, the frame callback's error */
@@ -115,6 +117,8 @@ static void stop(struct unw_session *u, enum prism_unwind_stop why)
 	if (u->stopped)
 		return;
 	u->stopped = true;
+	if (u->no_stats)
+		return;
 	st->stopped[why]++;
 	st->nr_stopped++;
 }
@@ -281,6 +285,12 @@ static bool make_room(struct unw_session *u)
 	return true;
 }
 
+/* map start - linked address: wraps (modular arithmetic) for a bias that makes no sense */
+static __wraps uint64_t load_bias(uint64_t start, uint64_t vaddr)
+{
+	return start - vaddr;
+}
+
 /* the module of the binary mapped at @addr, reported to libdw on first use; NULL when none */
 static Dwfl_Module *module_at(struct unw_session *u, uint64_t addr)
 {
@@ -314,7 +324,7 @@ static Dwfl_Module *module_at(struct unw_session *u, uint64_t addr)
 		return NULL;
 	/* modular arithmetic: a bias that makes no sense gives a module elsewhere */
 	mod = dwfl_report_elf(u->dwfl, dso->name, dso->runtime, -1,
-			      dso->is_exec ? 0 : map->start - vaddr, false);
+			      dso->is_exec ? 0 : load_bias(map->start, vaddr), false);
 	if (mod) {
 		u->nr_modules++;
 		u->sy->unw->nr_modules++;
@@ -400,8 +410,15 @@ static void stop_without_cfi(struct unw_session *u, uint64_t pc)
 	mod = dwfl_addrmodule(u->dwfl, pc);
 	elf = mod ? dwfl_module_getelf(mod, &bias) : NULL;
 	eh = elf ? gelf_getehdr(elf, &mem) : NULL;
-	if (!eh || eh->e_entry + bias != pc)
+	/*
+	 * the entry point itself, or a caller in its first instructions (ld.so's
+	 * _start calls _dl_start at once: a task preempted there returns to
+	 * _start + 8, looked up as _start + 7)
+	 */
+	if (!eh || pc < eh->e_entry + bias || pc - (eh->e_entry + bias) >= 16)
 		stop(u, PRISM_UNWIND_NO_BINARY);
+	else
+		u->zero_pc = true; /* the outermost frame, as a return address 0 says */
 }
 
 static int frame_callback(Dwfl_Frame *state, void *arg)
@@ -568,30 +585,44 @@ static int sample_inputs(struct unw_session *in, const struct prism_sample *s, u
 	return -1;
 }
 
+static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_t pid, uint32_t tid,
+		       uint64_t ip, unw_frame_cb cb, void *arg);
+
 int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_frame_cb cb, void *arg)
 {
 	const struct prism_sample *s = &ev->sample;
-	struct unw_session in = { .sy = sy }, *u;
-	struct maps *maps;
+	struct unw_session in = { .sy = sy };
 	uint64_t ip;
-	int why, ret;
+	int why;
 
 	if (!ev->evsel || (!s->user_regs && !s->user_stack_size))
 		return 0; /* no user context was sampled (a kernel thread) */
 	sy->unw_stats.nr_unwinds++;
 	in.mask = prism_evsel__attr(ev->evsel)->sample_regs_user;
+	in.regs = s->user_regs;
 	why = sample_inputs(&in, s, in.mask, &ip);
 	if (why >= 0)
 		stop(&in, why);
 	/* like perf: no frame at all without registers, a copy, or an IP */
 	if (why >= 0 && why != PRISM_UNWIND_DYN_SIZE)
 		return 0;
+	return unwind_from(sy, &in, s->pid, s->tid, ip, cb, arg);
+}
+
+/* the unwind of unwind__user() and unwind__window() once the inputs are checked */
+static int unwind_from(struct prism_symbols *sy, struct unw_session *in, uint32_t pid, uint32_t tid,
+		       uint64_t ip, unw_frame_cb cb, void *arg)
+{
+	struct unw_session *u;
+	struct maps *maps;
+	int ret;
+
 	ret = cb(arg, ip);
 	if (ret)
 		return ret;
-	maps = symbols__maps(sy, s->pid);
-	if (!in.sp) {
-		stop(&in, PRISM_UNWIND_ZERO_REGS);
+	maps = symbols__maps(sy, pid);
+	if (!in->sp) {
+		stop(in, PRISM_UNWIND_ZERO_REGS);
 		return 1;
 	}
 	/*
@@ -601,33 +632,34 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 	 */
 	if (!maps || (!maps->nr && !maps->prev))
 		return 1;
-	u = session_of(sy, maps, s->pid);
+	u = session_of(sy, maps, pid);
 	if (!u) {
-		stop(&in, PRISM_UNWIND_FAILED); /* out of memory, or libdw without x86-64 */
+		stop(in, PRISM_UNWIND_FAILED); /* out of memory, or libdw without x86-64 */
 		return 1;
 	}
 	u->sy = sy;
-	u->pid = s->pid;
-	u->mask = in.mask;
-	u->regs = s->user_regs;
-	u->stack = in.stack;
-	u->stack_size = in.stack_size;
-	u->sp = in.sp;
-	u->copy_full = in.copy_full;
+	u->pid = pid;
+	u->mask = in->mask;
+	u->regs = in->regs;
+	u->stack = in->stack;
+	u->stack_size = in->stack_size;
+	u->sp = in->sp;
+	u->copy_full = in->copy_full;
+	u->no_stats = in->no_stats;
 	u->cb = cb;
 	u->arg = arg;
 	u->nr = 1;
 	u->err = 0;
 	u->started = false;
 	u->zero_pc = false;
-	u->stopped = in.stopped;
+	u->stopped = in->stopped;
 	u->last_pc = ip;
 	u->read_failed = false;
 	if (!unwindable(u, ip)) {
 		stop_without_cfi(u, ip);
 		return 1;
 	}
-	ret = dwfl_getthread_frames(u->dwfl, (pid_t)s->tid, frame_callback, u);
+	ret = dwfl_getthread_frames(u->dwfl, (pid_t)tid, frame_callback, u);
 	if (u->err)
 		return u->err;
 	/*
@@ -641,4 +673,96 @@ int unwind__user(struct prism_symbols *sy, const struct prism_event *ev, unw_fra
 		stop(u,
 		     u->copy_full && past_copy(u) ? PRISM_UNWIND_TRUNCATED : PRISM_UNWIND_FAILED);
 	return u->nr;
+}
+
+/* ---- the window at sp of a frame-pointer stack ---- */
+
+/* DWARF x86-64 register numbers */
+#define DW_RBP 6
+#define DW_RSP 7
+
+/* the register the CFA at @pc is computed from (DW_RBP, DW_RSP), or -1 */
+static __wraps int cfa_reg(struct unw_session *u, uint64_t pc)
+{
+	Dwfl_Module *mod = module_at(u, pc);
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Addr bias = 0;
+	Dwarf_Op *ops = NULL;
+	Dwarf_CFI *cfi;
+	size_t nops = 0;
+	int reg = -1;
+
+	if (!mod)
+		return -1;
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame)) {
+		free(frame);
+		frame = NULL;
+		cfi = dwfl_module_dwarf_cfi(mod, &bias);
+		if (!cfi || dwarf_cfi_addrframe(cfi, pc - bias, &frame))
+			goto out;
+	}
+	/* a "register + offset" rule comes as DW_OP_bregx (libdw), an expression may use bregN */
+	if (dwarf_frame_cfa(frame, &ops, &nops) || nops < 1)
+		goto out;
+	if (ops[0].atom == DW_OP_bregx)
+		reg = (int)ops[0].number;
+	else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31)
+		reg = ops[0].atom - DW_OP_breg0;
+out:
+	free(frame);
+	return reg;
+}
+
+struct win_ctx {
+	uint64_t *pcs;
+	size_t max, nr;
+};
+
+static int win_frame(void *arg, uint64_t pc)
+{
+	struct win_ctx *c = arg;
+
+	if (c->nr < c->max)
+		c->pcs[c->nr++] = pc;
+	return 0;
+}
+
+int unwind__window(struct prism_symbols *sy, const struct unwind_window *w, uint64_t *pcs,
+		   size_t max, size_t *nr, int *last_cfa_reg)
+{
+	uint64_t regs[3] = { w->bp, w->sp, w->ip }; /* in the mask's bit order */
+	struct unw_session in = { .sy = sy, .no_stats = true }, *u;
+	struct win_ctx c = { .pcs = pcs, .max = max };
+	struct maps *maps;
+	int n;
+
+	*nr = 0;
+	*last_cfa_reg = -1;
+	if (!w->ip || !max || sy->unw_foreign_arch)
+		return 0;
+	if (w->sp && w->window && w->size) {
+		in.mask = 1ull << PR_BP | 1ull << PR_SP | 1ull << PR_IP;
+		in.regs = regs;
+		in.sp = w->sp;
+		in.stack = w->window;
+		in.stack_size = w->size;
+		n = unwind_from(sy, &in, w->pid, w->tid, w->ip, win_frame, &c);
+		if (n < 0)
+			return n;
+	} else {
+		/* no window: only the leaf's CFI */
+		pcs[c.nr++] = w->ip;
+	}
+	*nr = c.nr;
+	maps = symbols__maps(sy, w->pid);
+	if (!c.nr || !maps)
+		return 0;
+	u = session_of(sy, maps, w->pid);
+	if (u) {
+		u->sy = sy;
+		u->pid = w->pid;
+		*last_cfa_reg = cfa_reg(u, pcs[c.nr - 1]);
+	}
+	return 0;
 }

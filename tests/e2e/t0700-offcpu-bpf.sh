@@ -18,15 +18,10 @@ WL=$PRISM_OUT/tests/workloads/offcpu-sleep
 [ -r /sys/kernel/btf/vmlinux ] || skip "the kernel has no BTF (/sys/kernel/btf/vmlinux)"
 prism version --build-options | grep -q 'bpf: \[ on' || skip "prism was built without BPF support"
 
-# The engine reports (and does not attribute) a block whose switch-in the
-# kernel never traced ("unclosed", a few per 100 runs on this VM): run again
-# then, so that the attribution checks below measure attribution.
-for attempt in 1 2 3; do
-	prism record --off-cpu -o "$TMP/off.data" -- "$WL" 20 10 >"$TMP/wl.out" 2>"$TMP/rec.err"
-	rc=$?
-	grep -q 'off-CPU loss: unclosed' "$TMP/rec.err" || break
-	echo "note: attempt $attempt lost a block ($(grep 'off-CPU loss' "$TMP/rec.err" | head -1))" >&3
-done
+# A block whose switch-in the kernel never traced ("unclosed", a few per
+# run on this VM) is charged up to an estimate of its end, not lost: no retry.
+prism record --off-cpu -o "$TMP/off.data" -- "$WL" 20 10 >"$TMP/wl.out" 2>"$TMP/rec.err"
+rc=$?
 check "record --off-cpu exits 0" test $rc -eq 0
 grep_q 'off-CPU \(BPF\): [1-9][0-9]* offcpu-time samples' "$TMP/rec.err"
 grep_q 'off-CPU: no stacks or blocks lost|off-CPU loss: ' "$TMP/rec.err"
@@ -45,8 +40,13 @@ prism offcpu -i "$TMP/off.data" --user-only --limit 100 >"$TMP/off.txt" 2>"$TMP/
 check "prism offcpu exits 0" test $? -eq 0
 grep_q '^# method: BPF' "$TMP/off.txt"
 grep_q '^# losses: none|^# loss: ' "$TMP/off.txt"
-check "no frame-pointer warning for a frame-pointer build ($(head -c 200 "$TMP/off.err"))" \
-	test ! -s "$TMP/off.err"
+# libc has no frame pointers: the callers of its leaves come back from the
+# window at sp; only pthread_join's futex wait (a deeper frameless chain) may
+# stay without its caller, and be warned about
+grep -v '^warning: libc.so.6 has no frame pointers: 1 of [0-9]* stacks lost their caller above __futex_abstimed_wait_common;' \
+	"$TMP/off.err" >"$TMP/off.err2"
+check "no other frame-pointer warning for a frame-pointer build ($(head -c 200 "$TMP/off.err"))" \
+	test ! -s "$TMP/off.err2"
 
 # function total (ms) in prism offcpu's function table vs the workload's own ns
 ms_of() { awk -v f="$2" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
@@ -85,7 +85,8 @@ grep_q "of event 'offcpu-time'" "$TMP/report.txt"
 # folded: "comm;root;...;leaf NS", the sum of NS = the total
 prism offcpu -i "$TMP/off.data" --folded >"$TMP/folded" 2>/dev/null
 check "folded lines are 'comm;frames NS'" awk '!/^[^ ;]+(;[^;]+)+ [0-9]+$/ { exit 1 }' "$TMP/folded"
-grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;clock_nanosleep[^; ]* [0-9]+$' "$TMP/folded"
+# the frameless libc leaf's callers are there (sleep_once, __nanosleep)
+grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;sleep_once;__nanosleep;clock_nanosleep[^; ]* [0-9]+$' "$TMP/folded"
 check "no kernel frames by default" test "$(grep -c '_\[k\]' "$TMP/folded")" = 0
 sum=$(awk '{ s += $NF } END { printf "%.3f", s / 1e6 }' "$TMP/folded")
 tot=$(awk '/^# total:/ { print $3; exit }' "$TMP/off.txt")
@@ -94,8 +95,16 @@ check "folded sum = total ($sum vs $tot ms)" test "$sum" = "$tot"
 # --off-cpu-kernel-stack: the kernel part too (where in the kernel it waited)
 prism record -q --off-cpu --off-cpu-kernel-stack -o "$TMP/k.data" -- "$WL" 5 10 >/dev/null 2>&1
 prism offcpu -i "$TMP/k.data" --folded >"$TMP/k.folded" 2>/dev/null
-grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;clock_nanosleep[^;]*;(.*;)?do_nanosleep_\[k\](;.*)? [0-9]+$' "$TMP/k.folded"
-grep_q '^offcpu-sleep;(.*;)?main;reader_loop;read;(.*;)?(anon_)?pipe_read_\[k\](;.*)? [0-9]+$' "$TMP/k.folded"
+grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;sleep_once;__nanosleep;clock_nanosleep[^;]*;(.*;)?do_nanosleep_\[k\](;.*)? [0-9]+$' "$TMP/k.folded"
+grep_q '^offcpu-sleep;(.*;)?main;reader_loop;read_once;read;(.*;)?(anon_)?pipe_read_\[k\](;.*)? [0-9]+$' "$TMP/k.folded"
+# the function table leaves the scheduler and syscall entry out, unless asked
+prism offcpu -i "$TMP/k.data" --limit 500 >"$TMP/k.txt" 2>/dev/null
+check "no __schedule row in the function table" \
+	test "$(grep -c ' __schedule \[\[kernel.kallsyms\]\]$' "$TMP/k.txt")" -eq 0
+grep_q '^ .* do_nanosleep \[\[kernel.kallsyms\]\]$' "$TMP/k.txt"
+grep_q '^# [0-9]+ scheduler and syscall-entry functions left out \(--all-functions\)' "$TMP/k.txt"
+prism offcpu -i "$TMP/k.data" --limit 500 --all-functions >"$TMP/ka.txt" 2>/dev/null
+grep_q '^ .* __schedule \[\[kernel.kallsyms\]\]$' "$TMP/ka.txt"
 perf script -i "$TMP/k.data" 2>&1 >/dev/null | head -3 >"$TMP/k.err"
 check "perf script reads kernel+user call chains without a warning" test ! -s "$TMP/k.err"
 

@@ -3,10 +3,10 @@
 # Live (root): a program built with -O2 -fomit-frame-pointer sleeps in
 # inner() <- outer() <- main().  With the BPF method (frame-pointer user
 # stacks) its stacks stop in libc and prism offcpu must warn that they are
-# cut short; with the fallback and DWARF unwinding (--off-cpu=sched
-# --call-graph dwarf) the whole chain is back and there is no warning.
-# The frame-pointer workload of t0700 gets no warning (checked there:
-# prism offcpu's stderr is empty).
+# cut short; with DWARF unwinding (the BPF method's --off-cpu --call-graph
+# dwarf, and the fallback's --off-cpu=sched --call-graph dwarf) the whole
+# chain is back and there is no warning.  The frame-pointer workload of t0700
+# gets no warning but the one of its futex wait (checked there).
 . tests/e2e/lib.sh
 require_root
 require_cmd cc "apt-get install gcc"
@@ -58,5 +58,13 @@ grep_q "^warning: ([0-9]+) of \\1 off-CPU blocks have user stacks that end early
 n=$(sed -n 's/^warning: \([0-9]*\) of .*/\1/p' "$TMP/fp.err")
 check "most of the 20 sleeps are blocks (${n:-none})" test "${n:-0}" -ge 15 -a "${n:-0}" -le 20
 grep_q "e.g. in 'nofp'" "$TMP/fp.err"
-grep_q "^hint: .*-fno-omit-frame-pointer.*--off-cpu=sched --call-graph dwarf" "$TMP/fp.err"
+grep_q "^hint: .*-fno-omit-frame-pointer.*--off-cpu --call-graph dwarf" "$TMP/fp.err"
+
+# BPF with a copy of the stack (--call-graph dwarf): the whole chain, no warning
+prism record -q --off-cpu --call-graph dwarf -o "$TMP/bdwarf.data" -- "$TMP/nofp" 20
+check "record --off-cpu --call-graph dwarf exits 0" test $? -eq 0
+prism offcpu -i "$TMP/bdwarf.data" --folded >"$TMP/bdwarf.folded" 2>"$TMP/bdwarf.err"
+grep_q '^nofp;(.*;)?main;outer;inner;[^ ]*nanosleep' "$TMP/bdwarf.folded"
+check "no frame-pointer warning with BPF DWARF stacks ($(head -c 200 "$TMP/bdwarf.err"))" \
+	test ! -s "$TMP/bdwarf.err"
 done_testing

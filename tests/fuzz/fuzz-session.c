@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include <prism/error.h>
+#include <prism/offcpu-data.h>
 #include <prism/event.h>
 #include <prism/evsel.h>
 #include <prism/features.h>
@@ -126,8 +127,14 @@ static void sample_body(struct fuzz_ctx *c, const struct prism_event *ev)
 	touch(c, ev->raw, ev->raw->size);
 	if (s->callchain)
 		touch(c, s->callchain, s->callchain_nr * sizeof(uint64_t));
-	if (s->raw_data)
+	if (s->raw_data) {
+		struct prism_offcpu_raw r;
+
 		touch(c, s->raw_data, s->raw_size);
+		/* prism's offcpu-time payload, with the window at sp */
+		if (!prism_offcpu_raw__decode(s->raw_data, s->raw_size, &r) && r.window)
+			touch(c, r.window, r.window_size);
+	}
 	if (s->branch_entries)
 		touch(c, s->branch_entries, s->branch_nr * 24);
 	if (s->user_stack)

@@ -29,8 +29,14 @@
  * so written is relative to the default stack address): seeds and mutations
  * then make real return addresses and frame pointers in any layout.
  *
+ * Each sample is also taken as a frame-pointer stack of off-CPU time (prism
+ * record --off-cpu): its IP as the leaf, the stack's second word as the
+ * next frame, the first 128 bytes of the copy as the window at sp, through
+ * prism_symbols__recover_leaf().
+ *
  * Invariants checked: an unwind gives at most 127 user frames, every frame
- * has a DSO name, the stop counts add up.
+ * has a DSO name, the stop counts add up; a leaf recovery inserts at most 16
+ * frames, each with a DSO name.
  * Set PRISM_FUZZ_ELF_DIR to the ELF directory (default tests/data/elf
  * under the current directory, or $PRISM_SRC/tests/data/elf), and
  * PRISM_FUZZ_VERBOSE=1 to see the frames of a replayed input.
@@ -44,6 +50,7 @@
 #include <unistd.h>
 
 #include <prism/event.h>
+#include <prism/evsel.h>
 #include <prism/log.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
@@ -268,6 +275,59 @@ static int on_task(void *arg, const struct prism_event *ev)
 	return prism_symbols__event(c->sy, ev);
 }
 
+/* the register @idx (perf's x86-64 numbering) of the sample, 0 when not recorded */
+static uint64_t user_reg(const struct prism_event *ev, int idx)
+{
+	uint64_t mask = prism_evsel__attr(ev->evsel)->sample_regs_user;
+
+	if (!ev->sample.user_regs || !(mask & (1ull << idx)))
+		return 0;
+	return ev->sample.user_regs[__builtin_popcountll(mask & ((1ull << idx) - 1))];
+}
+
+/* the sample as the frame-pointer stack of an off-CPU block with its window */
+static int leaf(struct ctx *c, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	struct prism_leaf_window w = { .pid = s->pid, .tid = s->tid };
+	struct prism_callchain fp = { 0 };
+	uint64_t next = 0;
+	size_t i, nr;
+	int r;
+
+	w.ip = user_reg(ev, 8);
+	w.sp = user_reg(ev, 7);
+	w.bp = user_reg(ev, 6);
+	if (!w.ip)
+		return 0;
+	if (s->user_stack && s->user_stack_size) {
+		w.window = (const uint8_t *)s->user_stack;
+		w.size = s->user_stack_size < 128 ? (uint32_t)s->user_stack_size : 128;
+		if (s->user_stack_size >= 16)
+			memcpy(&next, (const uint8_t *)s->user_stack + 8, 8);
+	}
+	fp.frames = calloc(2, sizeof(*fp.frames));
+	if (!fp.frames)
+		return -ENOMEM;
+	fp.alloc = 2;
+	prism_symbols__resolve(c->sy, s->pid, PERF_RECORD_MISC_USER, w.ip, &fp.frames[fp.nr++]);
+	if (next)
+		prism_symbols__resolve(c->sy, s->pid, PERF_RECORD_MISC_USER, next,
+				       &fp.frames[fp.nr++]);
+	nr = fp.nr;
+	r = prism_symbols__recover_leaf(c->sy, &fp, &w, NULL);
+	if (r < 0 && r != -ENOMEM)
+		abort();
+	if (r >= 0 && (fp.nr > nr + 16 || (r != PRISM_LEAF_RECOVERED && fp.nr != nr)))
+		abort();
+	for (i = 0; i < fp.nr; i++)
+		if (!fp.frames[i].dso_name)
+			abort();
+	sink += fp.nr;
+	prism_callchain__release(&fp);
+	return 0;
+}
+
 static int on_sample(void *arg, const struct prism_event *ev)
 {
 	struct ctx *c = arg;
@@ -299,7 +359,7 @@ static int on_sample(void *arg, const struct prism_event *ev)
 	}
 	prism_symbols__resolve(c->sy, ev->sample.pid, PERF_RECORD_MISC_USER, ev->sample.ip, &f);
 	sink += f.dso_addr;
-	return 0;
+	return leaf(c, ev);
 }
 
 static void run(const uint8_t *file, size_t len)

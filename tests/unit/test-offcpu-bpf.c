@@ -205,6 +205,11 @@ static int run_workload(struct prism_offcpu *off, struct workload *w, const char
 		snprintf(err, errlen, "add_pid: %s", prism_offcpu__error(off));
 		goto out;
 	}
+	/* it waits for its release: not a task asleep at the start */
+	if (prism_offcpu__hold_pid(off, w->pid)) {
+		snprintf(err, errlen, "hold_pid failed");
+		goto out;
+	}
 	if (prism_offcpu__start(off)) {
 		snprintf(err, errlen, "start: %s", prism_offcpu__error(off));
 		goto out;

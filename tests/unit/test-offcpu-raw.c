@@ -96,6 +96,54 @@ static void test_rejects_foreign(void)
 	TEST_EQ(prism_offcpu_raw__decode(buf, n + 8, &out), -EINVAL);
 }
 
+/* the user state at switch-out: registers and the window at sp, after the counters */
+static void test_roundtrip_ustate(void)
+{
+	uint8_t buf[PRISM_OFFCPU_RAW_MAX], win[40];
+	struct prism_offcpu_raw in = { .kind = PRISM_OFFCPU_KIND_ENTRY, .count = 3 };
+	struct prism_offcpu_stats st;
+	struct prism_offcpu_raw out;
+	size_t n, i;
+
+	for (i = 0; i < sizeof(win); i++)
+		win[i] = (uint8_t)(i * 7 + 1);
+	memset(&st, 0, sizeof(st));
+	st.copies = 9;
+	in.has_ustate = true;
+	in.ip = 0x7f0000001234ull;
+	in.sp = 0x7ffd00000008ull;
+	in.bp = 0x7ffd00000100ull;
+	in.window = win;
+	in.window_size = 36; /* padded to 40 */
+	n = prism_offcpu_raw__encode(buf, &in, &st);
+	TEST_EQ((4 + n) % 8, 0);
+	TEST_TRUE(n <= PRISM_OFFCPU_RAW_MAX);
+	TEST_EQ(prism_offcpu_raw__decode(buf, n, &out), 0);
+	TEST_TRUE(out.has_stats && out.has_ustate);
+	TEST_EQ_U64(out.stats.copies, 9);
+	TEST_EQ_U64(out.ip, in.ip);
+	TEST_EQ_U64(out.sp, in.sp);
+	TEST_EQ_U64(out.bp, in.bp);
+	TEST_EQ(out.window_size, 36);
+	TEST_EQ(memcmp(out.window, win, 36), 0);
+	/* without counters */
+	n = prism_offcpu_raw__encode(buf, &in, NULL);
+	TEST_EQ((4 + n) % 8, 0);
+	TEST_EQ(prism_offcpu_raw__decode(buf, n, &out), 0);
+	TEST_TRUE(!out.has_stats && out.has_ustate);
+	TEST_EQ(out.window_size, 36);
+	/* a window longer than the payload, or than the maximum, is refused */
+	TEST_EQ(prism_offcpu_raw__decode(buf, n - 8, &out), -EINVAL);
+	buf[PRISM_OFFCPU_RAW_MIN + 24] = PRISM_OFFCPU_WINDOW_MAX + 8;
+	TEST_EQ(prism_offcpu_raw__decode(buf, sizeof(buf), &out), -EINVAL);
+	/* no user state: the old layout */
+	in.has_ustate = false;
+	n = prism_offcpu_raw__encode(buf, &in, NULL);
+	TEST_EQ(n, PRISM_OFFCPU_RAW_MIN);
+	TEST_EQ(prism_offcpu_raw__decode(buf, n, &out), 0);
+	TEST_TRUE(!out.has_ustate && !out.window);
+}
+
 static void test_state_names(void)
 {
 	TEST_STREQ(prism_offcpu_state_name(1), "S");
@@ -108,4 +156,4 @@ static void test_state_names(void)
 }
 
 TEST_MAIN(TEST(roundtrip_without_stats), TEST(roundtrip_with_stats), TEST(rejects_foreign),
-	  TEST(state_names));
+	  TEST(roundtrip_ustate), TEST(state_names));
