@@ -30,11 +30,23 @@ static uint64_t hash_str(const char *s, uint32_t pid)
 	return prism_fnv1a(PRISM_FNV_SEED ^ pid, s);
 }
 
-static bool is_anon(const char *path)
+/*
+ * perf's name of a JIT map, "/tmp/perf-PID.map" (on_mmap() gives executable
+ * anonymous memory that name): "/tmp/perf-" and a number, whatever follows
+ */
+static bool jit_pid(const char *path, uint32_t *pid)
 {
-	return !strncmp(path, "//anon", 6) || !strncmp(path, "[anon", 5) ||
-	       !strncmp(path, "/memfd:", 7) || !strncmp(path, "/dev/zero", 9) ||
-	       !strncmp(path, "/anon_hugepage", 14);
+	char *end;
+	long v;
+
+	if (strncmp(path, "/tmp/perf-", 10))
+		return false;
+	errno = 0;
+	v = strtol(path + 10, &end, 10);
+	if (end == path + 10 || errno || v < INT32_MIN || v > INT32_MAX)
+		return false;
+	*pid = (uint32_t)v;
+	return true;
 }
 
 static char *module_name(const char *path)
@@ -55,10 +67,11 @@ static char *module_name(const char *path)
 	return name;
 }
 
-static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
+static int dso_init_names(struct prism_dso *dso, const char *path)
 {
 	const char *base;
 	char buf[64];
+	uint32_t pid;
 
 	dso->path = strdup(path);
 	if (!dso->path)
@@ -69,10 +82,11 @@ static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
 	} else if (!strcmp(path, "[vdso]")) {
 		dso->kind = DSO_VDSO;
 		dso->name = strdup(path);
-	} else if (is_anon(path)) {
+	} else if (jit_pid(path, &pid)) {
+		/* perf's short name, with the process id it calls tid */
 		dso->kind = DSO_JIT;
 		dso->pid = pid;
-		snprintf(buf, sizeof(buf), "perf-%u.map", pid);
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", (int)pid);
 		dso->name = strdup(buf);
 	} else if (path[0] == '/' && strstr(path, ".ko") && strstr(path, "/lib/modules/")) {
 		dso->kind = DSO_MODULE;
@@ -85,15 +99,13 @@ static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
 }
 
 /*
- * Note: JIT maps are per process (their symbols come from perf-PID.map),
- * so the pid is part of their key; every other DSO is shared by path and
- * build id across processes.
+ * Note: a DSO is shared by path and build id across processes; JIT maps are
+ * per process through their path (/tmp/perf-PID.map).
  */
-struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint32_t pid,
-			       const uint8_t *build_id, uint8_t build_id_size)
+struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, const uint8_t *build_id,
+			       uint8_t build_id_size)
 {
-	uint32_t key_pid = is_anon(path) ? pid : 0;
-	uint64_t h = hash_str(path, key_pid);
+	uint64_t h = hash_str(path, 0);
 	struct prism_dso *dso;
 	size_t b;
 
@@ -105,7 +117,7 @@ struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint3
 	}
 	b = h & (sy->dso_hash_size - 1);
 	for (dso = sy->dso_hash[b]; dso; dso = dso->next) {
-		if (strcmp(dso->path, path) || (dso->kind == DSO_JIT && dso->pid != key_pid))
+		if (strcmp(dso->path, path))
 			continue;
 		if (build_id_size && dso->build_id_size &&
 		    (dso->build_id_size != build_id_size ||
@@ -120,7 +132,7 @@ struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint3
 	dso = calloc(1, sizeof(*dso));
 	if (!dso)
 		return NULL;
-	if (dso_init_names(dso, path, key_pid)) {
+	if (dso_init_names(dso, path)) {
 		dso__free(dso);
 		return NULL;
 	}
@@ -366,7 +378,8 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 		err = load_vdso(sy, dso);
 		break;
 	case DSO_JIT:
-		snprintf(path, sizeof(path), "%s/perf-%u.map", sy->jit_dir, dso->pid);
+		/* perf reads the file the name says; prism from its JIT directory */
+		snprintf(path, sizeof(path), "%s/%s", sy->jit_dir, strrchr(dso->path, '/') + 1);
 		err = jit__load(path, &dso->syms);
 		if (!err)
 			dso->symsrc = strdup(path);

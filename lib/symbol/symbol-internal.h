@@ -44,7 +44,7 @@ enum dso_kind {
 	DSO_KERNEL, /* [kernel.kallsyms] */
 	DSO_MODULE, /* [name] */
 	DSO_VDSO,
-	DSO_JIT, /* anonymous executable memory, symbolized from perf-PID.map */
+	DSO_JIT, /* executable memory without a file: /tmp/perf-PID.map, as perf names it */
 	DSO_BPF,
 };
 
@@ -174,8 +174,8 @@ struct prism_symbols {
 };
 
 /* dso.c */
-struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint32_t pid,
-			       const uint8_t *build_id, uint8_t build_id_size);
+struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, const uint8_t *build_id,
+			       uint8_t build_id_size);
 int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid);
 void dso__free(struct prism_dso *dso);
 /* map an address inside @map to the DSO's address space */

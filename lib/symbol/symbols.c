@@ -234,10 +234,33 @@ static struct proc *get_proc(struct prism_symbols *sy, uint32_t pid)
 	return p;
 }
 
+/*
+ * perf 6.1's map__new(): executable memory without a file (anonymous,
+ * /dev/zero, huge pages, [heap], [stack*], SysV segments) is named
+ * /tmp/perf-PID.map after the process, whose JIT may describe it there
+ */
+static bool is_jit_memory(const struct prism_ev_mmap *m, bool mmap2)
+{
+	static const char *const prefixes[] = { "/dev/zero", "/anon_hugepage", "[stack", "/SYSV" };
+	const char *fn = m->filename;
+	size_t i;
+
+	if (!strcmp(fn, "//anon") || !strcmp(fn, "[heap]"))
+		return true;
+	if (mmap2 && !m->no_prot && (m->flags & MAP_HUGETLB))
+		return true;
+	for (i = 0; i < PRISM_ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 {
 	const struct prism_ev_mmap *m = &ev->mmap;
 	unsigned int cpumode = ev->raw->misc & PRISM_MISC_CPUMODE_MASK;
+	const char *path = m->filename;
+	char jit[32];
 	struct prism_dso *dso;
 	struct maps *maps;
 	bool exec;
@@ -251,12 +274,16 @@ static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 		exec = !(ev->raw->misc & PERF_RECORD_MISC_MMAP_DATA);
 	if (!exec || !m->filename)
 		return 0;
-	dso = symbols__dso(sy, m->filename, m->pid, m->build_id, m->build_id_size);
+	if (!is_kernel_mode(cpumode) && is_jit_memory(m, ev->type == PERF_RECORD_MMAP2)) {
+		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)m->pid);
+		path = jit;
+	}
+	dso = symbols__dso(sy, path, m->build_id, m->build_id_size);
 	if (!dso)
 		return -ENOMEM;
 	if (is_kernel_mode(cpumode) || m->pid == (uint32_t)-1) {
 		maps = sy->kmaps;
-		if (dso->kind == DSO_USER && m->filename[0] == '/')
+		if (dso->kind == DSO_USER && path[0] == '/')
 			dso->kind = DSO_MODULE;
 		if (dso->kind == DSO_KERNEL)
 			sy->kernel = dso;
@@ -327,7 +354,7 @@ static int on_ksymbol(struct prism_symbols *sy, const struct prism_event *ev)
 		return 0;
 	}
 	snprintf(key, sizeof(key), "[bpf]%s", k->name);
-	dso = symbols__dso(sy, key, 0, NULL, 0);
+	dso = symbols__dso(sy, key, NULL, 0);
 	if (!dso)
 		return -ENOMEM;
 	if (dso->kind != DSO_BPF) {
@@ -520,7 +547,8 @@ static bool map_is_identity(struct prism_dso *dso)
 	if (dso->map_identity)
 		return dso->map_identity > 0;
 	dso->map_identity = -1;
-	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE || dso->kind == DSO_BPF)
+	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE || dso->kind == DSO_BPF ||
+	    dso->kind == DSO_JIT)
 		dso->map_identity = 1;
 	for (i = 0; i < PRISM_ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(dso->path, prefixes[i], strlen(prefixes[i])))

@@ -266,10 +266,23 @@ static void test_jit_map(void)
 	TEST_EQ(prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f0000001010, &f), 0);
 	TEST_STREQ(f.sym, "LazyCompile:~foo bar.js:1");
 	TEST_EQ(f.kind, PRISM_FRAME_JIT);
-	TEST_STREQ(f.dso_name, "perf-4242.map");
+	/* perf 6.1's names: the long one in script, the short one in report */
+	TEST_STREQ(f.dso_name, "[JIT] tid 4242");
+	TEST_STREQ(f.dso_path, "/tmp/perf-4242.map");
+	TEST_EQ(f.map_addr, 0x7f0000001010);
 	TEST_EQ(prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f0000001140, &f), 0);
 	TEST_STREQ(f.sym, "jit_two");
 	TEST_EQ(prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f0000002000, &f), 1);
+	/* executable [heap] is a JIT map too; a memfd is a file, as in perf 6.1 */
+	ev = mmap_ev(4242, 0x7f1000000000, 0x1000, 0, "[heap]");
+	TEST_EQ(prism_symbols__event(sy, &ev), 0);
+	prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f1000000010, &f);
+	TEST_STREQ(f.dso_path, "/tmp/perf-4242.map");
+	ev = mmap_ev(4242, 0x7f2000000000, 0x1000, 0, "/memfd:x (deleted)");
+	TEST_EQ(prism_symbols__event(sy, &ev), 0);
+	prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f2000000010, &f);
+	TEST_STREQ(f.dso_path, "/memfd:x (deleted)");
+	TEST_EQ(f.map_addr, 0x10);
 	prism_symbols__free(sy);
 	unlink(file);
 	rmdir(dir);
