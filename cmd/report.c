@@ -237,14 +237,23 @@ static uint64_t period_of(const struct prism_event *ev)
 	return ev->evsel ? prism_evsel__fixed_period(ev->evsel) : 1;
 }
 
+/* perf: a thread's first COMM replaces its ":TID" name, in the rows it has already too */
 static int on_task(void *ctx, const struct prism_event *ev)
 {
 	struct report *r = ctx;
+	bool unnamed = ev->type == PERF_RECORD_COMM && !prism_tasks__comm(r->tasks, ev->comm.tid);
+	char old[16];
+	size_t i;
 	int err;
 
 	if (r->csv)
 		report_csv__record(r->csv, ev, 0);
 	err = prism_tasks__event(r->tasks, ev);
+	snprintf(old, sizeof(old), ":%d", (int)ev->comm.tid);
+	for (i = 0; unnamed && !err && i < r->nr_evsels; i++)
+		if (r->profiles[i])
+			err = prism_profile__rename_comm(r->profiles[i], old,
+							 prism_tasks__comm(r->tasks, ev->comm.tid));
 	if (!err)
 		err = prism_symbols__event(r->sy, ev);
 	return err;
@@ -561,6 +570,11 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 			continue;
 		for (k = 0; k < r->nr_keys; k++) {
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
+			/* perf: the comm column fits the last name of each row's thread */
+			if (r->keys[k] == PRISM_SORT_COMM &&
+			    prism_tasks__comm(r->tasks, e[i].thread))
+				snprintf(buf, sizeof(buf), "%s",
+					 prism_tasks__comm(r->tasks, e[i].thread));
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);
 		}
@@ -613,6 +627,8 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 			if (elided(r, r->keys[k]))
 				continue;
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
+			if (r->keys[k] == PRISM_SORT_COMM && strlen(buf) > w[k])
+				buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 			if (k + 1 == r->nr_keys)
 				prism_strbuf_addf(&out, "  %s", buf);
 			else

@@ -107,6 +107,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->comm = strtab__str(&p->strs, r->comm_id);
 	e->pid = r->pid;
 	e->tid = r->tid;
+	e->thread = r->thread;
 	e->cpu = r->cpu;
 	e->dso = strtab__str(&p->strs, f->dso_id);
 	e->sym = f->name;

@@ -71,6 +71,18 @@ uint32_t strtab__intern(struct strtab *t, const char *s)
 	return (uint32_t)t->nr;
 }
 
+uint32_t strtab__find(const struct strtab *t, const char *s)
+{
+	size_t i;
+
+	if (!t->cap)
+		return 0;
+	for (i = hash_str(s) & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->strs[t->slots[i] - 1], s))
+			return t->slots[i];
+	return 0;
+}
+
 const char *strtab__str(const struct strtab *t, uint32_t id)
 {
 	return id && id <= t->nr ? t->strs[id - 1] : NULL;
@@ -244,6 +256,7 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 		r.tid = tid;
 	}
 	r.cpu = p->mask & (1u << PRISM_SORT_CPU) ? cpu : 0;
+	r.thread = tid;
 	r.depth = (uint32_t)nr;
 	r.hash = rec_hash(&r, p->scratch);
 	/*
@@ -283,6 +296,43 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 	     s = (s + 1) & (p->rec_map.cap - 1))
 		;
 	p->rec_map.slots[s] = (uint32_t)++p->nr_recs;
+	return 0;
+}
+
+/*
+ * The records keep their stacks; only their name and so their hash change.
+ * Two records may end up with equal keys: rows sum them, and the lookup in
+ * prism_profile__add() finds one of them.
+ */
+int prism_profile__rename_comm(struct prism_profile *p, const char *old, const char *new)
+{
+	uint32_t from = strtab__find(&p->strs, old), to;
+	size_t i, s;
+	bool hit = false;
+
+	if (!from)
+		return 0;
+	to = strtab__intern(&p->strs, new);
+	if (!to)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_recs; i++) {
+		struct precord *r = &p->recs[i];
+
+		if (r->comm_id != from)
+			continue;
+		r->comm_id = to;
+		r->hash = rec_hash(r, p->pool + r->off);
+		hit = true;
+	}
+	if (!hit || !p->rec_map.cap)
+		return 0;
+	memset(p->rec_map.slots, 0, p->rec_map.cap * sizeof(*p->rec_map.slots));
+	for (i = 0; i < p->nr_recs; i++) {
+		for (s = p->recs[i].hash & (p->rec_map.cap - 1); p->rec_map.slots[s];
+		     s = (s + 1) & (p->rec_map.cap - 1))
+			;
+		p->rec_map.slots[s] = (uint32_t)i + 1;
+	}
 	return 0;
 }
 
