@@ -193,6 +193,11 @@ static void rewrite_path(const struct prism_symbols *sy, const char *path, char 
 	snprintf(out, len, "%s%s", sy->symfs ? sy->symfs : "", path);
 }
 
+/*
+ * perf 6.1 (symsrc__init) never takes symbols from a file whose build id is
+ * not the recorded one, nor from one without a build id when one was
+ * recorded
+ */
 static bool bid_matches(const struct prism_dso *dso, const char *path, bool *checked)
 {
 	uint8_t id[BUILD_ID_MAX];
@@ -201,9 +206,9 @@ static bool bid_matches(const struct prism_dso *dso, const char *path, bool *che
 	*checked = false;
 	if (!dso->build_id_size)
 		return true;
-	if (elf__read_build_id(path, id, &size))
-		return true; /* the file has no build id: nothing to compare */
 	*checked = true;
+	if (elf__read_build_id(path, id, &size))
+		return false;
 	return size == dso->build_id_size && !memcmp(id, dso->build_id, size);
 }
 
@@ -238,6 +243,7 @@ static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint3
 			"its symbols are not used (install the binary that ran, or point "
 			"--symfs/--map-path at it)\n",
 			dso->path, hex, cands[bad]);
+		dso->bid_mismatch = true;
 	}
 	return NULL;
 }
@@ -301,17 +307,44 @@ found:
 	return strdup(path);
 }
 
+/* the build id of this process's vdso image (its PT_NOTE segment) */
+static int vdso_build_id(const unsigned char *img, uint8_t *id, uint8_t *size)
+{
+	uint64_t phoff = get_u64(img + 0x20);
+	uint16_t phentsize = get_u16(img + 0x36), phnum = get_u16(img + 0x3e), i;
+	size_t len;
+
+	for (i = 0; i < phnum; i++) {
+		const unsigned char *ph = img + phoff + (uint64_t)i * phentsize;
+
+		if (get_u32(ph) != PT_NOTE)
+			continue;
+		if (!prism_note_build_id(img + get_u64(ph + 0x08), get_u64(ph + 0x20), id,
+					 BUILD_ID_MAX, &len)) {
+			*size = (uint8_t)len;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * The recorded vdso: perf's cache copy, else this process's own image when
+ * the file records no build id for it (what perf does) or the same one (perf
+ * would print "[unknown]" without its cache; the image is the one that ran)
+ */
 static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 {
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
-	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1], own[2 * BUILD_ID_MAX + 1];
+	uint8_t id[BUILD_ID_MAX], size = 0;
 	uint64_t shoff;
 	uint16_t shnum, shentsize;
 	bool checked;
 
-	/* perf's cache copy of the recorded vdso first */
-	if (dso->build_id_size && sy->buildid_dir) {
+	if (dso->build_id_size)
 		build_id__hex(dso->build_id, dso->build_id_size, hex);
+	if (dso->build_id_size && sy->buildid_dir) {
 		snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
 		if (exists(path) && bid_matches(dso, path, &checked)) {
 			bool has;
@@ -320,8 +353,17 @@ static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 			return elf__load_syms(path, &dso->syms, true, false, &has);
 		}
 	}
-	if (!img || memcmp(img, "\177ELF", 4))
+	if (!img || memcmp(img, "\177ELF", 4) || img[4] != ELFCLASS64)
 		return -ENOENT;
+	if (dso->build_id_size && (vdso_build_id(img, id, &size) || size != dso->build_id_size ||
+				   memcmp(id, dso->build_id, size))) {
+		build_id__hex(id, size, own);
+		pr_warn("symbol: [vdso] of build id %s is not this kernel's (%s): its symbols are "
+			"not resolved (perf's build-id cache of the recording machine has it, "
+			"~/.debug/[vdso]/%s/vdso)\n",
+			hex, size ? own : "none", hex);
+		return -ENOENT;
+	}
 	/* the image ends with its section headers (Elf64 layout) */
 	shoff = get_u64(img + 0x28);
 	shentsize = get_u16(img + 0x3a);
@@ -390,7 +432,7 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 			break;
 		}
 		err = load_user(sy, dso, pid);
-		if (err && err != -ENOMEM)
+		if (err && err != -ENOMEM && !dso->bid_mismatch)
 			pr_warn("symbol: no symbols for '%s': %s%s\n", dso->path,
 				err == -ENOENT ? "file not found" : strerror(-err),
 				err == -ENOENT ?

@@ -61,6 +61,7 @@ struct prism_dso {
 	uint8_t build_id[BUILD_ID_MAX];
 	uint8_t build_id_size; /* 0 = unknown */
 	bool loaded, load_failed;
+	bool bid_mismatch; /* the file found has another build id (said once) */
 	bool is_exec; /* ET_EXEC: addresses are absolute */
 	int8_t map_identity; /* perf's map_ip is the identity: 1 yes, -1 no, 0 not known yet */
 	char *symsrc; /* file the symbols came from */

@@ -290,6 +290,7 @@ static void test_jit_map(void)
 
 static void test_vdso(void)
 {
+	static const uint8_t other[20] = { 0xde, 0xad, 0xbe, 0xef };
 	struct prism_symbols *sy = prism_symbols__new(NULL);
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
 	struct prism_event ev;
@@ -310,6 +311,18 @@ static void test_vdso(void)
 		if (strstr(d->syms.syms[i].name, "clock_gettime"))
 			named = true;
 	TEST_TRUE(named);
+	prism_symbols__free(sy);
+
+	/* a vdso of another build id: not named from this one (perf prints [unknown]) */
+	sy = prism_symbols__new(&(struct prism_symbols_opts){ .buildid_dir = "/nonexistent" });
+	ev = mmap_ev(7, 0x7fff0000, 0x2000, 0, "[vdso]");
+	ev.mmap.build_id = other;
+	ev.mmap.build_id_size = sizeof(other);
+	TEST_EQ(prism_symbols__event(sy, &ev), 0);
+	for (i = 0; i < 0x2000; i += 0x10)
+		TEST_EQ(prism_symbols__resolve(sy, 7, PERF_RECORD_MISC_USER, 0x7fff0000 + i, &f),
+			1);
+	TEST_STREQ(f.dso_path, "[vdso]");
 	prism_symbols__free(sy);
 }
 
