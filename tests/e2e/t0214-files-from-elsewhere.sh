@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Files "from other machines", made here: perf records tests/workloads/
+# jit-map (a tiny JIT that describes its code in /tmp/perf-PID.map and
+# calls clock_gettime through the vdso), and tests/tools rewrite the file
+# into the kinds of difference met in files recorded elsewhere.  For each,
+# prism script (default fields) equals perf script line for line and prism
+# report --sort comm,dso,sym (and a few other keys) has perf's rows:
+#   jit        the file as recorded: JIT frames are '(/tmp/perf-PID.map)' in
+#              script and '[JIT] tid PID' in report; the vdso is named (perf
+#              from its build-id cache, prism from the cache too)
+#   vdso       the [vdso] build id changed: '[unknown] ([vdso])', and prism
+#              says once on stderr that the vdso is another kernel's
+#   dso        the workload's build id changed: its frames are '[unknown]'
+#              (the binary at the path is another build)
+#   late-comm  the thread's COMM records come after its 10th sample: script
+#              prints ':TID' for those samples (as read), report names them
+#              after the first COMM (perf replaces the initial name) and
+#              cuts that name to the column's width
+# HOME is a directory of the test's own, so the build-id cache is the one
+# this perf record writes.  Kernel symbols are masked (the file is recorded
+# on the running kernel, but which names it has is t0208's matter).
+. tests/e2e/lib.sh
+require_perf
+command -v python3 >/dev/null || skip "needs python3"
+WL=$PRISM_OUT/tests/workloads/jit-map
+[ -x "$WL" ] || skip "needs $WL (make test-bins)"
+[ "$(uname -m)" = x86_64 ] || skip "the JIT workload writes x86-64 code"
+TOOLS=$PRISM_SRC/tests/tools
+cd "$TMP" || exit 1
+mkdir home
+export HOME=$TMP/home
+
+perf record -q -e cpu-clock -F 2999 -o jit.data -- "$WL" 300 >/dev/null 2>rec.err ||
+	skip "perf record failed: $(head -1 rec.err)"
+pid=$(perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ')
+trap 'rm -f "/tmp/perf-$pid.map"; rm -rf "$TMP"' EXIT
+[ -f "/tmp/perf-$pid.map" ] || skip "the workload wrote no /tmp/perf-$pid.map"
+
+mask() { # kernel symbols: "ffffffff... name+0x1 (" and "[k] name"
+	sed -E 's/(ffff[0-9a-f]{12}) [^ ]+ \(\[kernel/\1 <kernel> ([kernel/; s/\[k\] .*/[k] <kernel>/'
+}
+rows() { # TOOL FILE KEYS: report rows, padding squeezed
+	"$1" report -i "$2" --stdio --no-children --sort "$3" 2>/dev/null |
+		grep -v '^#' | grep . | sed 's/ *$//' | tr -s ' ' | mask
+}
+compare() { # KIND FILE
+	perf script -i "$2" 2>/dev/null | mask >"$1.perf"
+	prism script -i "$2" 2>"$1.err" | mask >"$1.prism"
+	check "$1: perf printed samples" test -s "$1.perf"
+	echo "-- $1: script" >&3
+	test_cmp "$1.perf" "$1.prism"
+	for keys in comm,dso,sym dso comm pid,comm; do
+		rows perf "$2" "$keys" >"$1.want"
+		rows prism "$2" "$keys" >"$1.got"
+		echo "-- $1: report --sort $keys" >&3
+		test_cmp "$1.want" "$1.got"
+	done
+}
+
+compare jit jit.data
+grep_q "jit_count_loop\+0x[0-9a-f]+ \(/tmp/perf-$pid\.map\)$" jit.prism
+grep_q "^ [0-9.]+% jit-map \[JIT\] tid $pid \[\.\] jit_count_loop$" <(rows prism jit.data comm,dso,sym)
+grep_q "__vdso_clock_gettime\+0x[0-9a-f]+ \(\[vdso\]\)$" jit.prism
+
+vdso=$("$TOOLS/perfdata-buildid.py" jit.data | awk '$2 == "[vdso]" { print $1 }')
+if [ -n "$vdso" ]; then
+	"$TOOLS/perfdata-buildid.py" jit.data vdso.data "[vdso]=0123456789abcdef0123456789abcdef01234567"
+	compare vdso vdso.data
+	grep_q '\[unknown\] \(\[vdso\]\)$' vdso.prism
+	check "vdso: one note on stderr" \
+		test "$(grep -c "\[vdso\] of build id 0123456789abcdef.* is not this kernel's" vdso.err)" -eq 1
+else
+	echo "note: vdso case skipped: the file has no build id for [vdso]" >&3
+fi
+
+"$TOOLS/perfdata-buildid.py" jit.data dso.data "$WL=00112233445566778899aabbccddeeff00112233"
+compare dso dso.data
+grep_q "\[unknown\] \($WL\)$" dso.prism
+check "dso: one note on stderr" test "$(grep -c "build id mismatch for '$WL'" dso.err)" -eq 1
+
+"$TOOLS/perfdata-rewrite.py" late-comm jit.data late.data 10 2>/dev/null
+compare late late.data
+check "late: 10 samples named :TID in script" test "$(grep -c "^ *:$pid $pid " late.prism)" -eq 10
+grep_q "^ [0-9.]+% perf-ex \[JIT\] tid $pid \[\.\] jit_count_loop$" <(rows prism late.data comm,dso,sym)
+
+done_testing
