@@ -23,27 +23,7 @@
 #include "input.h"
 #include "linebuf.h"
 #include "options.h"
-
-enum field {
-	F_COMM = 1 << 0,
-	F_TID = 1 << 1,
-	F_PID = 1 << 2,
-	F_CPU = 1 << 3,
-	F_TIME = 1 << 4,
-	F_EVENT = 1 << 5,
-	F_PERIOD = 1 << 6,
-	F_IP = 1 << 7,
-	F_ADDR = 1 << 8,
-	F_TRACE = 1 << 9,
-	F_PHYS_ADDR = 1 << 10,
-	F_WEIGHT = 1 << 11,
-	F_DATA_SRC = 1 << 12,
-	F_CGROUP = 1 << 13,
-	F_SYM = 1 << 14,
-	F_SYMOFF = 1 << 15,
-	F_DSO = 1 << 16,
-	F_SRCLINE = 1 << 17,
-};
+#include "script.h"
 
 /* the fields that need the symbol tables (and the address spaces) */
 #define F_SYMBOLS (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
@@ -71,10 +51,14 @@ static const struct {
 	{ "symoff", F_SYMOFF, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
 	{ "dso", F_DSO, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
 	{ "srcline", F_SRCLINE, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE },
+	{ "code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE },
 };
 
-#define FIELD_LIST \
-	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight,data_src,cgroup"
+#define FIELD_LIST                                                                                  \
+	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight," \
+	"data_src,cgroup,ins_lat,data_page_size,code_page_size"
 
 enum mode { MODE_TEXT, MODE_CSV, MODE_JSON, MODE_DUMP };
 
@@ -100,31 +84,33 @@ struct script {
 	int name_width;
 	uint64_t nr; /* records seen (csv) */
 	struct prism_strbuf line;
+	unsigned int *defaults; /* perf's default fields by evsel index, 0 = not known yet */
+	size_t nr_defaults;
+	int data_src_width; /* perf pads data_src to the longest one printed so far */
 	/* leader sampling: last value per sample id */
 	uint64_t *grp_ids, *grp_vals;
 	size_t grp_nr, grp_cap;
 };
 
-static unsigned int default_fields(const struct prism_evsel *evsel)
+static unsigned int fields_of(struct script *sc, const struct prism_evsel *evsel)
 {
-	const struct perf_event_attr *attr = prism_evsel__attr(evsel);
+	int idx = prism_evsel__idx(evsel);
 	unsigned int f;
 
-	if (attr->type == PERF_TYPE_TRACEPOINT)
-		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
-	else
-		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO |
-		    F_PERIOD;
-	if (!(attr->sample_type & PERF_SAMPLE_CPU))
-		f &= ~F_CPU;
-	return f;
-}
-
-static unsigned int fields_of(const struct script *sc, const struct prism_evsel *evsel)
-{
 	if (sc->fields)
 		return sc->fields;
-	return (default_fields(evsel) | sc->fields_add) & ~sc->fields_del;
+	if (idx < 0 || (size_t)idx >= 4096)
+		return (script_default_fields(sc->s, evsel) | sc->fields_add) & ~sc->fields_del;
+	if ((size_t)idx >= sc->nr_defaults) {
+		sc->defaults = xrealloc(sc->defaults, (size_t)(idx + 1) * sizeof(*sc->defaults));
+		memset(sc->defaults + sc->nr_defaults, 0,
+		       (idx + 1 - sc->nr_defaults) * sizeof(*sc->defaults));
+		sc->nr_defaults = (size_t)idx + 1;
+	}
+	f = sc->defaults[idx];
+	if (!f)
+		f = sc->defaults[idx] = script_default_fields(sc->s, evsel);
+	return (f | sc->fields_add) & ~sc->fields_del;
 }
 
 static const char *comm_of(struct script *sc, uint32_t tid, char *buf, size_t len)
@@ -351,22 +337,19 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 	p = room(sb, LINE_NUMS_MAX);
 	if (!p)
 		return;
-	if (f & F_ADDR) { /* "%16" PRIx64 " " */
+	if (f & F_ADDR) /* "%16" PRIx64 */
 		p = put_hex(p, s->addr, 16);
-		*p++ = ' ';
+	if (f & F_DATA_SRC) {
+		commit(sb, p);
+		script_put_data_src(sb, &sc->data_src_width, s->data_src);
+		p = room(sb, LINE_NUMS_MAX);
+		if (!p)
+			return;
 	}
-	if (f & F_WEIGHT) { /* "%16" PRIu64 " " */
+	if (f & F_WEIGHT) /* "%16" PRIu64 */
 		p = put_udec(p, s->weight, 16, ' ');
-		*p++ = ' ';
-	}
-	if (f & F_DATA_SRC) { /* "%16" PRIx64 " " */
-		p = put_hex(p, s->data_src, 16);
-		*p++ = ' ';
-	}
-	if (f & F_PHYS_ADDR) { /* "%16" PRIx64 " " */
-		p = put_hex(p, s->phys_addr, 16);
-		*p++ = ' ';
-	}
+	if (f & F_INS_LAT) /* "%16" PRIu16 */
+		p = put_udec(p, s->weight_var2, 16, ' ');
 	if (f & F_CGROUP) { /* "%" PRIu64 " " */
 		p = put_udec(p, s->cgroup, 0, ' ');
 		*p++ = ' ';
@@ -398,13 +381,15 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 			else
 				print_callchain(sc, f);
 		}
-		/* a call chain ends with an empty line */
+		/* a call chain ends with an empty line (after the fields that follow it) */
+		script_put_tail(sb, s, f);
 		prism_strbuf_addch(sb, '\n');
 		return;
 	}
-	/* perf keeps trailing blanks */
-	*p++ = '\n';
 	commit(sb, p);
+	script_put_tail(sb, s, f);
+	/* perf keeps trailing blanks */
+	prism_strbuf_addch(sb, '\n');
 }
 
 /* a frame's keys, as the fields allow: "sym", "symoff", "dso", "inlined" */
@@ -662,42 +647,11 @@ static int on_user(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
-static void hexdump(struct prism_strbuf *sb, const uint8_t *p, size_t n)
-{
-	size_t i, j;
-
-	for (i = 0; i < n; i += 16) {
-		prism_strbuf_addf(sb, ".  %04zx: ", i);
-		for (j = i; j < i + 16; j++) {
-			if (j < n)
-				prism_strbuf_addf(sb, " %02x", p[j]);
-			else
-				prism_strbuf_addstr(sb, "   ");
-		}
-		prism_strbuf_addstr(sb, "  ");
-		for (j = i; j < i + 16 && j < n; j++)
-			prism_strbuf_addch(sb, p[j] >= 0x20 && p[j] < 0x7f ? (char)p[j] : '.');
-		prism_strbuf_addch(sb, '\n');
-	}
-}
-
-static void dump_head(struct prism_strbuf *sb, const struct prism_event *ev)
-{
-	prism_strbuf_addf(sb,
-			  "\n%#" PRIx64 "%s [%#x]: event: %u\n.\n. ... raw event: size %u bytes\n",
-			  ev->file_offset, ev->compressed ? " (in COMPRESSED)" : "", ev->raw->size,
-			  ev->type, ev->raw->size);
-	hexdump(sb, (const uint8_t *)ev->raw, ev->raw->size);
-}
-
-/* a record the session skipped: its bytes, and why it has no decoded line */
 static int dump_malformed(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	dump_head(&sc->line, ev);
-	prism_strbuf_addf(&sc->line, "\n%#" PRIx64 " [%#x]: PERF_RECORD_%s: malformed, skipped\n",
-			  ev->file_offset, ev->raw->size, prism_record_type_name(ev->type));
+	script_dump_malformed(&sc->line, ev);
 	emit(sc);
 	return 0;
 }
@@ -705,18 +659,8 @@ static int dump_malformed(void *ctx, const struct prism_event *ev)
 static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
-	struct prism_strbuf *sb = &sc->line;
-	const struct prism_sample *s = &ev->sample;
 
-	dump_head(sb, ev);
-	prism_strbuf_addf(sb, "\n%" PRIu64 " %#" PRIx64 " [%#x]: PERF_RECORD_%s", s->time,
-			  ev->file_offset, ev->raw->size, prism_record_type_name(ev->type));
-	if (ev->type == PERF_RECORD_SAMPLE)
-		prism_strbuf_addf(sb,
-				  "(IP, %#x): %u/%u: %#" PRIx64 " period: %" PRIu64
-				  " addr: %#" PRIx64,
-				  ev->raw->misc, s->pid, s->tid, s->ip, s->period, s->addr);
-	prism_strbuf_addch(sb, '\n');
+	script_dump_record(&sc->line, ev);
 	emit(sc);
 	return 0;
 }
@@ -979,6 +923,7 @@ out:
 	prism_symbols__free(sc.sy);
 	prism_tasks__free(sc.tasks);
 	free(sc.grp_ids);
+	free(sc.defaults);
 	free(sc.grp_vals);
 	free(map_path.v);
 	prism_session__free(sc.s);

@@ -234,4 +234,13 @@ struct prism_strbuf;
 PRISM_API void prism_event__overview_csv(struct prism_strbuf *sb, uint64_t nr,
 					 const struct prism_event *ev, uint64_t period);
 
+/*
+ * perf script's decoding of a PERF_SAMPLE_DATA_SRC value, appended to @sb:
+ * "|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A" (perf
+ * 6.1's words, including "(null)" for hop counts it has no name for)
+ */
+PRISM_API void prism_mem_src__format(uint64_t data_src, struct prism_strbuf *sb);
+/* a PERF_SAMPLE_DATA_PAGE_SIZE / CODE_PAGE_SIZE value as perf prints it: "4K", "N/A" for 0 */
+PRISM_API void prism_page_size__format(uint64_t size, struct prism_strbuf *sb);
+
 #endif /* PRISM_EVENT_H */

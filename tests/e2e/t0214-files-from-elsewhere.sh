@@ -17,6 +17,11 @@
 #              prints ':TID' for those samples (as read), report names them
 #              after the first COMM (perf replaces the initial name) and
 #              cuts that name to the column's width
+#   mem        the samples become those of a raw cpu/mem-loads/pp event with
+#              ADDR, DATA_SRC (values covering every field of the encoding)
+#              and WEIGHT: perf's default fields for raw events, data_src
+#              decoded and padded as perf does; mem-struct the same with
+#              WEIGHT_STRUCT (ins_lat) and PHYS_ADDR; both also with -F lists
 # HOME is a directory of the test's own, so the build-id cache is the one
 # this perf record writes.  Kernel symbols are masked (the file is recorded
 # on the running kernel, but which names it has is t0208's matter).
@@ -81,7 +86,23 @@ check "dso: one note on stderr" test "$(grep -c "build id mismatch for '$WL'" ds
 
 "$TOOLS/perfdata-rewrite.py" late-comm jit.data late.data 10 2>/dev/null
 compare late late.data
-check "late: 10 samples named :TID in script" test "$(grep -c "^ *:$pid $pid " late.prism)" -eq 10
+check "late: 10 samples named :TID in script" test "$(grep -cE "^ *:$pid +$pid " late.prism)" -eq 10
 grep_q "^ [0-9.]+% perf-ex \[JIT\] tid $pid \[\.\] jit_count_loop$" <(rows prism late.data comm,dso,sym)
+
+for kind in mem mem-struct; do
+	variant=()
+	[ "$kind" = mem-struct ] && variant=(struct)
+	"$TOOLS/perfdata-rewrite.py" mem-loads jit.data "$kind.data" "${variant[@]}" 2>/dev/null
+	compare "$kind" "$kind.data"
+	for fields in addr,data_src,weight,ip,sym -data_src +phys_addr,-weight ip,phys_addr; do
+		perf script -i "$kind.data" -F "$fields" >"$kind.f.perf" 2>/dev/null || continue
+		prism script -i "$kind.data" -F "$fields" 2>/dev/null | mask >"$kind.f.prism"
+		mask <"$kind.f.perf" >"$kind.f.want"
+		echo "-- $kind: -F $fields" >&3
+		test_cmp "$kind.f.want" "$kind.f.prism"
+	done
+done
+grep_q ' 68100142 \|OP LOAD\|LVL L1 hit\|SNP None\|TLB L1 or L2 hit\|LCK No\|BLK  N/A +7 ' mem.prism
+grep_q '\|LVL Remote core, same node L3 hit\|' mem-struct.prism
 
 done_testing

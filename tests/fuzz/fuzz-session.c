@@ -161,6 +161,11 @@ static void sample_body(struct fuzz_ctx *c, const struct prism_event *ev)
 		if (comm)
 			touch(c, comm, strlen(comm));
 	}
+	/* perf script's text of the memory fields, whatever bits the file holds */
+	if (s->type & PERF_SAMPLE_DATA_SRC)
+		prism_mem_src__format(s->data_src, &c->out);
+	prism_page_size__format(s->data_page_size, &c->out);
+	prism_page_size__format(s->code_page_size, &c->out);
 	tp = prism_session__tp(c->s);
 	if (tp && s->raw_data)
 		tp_fields(c, tp, s);
