@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <prism/error.h>
+#include <prism/features.h>
 #include <prism/profile.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
@@ -439,99 +440,6 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 	return v > 0;
 }
 
-static void node_name(const struct prism_callgraph *n, char *buf, size_t len)
-{
-	if (n->name)
-		snprintf(buf, len, "%s%s", n->name,
-			 n->kind == PRISM_FRAME_INLINED ? " (inlined)" : "");
-	else
-		snprintf(buf, len, "0x%" PRIx64, n->ip);
-}
-
-struct graph_ctx {
-	uint64_t total, min;
-	struct prism_strbuf *out;
-};
-
-static size_t visible_children(const struct graph_ctx *g, const struct prism_callgraph *n)
-{
-	size_t i;
-
-	/* children are sorted by period: the visible ones come first */
-	for (i = 0; i < n->nr_children && n->children[i]->period >= g->min; i++)
-		;
-	return i;
-}
-
-static void print_children(struct graph_ctx *g, const struct prism_callgraph *n,
-			   const char *prefix);
-
-/* the chain below @n (already printed), one name per line while it does not branch */
-static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
-{
-	char name[1024];
-
-	for (;;) {
-		size_t vis = visible_children(g, n);
-
-		if (!vis)
-			return;
-		if (vis == 1 && n->children[0]->period == n->period) {
-			n = n->children[0];
-			node_name(n, name, sizeof(name));
-			prism_strbuf_addf(g->out, "%s%s\n", prefix, name);
-			continue;
-		}
-		print_children(g, n, prefix);
-		return;
-	}
-}
-
-static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
-{
-	size_t vis = visible_children(g, n), i;
-	char name[1024];
-
-	for (i = 0; i < vis; i++) {
-		const struct prism_callgraph *c = n->children[i];
-		bool last = i + 1 == vis;
-		struct prism_strbuf sub = STRBUF_INIT;
-
-		node_name(c, name, sizeof(name));
-		prism_strbuf_addf(g->out, "%s|          \n", prefix);
-		prism_strbuf_addf(g->out, "%s%c--%.2f%%--%s\n", prefix, last ? ' ' : '|',
-				  100.0 * (double)c->period / (double)g->total, name);
-		prism_strbuf_addf(&sub, "%s%c          ", prefix, last ? ' ' : '|');
-		print_chain(g, c, sub.buf);
-		prism_strbuf_release(&sub);
-	}
-}
-
-static void print_graph(struct report *r, struct prism_profile *p, size_t idx, bool caller,
-			uint64_t total, struct prism_strbuf *out)
-{
-	struct prism_callgraph *root;
-	struct graph_ctx g = { .total = total, .out = out };
-	char name[1024];
-	size_t vis;
-
-	if (prism_profile__callgraph(p, idx, caller, &root))
-		return;
-	g.min = (uint64_t)ceil((double)total * r->graph_threshold / 100.0);
-	vis = visible_children(&g, root);
-	if (!vis)
-		return;
-	if (vis == 1 && root->children[0]->period == root->period) {
-		prism_strbuf_addstr(out, "            |\n");
-		node_name(root->children[0], name, sizeof(name));
-		prism_strbuf_addf(out, "            ---%s\n", name);
-		print_chain(&g, root->children[0], "               ");
-	} else {
-		print_children(&g, root, "            ");
-	}
-	prism_strbuf_addch(out, '\n');
-}
-
 /* perf hides a column whose filter allows one value only (sort__setup_elide) */
 static bool elided(const struct report *r, enum prism_sort_key key)
 {
@@ -637,7 +545,7 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 		prism_strbuf_addch(&out, '\n');
 		if (graph && (children ? e[i].children : e[i].self) >=
 				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
-			print_graph(r, p, i, caller, total, &out);
+			report_print_graph(p, i, caller, total, r->graph_threshold, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 	}
 	printf("\n\n");
@@ -959,6 +867,17 @@ int cmd_report(int argc, const char **argv)
 	err = prism_session__process(r.s, &tool, &r);
 	if (report_process_result(r.s, r.input, err))
 		ret = 1;
+	/* perf report says "has no samples!"; the reads are perf script's (and prism script's) */
+	if ((prism_session__file_info(r.s)->features[0] & (1ull << PRISM_FEAT_STAT) ||
+	     prism_session__stats(r.s)->nr_records[PRISM_RECORD_STAT]) &&
+	    !prism_session__stats(r.s)->nr_records[PERF_RECORD_SAMPLE]) {
+		error("'%s' holds the counter reads of 'perf stat record', no samples to report",
+		      r.input ? r.input : "perf.data");
+		hint("prism script -i %s prints the reads (CPU THREAD VAL ENA RUN TIME EVENT)",
+		     r.input ? r.input : "perf.data");
+		ret = 1;
+		goto out;
+	}
 	if (r.event && !any_profile(&r)) {
 		size_t i;
 

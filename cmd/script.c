@@ -15,6 +15,7 @@
 #include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/suggest.h>
+#include <prism/stat-reads.h>
 #include <prism/symbol.h>
 #include <prism/task.h>
 #include <prism/tp.h>
@@ -87,6 +88,7 @@ struct script {
 	unsigned int *defaults; /* perf's default fields by evsel index, 0 = not known yet */
 	size_t nr_defaults;
 	int data_src_width; /* perf pads data_src to the longest one printed so far */
+	struct script_stat stat; /* perf stat record files */
 	/* leader sampling: last value per sample id */
 	uint64_t *grp_ids, *grp_vals;
 	size_t grp_nr, grp_cap;
@@ -635,13 +637,14 @@ static int on_record(void *ctx, const struct prism_event *ev)
 static int on_user(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
+	int err = 0;
 
-	if (sc->sy && ev->type == PRISM_RECORD_HEADER_BUILD_ID) {
-		int err = prism_symbols__event(sc->sy, ev);
-
-		if (err)
-			return err;
-	}
+	if (sc->sy && ev->type == PRISM_RECORD_HEADER_BUILD_ID)
+		err = prism_symbols__event(sc->sy, ev);
+	if (!err && sc->mode == MODE_TEXT)
+		err = script_stat_event(&sc->stat, sc->s, ev, &sc->line);
+	if (err)
+		return err;
 	if (sc->mode == MODE_CSV)
 		return csv_record(sc, ev);
 	return 0;
@@ -924,6 +927,7 @@ out:
 	prism_tasks__free(sc.tasks);
 	free(sc.grp_ids);
 	free(sc.defaults);
+	prism_stat_reads__free(sc.stat.reads);
 	free(sc.grp_vals);
 	free(map_path.v);
 	prism_session__free(sc.s);

@@ -54,4 +54,13 @@ void script_dump_record(struct prism_strbuf *sb, const struct prism_event *ev);
 /* -D: a record the session skipped: its bytes, and why it has no decoded line */
 void script_dump_malformed(struct prism_strbuf *sb, const struct prism_event *ev);
 
+/* the counter reads of a perf stat record file */
+struct script_stat {
+	struct prism_stat_reads *reads; /* created at the first record it takes */
+	bool header; /* perf's column header was printed */
+};
+/* feed a record; at a STAT_ROUND, append perf script's lines; 0 or -ENOMEM */
+int script_stat_event(struct script_stat *st, struct prism_session *s, const struct prism_event *ev,
+		      struct prism_strbuf *sb);
+
 #endif /* PRISM_CMD_SCRIPT_H */

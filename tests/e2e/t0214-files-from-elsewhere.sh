@@ -22,6 +22,10 @@
 #              and WEIGHT: perf's default fields for raw events, data_src
 #              decoded and padded as perf does; mem-struct the same with
 #              WEIGHT_STRUCT (ins_lat) and PHYS_ADDR; both also with -F lists
+#   stat       perf stat record files (of a command; -a; -a -I; -a -A -I,
+#              whose per-CPU reads perf script prints as differences from
+#              the last interval; a pipe): script prints perf's counter
+#              reads; report says it holds no samples and points at script
 # HOME is a directory of the test's own, so the build-id cache is the one
 # this perf record writes.  Kernel symbols are masked (the file is recorded
 # on the running kernel, but which names it has is t0208's matter).
@@ -104,5 +108,28 @@ for kind in mem mem-struct; do
 done
 grep_q ' 68100142 \|OP LOAD\|LVL L1 hit\|SNP None\|TLB L1 or L2 hit\|LCK No\|BLK  N/A +7 ' mem.prism
 grep_q '\|LVL Remote core, same node L3 hit\|' mem-struct.prism
+
+stat() { # NAME OPTIONS...: perf stat record, then script from both tools
+	local name=$1
+	shift
+	perf stat record -e task-clock,page-faults "$@" -o "$name.data" -- sleep 0.25 \
+		>/dev/null 2>&1 || { echo "note: perf stat record $* failed" >&3 && return; }
+	perf script -i "$name.data" >"$name.perf" 2>/dev/null
+	prism script -i "$name.data" >"$name.prism"
+	check "$name: perf printed reads" grep -q '^CPU   THREAD' "$name.perf"
+	echo "-- $name: script" >&3
+	test_cmp "$name.perf" "$name.prism"
+}
+stat st
+stat st-a -a
+stat st-aI -a -I 100
+stat st-aAI -a -A -I 100
+check "st-aAI: interval reads, per CPU" test "$(wc -l <st-aAI.prism)" -gt 8
+perf stat record -e task-clock -o - -- true 2>/dev/null >st-pipe.data
+perf script -i - <st-pipe.data >st-pipe.perf 2>/dev/null
+prism script -i - <st-pipe.data >st-pipe.prism
+test_cmp st-pipe.perf st-pipe.prism
+expect_exit 1 prism report -i st.data --stdio 2>st.err
+grep_q "holds the counter reads of 'perf stat record', no samples" st.err
 
 done_testing
