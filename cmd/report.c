@@ -287,7 +287,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain;
+	bool chain, nochain;
 	int err;
 
 	if (r->csv)
@@ -322,8 +322,10 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	}
 	/*
 	 * no chain, or an empty one (a DWARF sample of which nothing could be
-	 * unwound): the sample address alone, as perf's self entry
+	 * unwound): the sample address alone, as perf's self entry (for an
+	 * empty chain its only row: no caller row and no graph, as in perf)
 	 */
+	nochain = chain && !r->cc.nr;
 	if (!chain || !r->cc.nr) {
 		if (!r->cc.alloc) {
 			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
@@ -336,6 +338,9 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
+	if (nochain)
+		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
+						  r->cc.frames);
 	return prism_profile__add(p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
 }
 
@@ -485,6 +490,11 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 					 prism_tasks__comm(r->tasks, e[i].thread));
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);
+			/* perf: an unresolved row widens symbol and DSO to an address's width */
+			if (!e[i].sym && r->keys[k] == PRISM_SORT_SYM && w[k] < 22)
+				w[k] = 22;
+			if (!e[i].sym && r->keys[k] == PRISM_SORT_DSO && w[k] < 16 && !r->dsos.nr)
+				w[k] = 16;
 		}
 		snprintf(buf, sizeof(buf), "%" PRIu64, e[i].nr_samples);
 		if (strlen(buf) > samples_w)

@@ -61,6 +61,16 @@ PRISM_API int prism_profile__add(struct prism_profile *p, const char *comm, uint
 				 const struct prism_frame *frames, size_t nr);
 
 /*
+ * A sample whose call chain came out empty in a profile of samples that have
+ * chains (a DWARF sample of which nothing could be unwound): perf gives it
+ * its own row (self, and children for itself) and nothing else, no row of
+ * its address as a caller and no call graph.  @leaf is the sample address.
+ */
+PRISM_API int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32_t pid,
+					 uint32_t tid, uint32_t cpu, uint64_t period,
+					 const struct prism_frame *leaf);
+
+/*
  * A sample a filter (comm, pid, tid) left out: it gives no row but counts in
  * the totals, so percentages stay shares of every sample (perf's default
  * --percentage absolute) and the header counts it.

@@ -30,6 +30,7 @@ struct pframe {
 struct precord {
 	uint32_t comm_id, pid, tid, cpu;
 	uint32_t thread; /* tid of the first sample (not a key) */
+	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	uint32_t off, depth;
 	uint64_t period, count;
 	uint64_t hash;

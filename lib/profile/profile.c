@@ -225,8 +225,8 @@ void prism_profile__free(struct prism_profile *p)
 	free(p);
 }
 
-int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
-		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
+static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
+	       uint64_t period, const struct prism_frame *frames, size_t nr, bool nochain)
 {
 	struct prism_frame unknown = { .dso_name = "[unknown]" };
 	struct precord r = { 0 };
@@ -257,8 +257,9 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 	}
 	r.cpu = p->mask & (1u << PRISM_SORT_CPU) ? cpu : 0;
 	r.thread = tid;
+	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
-	r.hash = rec_hash(&r, p->scratch);
+	r.hash = rec_hash(&r, p->scratch) + nochain;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
 	 * stacks) is part of the total: a total that cannot wrap keeps them
@@ -273,8 +274,9 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 		     s = (s + 1) & (p->rec_map.cap - 1)) {
 			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
 
-			if (o->hash == r.hash && o->comm_id == r.comm_id && o->pid == r.pid &&
-			    o->tid == r.tid && o->cpu == r.cpu && o->depth == r.depth &&
+			if (o->hash == r.hash && o->nochain == r.nochain &&
+			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
+			    o->cpu == r.cpu && o->depth == r.depth &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -321,7 +323,7 @@ int prism_profile__rename_comm(struct prism_profile *p, const char *old, const c
 		if (r->comm_id != from)
 			continue;
 		r->comm_id = to;
-		r->hash = rec_hash(r, p->pool + r->off);
+		r->hash = rec_hash(r, p->pool + r->off) + r->nochain;
 		hit = true;
 	}
 	if (!hit || !p->rec_map.cap)
@@ -334,6 +336,19 @@ int prism_profile__rename_comm(struct prism_profile *p, const char *old, const c
 		p->rec_map.slots[s] = (uint32_t)i + 1;
 	}
 	return 0;
+}
+
+int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
+		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
+{
+	return add(p, comm, pid, tid, cpu, period, frames, nr, false);
+}
+
+int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32_t pid,
+			       uint32_t tid, uint32_t cpu, uint64_t period,
+			       const struct prism_frame *leaf)
+{
+	return add(p, comm, pid, tid, cpu, period, leaf, 1, true);
 }
 
 void prism_profile__add_filtered(struct prism_profile *p, uint64_t period)

@@ -493,6 +493,48 @@ uint64_t map__dso_addr(const struct map *map, uint64_t ip)
 	return dso->is_exec ? ip : off;
 }
 
+static bool is_elf(const char *path)
+{
+	unsigned char magic[4];
+	FILE *f = fopen(path, "re");
+	bool elf;
+
+	if (!f)
+		return false;
+	elf = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "\177ELF", 4);
+	fclose(f);
+	return elf;
+}
+
+bool dso__has_elf_file(struct prism_symbols *sy, struct prism_dso *dso)
+{
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+
+	if (dso->elf_file)
+		return dso->elf_file > 0;
+	dso->elf_file = -1;
+	if (dso->build_id_size)
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+	if (dso->kind == DSO_VDSO) {
+		if (!dso->build_id_size) {
+			dso->elf_file = 1;
+		} else if (sy->buildid_dir) {
+			snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
+			dso->elf_file = is_elf(path) ? 1 : -1;
+		}
+	} else if (dso->kind == DSO_USER && dso->path[0] == '/') {
+		rewrite_path(sy, dso->path, path, sizeof(path));
+		if (is_elf(path)) {
+			dso->elf_file = 1;
+		} else if (dso->build_id_size && sy->buildid_dir) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", sy->buildid_dir, hex,
+				 hex + 2);
+			dso->elf_file = is_elf(path) ? 1 : -1;
+		}
+	}
+	return dso->elf_file > 0;
+}
+
 const struct bid_entry *symbols__bid(const struct prism_symbols *sy, const char *path)
 {
 	size_t i;

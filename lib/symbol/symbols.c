@@ -158,6 +158,7 @@ int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_fea
 
 	/* the unwinder reads x86-64 registers: another machine's would give made-up frames */
 	sy->unw_foreign_arch = arch && strcmp(arch, "x86_64");
+	sy->has_arch = arch != NULL;
 	if (!b)
 		return 0;
 	for (i = 0; i < b->nr; i++) {
@@ -333,6 +334,7 @@ static int on_comm(struct prism_symbols *sy, const struct prism_event *ev)
 		return -ENOMEM;
 	/* keep one space back: samples inside execve() still unwind the old image */
 	fresh->prev = p->maps;
+	fresh->unwind_ready = p->maps && p->maps->unwind_ready; /* perf's process keeps it */
 	if (fresh->prev && fresh->prev->prev) {
 		maps__put(fresh->prev->prev);
 		fresh->prev->prev = NULL;
@@ -666,6 +668,33 @@ static int push_with_inlines(struct prism_callchain *cc, const struct prism_fram
 	return 0;
 }
 
+/*
+ * perf 6.1 (libunwind) sets a process up for DWARF unwinding when a map
+ * whose file it can read as ELF enters its address space; until then, in a
+ * file that names its architecture, it unwinds nothing and prints no frame
+ * (a file of another machine whose binaries are all absent).  Once set up,
+ * it stays so.
+ */
+static bool unwind_ready(struct prism_symbols *sy, uint32_t pid)
+{
+	struct maps *maps = symbols__maps(sy, pid), *m;
+	size_t i;
+
+	if (!sy->has_arch)
+		return true; /* perf sets every process up then */
+	if (!maps)
+		return false;
+	for (m = maps; m && !maps->unwind_ready; m = m->prev) {
+		if (m->unwind_ready) {
+			maps->unwind_ready = true;
+			break;
+		}
+		for (i = 0; i < m->nr && !maps->unwind_ready; i++)
+			maps->unwind_ready = dso__has_elf_file(sy, m->maps[i].dso);
+	}
+	return maps->unwind_ready;
+}
+
 struct unw_ctx {
 	struct prism_symbols *sy;
 	struct prism_callchain *cc;
@@ -734,6 +763,8 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 	 */
 	if (!have_user && (s->type & PERF_SAMPLE_STACK_USER) &&
 	    (s->user_stack_size || s->user_regs)) {
+		if (!unwind_ready(sy, s->pid))
+			return 0;
 		struct unw_ctx c = { .sy = sy,
 				     .cc = cc,
 				     .pid = s->pid,

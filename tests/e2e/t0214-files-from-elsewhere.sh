@@ -22,13 +22,19 @@
 #              and WEIGHT: perf's default fields for raw events, data_src
 #              decoded and padded as perf does; mem-struct the same with
 #              WEIGHT_STRUCT (ins_lat) and PHYS_ADDR; both also with -F lists
+#   dwarf      a --call-graph dwarf recording whose binaries are all absent
+#              (file names rewritten, the vdso another build): perf sets no
+#              process up for unwinding and prints no frame; report has the
+#              sample addresses as rows of their own, without caller rows or
+#              graphs, and widens the symbol and DSO columns for them
 #   stat       perf stat record files (of a command; -a; -a -I; -a -A -I,
 #              whose per-CPU reads perf script prints as differences from
 #              the last interval; a pipe): script prints perf's counter
 #              reads; report says it holds no samples and points at script
 # HOME is a directory of the test's own, so the build-id cache is the one
-# this perf record writes.  Kernel symbols are masked (the file is recorded
-# on the running kernel, but which names it has is t0208's matter).
+# this perf record writes.  The recordings are of user mode only (cpu-clock:u):
+# no kernel frame, so nothing depends on the kernel's symbols (t0208's
+# matter); kernel addresses are masked all the same.
 . tests/e2e/lib.sh
 require_perf
 command -v python3 >/dev/null || skip "needs python3"
@@ -40,7 +46,7 @@ cd "$TMP" || exit 1
 mkdir home
 export HOME=$TMP/home
 
-perf record -q -e cpu-clock -F 2999 -o jit.data -- "$WL" 300 >/dev/null 2>rec.err ||
+perf record -q -e cpu-clock:u -F 2999 -o jit.data -- "$WL" 300 >/dev/null 2>rec.err ||
 	skip "perf record failed: $(head -1 rec.err)"
 pid=$(perf script -i jit.data -F pid 2>/dev/null | head -1 | tr -d ' ')
 trap 'rm -f "/tmp/perf-$pid.map"; rm -rf "$TMP"' EXIT
@@ -108,6 +114,34 @@ for kind in mem mem-struct; do
 done
 grep_q ' 68100142 \|OP LOAD\|LVL L1 hit\|SNP None\|TLB L1 or L2 hit\|LCK No\|BLK  N/A +7 ' mem.prism
 grep_q '\|LVL Remote core, same node L3 hit\|' mem-struct.prism
+
+# dwarf: a home without the build-id cache (the vdso would be readable there)
+mkdir home2
+HOME=$TMP/home2 perf record -N -q -e cpu-clock:u -F 999 --call-graph dwarf -o dw.data -- "$WL" 100 \
+	>/dev/null 2>&1 || fail "perf record --call-graph dwarf"
+"$TOOLS/perfdata-rewrite.py" absent dw.data dwa.data 2>/dev/null
+# and another machine's vdso (this one's prism would name, where perf without its cache does not)
+bids=$("$TOOLS/perfdata-buildid.py" dwa.data)
+if grep -q ' \[vdso\]$' <<<"$bids"; then
+	"$TOOLS/perfdata-buildid.py" dwa.data dwa2.data "[vdso]=0123456789abcdef0123456789abcdef01234567"
+	mv dwa2.data dwa.data
+fi
+HOME=$TMP/home2 perf script -i dwa.data 2>/dev/null | mask >dwa.perf
+HOME=$TMP/home2 prism script -i dwa.data 2>/dev/null | mask >dwa.prism
+echo "-- dwarf: script" >&3
+test_cmp dwa.perf dwa.prism
+check "dwarf: no frame" test "$(grep -c $'^\t' dwa.prism)" -eq "$(grep -c $'^\t *ffff' dwa.prism)"
+for opts in "--sort comm,dso,sym" "--no-children -g none --sort dso,sym"; do
+	# shellcheck disable=SC2086 # the options are words
+	HOME=$TMP/home2 perf report -i dwa.data --stdio $opts 2>/dev/null | grep -v '^#' |
+		sed 's/ *$//' | mask >dwa.want
+	# shellcheck disable=SC2086
+	HOME=$TMP/home2 prism report -i dwa.data --stdio $opts 2>/dev/null | grep -v '^#' |
+		sed 's/ *$//' | mask >dwa.got
+	echo "-- dwarf: report $opts" >&3
+	test_cmp dwa.want dwa.got
+done
+rm -f "/tmp/perf-$(perf script -i dw.data -F pid 2>/dev/null | head -1 | tr -d ' ').map"
 
 stat() { # NAME OPTIONS...: perf stat record, then script from both tools
 	local name=$1

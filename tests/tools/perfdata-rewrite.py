@@ -4,6 +4,7 @@
 
 usage: perfdata-rewrite.py late-comm IN OUT [N]
        perfdata-rewrite.py mem-loads IN OUT [struct]
+       perfdata-rewrite.py absent IN OUT
 
   late-comm  the COMM records of the thread that has the most samples move
              in time to just after its Nth sample (default 10), in their
@@ -22,6 +23,12 @@ usage: perfdata-rewrite.py late-comm IN OUT [N]
              cpu/mem-loads/pp.  With 'struct' the weight is a WEIGHT_STRUCT
              (var1 the weight, var2 the instruction latency) and the samples
              carry a PHYS_ADDR too.
+
+  absent     every MMAP and MMAP2 file name that starts with '/' (not "//") gets an
+             'X' for its second character ("/usr/lib/..." -> "/Xsr/lib/..."):
+             the binaries are absent, as on a machine that has none of the
+             recording machine's files (the build-id table keeps the old
+             names, so no build id is known for the new ones).
 
 IN must be a little-endian perf.data file in file mode (not a pipe), not
 compressed, with one event (perf record -e cpu-clock -o IN -- ...).  Record
@@ -98,9 +105,6 @@ class PerfFile:
         self.sample_type = struct.unpack_from("<Q", b, self.attrs_off + 24)[0]
         flags = struct.unpack_from("<Q", b, self.attrs_off + 40)[0]
         self.id_all = bool(flags & (1 << 18))
-        if self.sample_type & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
-            die("%s: sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD"
-                % (path, self.sample_type))
 
     def records(self):
         off, end = self.data_off, self.data_off + self.data_size
@@ -136,13 +140,15 @@ class PerfFile:
 def late_comm(f, n):
     if not f.id_all or not f.sample_type & S_TIME:
         die("records carry no time (sample_id_all, TIME)")
-    per_tid, nth = {}, {}
+    times = {}
     for off, rtype, _, _ in f.records():
         if rtype == REC_SAMPLE:
             pid, tid = f.sample_tid(off)
-            per_tid[tid] = per_tid.get(tid, 0) + 1
-            if per_tid[tid] == n:
-                nth[tid] = struct.unpack_from("<Q", f.buf, f.sample_time_off(off))[0]
+            t = struct.unpack_from("<Q", f.buf, f.sample_time_off(off))[0]
+            times.setdefault(tid, []).append(t)
+    # the nth in time: a thread's samples from two CPUs are not in time order in the file
+    per_tid = {tid: len(ts) for tid, ts in times.items()}
+    nth = {tid: sorted(ts)[n - 1] for tid, ts in times.items() if len(ts) >= n}
     if not nth:
         die("no thread has %d samples" % n)
     tid = max(nth, key=lambda t: per_tid[t])
@@ -162,6 +168,8 @@ def late_comm(f, n):
 
 def mem_loads(f, struct_weight):
     st = f.sample_type
+    if st & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
+        die("sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD" % st)
     add = S_ADDR | S_DATA_SRC | (S_WEIGHT_STRUCT | S_PHYS_ADDR if struct_weight else S_WEIGHT)
     out = bytearray(f.buf[:f.data_off])
     n = 0
@@ -226,12 +234,27 @@ def attr_offsets(f, out, delta):
     out[name_off + 4:name_off + 4 + nlen] = name + bytes(nlen - len(name))
 
 
+def absent(f):
+    n = 0
+    for off, rtype, _, size in f.records():
+        if rtype not in (REC_MMAP, REC_MMAP2):
+            continue
+        name = off + 8 + (32 if rtype == REC_MMAP else 64)
+        # "//anon" stays: anonymous memory is not a file
+        if name + 2 <= off + size and f.buf[name] == ord("/") and f.buf[name + 1] not in b"/\0":
+            f.buf[name + 1] = ord("X")
+            n += 1
+    sys.stderr.write("perfdata-rewrite: %d file names changed\n" % n)
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] not in ("late-comm", "mem-loads"):
-        die("usage: perfdata-rewrite.py late-comm|mem-loads IN OUT [N]")
+    if len(argv) < 4 or argv[1] not in ("late-comm", "mem-loads", "absent"):
+        die("usage: perfdata-rewrite.py late-comm|mem-loads|absent IN OUT [N|struct]")
     f = PerfFile(argv[2])
     if argv[1] == "late-comm":
         late_comm(f, int(argv[4]) if len(argv) > 4 else 10)
+    elif argv[1] == "absent":
+        absent(f)
     else:
         mem_loads(f, len(argv) > 4 and argv[4] == "struct")
     open(argv[3], "wb").write(f.buf)
