@@ -13,6 +13,8 @@
 #              says once on stderr that the vdso is another kernel's
 #   dso        the workload's build id changed: its frames are '[unknown]'
 #              (the binary at the path is another build)
+#   nobid      the binary at the recorded path has no build id (the file
+#              records one): perf does not take symbols from it, nor prism
 #   late-comm  the thread's COMM records come after its 10th sample: script
 #              prints ':TID' for those samples (as read), report names them
 #              after the first COMM (perf replaces the initial name) and
@@ -93,6 +95,23 @@ fi
 compare dso dso.data
 grep_q "\[unknown\] \($WL\)$" dso.prism
 check "dso: one note on stderr" test "$(grep -c "build id mismatch for '$WL'" dso.err)" -eq 1
+
+# nobid: a copy of the workload, recorded, then stripped of its build id
+# (a home without the build-id cache, which holds the workload by that id)
+if command -v objcopy >/dev/null; then
+	cp "$WL" wl
+	mkdir home3
+	HOME=$TMP/home3 perf record -N -q -e cpu-clock:u -F 2999 -o nobid.data -- ./wl 200 \
+		>/dev/null 2>&1 || fail "perf record of the copy"
+	objcopy --remove-section=.note.gnu.build-id wl wl.tmp && mv wl.tmp wl
+	HOME=$TMP/home3 perf script -i nobid.data 2>/dev/null | grep "($TMP/wl)$" >nobid.perf
+	HOME=$TMP/home3 prism script -i nobid.data 2>/dev/null | grep "($TMP/wl)$" >nobid.prism
+	check "nobid: perf printed samples in the copy" test -s nobid.perf
+	echo "-- nobid: script" >&3
+	test_cmp nobid.perf nobid.prism
+	grep_q "\[unknown\] \($TMP/wl\)$" nobid.prism
+	rm -f "/tmp/perf-$(perf script -i nobid.data -F pid 2>/dev/null | head -1 | tr -d ' ').map"
+fi
 
 "$TOOLS/perfdata-rewrite.py" late-comm jit.data late.data 10 2>/dev/null
 compare late late.data
