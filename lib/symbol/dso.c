@@ -218,6 +218,7 @@ static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint3
 	char hex[2 * BUILD_ID_MAX + 1];
 	char cands[3][PATH_MAX];
 	size_t n = 0, i, bad = SIZE_MAX;
+	bool bad_has_id = false;
 
 	rewrite_path(sy, dso->path, cands[n++], PATH_MAX);
 	if (!sy->opts.no_proc_root && !sy->symfs && pid && pid != (uint32_t)-1)
@@ -228,21 +229,24 @@ static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint3
 			 hex + 2);
 	}
 	for (i = 0; i < n; i++) {
+		uint8_t id[BUILD_ID_MAX], size;
 		bool checked;
 
 		if (!exists(cands[i]))
 			continue;
 		if (bid_matches(dso, cands[i], &checked))
 			return strdup(cands[i]);
-		if (bad == SIZE_MAX)
+		if (bad == SIZE_MAX) {
 			bad = i;
+			bad_has_id = !elf__read_build_id(cands[i], id, &size);
+		}
 	}
 	if (bad != SIZE_MAX) {
 		build_id__hex(dso->build_id, dso->build_id_size, hex);
-		pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' differs; "
+		pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' %s; "
 			"its symbols are not used (install the binary that ran, or point "
 			"--symfs/--map-path at it)\n",
-			dso->path, hex, cands[bad]);
+			dso->path, hex, cands[bad], bad_has_id ? "differs" : "has no build id");
 		dso->bid_mismatch = true;
 	}
 	return NULL;

@@ -182,6 +182,13 @@ perf stat record -e task-clock -o - -- true 2>/dev/null >st-pipe.data
 perf script -i - <st-pipe.data >st-pipe.perf 2>/dev/null
 prism script -i - <st-pipe.data >st-pipe.prism
 test_cmp st-pipe.perf st-pipe.prism
+K=$FIXTURES/perf-6.1/k-stat.data
+if [ -f "$K" ]; then
+	perf script -i "$K" >k-stat.perf 2>/dev/null
+	prism script -i "$K" >k-stat.prism
+	echo "-- k-stat fixture: script" >&3
+	test_cmp k-stat.perf k-stat.prism
+fi
 expect_exit 1 prism report -i st.data --stdio 2>st.err
 grep_q "holds the counter reads of 'perf stat record', no samples" st.err
 
