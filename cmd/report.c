@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include <prism/error.h>
+#include <prism/features.h>
 #include <prism/profile.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
@@ -237,14 +238,23 @@ static uint64_t period_of(const struct prism_event *ev)
 	return ev->evsel ? prism_evsel__fixed_period(ev->evsel) : 1;
 }
 
+/* perf: a thread's first COMM replaces its ":TID" name, in the rows it has already too */
 static int on_task(void *ctx, const struct prism_event *ev)
 {
 	struct report *r = ctx;
+	bool unnamed = ev->type == PERF_RECORD_COMM && !prism_tasks__comm(r->tasks, ev->comm.tid);
+	char old[16];
+	size_t i;
 	int err;
 
 	if (r->csv)
 		report_csv__record(r->csv, ev, 0);
 	err = prism_tasks__event(r->tasks, ev);
+	snprintf(old, sizeof(old), ":%d", (int)ev->comm.tid);
+	for (i = 0; unnamed && !err && i < r->nr_evsels; i++)
+		if (r->profiles[i])
+			err = prism_profile__rename_comm(r->profiles[i], old,
+							 prism_tasks__comm(r->tasks, ev->comm.tid));
 	if (!err)
 		err = prism_symbols__event(r->sy, ev);
 	return err;
@@ -277,7 +287,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain;
+	bool chain, nochain;
 	int err;
 
 	if (r->csv)
@@ -312,8 +322,10 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	}
 	/*
 	 * no chain, or an empty one (a DWARF sample of which nothing could be
-	 * unwound): the sample address alone, as perf's self entry
+	 * unwound): the sample address alone, as perf's self entry (for an
+	 * empty chain its only row: no caller row and no graph, as in perf)
 	 */
+	nochain = chain && !r->cc.nr;
 	if (!chain || !r->cc.nr) {
 		if (!r->cc.alloc) {
 			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
@@ -326,6 +338,9 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
+	if (nochain)
+		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
+						  r->cc.frames);
 	return prism_profile__add(p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
 }
 
@@ -430,99 +445,6 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 	return v > 0;
 }
 
-static void node_name(const struct prism_callgraph *n, char *buf, size_t len)
-{
-	if (n->name)
-		snprintf(buf, len, "%s%s", n->name,
-			 n->kind == PRISM_FRAME_INLINED ? " (inlined)" : "");
-	else
-		snprintf(buf, len, "0x%" PRIx64, n->ip);
-}
-
-struct graph_ctx {
-	uint64_t total, min;
-	struct prism_strbuf *out;
-};
-
-static size_t visible_children(const struct graph_ctx *g, const struct prism_callgraph *n)
-{
-	size_t i;
-
-	/* children are sorted by period: the visible ones come first */
-	for (i = 0; i < n->nr_children && n->children[i]->period >= g->min; i++)
-		;
-	return i;
-}
-
-static void print_children(struct graph_ctx *g, const struct prism_callgraph *n,
-			   const char *prefix);
-
-/* the chain below @n (already printed), one name per line while it does not branch */
-static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
-{
-	char name[1024];
-
-	for (;;) {
-		size_t vis = visible_children(g, n);
-
-		if (!vis)
-			return;
-		if (vis == 1 && n->children[0]->period == n->period) {
-			n = n->children[0];
-			node_name(n, name, sizeof(name));
-			prism_strbuf_addf(g->out, "%s%s\n", prefix, name);
-			continue;
-		}
-		print_children(g, n, prefix);
-		return;
-	}
-}
-
-static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
-{
-	size_t vis = visible_children(g, n), i;
-	char name[1024];
-
-	for (i = 0; i < vis; i++) {
-		const struct prism_callgraph *c = n->children[i];
-		bool last = i + 1 == vis;
-		struct prism_strbuf sub = STRBUF_INIT;
-
-		node_name(c, name, sizeof(name));
-		prism_strbuf_addf(g->out, "%s|          \n", prefix);
-		prism_strbuf_addf(g->out, "%s%c--%.2f%%--%s\n", prefix, last ? ' ' : '|',
-				  100.0 * (double)c->period / (double)g->total, name);
-		prism_strbuf_addf(&sub, "%s%c          ", prefix, last ? ' ' : '|');
-		print_chain(g, c, sub.buf);
-		prism_strbuf_release(&sub);
-	}
-}
-
-static void print_graph(struct report *r, struct prism_profile *p, size_t idx, bool caller,
-			uint64_t total, struct prism_strbuf *out)
-{
-	struct prism_callgraph *root;
-	struct graph_ctx g = { .total = total, .out = out };
-	char name[1024];
-	size_t vis;
-
-	if (prism_profile__callgraph(p, idx, caller, &root))
-		return;
-	g.min = (uint64_t)ceil((double)total * r->graph_threshold / 100.0);
-	vis = visible_children(&g, root);
-	if (!vis)
-		return;
-	if (vis == 1 && root->children[0]->period == root->period) {
-		prism_strbuf_addstr(out, "            |\n");
-		node_name(root->children[0], name, sizeof(name));
-		prism_strbuf_addf(out, "            ---%s\n", name);
-		print_chain(&g, root->children[0], "               ");
-	} else {
-		print_children(&g, root, "            ");
-	}
-	prism_strbuf_addch(out, '\n');
-}
-
 /* perf hides a column whose filter allows one value only (sort__setup_elide) */
 static bool elided(const struct report *r, enum prism_sort_key key)
 {
@@ -561,8 +483,18 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 			continue;
 		for (k = 0; k < r->nr_keys; k++) {
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
+			/* perf: the comm column fits the last name of each row's thread */
+			if (r->keys[k] == PRISM_SORT_COMM &&
+			    prism_tasks__comm(r->tasks, e[i].thread))
+				snprintf(buf, sizeof(buf), "%s",
+					 prism_tasks__comm(r->tasks, e[i].thread));
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);
+			/* perf: an unresolved row widens symbol and DSO to an address's width */
+			if (!e[i].sym && r->keys[k] == PRISM_SORT_SYM && w[k] < 22)
+				w[k] = 22;
+			if (!e[i].sym && r->keys[k] == PRISM_SORT_DSO && w[k] < 16 && !r->dsos.nr)
+				w[k] = 16;
 		}
 		snprintf(buf, sizeof(buf), "%" PRIu64, e[i].nr_samples);
 		if (strlen(buf) > samples_w)
@@ -613,6 +545,8 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 			if (elided(r, r->keys[k]))
 				continue;
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
+			if (r->keys[k] == PRISM_SORT_COMM && strlen(buf) > w[k])
+				buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 			if (k + 1 == r->nr_keys)
 				prism_strbuf_addf(&out, "  %s", buf);
 			else
@@ -621,7 +555,7 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 		prism_strbuf_addch(&out, '\n');
 		if (graph && (children ? e[i].children : e[i].self) >=
 				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
-			print_graph(r, p, i, caller, total, &out);
+			report_print_graph(p, i, caller, total, r->graph_threshold, &out);
 		fwrite(out.buf, 1, out.len, stdout);
 	}
 	printf("\n\n");
@@ -943,6 +877,17 @@ int cmd_report(int argc, const char **argv)
 	err = prism_session__process(r.s, &tool, &r);
 	if (report_process_result(r.s, r.input, err))
 		ret = 1;
+	/* perf report says "has no samples!"; the reads are perf script's (and prism script's) */
+	if ((prism_session__file_info(r.s)->features[0] & (1ull << PRISM_FEAT_STAT) ||
+	     prism_session__stats(r.s)->nr_records[PRISM_RECORD_STAT]) &&
+	    !prism_session__stats(r.s)->nr_records[PERF_RECORD_SAMPLE]) {
+		error("'%s' holds the counter reads of 'perf stat record', no samples to report",
+		      r.input ? r.input : "perf.data");
+		hint("prism script -i %s prints the reads (CPU THREAD VAL ENA RUN TIME EVENT)",
+		     r.input ? r.input : "perf.data");
+		ret = 1;
+		goto out;
+	}
 	if (r.event && !any_profile(&r)) {
 		size_t i;
 

@@ -24,4 +24,12 @@ int report_csv__finish(struct report_csv *c, struct prism_session *s,
 		       struct prism_profile *const *profiles, const char *const *event_names,
 		       size_t nr);
 
+struct prism_strbuf;
+/*
+ * the call graph of row @idx of the last prism_profile__entries(), perf's
+ * layout, branches below @threshold percent of @total hidden
+ */
+void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
+			double threshold, struct prism_strbuf *out);
+
 #endif /* PRISM_CMD_REPORT_H */

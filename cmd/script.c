@@ -15,6 +15,7 @@
 #include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/suggest.h>
+#include <prism/stat-reads.h>
 #include <prism/symbol.h>
 #include <prism/task.h>
 #include <prism/tp.h>
@@ -23,27 +24,7 @@
 #include "input.h"
 #include "linebuf.h"
 #include "options.h"
-
-enum field {
-	F_COMM = 1 << 0,
-	F_TID = 1 << 1,
-	F_PID = 1 << 2,
-	F_CPU = 1 << 3,
-	F_TIME = 1 << 4,
-	F_EVENT = 1 << 5,
-	F_PERIOD = 1 << 6,
-	F_IP = 1 << 7,
-	F_ADDR = 1 << 8,
-	F_TRACE = 1 << 9,
-	F_PHYS_ADDR = 1 << 10,
-	F_WEIGHT = 1 << 11,
-	F_DATA_SRC = 1 << 12,
-	F_CGROUP = 1 << 13,
-	F_SYM = 1 << 14,
-	F_SYMOFF = 1 << 15,
-	F_DSO = 1 << 16,
-	F_SRCLINE = 1 << 17,
-};
+#include "script.h"
 
 /* the fields that need the symbol tables (and the address spaces) */
 #define F_SYMBOLS (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
@@ -71,10 +52,14 @@ static const struct {
 	{ "symoff", F_SYMOFF, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
 	{ "dso", F_DSO, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
 	{ "srcline", F_SRCLINE, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE },
+	{ "code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE },
 };
 
-#define FIELD_LIST \
-	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight,data_src,cgroup"
+#define FIELD_LIST                                                                                  \
+	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight," \
+	"data_src,cgroup,ins_lat,data_page_size,code_page_size"
 
 enum mode { MODE_TEXT, MODE_CSV, MODE_JSON, MODE_DUMP };
 
@@ -101,31 +86,34 @@ struct script {
 	int name_width;
 	uint64_t nr; /* records seen (csv) */
 	struct prism_strbuf line;
+	unsigned int *defaults; /* perf's default fields by evsel index, 0 = not known yet */
+	size_t nr_defaults;
+	int data_src_width; /* perf pads data_src to the longest one printed so far */
+	struct script_stat stat; /* perf stat record files */
 	/* leader sampling: last value per sample id */
 	uint64_t *grp_ids, *grp_vals;
 	size_t grp_nr, grp_cap;
 };
 
-static unsigned int default_fields(const struct prism_evsel *evsel)
+static unsigned int fields_of(struct script *sc, const struct prism_evsel *evsel)
 {
-	const struct perf_event_attr *attr = prism_evsel__attr(evsel);
+	int idx = prism_evsel__idx(evsel);
 	unsigned int f;
 
-	if (attr->type == PERF_TYPE_TRACEPOINT)
-		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_TRACE;
-	else
-		f = F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO |
-		    F_PERIOD;
-	if (!(attr->sample_type & PERF_SAMPLE_CPU))
-		f &= ~F_CPU;
-	return f;
-}
-
-static unsigned int fields_of(const struct script *sc, const struct prism_evsel *evsel)
-{
 	if (sc->fields)
 		return sc->fields;
-	return (default_fields(evsel) | sc->fields_add) & ~sc->fields_del;
+	if (idx < 0 || (size_t)idx >= 4096)
+		return (script_default_fields(sc->s, evsel) | sc->fields_add) & ~sc->fields_del;
+	if ((size_t)idx >= sc->nr_defaults) {
+		sc->defaults = xrealloc(sc->defaults, (size_t)(idx + 1) * sizeof(*sc->defaults));
+		memset(sc->defaults + sc->nr_defaults, 0,
+		       (idx + 1 - sc->nr_defaults) * sizeof(*sc->defaults));
+		sc->nr_defaults = (size_t)idx + 1;
+	}
+	f = sc->defaults[idx];
+	if (!f)
+		f = sc->defaults[idx] = script_default_fields(sc->s, evsel);
+	return (f | sc->fields_add) & ~sc->fields_del;
 }
 
 static const char *comm_of(struct script *sc, uint32_t tid, char *buf, size_t len)
@@ -352,22 +340,19 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 	p = room(sb, LINE_NUMS_MAX);
 	if (!p)
 		return;
-	if (f & F_ADDR) { /* "%16" PRIx64 " " */
+	if (f & F_ADDR) /* "%16" PRIx64 */
 		p = put_hex(p, s->addr, 16);
-		*p++ = ' ';
+	if (f & F_DATA_SRC) {
+		commit(sb, p);
+		script_put_data_src(sb, &sc->data_src_width, s->data_src);
+		p = room(sb, LINE_NUMS_MAX);
+		if (!p)
+			return;
 	}
-	if (f & F_WEIGHT) { /* "%16" PRIu64 " " */
+	if (f & F_WEIGHT) /* "%16" PRIu64 */
 		p = put_udec(p, s->weight, 16, ' ');
-		*p++ = ' ';
-	}
-	if (f & F_DATA_SRC) { /* "%16" PRIx64 " " */
-		p = put_hex(p, s->data_src, 16);
-		*p++ = ' ';
-	}
-	if (f & F_PHYS_ADDR) { /* "%16" PRIx64 " " */
-		p = put_hex(p, s->phys_addr, 16);
-		*p++ = ' ';
-	}
+	if (f & F_INS_LAT) /* "%16" PRIu16 */
+		p = put_udec(p, s->weight_var2, 16, ' ');
 	if (f & F_CGROUP) { /* "%" PRIu64 " " */
 		p = put_udec(p, s->cgroup, 0, ' ');
 		*p++ = ' ';
@@ -399,13 +384,15 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 			else
 				print_callchain(sc, f);
 		}
-		/* a call chain ends with an empty line */
+		/* a call chain ends with an empty line (after the fields that follow it) */
+		script_put_tail(sb, s, f);
 		prism_strbuf_addch(sb, '\n');
 		return;
 	}
-	/* perf keeps trailing blanks */
-	*p++ = '\n';
 	commit(sb, p);
+	script_put_tail(sb, s, f);
+	/* perf keeps trailing blanks */
+	prism_strbuf_addch(sb, '\n');
 }
 
 /* a frame's keys, as the fields allow: "sym", "symoff", "dso", "inlined" */
@@ -651,40 +638,24 @@ static int on_record(void *ctx, const struct prism_event *ev)
 static int on_user(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
+	int err = 0;
 
-	if (sc->sy && ev->type == PRISM_RECORD_HEADER_BUILD_ID) {
-		int err = prism_symbols__event(sc->sy, ev);
-
-		if (err)
-			return err;
-	}
+	if (sc->sy && ev->type == PRISM_RECORD_HEADER_BUILD_ID)
+		err = prism_symbols__event(sc->sy, ev);
+	if (!err && sc->mode == MODE_TEXT)
+		err = script_stat_event(&sc->stat, sc->s, ev, &sc->line);
+	if (err)
+		return err;
 	if (sc->mode == MODE_CSV)
 		return csv_record(sc, ev);
 	return 0;
 }
 
-/* where perf -D says a record is: pipe mode counts from after the 16-byte pipe header */
-static uint64_t dump_offset(const struct script *sc, const struct prism_event *ev)
-{
-	bool pipe = prism_session__file_info(sc->s)->pipe;
-
-	return pipe && ev->file_offset >= 16 ? ev->file_offset - 16 : ev->file_offset;
-}
-
-static void dump_head(const struct script *sc, struct prism_strbuf *sb,
-		      const struct prism_event *ev)
-{
-	prism_event__dump_raw(ev, dump_offset(sc, ev), sc->where, sb);
-}
-
-/* a record the session skipped: its bytes, and why it has no decoded line */
 static int dump_malformed(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	dump_head(sc, &sc->line, ev);
-	prism_strbuf_addf(&sc->line, "\n%#" PRIx64 " [%#x]: PERF_RECORD_%s: malformed, skipped\n",
-			  dump_offset(sc, ev), ev->raw->size, prism_record_type_name(ev->type));
+	script_dump_malformed(sc->s, sc->where, &sc->line, ev);
 	emit(sc);
 	return 0;
 }
@@ -692,29 +663,9 @@ static int dump_malformed(void *ctx, const struct prism_event *ev)
 static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
-	struct prism_strbuf *sb = &sc->line;
 
-	uint64_t type = 0;
-	bool id_all = false;
-	size_t i, n = prism_session__nr_evsels(sc->s);
-
-	/* perf's combined sample_type and the first event's sample_id_all */
-	for (i = 0; i < n; i++) {
-		const struct perf_event_attr *a = prism_evsel__attr(prism_session__evsel(sc->s, i));
-
-		type |= a->sample_type;
-		id_all |= !i && a->sample_id_all;
-	}
-	/* as perf: the records a COMPRESSED one holds, not the container */
-	if (ev->type == PRISM_RECORD_COMPRESSED || ev->type == PRISM_RECORD_COMPRESSED2)
-		return 0;
-	dump_head(sc, sb, ev);
-	prism_strbuf_addch(sb, '\n');
-	prism_event__dump_tstamp(ev, type, id_all, sb);
-	prism_strbuf_addf(sb, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(sc, ev),
-			  ev->raw->size, prism_record_type_name(ev->type));
-	prism_event__dump_detail(ev, sb);
-	emit(sc);
+	if (script_dump_record(sc->s, sc->where, &sc->line, ev))
+		emit(sc);
 	return 0;
 }
 
@@ -979,6 +930,8 @@ out:
 	prism_symbols__free(sc.sy);
 	prism_tasks__free(sc.tasks);
 	free(sc.grp_ids);
+	free(sc.defaults);
+	prism_stat_reads__free(sc.stat.reads);
 	free(sc.grp_vals);
 	free(map_path.v);
 	prism_session__free(sc.s);

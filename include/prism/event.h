@@ -252,5 +252,13 @@ PRISM_API void prism_event__dump_detail(const struct prism_event *ev, struct pri
  */
 PRISM_API void prism_event__dump_tstamp(const struct prism_event *ev, uint64_t sample_type,
 					bool id_all, struct prism_strbuf *sb);
+/*
+ * perf script's decoding of a PERF_SAMPLE_DATA_SRC value, appended to @sb:
+ * "|OP LOAD|LVL L1 hit|SNP None|TLB L1 or L2 hit|LCK No|BLK  N/A" (perf
+ * 6.1's words, including "(null)" for hop counts it has no name for)
+ */
+PRISM_API void prism_mem_src__format(uint64_t data_src, struct prism_strbuf *sb);
+/* a PERF_SAMPLE_DATA_PAGE_SIZE / CODE_PAGE_SIZE value as perf prints it: "4K", "N/A" for 0 */
+PRISM_API void prism_page_size__format(uint64_t size, struct prism_strbuf *sb);
 
 #endif /* PRISM_EVENT_H */

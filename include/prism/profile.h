@@ -61,11 +61,32 @@ PRISM_API int prism_profile__add(struct prism_profile *p, const char *comm, uint
 				 const struct prism_frame *frames, size_t nr);
 
 /*
+ * A sample whose call chain came out empty in a profile of samples that have
+ * chains (a DWARF sample of which nothing could be unwound): perf gives it
+ * its own row (self, and children for itself) and nothing else, no row of
+ * its address as a caller and no call graph.  @leaf is the sample address.
+ */
+PRISM_API int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32_t pid,
+					 uint32_t tid, uint32_t cpu, uint64_t period,
+					 const struct prism_frame *leaf);
+
+/*
  * A sample a filter (comm, pid, tid) left out: it gives no row but counts in
  * the totals, so percentages stay shares of every sample (perf's default
  * --percentage absolute) and the header counts it.
  */
 PRISM_API void prism_profile__add_filtered(struct prism_profile *p, uint64_t period);
+
+/**
+ * prism_profile__rename_comm - give the samples added under @old the name @new
+ *
+ * perf's rule for a thread's first COMM record: it replaces the thread's
+ * initial ":TID" name rather than adding a new one, so samples taken before
+ * it show the name it gets later.  The caller passes ":TID" as @old.
+ *
+ * Return: 0 (also when no sample has @old) or -ENOMEM.
+ */
+PRISM_API int prism_profile__rename_comm(struct prism_profile *p, const char *old, const char *new);
 
 PRISM_API uint64_t prism_profile__total_period(const struct prism_profile *p);
 PRISM_API uint64_t prism_profile__nr_samples(const struct prism_profile *p);
@@ -76,6 +97,7 @@ PRISM_API size_t prism_profile__nr_stacks(const struct prism_profile *p);
 struct prism_hist_entry {
 	const char *comm; /* of the row's first sample */
 	uint32_t pid, tid, cpu;
+	uint32_t thread; /* tid of the row's first sample (whatever the keys) */
 	const char *dso; /* short DSO name */
 	const char *sym; /* NULL when unresolved: print the address */
 	uint64_t ip; /* the address, for unresolved symbols */

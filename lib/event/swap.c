@@ -29,6 +29,47 @@ static void sw64(uint8_t *p)
 	memcpy(p, &v, 8);
 }
 
+/*
+ * CPU_MAP: u16 type, then CPUS {u16 nr; u16 cpu[nr]}, MASK {u16 nr; u16
+ * long_size; 4-byte words, or a u32 pad and 8-byte words} or RANGE {u8
+ * any_cpu; u8 pad; u16 start; u16 end}
+ */
+static int swap_cpu_map(uint8_t *b, size_t n)
+{
+	size_t i, nr, word;
+
+	if (n < 4)
+		return -PRISM_E_BAD_RECORD;
+	sw16(b);
+	switch (get_u16(b)) {
+	case 0:
+		sw16(b + 2);
+		for (i = 0, nr = get_u16(b + 2); i < nr && 4 + 2 * i + 2 <= n; i++)
+			sw16(b + 4 + 2 * i);
+		return 0;
+	case 1:
+		if (n < 6)
+			return -PRISM_E_BAD_RECORD;
+		sw16(b + 2);
+		sw16(b + 4);
+		nr = get_u16(b + 2);
+		word = get_u16(b + 4);
+		for (i = 0; word == 4 && i < nr && 6 + 4 * i + 4 <= n; i++)
+			sw32(b + 6 + 4 * i);
+		for (i = 0; word == 8 && i < nr && 10 + 8 * i + 8 <= n; i++)
+			sw64(b + 10 + 8 * i);
+		return 0;
+	case 2:
+		if (n < 8)
+			return -PRISM_E_BAD_RECORD;
+		sw16(b + 4);
+		sw16(b + 6);
+		return 0;
+	default:
+		return 0;
+	}
+}
+
 static void sw64_range(uint8_t *p, size_t n)
 {
 	size_t i;
@@ -196,8 +237,10 @@ int prism_swap__record(void *rec, size_t size, size_t tr)
 		if (n >= 4)
 			sw32(b); /* pid; perf itself has no swap op for this record */
 		return 0;
+	case PRISM_RECORD_CPU_MAP:
+		return swap_cpu_map(b, n);
 	default:
-		/* HEADER_ATTR (its reader swaps), COMPRESSED, FINISHED_*, CPU_MAP, unknown */
+		/* HEADER_ATTR (its reader swaps), COMPRESSED, FINISHED_*, unknown */
 		return 0;
 	}
 }

@@ -107,6 +107,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->comm = strtab__str(&p->strs, r->comm_id);
 	e->pid = r->pid;
 	e->tid = r->tid;
+	e->thread = r->thread;
 	e->cpu = r->cpu;
 	e->dso = strtab__str(&p->strs, f->dso_id);
 	e->sym = f->name;
@@ -277,7 +278,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 				b.last_rec[e] = (uint32_t)r;
 				p->eleaf[r] = e;
 				p->epool[rec->off] = e;
-				if (!children)
+				if (!children || rec->nochain)
 					break;
 			}
 			make_key(p, use, rec, f, false, &k);
@@ -465,6 +466,8 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
 
+		if (rec->nochain)
+			continue; /* perf shows no graph for a sample without a chain */
 		if (prism_ensure_mem((void **)&seen, &seen_alloc, sizeof(*seen), rec->depth + 1))
 			goto out;
 		nseen = 0;

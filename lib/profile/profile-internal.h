@@ -29,6 +29,8 @@ struct pframe {
 /* a unique (task, stack); frames leaf first in the pool */
 struct precord {
 	uint32_t comm_id, pid, tid, cpu;
+	uint32_t thread; /* tid of the first sample (not a key) */
+	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	uint32_t off, depth;
 	uint64_t period, count;
 	uint64_t hash;
@@ -80,7 +82,9 @@ struct prism_profile {
 	struct cg_arena *arena;
 };
 
-uint32_t strtab__intern(struct strtab *t, const char *s); /* 0 on -ENOMEM */
+uint32_t strtab__intern(struct strtab *t, const char *s);
+/* the id of @s, 0 when it was never interned */
+uint32_t strtab__find(const struct strtab *t, const char *s); /* 0 on -ENOMEM */
 const char *strtab__str(const struct strtab *t, uint32_t id);
 void strtab__release(struct strtab *t);
 

@@ -71,6 +71,18 @@ uint32_t strtab__intern(struct strtab *t, const char *s)
 	return (uint32_t)t->nr;
 }
 
+uint32_t strtab__find(const struct strtab *t, const char *s)
+{
+	size_t i;
+
+	if (!t->cap)
+		return 0;
+	for (i = hash_str(s) & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1))
+		if (!strcmp(t->strs[t->slots[i] - 1], s))
+			return t->slots[i];
+	return 0;
+}
+
 const char *strtab__str(const struct strtab *t, uint32_t id)
 {
 	return id && id <= t->nr ? t->strs[id - 1] : NULL;
@@ -213,8 +225,8 @@ void prism_profile__free(struct prism_profile *p)
 	free(p);
 }
 
-int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
-		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
+static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
+	       uint64_t period, const struct prism_frame *frames, size_t nr, bool nochain)
 {
 	struct prism_frame unknown = { .dso_name = "[unknown]" };
 	struct precord r = { 0 };
@@ -244,8 +256,10 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 		r.tid = tid;
 	}
 	r.cpu = p->mask & (1u << PRISM_SORT_CPU) ? cpu : 0;
+	r.thread = tid;
+	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
-	r.hash = rec_hash(&r, p->scratch);
+	r.hash = rec_hash(&r, p->scratch) + nochain;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
 	 * stacks) is part of the total: a total that cannot wrap keeps them
@@ -260,8 +274,9 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 		     s = (s + 1) & (p->rec_map.cap - 1)) {
 			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
 
-			if (o->hash == r.hash && o->comm_id == r.comm_id && o->pid == r.pid &&
-			    o->tid == r.tid && o->cpu == r.cpu && o->depth == r.depth &&
+			if (o->hash == r.hash && o->nochain == r.nochain &&
+			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
+			    o->cpu == r.cpu && o->depth == r.depth &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -284,6 +299,56 @@ int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, 
 		;
 	p->rec_map.slots[s] = (uint32_t)++p->nr_recs;
 	return 0;
+}
+
+/*
+ * The records keep their stacks; only their name and so their hash change.
+ * Two records may end up with equal keys: rows sum them, and the lookup in
+ * prism_profile__add() finds one of them.
+ */
+int prism_profile__rename_comm(struct prism_profile *p, const char *old, const char *new)
+{
+	uint32_t from = strtab__find(&p->strs, old), to;
+	size_t i, s;
+	bool hit = false;
+
+	if (!from)
+		return 0;
+	to = strtab__intern(&p->strs, new);
+	if (!to)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_recs; i++) {
+		struct precord *r = &p->recs[i];
+
+		if (r->comm_id != from)
+			continue;
+		r->comm_id = to;
+		r->hash = rec_hash(r, p->pool + r->off) + r->nochain;
+		hit = true;
+	}
+	if (!hit || !p->rec_map.cap)
+		return 0;
+	memset(p->rec_map.slots, 0, p->rec_map.cap * sizeof(*p->rec_map.slots));
+	for (i = 0; i < p->nr_recs; i++) {
+		for (s = p->recs[i].hash & (p->rec_map.cap - 1); p->rec_map.slots[s];
+		     s = (s + 1) & (p->rec_map.cap - 1))
+			;
+		p->rec_map.slots[s] = (uint32_t)i + 1;
+	}
+	return 0;
+}
+
+int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
+		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
+{
+	return add(p, comm, pid, tid, cpu, period, frames, nr, false);
+}
+
+int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32_t pid,
+			       uint32_t tid, uint32_t cpu, uint64_t period,
+			       const struct prism_frame *leaf)
+{
+	return add(p, comm, pid, tid, cpu, period, leaf, 1, true);
 }
 
 void prism_profile__add_filtered(struct prism_profile *p, uint64_t period)

@@ -30,11 +30,23 @@ static uint64_t hash_str(const char *s, uint32_t pid)
 	return prism_fnv1a(PRISM_FNV_SEED ^ pid, s);
 }
 
-static bool is_anon(const char *path)
+/*
+ * perf's name of a JIT map, "/tmp/perf-PID.map" (on_mmap() gives executable
+ * anonymous memory that name): "/tmp/perf-" and a number, whatever follows
+ */
+static bool jit_pid(const char *path, uint32_t *pid)
 {
-	return !strncmp(path, "//anon", 6) || !strncmp(path, "[anon", 5) ||
-	       !strncmp(path, "/memfd:", 7) || !strncmp(path, "/dev/zero", 9) ||
-	       !strncmp(path, "/anon_hugepage", 14);
+	char *end;
+	long v;
+
+	if (strncmp(path, "/tmp/perf-", 10))
+		return false;
+	errno = 0;
+	v = strtol(path + 10, &end, 10);
+	if (end == path + 10 || errno || v < INT32_MIN || v > INT32_MAX)
+		return false;
+	*pid = (uint32_t)v;
+	return true;
 }
 
 static char *module_name(const char *path)
@@ -55,10 +67,11 @@ static char *module_name(const char *path)
 	return name;
 }
 
-static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
+static int dso_init_names(struct prism_dso *dso, const char *path)
 {
 	const char *base;
 	char buf[64];
+	uint32_t pid;
 
 	dso->path = strdup(path);
 	if (!dso->path)
@@ -69,10 +82,11 @@ static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
 	} else if (!strcmp(path, "[vdso]")) {
 		dso->kind = DSO_VDSO;
 		dso->name = strdup(path);
-	} else if (is_anon(path)) {
+	} else if (jit_pid(path, &pid)) {
+		/* perf's short name, with the process id it calls tid */
 		dso->kind = DSO_JIT;
 		dso->pid = pid;
-		snprintf(buf, sizeof(buf), "perf-%u.map", pid);
+		snprintf(buf, sizeof(buf), "[JIT] tid %d", (int)pid);
 		dso->name = strdup(buf);
 	} else if (path[0] == '/' && strstr(path, ".ko") && strstr(path, "/lib/modules/")) {
 		dso->kind = DSO_MODULE;
@@ -85,15 +99,13 @@ static int dso_init_names(struct prism_dso *dso, const char *path, uint32_t pid)
 }
 
 /*
- * Note: JIT maps are per process (their symbols come from perf-PID.map),
- * so the pid is part of their key; every other DSO is shared by path and
- * build id across processes.
+ * Note: a DSO is shared by path and build id across processes; JIT maps are
+ * per process through their path (/tmp/perf-PID.map).
  */
-struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint32_t pid,
-			       const uint8_t *build_id, uint8_t build_id_size)
+struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, const uint8_t *build_id,
+			       uint8_t build_id_size)
 {
-	uint32_t key_pid = is_anon(path) ? pid : 0;
-	uint64_t h = hash_str(path, key_pid);
+	uint64_t h = hash_str(path, 0);
 	struct prism_dso *dso;
 	size_t b;
 
@@ -105,7 +117,7 @@ struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint3
 	}
 	b = h & (sy->dso_hash_size - 1);
 	for (dso = sy->dso_hash[b]; dso; dso = dso->next) {
-		if (strcmp(dso->path, path) || (dso->kind == DSO_JIT && dso->pid != key_pid))
+		if (strcmp(dso->path, path))
 			continue;
 		if (build_id_size && dso->build_id_size &&
 		    (dso->build_id_size != build_id_size ||
@@ -120,7 +132,7 @@ struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint3
 	dso = calloc(1, sizeof(*dso));
 	if (!dso)
 		return NULL;
-	if (dso_init_names(dso, path, key_pid)) {
+	if (dso_init_names(dso, path)) {
 		dso__free(dso);
 		return NULL;
 	}
@@ -181,6 +193,11 @@ static void rewrite_path(const struct prism_symbols *sy, const char *path, char 
 	snprintf(out, len, "%s%s", sy->symfs ? sy->symfs : "", path);
 }
 
+/*
+ * perf 6.1 (symsrc__init) never takes symbols from a file whose build id is
+ * not the recorded one, nor from one without a build id when one was
+ * recorded
+ */
 static bool bid_matches(const struct prism_dso *dso, const char *path, bool *checked)
 {
 	uint8_t id[BUILD_ID_MAX];
@@ -189,9 +206,9 @@ static bool bid_matches(const struct prism_dso *dso, const char *path, bool *che
 	*checked = false;
 	if (!dso->build_id_size)
 		return true;
-	if (elf__read_build_id(path, id, &size))
-		return true; /* the file has no build id: nothing to compare */
 	*checked = true;
+	if (elf__read_build_id(path, id, &size))
+		return false;
 	return size == dso->build_id_size && !memcmp(id, dso->build_id, size);
 }
 
@@ -201,6 +218,7 @@ static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint3
 	char hex[2 * BUILD_ID_MAX + 1];
 	char cands[3][PATH_MAX];
 	size_t n = 0, i, bad = SIZE_MAX;
+	bool bad_has_id = false;
 
 	rewrite_path(sy, dso->path, cands[n++], PATH_MAX);
 	if (!sy->opts.no_proc_root && !sy->symfs && pid && pid != (uint32_t)-1)
@@ -211,21 +229,25 @@ static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint3
 			 hex + 2);
 	}
 	for (i = 0; i < n; i++) {
+		uint8_t id[BUILD_ID_MAX], size;
 		bool checked;
 
 		if (!exists(cands[i]))
 			continue;
 		if (bid_matches(dso, cands[i], &checked))
 			return strdup(cands[i]);
-		if (bad == SIZE_MAX)
+		if (bad == SIZE_MAX) {
 			bad = i;
+			bad_has_id = !elf__read_build_id(cands[i], id, &size);
+		}
 	}
 	if (bad != SIZE_MAX) {
 		build_id__hex(dso->build_id, dso->build_id_size, hex);
-		pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' differs; "
+		pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' %s; "
 			"its symbols are not used (install the binary that ran, or point "
 			"--symfs/--map-path at it)\n",
-			dso->path, hex, cands[bad]);
+			dso->path, hex, cands[bad], bad_has_id ? "differs" : "has no build id");
+		dso->bid_mismatch = true;
 	}
 	return NULL;
 }
@@ -289,17 +311,44 @@ found:
 	return strdup(path);
 }
 
+/* the build id of this process's vdso image (its PT_NOTE segment) */
+static int vdso_build_id(const unsigned char *img, uint8_t *id, uint8_t *size)
+{
+	uint64_t phoff = get_u64(img + 0x20);
+	uint16_t phentsize = get_u16(img + 0x36), phnum = get_u16(img + 0x3e), i;
+	size_t len;
+
+	for (i = 0; i < phnum; i++) {
+		const unsigned char *ph = img + phoff + (uint64_t)i * phentsize;
+
+		if (get_u32(ph) != PT_NOTE)
+			continue;
+		if (!prism_note_build_id(img + get_u64(ph + 0x08), get_u64(ph + 0x20), id,
+					 BUILD_ID_MAX, &len)) {
+			*size = (uint8_t)len;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * The recorded vdso: perf's cache copy, else this process's own image when
+ * the file records no build id for it (what perf does) or the same one (perf
+ * would print "[unknown]" without its cache; the image is the one that ran)
+ */
 static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 {
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
-	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1], own[2 * BUILD_ID_MAX + 1];
+	uint8_t id[BUILD_ID_MAX], size = 0;
 	uint64_t shoff;
 	uint16_t shnum, shentsize;
 	bool checked;
 
-	/* perf's cache copy of the recorded vdso first */
-	if (dso->build_id_size && sy->buildid_dir) {
+	if (dso->build_id_size)
 		build_id__hex(dso->build_id, dso->build_id_size, hex);
+	if (dso->build_id_size && sy->buildid_dir) {
 		snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
 		if (exists(path) && bid_matches(dso, path, &checked)) {
 			bool has;
@@ -308,8 +357,17 @@ static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 			return elf__load_syms(path, &dso->syms, true, false, &has);
 		}
 	}
-	if (!img || memcmp(img, "\177ELF", 4))
+	if (!img || memcmp(img, "\177ELF", 4) || img[4] != ELFCLASS64)
 		return -ENOENT;
+	if (dso->build_id_size && (vdso_build_id(img, id, &size) || size != dso->build_id_size ||
+				   memcmp(id, dso->build_id, size))) {
+		build_id__hex(id, size, own);
+		pr_warn("symbol: [vdso] of build id %s is not this kernel's (%s): its symbols are "
+			"not resolved (perf's build-id cache of the recording machine has it, "
+			"~/.debug/[vdso]/%s/vdso)\n",
+			hex, size ? own : "none", hex);
+		return -ENOENT;
+	}
 	/* the image ends with its section headers (Elf64 layout) */
 	shoff = get_u64(img + 0x28);
 	shentsize = get_u16(img + 0x3a);
@@ -366,7 +424,8 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 		err = load_vdso(sy, dso);
 		break;
 	case DSO_JIT:
-		snprintf(path, sizeof(path), "%s/perf-%u.map", sy->jit_dir, dso->pid);
+		/* perf reads the file the name says; prism from its JIT directory */
+		snprintf(path, sizeof(path), "%s/%s", sy->jit_dir, strrchr(dso->path, '/') + 1);
 		err = jit__load(path, &dso->syms);
 		if (!err)
 			dso->symsrc = strdup(path);
@@ -377,7 +436,7 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 			break;
 		}
 		err = load_user(sy, dso, pid);
-		if (err && err != -ENOMEM)
+		if (err && err != -ENOMEM && !dso->bid_mismatch)
 			pr_warn("symbol: no symbols for '%s': %s%s\n", dso->path,
 				err == -ENOENT ? "file not found" : strerror(-err),
 				err == -ENOENT ?
@@ -436,6 +495,48 @@ uint64_t map__dso_addr(const struct map *map, uint64_t ip)
 			return off - s->offset + s->vaddr;
 	}
 	return dso->is_exec ? ip : off;
+}
+
+static bool is_elf(const char *path)
+{
+	unsigned char magic[4];
+	FILE *f = fopen(path, "re");
+	bool elf;
+
+	if (!f)
+		return false;
+	elf = fread(magic, 1, 4, f) == 4 && !memcmp(magic, "\177ELF", 4);
+	fclose(f);
+	return elf;
+}
+
+bool dso__has_elf_file(struct prism_symbols *sy, struct prism_dso *dso)
+{
+	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+
+	if (dso->elf_file)
+		return dso->elf_file > 0;
+	dso->elf_file = -1;
+	if (dso->build_id_size)
+		build_id__hex(dso->build_id, dso->build_id_size, hex);
+	if (dso->kind == DSO_VDSO) {
+		if (!dso->build_id_size) {
+			dso->elf_file = 1;
+		} else if (sy->buildid_dir) {
+			snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
+			dso->elf_file = is_elf(path) ? 1 : -1;
+		}
+	} else if (dso->kind == DSO_USER && dso->path[0] == '/') {
+		rewrite_path(sy, dso->path, path, sizeof(path));
+		if (is_elf(path)) {
+			dso->elf_file = 1;
+		} else if (dso->build_id_size && sy->buildid_dir) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", sy->buildid_dir, hex,
+				 hex + 2);
+			dso->elf_file = is_elf(path) ? 1 : -1;
+		}
+	}
+	return dso->elf_file > 0;
 }
 
 const struct bid_entry *symbols__bid(const struct prism_symbols *sy, const char *path)

@@ -37,6 +37,7 @@ struct maps *maps__clone(const struct maps *m)
 	if (!c)
 		return NULL;
 	c->prev = maps__get(m->prev);
+	c->unwind_ready = m->unwind_ready;
 	if (!m->nr)
 		return c;
 	c->maps = prism_reallocarray(NULL, m->nr, sizeof(*c->maps));

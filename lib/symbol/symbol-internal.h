@@ -44,7 +44,7 @@ enum dso_kind {
 	DSO_KERNEL, /* [kernel.kallsyms] */
 	DSO_MODULE, /* [name] */
 	DSO_VDSO,
-	DSO_JIT, /* anonymous executable memory, symbolized from perf-PID.map */
+	DSO_JIT, /* executable memory without a file: /tmp/perf-PID.map, as perf names it */
 	DSO_BPF,
 };
 
@@ -61,6 +61,8 @@ struct prism_dso {
 	uint8_t build_id[BUILD_ID_MAX];
 	uint8_t build_id_size; /* 0 = unknown */
 	bool loaded, load_failed;
+	bool bid_mismatch; /* the file found has another build id (said once) */
+	int8_t elf_file; /* dso__has_elf_file(): 1 yes, -1 no, 0 not known yet */
 	bool is_exec; /* ET_EXEC: addresses are absolute */
 	int8_t map_identity; /* perf's map_ip is the identity: 1 yes, -1 no, 0 not known yet */
 	char *symsrc; /* file the symbols came from */
@@ -87,6 +89,7 @@ struct maps {
 	int refs;
 	size_t last; /* lookup cache */
 	uint64_t gen; /* bumped by every insert and remove (unwind.c's cache key) */
+	bool unwind_ready; /* a map with a readable ELF file was seen (see symbols.c) */
 	/*
 	 * the space before the last exec: looked up only when the new one has
 	 * no map at an address (samples taken inside execve() still have the
@@ -160,6 +163,7 @@ struct prism_symbols {
 	struct unw_state *unw;
 	struct prism_unwind_stats unw_stats;
 	bool unw_foreign_arch; /* the file's ARCH feature is not x86_64 */
+	bool has_arch; /* the file names its architecture (perf then checks the DSOs) */
 
 	/*
 	 * last lookups in tables that never change once loaded (kallsyms, file
@@ -174,12 +178,18 @@ struct prism_symbols {
 };
 
 /* dso.c */
-struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, uint32_t pid,
-			       const uint8_t *build_id, uint8_t build_id_size);
+struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, const uint8_t *build_id,
+			       uint8_t build_id_size);
 int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid);
 void dso__free(struct prism_dso *dso);
 /* map an address inside @map to the DSO's address space */
 uint64_t map__dso_addr(const struct map *map, uint64_t ip);
+/*
+ * whether an ELF file for @dso can be read here: the recorded path (after
+ * --symfs and --map-path) or perf's build-id cache; for the vdso, this
+ * process's own image when the file records no build id for it
+ */
+bool dso__has_elf_file(struct prism_symbols *sy, struct prism_dso *dso);
 /* the expected build id of @path from the file, NULL when unknown */
 const struct bid_entry *symbols__bid(const struct prism_symbols *sy, const char *path);
 void build_id__hex(const uint8_t *id, size_t size, char *out);

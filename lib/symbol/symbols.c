@@ -158,6 +158,7 @@ int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_fea
 
 	/* the unwinder reads x86-64 registers: another machine's would give made-up frames */
 	sy->unw_foreign_arch = arch && strcmp(arch, "x86_64");
+	sy->has_arch = arch != NULL;
 	if (!b)
 		return 0;
 	for (i = 0; i < b->nr; i++) {
@@ -234,10 +235,33 @@ static struct proc *get_proc(struct prism_symbols *sy, uint32_t pid)
 	return p;
 }
 
+/*
+ * perf 6.1's map__new(): executable memory without a file (anonymous,
+ * /dev/zero, huge pages, [heap], [stack*], SysV segments) is named
+ * /tmp/perf-PID.map after the process, whose JIT may describe it there
+ */
+static bool is_jit_memory(const struct prism_ev_mmap *m, bool mmap2)
+{
+	static const char *const prefixes[] = { "/dev/zero", "/anon_hugepage", "[stack", "/SYSV" };
+	const char *fn = m->filename;
+	size_t i;
+
+	if (!strcmp(fn, "//anon") || !strcmp(fn, "[heap]"))
+		return true;
+	if (mmap2 && !m->no_prot && (m->flags & MAP_HUGETLB))
+		return true;
+	for (i = 0; i < PRISM_ARRAY_SIZE(prefixes); i++)
+		if (!strncmp(fn, prefixes[i], strlen(prefixes[i])))
+			return true;
+	return false;
+}
+
 static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 {
 	const struct prism_ev_mmap *m = &ev->mmap;
 	unsigned int cpumode = ev->raw->misc & PRISM_MISC_CPUMODE_MASK;
+	const char *path = m->filename;
+	char jit[32];
 	struct prism_dso *dso;
 	struct maps *maps;
 	bool exec;
@@ -251,12 +275,16 @@ static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 		exec = !(ev->raw->misc & PERF_RECORD_MISC_MMAP_DATA);
 	if (!exec || !m->filename)
 		return 0;
-	dso = symbols__dso(sy, m->filename, m->pid, m->build_id, m->build_id_size);
+	if (!is_kernel_mode(cpumode) && is_jit_memory(m, ev->type == PERF_RECORD_MMAP2)) {
+		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)m->pid);
+		path = jit;
+	}
+	dso = symbols__dso(sy, path, m->build_id, m->build_id_size);
 	if (!dso)
 		return -ENOMEM;
 	if (is_kernel_mode(cpumode) || m->pid == (uint32_t)-1) {
 		maps = sy->kmaps;
-		if (dso->kind == DSO_USER && m->filename[0] == '/')
+		if (dso->kind == DSO_USER && path[0] == '/')
 			dso->kind = DSO_MODULE;
 		if (dso->kind == DSO_KERNEL)
 			sy->kernel = dso;
@@ -306,6 +334,7 @@ static int on_comm(struct prism_symbols *sy, const struct prism_event *ev)
 		return -ENOMEM;
 	/* keep one space back: samples inside execve() still unwind the old image */
 	fresh->prev = p->maps;
+	fresh->unwind_ready = p->maps && p->maps->unwind_ready; /* perf's process keeps it */
 	if (fresh->prev && fresh->prev->prev) {
 		maps__put(fresh->prev->prev);
 		fresh->prev->prev = NULL;
@@ -327,7 +356,7 @@ static int on_ksymbol(struct prism_symbols *sy, const struct prism_event *ev)
 		return 0;
 	}
 	snprintf(key, sizeof(key), "[bpf]%s", k->name);
-	dso = symbols__dso(sy, key, 0, NULL, 0);
+	dso = symbols__dso(sy, key, NULL, 0);
 	if (!dso)
 		return -ENOMEM;
 	if (dso->kind != DSO_BPF) {
@@ -520,7 +549,8 @@ static bool map_is_identity(struct prism_dso *dso)
 	if (dso->map_identity)
 		return dso->map_identity > 0;
 	dso->map_identity = -1;
-	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE || dso->kind == DSO_BPF)
+	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE || dso->kind == DSO_BPF ||
+	    dso->kind == DSO_JIT)
 		dso->map_identity = 1;
 	for (i = 0; i < PRISM_ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(dso->path, prefixes[i], strlen(prefixes[i])))
@@ -638,6 +668,33 @@ static int push_with_inlines(struct prism_callchain *cc, const struct prism_fram
 	return 0;
 }
 
+/*
+ * perf 6.1 (libunwind) sets a process up for DWARF unwinding when a map
+ * whose file it can read as ELF enters its address space; until then, in a
+ * file that names its architecture, it unwinds nothing and prints no frame
+ * (a file of another machine whose binaries are all absent).  Once set up,
+ * it stays so.
+ */
+static bool unwind_ready(struct prism_symbols *sy, uint32_t pid)
+{
+	struct maps *maps = symbols__maps(sy, pid), *m;
+	size_t i;
+
+	if (!sy->has_arch)
+		return true; /* perf sets every process up then */
+	if (!maps)
+		return false;
+	for (m = maps; m && !maps->unwind_ready; m = m->prev) {
+		if (m->unwind_ready) {
+			maps->unwind_ready = true;
+			break;
+		}
+		for (i = 0; i < m->nr && !maps->unwind_ready; i++)
+			maps->unwind_ready = dso__has_elf_file(sy, m->maps[i].dso);
+	}
+	return maps->unwind_ready;
+}
+
 struct unw_ctx {
 	struct prism_symbols *sy;
 	struct prism_callchain *cc;
@@ -706,6 +763,8 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 	 */
 	if (!have_user && (s->type & PERF_SAMPLE_STACK_USER) &&
 	    (s->user_stack_size || s->user_regs)) {
+		if (!unwind_ready(sy, s->pid))
+			return 0;
 		struct unw_ctx c = { .sy = sy,
 				     .cc = cc,
 				     .pid = s->pid,

@@ -34,6 +34,7 @@
 #include <prism/features.h>
 #include <prism/log.h>
 #include <prism/session.h>
+#include <prism/stat-reads.h>
 #include <prism/strbuf.h>
 #include <prism/task.h>
 #include <prism/tp.h>
@@ -46,6 +47,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 struct fuzz_ctx {
 	struct prism_session *s;
 	struct prism_tasks *tasks;
+	struct prism_stat_reads *stat; /* perf stat record's counter reads */
 	struct prism_strbuf out;
 	uint64_t sink; /* keeps reads from being optimised away */
 };
@@ -168,6 +170,11 @@ static void sample_body(struct fuzz_ctx *c, const struct prism_event *ev)
 		if (comm)
 			touch(c, comm, strlen(comm));
 	}
+	/* perf script's text of the memory fields, whatever bits the file holds */
+	if (s->type & PERF_SAMPLE_DATA_SRC)
+		prism_mem_src__format(s->data_src, &c->out);
+	prism_page_size__format(s->data_page_size, &c->out);
+	prism_page_size__format(s->code_page_size, &c->out);
 	tp = prism_session__tp(c->s);
 	if (tp && s->raw_data)
 		tp_fields(c, tp, s);
@@ -249,6 +256,24 @@ static int on_simple(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
+static int on_stat_read(void *ctx, const struct prism_stat_read *rd)
+{
+	struct fuzz_ctx *c = ctx;
+
+	c->sink += rd->val + rd->ena + rd->run + rd->time + (uint64_t)rd->cpu + (uint64_t)rd->pid +
+		   (uintptr_t)prism_evsel__name(rd->evsel);
+	return 0;
+}
+
+/* perf's own records: the counter reads of a stat file, as prism script prints them */
+static int on_user(void *ctx, const struct prism_event *ev)
+{
+	struct fuzz_ctx *c = ctx;
+
+	on_simple(ctx, ev);
+	return c->stat ? prism_stat_reads__event(c->stat, ev, on_stat_read, c) : 0;
+}
+
 static void walk_evsels(struct fuzz_ctx *c)
 {
 	size_t i, n = prism_session__nr_evsels(c->s);
@@ -282,7 +307,7 @@ static void run(const uint8_t *data, size_t size, int fd, int mode)
 		.lost = on_simple,
 		.switch_ = on_simple,
 		.other = on_other,
-		.user = on_simple,
+		.user = on_user,
 		.other_all = true,
 	};
 	const struct prism_session_stats *st;
@@ -308,6 +333,7 @@ static void run(const uint8_t *data, size_t size, int fd, int mode)
 		return;
 	}
 	walk_evsels(&c);
+	c.stat = prism_stat_reads__new(c.s);
 	err = prism_session__process(c.s, &tool, &c);
 	if (err < 0) {
 		const char *msg = prism_session__error(c.s);
@@ -324,6 +350,9 @@ static void run(const uint8_t *data, size_t size, int fd, int mode)
 	prism_features__print_missing(prism_session__features(c.s), &c.out);
 	touch(&c, c.out.buf, c.out.len);
 	prism_strbuf_release(&c.out);
+	if (c.stat)
+		c.sink += prism_stat_reads__nr_reads(c.stat);
+	prism_stat_reads__free(c.stat);
 	prism_tasks__free(c.tasks);
 	prism_session__free(c.s);
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 """Compare two perf-report-style text outputs (--stdio --sort comm,dso,sym).
 
-usage: report-compare.py EXPECTED ACTUAL [--tolerance 0.01] [--kernel-aggregate] [--self-only]
+usage: report-compare.py EXPECTED ACTUAL [--tolerance 0.01] [--kernel-aggregate]
+                         [--vdso-aggregate] [--self-only]
 
 Rows are matched per event section by (comm, dso, symbol); every overhead
 column (Children, Self or Overhead) must agree within the tolerance in
@@ -10,6 +11,8 @@ percentage points.  With --kernel-aggregate, rows of [kernel.kallsyms] are
 compared only as the sum of their Self/Overhead per (event, comm): use it
 when the kernel that recorded the file is not the running one, so neither
 perf nor prism can name kernel functions the way the reference did.
+--vdso-aggregate does the same for the rows of [vdso] (the recorded vdso is
+not the running kernel's, and no build-id cache holds it).
 With --self-only only the last overhead column (Self, or Overhead) is
 compared and rows whose self share is zero on both sides are ignored.
 Exit 0 when equal, 1 with a list of differences otherwise.
@@ -73,6 +76,10 @@ def main():
     if "--kernel-aggregate" in args:
         args.remove("--kernel-aggregate")
         kagg = True
+    aggregated = ["[kernel.kallsyms]"] if kagg else []
+    if "--vdso-aggregate" in args:
+        args.remove("--vdso-aggregate")
+        aggregated.append("[vdso]")
     if "--tolerance" in args:
         i = args.index("--tolerance")
         tol = float(args[i + 1])
@@ -90,15 +97,15 @@ def main():
     nrows = 0
     for ev in want:
         w, g = want[ev], got.get(ev, {})
-        if kagg:
+        for dso in aggregated:
             for table in (w, g):
                 agg = {}
-                for key in [k for k in table if len(k) >= 2 and k[1] == "[kernel.kallsyms]"]:
+                for key in [k for k in table if len(k) >= 2 and k[1] == dso]:
                     pct = table.pop(key)
                     comm = key[0]
                     agg[comm] = agg.get(comm, 0.0) + pct[-1]
                 for comm, v in agg.items():
-                    table[(comm, "[kernel.kallsyms]", "(all kernel, self)")] = [v]
+                    table[(comm, dso, "(all, self)")] = [v]
         for key in sorted(set(w) | set(g)):
             nrows += 1
             if key not in g:

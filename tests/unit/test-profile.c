@@ -159,5 +159,30 @@ static void test_sort_keys(void)
 	TEST_STREQ(prism_sort_key__name(PRISM_SORT_CPU), "cpu");
 }
 
-TEST_MAIN(TEST(self_and_children), TEST(callgraph), TEST(folded), TEST(flamegraph),
-	  TEST(sort_keys));
+/* perf's first COMM of a thread: its earlier samples take the name, and merge with it */
+static void test_rename_comm(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_COMM, PRISM_SORT_SYM };
+	struct prism_profile *p = prism_profile__new(NULL, 0);
+	struct prism_frame b = fr("b", &sb_, false), a = fr("a", &sa, false);
+	struct prism_hist_entry *e;
+	size_t n;
+
+	TEST_EQ(prism_profile__add(p, NULL, 5, 5, 0, 10, &b, 1), 0); /* ":5" */
+	TEST_EQ(prism_profile__add(p, "other", 6, 6, 0, 1, &a, 1), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 7, 7, 0, 5, &b, 1), 0);
+	TEST_EQ(prism_profile__rename_comm(p, ":9", "nobody"), 0); /* no such name: nothing */
+	TEST_EQ(prism_profile__rename_comm(p, ":5", "prog"), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 5, 5, 0, 20, &b, 1), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 2, false, &e, &n), 0);
+	TEST_EQ(n, 2);
+	TEST_STREQ(e[0].comm, "prog");
+	TEST_EQ(e[0].self, 35);
+	TEST_EQ(e[0].thread, 5); /* the first sample's thread */
+	TEST_STREQ(e[1].comm, "other");
+	TEST_EQ(e[1].thread, 6);
+	prism_profile__free(p);
+}
+
+TEST_MAIN(TEST(self_and_children), TEST(callgraph), TEST(folded), TEST(flamegraph), TEST(sort_keys),
+	  TEST(rename_comm));

@@ -266,10 +266,23 @@ static void test_jit_map(void)
 	TEST_EQ(prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f0000001010, &f), 0);
 	TEST_STREQ(f.sym, "LazyCompile:~foo bar.js:1");
 	TEST_EQ(f.kind, PRISM_FRAME_JIT);
-	TEST_STREQ(f.dso_name, "perf-4242.map");
+	/* perf 6.1's names: the long one in script, the short one in report */
+	TEST_STREQ(f.dso_name, "[JIT] tid 4242");
+	TEST_STREQ(f.dso_path, "/tmp/perf-4242.map");
+	TEST_EQ(f.map_addr, 0x7f0000001010);
 	TEST_EQ(prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f0000001140, &f), 0);
 	TEST_STREQ(f.sym, "jit_two");
 	TEST_EQ(prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f0000002000, &f), 1);
+	/* executable [heap] is a JIT map too; a memfd is a file, as in perf 6.1 */
+	ev = mmap_ev(4242, 0x7f1000000000, 0x1000, 0, "[heap]");
+	TEST_EQ(prism_symbols__event(sy, &ev), 0);
+	prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f1000000010, &f);
+	TEST_STREQ(f.dso_path, "/tmp/perf-4242.map");
+	ev = mmap_ev(4242, 0x7f2000000000, 0x1000, 0, "/memfd:x (deleted)");
+	TEST_EQ(prism_symbols__event(sy, &ev), 0);
+	prism_symbols__resolve(sy, 4242, PERF_RECORD_MISC_USER, 0x7f2000000010, &f);
+	TEST_STREQ(f.dso_path, "/memfd:x (deleted)");
+	TEST_EQ(f.map_addr, 0x10);
 	prism_symbols__free(sy);
 	unlink(file);
 	rmdir(dir);
@@ -277,6 +290,7 @@ static void test_jit_map(void)
 
 static void test_vdso(void)
 {
+	static const uint8_t other[20] = { 0xde, 0xad, 0xbe, 0xef };
 	struct prism_symbols *sy = prism_symbols__new(NULL);
 	const unsigned char *img = (const void *)getauxval(AT_SYSINFO_EHDR);
 	struct prism_event ev;
@@ -297,6 +311,18 @@ static void test_vdso(void)
 		if (strstr(d->syms.syms[i].name, "clock_gettime"))
 			named = true;
 	TEST_TRUE(named);
+	prism_symbols__free(sy);
+
+	/* a vdso of another build id: not named from this one (perf prints [unknown]) */
+	sy = prism_symbols__new(&(struct prism_symbols_opts){ .buildid_dir = "/nonexistent" });
+	ev = mmap_ev(7, 0x7fff0000, 0x2000, 0, "[vdso]");
+	ev.mmap.build_id = other;
+	ev.mmap.build_id_size = sizeof(other);
+	TEST_EQ(prism_symbols__event(sy, &ev), 0);
+	for (i = 0; i < 0x2000; i += 0x10)
+		TEST_EQ(prism_symbols__resolve(sy, 7, PERF_RECORD_MISC_USER, 0x7fff0000 + i, &f),
+			1);
+	TEST_STREQ(f.dso_path, "[vdso]");
 	prism_symbols__free(sy);
 }
 

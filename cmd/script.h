@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Parts of prism script kept out of cmd/script.c.
+ */
+#ifndef PRISM_CMD_SCRIPT_H
+#define PRISM_CMD_SCRIPT_H
+
+#include <prism/event.h>
+#include <prism/strbuf.h>
+
+struct prism_session;
+struct prism_evsel;
+
+enum field {
+	F_COMM = 1 << 0,
+	F_TID = 1 << 1,
+	F_PID = 1 << 2,
+	F_CPU = 1 << 3,
+	F_TIME = 1 << 4,
+	F_EVENT = 1 << 5,
+	F_PERIOD = 1 << 6,
+	F_IP = 1 << 7,
+	F_ADDR = 1 << 8,
+	F_TRACE = 1 << 9,
+	F_PHYS_ADDR = 1 << 10,
+	F_WEIGHT = 1 << 11,
+	F_DATA_SRC = 1 << 12,
+	F_CGROUP = 1 << 13,
+	F_SYM = 1 << 14,
+	F_SYMOFF = 1 << 15,
+	F_DSO = 1 << 16,
+	F_SRCLINE = 1 << 17,
+	F_INS_LAT = 1 << 18,
+	F_DATA_PAGE_SIZE = 1 << 19,
+	F_CODE_PAGE_SIZE = 1 << 20,
+};
+
+/*
+ * perf 6.1's default fields for @evsel's type (raw events add addr,
+ * data_src, weight, phys_addr, page sizes and ins_lat), less those the first
+ * event of that type (dummy events aside) does not sample
+ */
+unsigned int script_default_fields(struct prism_session *s, const struct prism_evsel *evsel);
+/*
+ * data_src as perf prints it: "%16" PRIx64 " %s" with the decoded bits, cut
+ * to 99 bytes (perf's buffer) and padded to @width, the longest so far
+ */
+void script_put_data_src(struct prism_strbuf *sb, int *width, uint64_t src);
+/* what perf prints after the symbol (and after a call chain): phys_addr, page sizes */
+void script_put_tail(struct prism_strbuf *sb, const struct prism_sample *s, unsigned int f);
+
+/* -D: a record's offset, size, type and bytes, then its one-line summary */
+bool script_dump_record(const struct prism_session *s, const char *where, struct prism_strbuf *sb,
+			const struct prism_event *ev);
+/* -D: a record the session skipped: its bytes, and why it has no decoded line */
+void script_dump_malformed(const struct prism_session *s, const char *where,
+			   struct prism_strbuf *sb, const struct prism_event *ev);
+
+/* the counter reads of a perf stat record file */
+struct script_stat {
+	struct prism_stat_reads *reads; /* created at the first record it takes */
+	bool header; /* perf's column header was printed */
+};
+/* feed a record; at a STAT_ROUND, append perf script's lines; 0 or -ENOMEM */
+int script_stat_event(struct script_stat *st, struct prism_session *s, const struct prism_event *ev,
+		      struct prism_strbuf *sb);
+
+#endif /* PRISM_CMD_SCRIPT_H */
