@@ -3,7 +3,8 @@
  * prism trace: live tracing without a file.  A recorder thread writes a
  * pipe-mode stream into a pipe; this thread reads it back with the session
  * API, which delivers records in time order per drain pass (FINISHED_ROUND),
- * and prints each sample in prism script's default layout, or with -s a
+ * and prints syscalls strace-like as perf trace does (lib/trace), each
+ * sample in prism script's default layout with --raw, or with -s a
  * per-thread syscall summary like `perf trace -s`.
  */
 #include <errno.h>
@@ -24,6 +25,7 @@
 #include <prism/strbuf.h>
 #include <prism/task.h>
 #include <prism/tp.h>
+#include <prism/trace.h>
 #include <prism/util.h>
 
 #include "cmd.h"
@@ -58,6 +60,12 @@ struct trace {
 	struct sc_stat *st;
 	size_t nr_st, cap_st;
 	const char *arch;
+	/* the strace-like output (without --raw) */
+	struct prism_strace *strace;
+	FILE *out;
+	const struct prism_tp_event *enter_ev, *exit_ev;
+	const struct prism_tp_field *enter_id, *enter_args, *exit_id, *exit_ret;
+	uint64_t base;
 };
 
 static struct prism_record *trace_rec;
@@ -230,6 +238,93 @@ static void account(struct trace *tr, const struct prism_event *ev)
 	}
 }
 
+static const char *comm_of(void *ctx, int tid)
+{
+	struct trace *tr = ctx;
+
+	return tid > 0 ? prism_tasks__comm(tr->tasks, (uint32_t)tid) : NULL;
+}
+
+/* a tracepoint other than the syscalls: "time (         ): comm/tid name: fields" */
+static void strace_other(struct trace *tr, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	struct prism_strbuf *sb = &tr->line;
+	const char *comm = prism_tasks__comm(tr->tasks, s->tid);
+
+	if (!tr->base)
+		tr->base = s->time;
+	prism_strbuf_addf(sb, "%10.3f (         ): %.14s/%u %s:",
+			  (double)(s->time >= tr->base ? s->time - tr->base : 0) / 1e6,
+			  comm ? comm : ":", s->tid, prism_evsel__name(ev->evsel));
+	if (tr->tp && s->raw_data) {
+		prism_strbuf_addch(sb, ' ');
+		prism_tp__format(tr->tp, s->raw_data, s->raw_size, sb);
+	}
+	prism_strbuf_addch(sb, '\n');
+}
+
+static bool cache_fields(struct trace *tr, const struct prism_tp_event *e)
+{
+	const char *name = prism_tp_event__name(e);
+
+	if (strcmp(prism_tp_event__system(e), "raw_syscalls"))
+		return false;
+	if (!strcmp(name, "sys_enter")) {
+		tr->enter_ev = e;
+		tr->enter_id = prism_tp_event__field(e, "id");
+		tr->enter_args = prism_tp_event__field(e, "args");
+		return true;
+	}
+	if (!strcmp(name, "sys_exit")) {
+		tr->exit_ev = e;
+		tr->exit_id = prism_tp_event__field(e, "id");
+		tr->exit_ret = prism_tp_event__field(e, "ret");
+		return true;
+	}
+	return false;
+}
+
+static int strace_sample(struct trace *tr, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	const struct prism_tp_event *e;
+	uint64_t id, v;
+	size_t i;
+	int err = 0;
+
+	e = tr->tp && s->raw_data ? prism_tp__event_of(tr->tp, s->raw_data, s->raw_size) : NULL;
+	if (e && e != tr->enter_ev && e != tr->exit_ev && !cache_fields(tr, e))
+		e = NULL;
+	if (!e) {
+		strace_other(tr, ev);
+	} else if (e == tr->enter_ev) {
+		struct prism_strace_enter en = { .tid = s->tid, .time = s->time };
+
+		if (!tr->enter_id ||
+		    prism_tp_field__u64(tr->enter_id, s->raw_data, s->raw_size, &id))
+			return 0;
+		en.id = (int64_t)id;
+		for (i = 0; tr->enter_args && i < PRISM_STRACE_MAX_ARGS; i++)
+			if (!prism_tp_field__u64_at(tr->enter_args, s->raw_data, s->raw_size, i,
+						    &v))
+				en.args[i] = v;
+		err = prism_strace__enter(tr->strace, &en, &tr->line);
+	} else {
+		if (!tr->exit_id || !tr->exit_ret ||
+		    prism_tp_field__u64(tr->exit_id, s->raw_data, s->raw_size, &id) ||
+		    prism_tp_field__u64(tr->exit_ret, s->raw_data, s->raw_size, &v))
+			return 0;
+		err = prism_strace__exit(tr->strace, s->tid, s->time, (int64_t)id, (int64_t)v,
+					 &tr->line);
+	}
+	if (tr->line.len) {
+		fwrite(tr->line.buf, 1, tr->line.len, tr->out);
+		prism_strbuf_reset(&tr->line);
+	}
+	return err;
+}
+
 static int on_record(void *ctx, const struct prism_event *ev)
 {
 	struct trace *tr = ctx;
@@ -247,6 +342,8 @@ static int on_record(void *ctx, const struct prism_event *ev)
 		setup(tr);
 	if (tr->summary)
 		account(tr, ev);
+	else if (tr->strace)
+		return strace_sample(tr, ev);
 	else
 		print_sample(tr, ev);
 	return 0;
@@ -314,6 +411,73 @@ static void print_summary(struct trace *tr)
 	fputc('\n', stdout);
 }
 
+/* -e: syscall names and globs (perf trace's) for the strace output, the rest are events */
+static struct prism_strace *probe;
+static char **sc_patterns;
+static size_t nr_sc_patterns;
+
+static int opt_event(const struct option_def *opt, const char *arg)
+{
+	struct prism_strbuf events = STRBUF_INIT;
+	const char *p = arg, *tok = arg;
+	int depth = 0, ret = 0;
+	bool slash = false;
+
+	if (!probe) {
+		struct prism_strace_opts so = { 0 };
+
+		probe = prism_strace__new(&so);
+	}
+	for (;; p++) {
+		if (*p == '{')
+			depth++;
+		else if (*p == '}')
+			depth--;
+		else if (*p == '/')
+			slash = !slash;
+		if (*p && (*p != ',' || depth > 0 || slash))
+			continue;
+		if (p > tok) {
+			size_t n = (size_t)(p - tok);
+			char *t = xrealloc(NULL, n + 1);
+
+			memcpy(t, tok, n);
+			t[n] = '\0';
+
+			if (probe && !strpbrk(t, ":{}/") && !prism_strace__filter_add(probe, t)) {
+				sc_patterns = xrealloc(sc_patterns,
+						       (nr_sc_patterns + 1) * sizeof(*sc_patterns));
+				sc_patterns[nr_sc_patterns++] = t;
+			} else {
+				if (events.len)
+					prism_strbuf_addch(&events, ',');
+				prism_strbuf_addstr(&events, t);
+				free(t);
+			}
+		}
+		if (!*p)
+			break;
+		tok = p + 1;
+	}
+	if (events.len)
+		ret = record_opt_event(opt, events.buf);
+	prism_strbuf_release(&events);
+	return ret;
+}
+
+static void free_patterns(void)
+{
+	size_t i;
+
+	for (i = 0; i < nr_sc_patterns; i++)
+		free(sc_patterns[i]);
+	free(sc_patterns);
+	sc_patterns = NULL;
+	nr_sc_patterns = 0;
+	prism_strace__free(probe);
+	probe = NULL;
+}
+
 static bool has_event(struct prism_evspecs *l, const char *name)
 {
 	size_t i;
@@ -324,10 +488,50 @@ static bool has_event(struct prism_evspecs *l, const char *name)
 	return false;
 }
 
+static int start_strace(struct trace *tr, double min_ms, bool failure, const char *output)
+{
+	struct prism_strace_opts so = {
+		.min_duration_ms = min_ms,
+		.failure_only = failure,
+		.comm = comm_of,
+		.comm_ctx = tr,
+	};
+	size_t i;
+
+	tr->strace = prism_strace__new(&so);
+	if (!tr->strace)
+		return error("cannot set up the syscall formatter: %s", strerror(errno));
+	for (i = 0; i < nr_sc_patterns; i++)
+		prism_strace__filter_add(tr->strace, sc_patterns[i]);
+	tr->out = stderr;
+	if (output && strcmp(output, "-")) {
+		tr->out = fopen(output, "w");
+		if (!tr->out) {
+			tr->out = stderr;
+			return error("cannot open '%s': %s", output, strerror(errno));
+		}
+	} else if (output) {
+		tr->out = stdout;
+	}
+	return 0;
+}
+
+static int add_syscall_events(void)
+{
+	if (!record_specs)
+		record_specs = prism_evspecs__new();
+	if (!record_specs ||
+	    prism_evspecs__parse(record_specs, "{raw_syscalls:sys_enter,raw_syscalls:sys_exit}")) {
+		error("%s", record_specs ? prism_evspecs__error(record_specs) : "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism trace [-e <events>] [--filter <expr>] [-a | -C <cpus> | -p <pids> | -t <tids> | -- <command>] [-s]",
+		"prism trace [-e <syscalls,events>] [--failure] [--duration <ms>] [-o <file>] [-a | -C <cpus> | -p <pids> | -t <tids> | -- <command>] [-s] [--raw]",
 		NULL,
 	};
 	struct prism_record_opts o = { .output = "-" };
@@ -338,12 +542,15 @@ int cmd_trace(int argc, const char **argv)
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct utsname u;
 	pthread_t th;
+	double min_ms = 0;
+	bool raw = false, failure = false;
+	const char *output = NULL;
 	int fds[2], err, ret = 0;
 	const struct option_def opts[] = {
 		OPT_CALLBACK(
 			'e', "event", NULL, "events",
-			"events to trace (as prism record -e); default raw_syscalls:sys_enter,sys_exit",
-			record_opt_event),
+			"syscalls to show (names or globs, e.g. 'openat,read', 'open*'; a leading ! shows all but these) and events to trace (as prism record -e); default: every syscall",
+			opt_event),
 		OPT_CALLBACK(0, "filter", NULL, "expr",
 			     "kernel filter for the tracepoints of the preceding -e",
 			     record_opt_filter),
@@ -353,8 +560,16 @@ int cmd_trace(int argc, const char **argv)
 			   "trace these processes (all their threads)"),
 		OPT_STRING('t', "tid", &o.tid_list, "tids", "trace these threads"),
 		OPT_DOUBLE_POSITIVE(
-			0, "duration", &o.duration, "sec",
+			0, "stop-after", &o.duration, "sec",
 			"stop after this many seconds (also on Ctrl-C or the command's end)"),
+		OPT_DOUBLE_POSITIVE(0, "duration", &min_ms, "ms",
+				    "show only syscalls that took at least this many milliseconds"),
+		OPT_BOOL(0, "failure", &failure, "show only syscalls that failed"),
+		OPT_STRING('o', "output", &output, "file",
+			   "write the syscall lines to this file (default: stderr, as perf trace)"),
+		OPT_BOOL(
+			0, "raw", &raw,
+			"print the raw tracepoint events in prism script's layout (syscall numbers and raw arguments) instead of strace-like lines"),
 		OPT_BOOL(
 			's', "summary", &tr.summary,
 			"print only a per-thread syscall summary at the end (count, errors, total/min/avg/max ms), like perf trace -s"),
@@ -368,21 +583,31 @@ int cmd_trace(int argc, const char **argv)
 	if (!o.argv && !o.system_wide && !o.cpu_list && !o.pid_list && !o.tid_list)
 		usage_error(usage, opts,
 			    "nothing to trace: give a command (after --), -a, -C, -p or -t");
-	if (!record_specs || (tr.summary && !has_event(record_specs, "raw_syscalls:sys_enter"))) {
-		if (!record_specs)
-			record_specs = prism_evspecs__new();
-		if (!record_specs ||
-		    prism_evspecs__parse(record_specs,
-					 "{raw_syscalls:sys_enter,raw_syscalls:sys_exit}")) {
-			error("%s",
-			      record_specs ? prism_evspecs__error(record_specs) : "out of memory");
+	if (raw && nr_sc_patterns)
+		usage_error(
+			usage, opts,
+			"syscall names in -e ('%s') select strace-like lines: drop --raw or name raw_syscalls events",
+			sc_patterns[0]);
+	/* syscalls are traced by default, or when -e names some, or for -s */
+	if (!record_specs || nr_sc_patterns ||
+	    (tr.summary && !has_event(record_specs, "raw_syscalls:sys_enter"))) {
+		if (add_syscall_events()) {
 			prism_evspecs__free(record_specs);
 			record_specs = NULL;
+			free_patterns();
 			return 1;
 		}
 	}
 	o.events = record_specs;
 	tr.arch = uname(&u) ? "x86_64" : u.machine;
+	if (!raw && !tr.summary && start_strace(&tr, min_ms, failure, output)) {
+		prism_evspecs__free(record_specs);
+		record_specs = NULL;
+		free_patterns();
+		prism_strace__free(tr.strace);
+		return 1;
+	}
+	free_patterns();
 	if (pipe2(fds, O_CLOEXEC)) {
 		prism_evspecs__free(record_specs);
 		record_specs = NULL;
@@ -430,6 +655,11 @@ int cmd_trace(int argc, const char **argv)
 	prism_session__free(tr.s);
 	prism_tasks__free(tr.tasks);
 	prism_strbuf_release(&tr.line);
+	prism_strace__free(tr.strace);
+	if (tr.out && tr.out != stderr && tr.out != stdout && fclose(tr.out) && !ret) {
+		error("writing '%s': %s", output, strerror(errno));
+		ret = 1;
+	}
 	free(tr.thr);
 	free(tr.st);
 	prism_evspecs__free(record_specs);

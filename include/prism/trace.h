@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Strace-like syscall lines, as perf trace prints them:
+ *
+ *	     0.377 ( 0.015 ms): ls/12615 openat(dfd: CWD, filename: "/etc/ld.so.cache", flags: RDONLY|CLOEXEC) = 3
+ *
+ * A prism_strace turns raw_syscalls:sys_enter/sys_exit pairs into such lines:
+ * the syscall's name from prism's syscall tables, its arguments named and
+ * typed by the syscalls:sys_enter_<name> tracefs format and beautified as
+ * perf 6.1 does (flags, fds, AT_FDCWD as CWD, signal names, ...), string
+ * arguments quoted when the caller captured them, the return value with its
+ * errno name.  The caller feeds the events in time order and writes out the
+ * text that each call appends to its strbuf.  The object owns everything it
+ * allocates; the strings and callbacks given to it are borrowed.
+ */
+#ifndef PRISM_TRACE_H
+#define PRISM_TRACE_H
+
+#include <prism/core.h>
+
+struct prism_strbuf;
+struct prism_strace;
+
+#define PRISM_STRACE_MAX_ARGS 6
+
+struct prism_strace_opts {
+	const char *arch; /* syscall table, uname -m style; NULL: the running kernel's */
+	double min_duration_ms; /* --duration: print only calls that took this long */
+	bool failure_only; /* --failure: print only calls that returned an error */
+	/* the name of a task, or NULL (for pid arguments and return values) */
+	const char *(*comm)(void *ctx, int tid);
+	void *comm_ctx;
+	/*
+	 * reads the syscalls:sys_enter_@name format text into a malloc'ed
+	 * *@text; NULL: read it from tracefs.  Returns 0 or -errno.
+	 */
+	int (*read_format)(void *ctx, const char *name, char **text, size_t *len);
+	void *format_ctx;
+};
+
+/* one syscall entry: raw_syscalls:sys_enter and the strings captured for it */
+struct prism_strace_enter {
+	uint32_t tid;
+	uint64_t time; /* ns */
+	int64_t id;
+	uint64_t args[PRISM_STRACE_MAX_ARGS];
+	const char *strs[PRISM_STRACE_MAX_ARGS]; /* a string argument's text, or NULL */
+	bool strs_truncated[PRISM_STRACE_MAX_ARGS];
+};
+
+/**
+ * prism_strace__new - a formatter for one trace
+ * @opts: options (copied; its callbacks and their contexts must outlive the object)
+ *
+ * Return: the object, or NULL with errno set (ENOMEM; ENOENT when prism has
+ * no syscall table for @opts->arch).
+ */
+PRISM_API struct prism_strace *prism_strace__new(const struct prism_strace_opts *opts);
+
+/* prism_strace__free - free @st (NULL is fine) */
+PRISM_API void prism_strace__free(struct prism_strace *st);
+
+/**
+ * prism_strace__filter_add - print only the syscalls matching @pattern
+ * @pattern: a syscall name or a glob ("open*"); a leading '!' on the first
+ *	pattern prints all syscalls but the listed ones (perf trace -e !...)
+ *
+ * Return: 0, or -ENOENT when no syscall matches (the caller may take it as an
+ * event name).
+ */
+PRISM_API int prism_strace__filter_add(struct prism_strace *st, const char *pattern);
+
+/* prism_strace__wants - true if syscall @id is printed under the filter */
+PRISM_API bool prism_strace__wants(const struct prism_strace *st, int64_t id);
+
+/**
+ * prism_strace__enter - a sys_enter event
+ * @out: gets the lines this event completes (an entry interrupted by this
+ *	one, or the whole line of exit/exit_group, which do not return)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+PRISM_API int prism_strace__enter(struct prism_strace *st, const struct prism_strace_enter *e,
+				  struct prism_strbuf *out);
+
+/**
+ * prism_strace__exit - a sys_exit event; appends the call's line to @out
+ * unless the filters drop it
+ *
+ * Return: 0, or -ENOMEM.
+ */
+PRISM_API int prism_strace__exit(struct prism_strace *st, uint32_t tid, uint64_t time, int64_t id,
+				 int64_t ret, struct prism_strbuf *out);
+
+/**
+ * prism_strace__format_call - "name(arg: value, ..." (no closing parenthesis)
+ *
+ * Return: 0, -ENOENT for an id without a name (nothing appended), -ENOMEM.
+ */
+PRISM_API int prism_strace__format_call(struct prism_strace *st, const struct prism_strace_enter *e,
+					struct prism_strbuf *out);
+
+/* prism_strace__format_ret - the text after "= " for @ret of syscall @id */
+PRISM_API void prism_strace__format_ret(struct prism_strace *st, int64_t id, int64_t ret,
+					struct prism_strbuf *out);
+
+/**
+ * prism_strace__string_args - the arguments of syscall @id that are strings
+ * (paths, names) a caller may capture: bit i for argument i
+ */
+PRISM_API unsigned int prism_strace__string_args(struct prism_strace *st, int64_t id);
+
+/* the arch name of the syscall table in use (e.g. "x86_64") */
+PRISM_API const char *prism_strace__arch(const struct prism_strace *st);
+
+#endif /* PRISM_TRACE_H */
