@@ -1,0 +1,373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * lib/trace: the sys_enter_* format parser, the argument beautifiers, the
+ * return values and the line layout of prism trace, against the text perf
+ * trace 6.1 prints for the same values (taken from `perf trace -- ls /` on
+ * x86_64).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/strbuf.h>
+#include <prism/trace.h>
+
+#include "test.h"
+#include "trace/trace-internal.h"
+
+#define HDR                                                                            \
+	"name: sys_enter_x\nID: 1\nformat:\n"                                          \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"         \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"                   \
+	"\tfield:int __syscall_nr;\toffset:8;\tsize:4;\tsigned:1;\n"
+
+struct fmt_text {
+	const char *name, *fields;
+};
+
+/* the argument lines of this kernel's formats for the syscalls tested */
+static const struct fmt_text fmts[] = {
+	{ "openat", "\tfield:int dfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		    "\tfield:const char * filename;\toffset:24;\tsize:8;\tsigned:0;\n"
+		    "\tfield:int flags;\toffset:32;\tsize:8;\tsigned:0;\n"
+		    "\tfield:umode_t mode;\toffset:40;\tsize:8;\tsigned:0;\n" },
+	{ "mmap", "\tfield:unsigned long addr;\toffset:16;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned long len;\toffset:24;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned long prot;\toffset:32;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned long flags;\toffset:40;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned long fd;\toffset:48;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned long off;\toffset:56;\tsize:8;\tsigned:0;\n" },
+	{ "access", "\tfield:const char * filename;\toffset:16;\tsize:8;\tsigned:0;\n"
+		    "\tfield:int mode;\toffset:24;\tsize:8;\tsigned:0;\n" },
+	{ "futex",
+	  "\tfield:u32 * uaddr;\toffset:16;\tsize:8;\tsigned:0;\n"
+	  "\tfield:int op;\toffset:24;\tsize:8;\tsigned:0;\n"
+	  "\tfield:u32 val;\toffset:32;\tsize:8;\tsigned:0;\n"
+	  "\tfield:const struct __kernel_timespec * utime;\toffset:40;\tsize:8;\tsigned:0;\n"
+	  "\tfield:u32 * uaddr2;\toffset:48;\tsize:8;\tsigned:0;\n"
+	  "\tfield:u32 val3;\toffset:56;\tsize:8;\tsigned:0;\n" },
+	{ "close", "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n" },
+	{ "brk", "\tfield:unsigned long brk;\toffset:16;\tsize:8;\tsigned:0;\n" },
+	{ "exit_group", "\tfield:int error_code;\toffset:16;\tsize:8;\tsigned:0;\n" },
+	{ "set_tid_address", "\tfield:int * tidptr;\toffset:16;\tsize:8;\tsigned:0;\n" },
+	{ "prlimit64", "\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
+		       "\tfield:unsigned int resource;\toffset:24;\tsize:8;\tsigned:0;\n"
+		       "\tfield:const struct rlimit64 * new_rlim;\toffset:32;\tsize:8;\tsigned:0;\n"
+		       "\tfield:struct rlimit64 * old_rlim;\toffset:40;\tsize:8;\tsigned:0;\n" },
+	{ "read", "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		  "\tfield:char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
+		  "\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n" },
+	{ "kill", "\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
+		  "\tfield:int sig;\toffset:24;\tsize:8;\tsigned:0;\n" },
+};
+
+static int read_fmt(void *ctx, const char *name, char **text, size_t *len)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		if (strcmp(fmts[i].name, name))
+			continue;
+		prism_strbuf_addstr(&sb, HDR);
+		prism_strbuf_addstr(&sb, fmts[i].fields);
+		prism_strbuf_addstr(&sb, "\nprint fmt: \"\"\n");
+		*text = prism_strbuf_detach(&sb, len);
+		return *text ? 0 : -ENOMEM;
+	}
+	return -ENOENT;
+}
+
+static const char *comm(void *ctx, int tid)
+{
+	(void)ctx;
+	return tid == 4242 ? "ls" : NULL;
+}
+
+static struct prism_strace *new_strace(double min_ms, bool failure)
+{
+	struct prism_strace_opts o = {
+		.arch = "x86_64",
+		.min_duration_ms = min_ms,
+		.failure_only = failure,
+		.comm = comm,
+		.read_format = read_fmt,
+	};
+
+	return prism_strace__new(&o);
+}
+
+/* the call text of syscall @id with @args */
+static const char *call(struct prism_strace *st, struct prism_strbuf *sb, int64_t id,
+			const uint64_t args[6], const char *str0, const char *str1)
+{
+	struct prism_strace_enter e = { .id = id };
+
+	memcpy(e.args, args, sizeof(e.args));
+	e.strs[0] = str0;
+	e.strs[1] = str1;
+	prism_strbuf_reset(sb);
+	if (prism_strace__format_call(st, &e, sb))
+		return "(error)";
+	return sb->buf;
+}
+
+static void test_format_parse(void)
+{
+	struct strace_format f;
+	char *text;
+	size_t len;
+
+	TEST_EQ(read_fmt(NULL, "openat", &text, &len), 0);
+	TEST_EQ(strace_format_parse(text, len, &f), 0);
+	free(text);
+	TEST_EQ(f.nr_args, 4);
+	TEST_STREQ(f.names[0], "dfd");
+	TEST_STREQ(f.types[1], "const char *");
+	TEST_STREQ(f.names[1], "filename");
+	TEST_STREQ(f.types[3], "umode_t");
+	strace_format_release(&f);
+	/* no __syscall_nr: not a syscall format */
+	TEST_EQ(strace_format_parse("field:int a;\n", 13, &f), -EINVAL);
+	/* a field line without a name */
+	TEST_EQ(strace_format_parse(HDR "\tfield:int;\n", strlen(HDR "\tfield:int;\n"), &f),
+		-EINVAL);
+	/* seven arguments are more than a syscall has */
+	TEST_EQ(strace_format_parse(HDR "field:int a;\nfield:int b;\nfield:int c;\nfield:int d;\n"
+					"field:int e;\nfield:int f;\nfield:int g;\n",
+				    strlen(HDR) + 7 * 13, &f),
+		-EINVAL);
+	TEST_EQ(sarg_kind_of_field("const char *", "pathname"), SARG_FILENAME);
+	TEST_EQ(sarg_kind_of_field("char *", "buf"), SARG_PTR);
+	TEST_EQ(sarg_kind_of_field("unsigned int", "fd"), SARG_FD);
+	TEST_EQ(sarg_kind_of_field("unsigned long", "fd"), SARG_DEFAULT);
+	TEST_EQ(sarg_kind_of_field("pid_t", "pid"), SARG_PID);
+}
+
+static void test_args(void)
+{
+	struct prism_strace *st = new_strace(0, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	TEST_TRUE(st != NULL);
+	/* openat(AT_FDCWD, p, O_RDONLY|O_CLOEXEC): mode masked without O_CREAT */
+	TEST_STREQ(call(st, &sb, 257,
+			(uint64_t[6]){ (uint64_t)-100, 0x7f996b31a0b1, 0x80000, 0777 }, NULL, NULL),
+		   "openat(dfd: CWD, filename: 0x6b31a0b1, flags: RDONLY|CLOEXEC");
+	/* flags 0 are left out, the captured string is quoted */
+	TEST_STREQ(call(st, &sb, 257, (uint64_t[6]){ (uint64_t)-100, 0x1000 }, NULL,
+			"/usr/lib/\"x\"\n"),
+		   "openat(dfd: CWD, filename: \"/usr/lib/\\\"x\\\"\\n\"");
+	TEST_STREQ(
+		call(st, &sb, 257, (uint64_t[6]){ 3, 1, 0x241, 0644 }, NULL, NULL),
+		"openat(dfd: 3, filename: 0x1, flags: CREAT|TRUNC|WRONLY, mode: IRUSR|IWUSR|IRGRP|IROTH");
+	TEST_STREQ(call(st, &sb, 257, (uint64_t[6]){ 3, 1, 0x90800 }, NULL, NULL),
+		   "openat(dfd: 3, filename: 0x1, flags: RDONLY|CLOEXEC|DIRECTORY|NONBLOCK");
+	/* mmap: MAP_ANONYMOUS masks fd and offset */
+	TEST_STREQ(call(st, &sb, 9, (uint64_t[6]){ 0, 8192, 3, 0x22, (uint64_t)-1, 0 }, NULL, NULL),
+		   "mmap(len: 8192, prot: READ|WRITE, flags: PRIVATE|ANONYMOUS");
+	TEST_STREQ(
+		call(st, &sb, 9, (uint64_t[6]){ 0x7f996b2b5000, 110592, 5, 0x812, 3, 0x7000 }, NULL,
+		     NULL),
+		"mmap(addr: 0x7f996b2b5000, len: 110592, prot: READ|EXEC, flags: PRIVATE|FIXED|DENYWRITE, fd: 3, off: 0x7000");
+	/* prot 0 is shown (NONE) */
+	TEST_STREQ(call(st, &sb, 9, (uint64_t[6]){ 0, 4096, 0, 0x22 }, NULL, NULL),
+		   "mmap(len: 4096, prot: NONE, flags: PRIVATE|ANONYMOUS");
+	TEST_STREQ(call(st, &sb, 21, (uint64_t[6]){ 0x6b31b2a0, 4 }, NULL, NULL),
+		   "access(filename: 0x6b31b2a0, mode: R");
+	TEST_STREQ(call(st, &sb, 21, (uint64_t[6]){ 0x6b31b2a0, 7 }, NULL, NULL),
+		   "access(filename: 0x6b31b2a0, mode: RWX");
+	TEST_STREQ(call(st, &sb, 21, (uint64_t[6]){ 0x6b31b2a0, 0 }, NULL, NULL),
+		   "access(filename: 0x6b31b2a0");
+	/* futex WAKE ignores utime, uaddr2 and val3 */
+	TEST_STREQ(call(st, &sb, 202,
+			(uint64_t[6]){ 0x7f996b2a0a4c, 129, 2147483647, 0x1234, 0x5678, 9 }, NULL,
+			NULL),
+		   "futex(uaddr: 0x7f996b2a0a4c, op: WAKE|PRIVATE_FLAG, val: 2147483647");
+	TEST_STREQ(call(st, &sb, 202, (uint64_t[6]){ 0x10, 9, 1, 0, 0, 0xffffffff }, NULL, NULL),
+		   "futex(uaddr: 0x10, op: WAIT_BITSET, val: 1, val3: MATCH_ANY");
+	TEST_STREQ(call(st, &sb, 3, (uint64_t[6]){ 3 }, NULL, NULL), "close(fd: 3");
+	TEST_STREQ(call(st, &sb, 12, (uint64_t[6]){ 0 }, NULL, NULL), "brk(");
+	/* a strarray prints zero's name; pid 0 is left out */
+	TEST_STREQ(call(st, &sb, 302, (uint64_t[6]){ 0, 0, 0, 0x7ffd5cd773b0 }, NULL, NULL),
+		   "prlimit64(resource: CPU, old_rlim: 0x7ffd5cd773b0");
+	TEST_STREQ(call(st, &sb, 302, (uint64_t[6]){ 0, 3, 0, 0x7ffd5cd773b0 }, NULL, NULL),
+		   "prlimit64(resource: STACK, old_rlim: 0x7ffd5cd773b0");
+	/* a pid with a known comm, a signal name */
+	TEST_STREQ(call(st, &sb, 62, (uint64_t[6]){ 4242, 15 }, NULL, NULL),
+		   "kill(pid: 4242 (ls), sig: TERM");
+	TEST_STREQ(call(st, &sb, 62, (uint64_t[6]){ 77, 99 }, NULL, NULL),
+		   "kill(pid: 77, sig: 0x63");
+	/* no format: arg0..arg5 as perf prints them */
+	TEST_STREQ(call(st, &sb, 39, (uint64_t[6]){ 0, 5 }, NULL, NULL), "getpid(arg1: 5");
+	/* the string args a caller may capture */
+	TEST_EQ(prism_strace__string_args(st, 257), 2u);
+	TEST_EQ(prism_strace__string_args(st, 21), 1u);
+	TEST_EQ(prism_strace__string_args(st, 9), 0u);
+	prism_strbuf_release(&sb);
+	prism_strace__free(st);
+}
+
+static void test_ret(void)
+{
+	struct prism_strace *st = new_strace(0, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	TEST_TRUE(st != NULL);
+	prism_strace__format_ret(st, 257, -2, &sb);
+	TEST_STREQ(sb.buf, "-1 ENOENT (No such file or directory)");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 16, -25, &sb);
+	TEST_STREQ(sb.buf, "-1 ENOTTY (Inappropriate ioctl for device)");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 9, 0x7f996b2e7000, &sb);
+	TEST_STREQ(sb.buf, "0x7f996b2e7000");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 218, 4242, &sb);
+	TEST_STREQ(sb.buf, "4242 (ls)");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 7, 0, &sb); /* poll */
+	TEST_STREQ(sb.buf, "0 (Timeout)");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 0, 832, &sb);
+	TEST_STREQ(sb.buf, "832");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 0, -100000, &sb);
+	TEST_STREQ(sb.buf, "-100000");
+	prism_strbuf_reset(&sb);
+	prism_strace__format_ret(st, 0, -512, &sb);
+	TEST_STREQ(sb.buf, "-1 ERESTARTSYS (Unknown error 512)");
+	prism_strbuf_release(&sb);
+	prism_strace__free(st);
+}
+
+static void enter(struct prism_strace *st, struct prism_strbuf *out, uint32_t tid, uint64_t t,
+		  int64_t id, uint64_t a0, uint64_t a1)
+{
+	struct prism_strace_enter e = { .tid = tid, .time = t, .id = id, .args = { a0, a1 } };
+
+	prism_strace__enter(st, &e, out);
+}
+
+static void test_lines(void)
+{
+	struct prism_strace *st = new_strace(0, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	TEST_TRUE(st != NULL);
+	/* an exit without its entry: time and duration unknown */
+	TEST_EQ(prism_strace__exit(st, 4242, 1000000, 59, 0, &sb), 0);
+	TEST_STREQ(sb.buf, "         ? (         ): ls/4242  ... [continued]: execve())"
+			   "                                           = 0\n");
+	prism_strbuf_reset(&sb);
+	enter(st, &sb, 4242, 1054000, 12, 0, 0);
+	TEST_EQ(sb.len, 0);
+	TEST_EQ(prism_strace__exit(st, 4242, 1066000, 12, 0x56209e82b000, &sb), 0);
+	TEST_STREQ(sb.buf, "     0.054 ( 0.012 ms): ls/4242 brk()"
+			   "                                                                 = "
+			   "0x56209e82b000\n");
+	prism_strbuf_reset(&sb);
+	/* another thread's entry interrupts a pending one */
+	enter(st, &sb, 4242, 2000000, 0, 3, 0x10);
+	enter(st, &sb, 7, 2500000, 3, 4, 0);
+	/* 66 columns for the text and its ')', then " ..." */
+	TEST_STREQ(sb.buf, "     1.000 (         ): ls/4242 read(fd: 3, buf: 0x10)"
+			   "                                             ...\n");
+	prism_strbuf_reset(&sb);
+	prism_strace__exit(st, 7, 2600000, 3, 0, &sb);
+	TEST_STREQ(sb.buf, "     1.500 ( 0.100 ms): :/7 close(fd: 4)"
+			   "                                                          = 0\n");
+	prism_strbuf_reset(&sb);
+	prism_strace__exit(st, 4242, 3000000, 0, 5, &sb);
+	TEST_STREQ(sb.buf, "     1.000 ( 1.000 ms): ls/4242  ... [continued]: read())"
+			   "                                             = 5\n");
+	prism_strbuf_reset(&sb);
+	/* exit_group is printed at its entry */
+	enter(st, &sb, 4242, 4000000, 231, 0, 0);
+	TEST_STREQ(sb.buf, "     3.000 (         ): ls/4242 exit_group()"
+			   "                                                          = ?\n");
+	prism_strbuf_reset(&sb);
+	/* a long call text: one space before "= " */
+	{
+		struct prism_strace_enter e = { .tid = 4242,
+						.time = 5000000,
+						.id = 257,
+						.args = { (uint64_t)-100, 1, 0x80000 } };
+
+		e.strs[1] = "/usr/lib/x86_64-linux-gnu/libselinux.so.1";
+		TEST_EQ(prism_strace__enter(st, &e, &sb), 0);
+		TEST_EQ(prism_strace__exit(st, 4242, 5001000, 257, 3, &sb), 0);
+		TEST_STREQ(sb.buf, "     4.000 ( 0.001 ms): ls/4242 openat(dfd: CWD, filename: "
+				   "\"/usr/lib/x86_64-linux-gnu/libselinux.so.1\", flags: "
+				   "RDONLY|CLOEXEC) = 3\n");
+	}
+	prism_strbuf_release(&sb);
+	prism_strace__free(st);
+}
+
+static void test_filters(void)
+{
+	struct prism_strace *st = new_strace(0.5, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	TEST_TRUE(st != NULL);
+	/* --duration 0.5: a short call is dropped, a long one printed */
+	enter(st, &sb, 4242, 1000000, 0, 3, 0x10);
+	prism_strace__exit(st, 4242, 1400000, 0, 1, &sb);
+	TEST_EQ(sb.len, 0);
+	enter(st, &sb, 4242, 2000000, 0, 3, 0x10);
+	enter(st, &sb, 7, 2100000, 3, 4, 0); /* no interrupted line under a filter */
+	TEST_EQ(sb.len, 0);
+	prism_strace__exit(st, 4242, 2600000, 0, 1, &sb);
+	TEST_TRUE(strstr(sb.buf, "( 0.600 ms): ls/4242 read(fd: 3, buf: 0x10)") != NULL);
+	prism_strbuf_reset(&sb);
+	/* and an exit without a known entry has no duration to pass it */
+	prism_strace__exit(st, 4242, 3000000, 59, 0, &sb);
+	TEST_EQ(sb.len, 0);
+	prism_strace__free(st);
+
+	st = new_strace(0, true);
+	TEST_TRUE(st != NULL);
+	enter(st, &sb, 4242, 1000000, 21, 0x10, 0);
+	prism_strace__exit(st, 4242, 1100000, 21, 0, &sb);
+	TEST_EQ(sb.len, 0);
+	enter(st, &sb, 4242, 1200000, 21, 0x10, 0);
+	prism_strace__exit(st, 4242, 1300000, 21, -2, &sb);
+	TEST_TRUE(strstr(sb.buf, "access(filename: 0x10) ") != NULL);
+	TEST_TRUE(strstr(sb.buf, "= -1 ENOENT (No such file or directory)\n") != NULL);
+	prism_strbuf_reset(&sb);
+	enter(st, &sb, 4242, 1400000, 231, 0, 0); /* exit_group: no error to show */
+	TEST_EQ(sb.len, 0);
+	prism_strace__free(st);
+
+	/* -e names, globs and ! */
+	st = new_strace(0, false);
+	TEST_TRUE(st != NULL);
+	TEST_TRUE(prism_strace__wants(st, 0));
+	TEST_EQ(prism_strace__filter_add(st, "nosuchcall"), -ENOENT);
+	TEST_EQ(prism_strace__filter_add(st, "open*"), 0);
+	TEST_EQ(prism_strace__filter_add(st, "read"), 0);
+	TEST_TRUE(prism_strace__wants(st, 0));
+	TEST_TRUE(prism_strace__wants(st, 2));
+	TEST_TRUE(prism_strace__wants(st, 257));
+	TEST_TRUE(!prism_strace__wants(st, 1));
+	TEST_TRUE(!prism_strace__wants(st, -1));
+	TEST_TRUE(!prism_strace__wants(st, 100000));
+	prism_strace__free(st);
+	st = new_strace(0, false);
+	TEST_TRUE(st != NULL);
+	TEST_EQ(prism_strace__filter_add(st, "!close"), 0);
+	TEST_TRUE(!prism_strace__wants(st, 3));
+	TEST_TRUE(prism_strace__wants(st, 0));
+	/* a filtered-out call prints nothing */
+	enter(st, &sb, 4242, 1000000, 3, 4, 0);
+	prism_strace__exit(st, 4242, 1100000, 3, 0, &sb);
+	TEST_EQ(sb.len, 0);
+	prism_strace__free(st);
+	prism_strbuf_release(&sb);
+}
+
+TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters));
