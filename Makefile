@@ -348,6 +348,8 @@ FUZZ_SEED_CMD_fuzz-tp = tests/fuzz/make-tp-seeds.sh tests/data/tp $(1)
 # tests/data/elf (its inputs describe samples, not files)
 FUZZ_SEEDS_fuzz-unwind = $(wildcard tests/data/fuzz-regress/*.unwind)
 FUZZ_SEED_CMD_fuzz-unwind = python3 tests/fuzz/make-unwind-seeds.py $(1)
+# fuzz-trace: syscall formats (from tracefs when readable), arguments and strings
+FUZZ_SEED_CMD_fuzz-trace = python3 tests/fuzz/make-trace-seeds.py $(1)
 # fuzz-profile reads the same files as fuzz-session (report's way)
 FUZZ_SEEDS_fuzz-profile = $(FUZZ_SEEDS_fuzz-session)
 FUZZ_DICT_fuzz-profile = session

@@ -26,7 +26,7 @@
 
 #define ARGS_ALIGNMENT 70
 
-static uint32_t hash_tid(uint32_t tid)
+static __wraps uint32_t hash_tid(uint32_t tid)
 {
 	return tid * 2654435761u;
 }
