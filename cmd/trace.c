@@ -62,6 +62,7 @@ struct trace {
 	const char *arch;
 	/* the strace-like output (without --raw) */
 	struct prism_strace *strace;
+	struct prism_strcap *strcap; /* string arguments with BPF, or NULL */
 	FILE *out;
 	const struct prism_tp_event *enter_ev, *exit_ev;
 	const struct prism_tp_field *enter_id, *enter_args, *exit_id, *exit_ret;
@@ -309,6 +310,8 @@ static int strace_sample(struct trace *tr, const struct prism_event *ev)
 			if (!prism_tp_field__u64_at(tr->enter_args, s->raw_data, s->raw_size, i,
 						    &v))
 				en.args[i] = v;
+		if (tr->strcap && prism_strace__wants(tr->strace, en.id))
+			prism_strcap__fill(tr->strcap, &en);
 		err = prism_strace__enter(tr->strace, &en, &tr->line);
 	} else {
 		if (!tr->exit_id || !tr->exit_ret ||
@@ -516,6 +519,46 @@ static int start_strace(struct trace *tr, double min_ms, bool failure, const cha
 	return 0;
 }
 
+/* the workload, held before its exec: its strings are captured from its start */
+static void trace_edge(void *ctx, bool end, int workload)
+{
+	struct trace *tr = ctx;
+
+	if (!end && workload > 0 && tr->strcap)
+		prism_strcap__add_tgid(tr->strcap, workload);
+}
+
+/*
+ * Capture string arguments with BPF where it loads; only the traced
+ * processes for a command or -p, every task otherwise.
+ */
+static void start_strcap(struct trace *tr, struct prism_record_opts *o)
+{
+	bool filter = (o->argv || o->pid_list) && !o->system_wide && !o->cpu_list;
+	const char *p = o->pid_list;
+	char *end;
+
+	tr->strcap = prism_strcap__new(tr->strace, filter);
+	if (!tr->strcap) {
+		if (verbose)
+			info("no string arguments (BPF: %s): printing pointers as perf trace",
+			     strerror(errno));
+		return;
+	}
+	while (filter && p && *p) {
+		long pid = strtol(p, &end, 10);
+
+		if (end == p)
+			break;
+		prism_strcap__add_tgid(tr->strcap, (int)pid);
+		p = *end == ',' ? end + 1 : end;
+	}
+	if (filter && o->argv) {
+		o->edge = trace_edge;
+		o->edge_ctx = tr;
+	}
+}
+
 static int add_syscall_events(void)
 {
 	if (!record_specs)
@@ -543,7 +586,7 @@ int cmd_trace(int argc, const char **argv)
 	struct utsname u;
 	pthread_t th;
 	double min_ms = 0;
-	bool raw = false, failure = false;
+	bool raw = false, failure = false, no_strings = false;
 	const char *output = NULL;
 	int fds[2], err, ret = 0;
 	const struct option_def opts[] = {
@@ -567,6 +610,9 @@ int cmd_trace(int argc, const char **argv)
 		OPT_BOOL(0, "failure", &failure, "show only syscalls that failed"),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the syscall lines to this file (default: stderr, as perf trace)"),
+		OPT_BOOL(
+			0, "no-strings", &no_strings,
+			"print string arguments as pointers, as perf trace 6.1 does (default: read them with BPF where it loads)"),
 		OPT_BOOL(
 			0, "raw", &raw,
 			"print the raw tracepoint events in prism script's layout (syscall numbers and raw arguments) instead of strace-like lines"),
@@ -608,6 +654,8 @@ int cmd_trace(int argc, const char **argv)
 		return 1;
 	}
 	free_patterns();
+	if (tr.strace && !no_strings)
+		start_strcap(&tr, &o);
 	if (pipe2(fds, O_CLOEXEC)) {
 		prism_evspecs__free(record_specs);
 		record_specs = NULL;
@@ -655,6 +703,11 @@ int cmd_trace(int argc, const char **argv)
 	prism_session__free(tr.s);
 	prism_tasks__free(tr.tasks);
 	prism_strbuf_release(&tr.line);
+	if (tr.strcap && !quiet && prism_strcap__lost(tr.strcap))
+		warning("%" PRIu64
+			" string arguments lost (BPF ring buffer full): printed as pointers",
+			prism_strcap__lost(tr.strcap));
+	prism_strcap__free(tr.strcap);
 	prism_strace__free(tr.strace);
 	if (tr.out && tr.out != stderr && tr.out != stdout && fclose(tr.out) && !ret) {
 		error("writing '%s': %s", output, strerror(errno));

@@ -113,4 +113,40 @@ PRISM_API unsigned int prism_strace__string_args(struct prism_strace *st, int64_
 /* the arch name of the syscall table in use (e.g. "x86_64") */
 PRISM_API const char *prism_strace__arch(const struct prism_strace *st);
 
+/*
+ * String capture: the string arguments of syscalls (paths, names) read at
+ * entry by a BPF program, for the quoted strings that prism_strace prints
+ * in place of perf 6.1's pointers.  Needs libbpf, x86-64 and the rights to
+ * load BPF programs (root or CAP_BPF+CAP_PERFMON).
+ */
+struct prism_strcap;
+
+/**
+ * prism_strcap__new - load and attach the capture program
+ * @st: which syscalls (the filter) and which of their arguments are strings
+ *	(every sys_enter format is read now)
+ * @task_filter: capture only the processes added with
+ *	prism_strcap__add_tgid() and their descendants; false: every task
+ *
+ * Return: the object, or NULL with errno set (ENOTSUP without libbpf or on
+ * another architecture, EPERM, ...): the caller prints pointers then.
+ */
+PRISM_API struct prism_strcap *prism_strcap__new(struct prism_strace *st, bool task_filter);
+
+/* prism_strcap__add_tgid - follow process @tgid and its future children; 0 or -errno */
+PRISM_API int prism_strcap__add_tgid(struct prism_strcap *c, int tgid);
+
+/**
+ * prism_strcap__fill - set @e->strs from the captured strings of this call
+ * (call it right before prism_strace__enter(); the strings stay valid until
+ * the next call)
+ */
+PRISM_API void prism_strcap__fill(struct prism_strcap *c, struct prism_strace_enter *e);
+
+/* prism_strcap__lost - strings the BPF ring buffer had no room for */
+PRISM_API uint64_t prism_strcap__lost(const struct prism_strcap *c);
+
+/* prism_strcap__free - detach and free (NULL is fine) */
+PRISM_API void prism_strcap__free(struct prism_strcap *c);
+
 #endif /* PRISM_TRACE_H */

@@ -4,7 +4,9 @@
 # `-- ls /` the same syscalls, as many, with the same return values and the
 # same decoded arguments as perf trace 6.1, line for line (timing, addresses
 # that ASLR moves, fd paths and the string arguments prism adds apart); and
-# its filters -e, --failure and --duration keep what perf's keep.
+# its filters -e, --failure and --duration keep what perf's keep.  Where
+# BPF loads, the string arguments perf prints as pointers are the strings
+# strace shows for the same command.
 . tests/e2e/lib.sh
 require_root
 require_tracefs
@@ -27,10 +29,11 @@ run_both() { # <name> <args...>: prism and perf trace on the same command, lines
 }
 
 # name(args) = ret with what differs between two runs masked: addresses
-# (0x...), the pid, fd paths perf adds (<...>), strings prism adds ("...")
+# (0x...), the pid, fd paths perf adds (<...>), strings prism adds ("...",
+# where perf prints a pointer)
 norm() {
 	sed -E -e 's/^[^:]*: [^ ]+\/[0-9]+ //' \
-		-e 's/<[^>]*>//g' -e 's/"([^"\\]|\\.)*"(\.\.\.)?/STR/g' \
+		-e 's/<[^>]*>//g' -e 's/"([^"\\]|\\.)*"(\.\.\.)?/0x0/g' \
 		-e 's/0x[0-9a-f]+/ADDR/g' -e 's/ +=/ =/' \
 		-e 's/^(set_tid_address\(.*\) =) [0-9]+ \(ls\)$/\1 PID (ls)/' "$@"
 }
@@ -56,8 +59,38 @@ norm all.perf | grep -v '^statx(' >all.perf.args
 norm all.prism >all.prism.norm
 grep -v '^statx(' all.prism.norm >all.prism.args
 test_cmp all.perf.args all.prism.args
-grep_q '^statx\(dfd: CWD, filename: (STR|ADDR), flags: [A-Z_|]+, mask: [A-Z_|]+, buffer: ADDR' all.prism.norm
+grep_q '^statx\(dfd: CWD, filename: ADDR, flags: [A-Z_|]+, mask: [A-Z_|]+, buffer: ADDR' all.prism.norm
 echo "# note: perf 6.1 prints statx(flags: , mask: ) empty; prism decodes them"
+
+# the strings: those strace reads for the same command, in the same order
+# (execve left out: perf and prism see only its exit)
+if "$PRISM_BIN" trace -v -e exit_group -- true 2>&1 | grep -q 'no string arguments'; then
+	echo "# note: no BPF string capture here ($("$PRISM_BIN" trace -v -e exit_group -- true 2>&1 |
+		grep 'no string arguments')): pointers only"
+	n=$(grep -c '"' all.prism)
+	check "without BPF strings no quoted argument ($n)" test "$n" -eq 0
+elif ! command -v strace >/dev/null; then
+	echo "# note: strace is not installed: the strings are not compared"
+else
+	# the first string argument of each call that has one: name "string"
+	sed -nE 's/^[^:]*: [^ ]+\/[0-9]+ ([a-z0-9_]+)\([^"]*("([^"\\]|\\.)*").*/\1 \2/p' \
+		all.prism >str.prism
+	cut -d' ' -f1 str.prism | sort -u >str.names
+	n=$(wc -l <str.prism)
+	check "prism printed string arguments ($n)" test "$n" -gt 10
+	strace -qq -f -o strace.txt -e trace="$(paste -sd, str.names)" ls / >strace.out
+	sed -nE 's/^[0-9]+ +([a-z0-9_]+)\([^"]*("([^"\\]|\\.)*").*/\1 \2/p' strace.txt |
+		grep -v '^execve ' >str.strace
+	test_cmp str.strace str.prism
+	grep_q '^openat "/etc/ld.so.cache"$' str.prism
+	n=$(grep -cE '(filename|pathname): 0x' all.prism)
+	check "every path argument read ($n left as pointers)" test "$n" -eq 0
+	"$PRISM_BIN" trace --no-strings -- ls / 2>ns.err >/dev/null
+	n=$(grep -c '"' ns.err)
+	check "--no-strings: pointers only ($n strings)" test "$n" -eq 0
+	n=$(grep -cE 'filename: 0x[0-9a-f]{1,8}[,)]' ns.err)
+	check "--no-strings: perf's 32-bit pointers ($n)" test "$n" -gt 10
+fi
 
 # the layout: "= " at column 70 of the call text, as perf's
 a=$(awk '{ i = index($0, ") "); print length(substr($0, 1, index($0, "= ") - 1)) - i }' all.prism | sort -u | head -1)
