@@ -300,7 +300,7 @@ static int strace_sample(struct trace *tr, const struct prism_event *ev)
 	if (!e) {
 		strace_other(tr, ev);
 	} else if (e == tr->enter_ev) {
-		struct prism_strace_enter en = { .tid = s->tid, .time = s->time };
+		struct prism_strace_enter en = { .pid = s->pid, .tid = s->tid, .time = s->time };
 
 		if (!tr->enter_id ||
 		    prism_tp_field__u64(tr->enter_id, s->raw_data, s->raw_size, &id))
@@ -498,6 +498,7 @@ static int start_strace(struct trace *tr, double min_ms, bool failure, const cha
 		.failure_only = failure,
 		.comm = comm_of,
 		.comm_ctx = tr,
+		.proc_fd_paths = true,
 	};
 	size_t i;
 

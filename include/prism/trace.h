@@ -36,10 +36,16 @@ struct prism_strace_opts {
 	 */
 	int (*read_format)(void *ctx, const char *name, char **text, size_t *len);
 	void *format_ctx;
+	/*
+	 * a live trace: the path of an fd the trace never saw opened is read
+	 * from /proc/PID/fd, as perf does (racy: the fd may be gone)
+	 */
+	bool proc_fd_paths;
 };
 
 /* one syscall entry: raw_syscalls:sys_enter and the strings captured for it */
 struct prism_strace_enter {
+	uint32_t pid; /* 0: unknown (no fd paths) */
 	uint32_t tid;
 	uint64_t time; /* ns */
 	int64_t id;

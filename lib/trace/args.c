@@ -547,6 +547,15 @@ static void fcntl_arg_print(uint64_t v, struct sarg_ctx *c, struct prism_strbuf 
 		prism_strbuf_addf(out, "%ld", (long)v);
 }
 
+static void fd_print(uint64_t v, struct sarg_ctx *c, struct prism_strbuf *out)
+{
+	const char *path = c->fd_path && (int)v >= 0 ? c->fd_path(c->fd_ctx, (int)v) : NULL;
+
+	prism_strbuf_addf(out, "%d", (int)v);
+	if (path)
+		prism_strbuf_addf(out, "<%s>", path);
+}
+
 void sarg_quote(const char *s, bool truncated, struct prism_strbuf *out)
 {
 	const unsigned char *p;
@@ -602,9 +611,11 @@ void sarg_format(enum sarg_kind k, uint64_t val, struct sarg_ctx *c, struct pris
 
 	switch (k) {
 	case SARG_INT:
+		prism_strbuf_addf(out, "%d", (int)val);
+		break;
 	case SARG_FD:
 	case SARG_CLOSE_FD:
-		prism_strbuf_addf(out, "%d", (int)val);
+		fd_print(val, c, out);
 		break;
 	case SARG_HEX:
 	case SARG_PTR:
@@ -620,7 +631,7 @@ void sarg_format(enum sarg_kind k, uint64_t val, struct sarg_ctx *c, struct pris
 		if ((int)val == AT_FDCWD)
 			prism_strbuf_addstr(out, "CWD");
 		else
-			prism_strbuf_addf(out, "%d", (int)val);
+			fd_print(val, c, out);
 		break;
 	case SARG_PID:
 		prism_strbuf_addf(out, "%d", (int)val);

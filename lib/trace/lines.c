@@ -132,6 +132,7 @@ int prism_strace__enter(struct prism_strace *st, const struct prism_strace_enter
 {
 	struct strace_sc *sc;
 	struct strace_thread *t;
+	size_t i;
 	int err;
 
 	if (!prism_strace__wants(st, e->id))
@@ -151,6 +152,16 @@ int prism_strace__enter(struct prism_strace *st, const struct prism_strace_enter
 	t->id = e->id;
 	t->entry_time = e->time;
 	t->pending = false;
+	t->pid = e->pid;
+	t->a0 = e->args[0];
+	t->a1 = e->args[1];
+	zfree(&t->path);
+	for (i = 0; i < PRISM_STRACE_MAX_ARGS; i++) {
+		if (e->strs[i] && sc->kinds[i] == SARG_FILENAME && !e->strs_truncated[i]) {
+			t->path = strdup(e->strs[i]);
+			break;
+		}
+	}
 	if (sc->is_exit) {
 		if (!filtering(st)) {
 			head(st, e->tid, e->time, false, 0, out);
@@ -187,8 +198,12 @@ int prism_strace__exit(struct prism_strace *st, uint32_t tid, uint64_t time, int
 		has_duration = true;
 	}
 	pending = t->pending && t->id == id;
+	if (t->id == id && t->entry_time)
+		strace_fds_update(st, t, prism_syscall_name(st->arch, id), ret);
 	t->pending = false;
 	t->entry_time = 0;
+	t->pid = 0;
+	zfree(&t->path);
 	if (st->o.min_duration_ms > 0 &&
 	    (!has_duration || (double)duration < st->o.min_duration_ms * 1e6))
 		return 0;

@@ -57,9 +57,13 @@ void prism_strace__free(struct prism_strace *st)
 		return;
 	for (i = 0; st->scs && i < st->nr_scs; i++)
 		strace_format_release(&st->scs[i].fmt);
-	for (i = 0; st->thr && i < st->cap_thr; i++)
-		if (st->thr[i].used)
+	for (i = 0; st->thr && i < st->cap_thr; i++) {
+		if (st->thr[i].used) {
 			prism_strbuf_release(&st->thr[i].entry);
+			free(st->thr[i].path);
+		}
+	}
+	strace_fds_release(st);
 	free(st->thr);
 	free(st->scs);
 	free(st->filter);
@@ -186,16 +190,33 @@ unsigned int prism_strace__string_args(struct prism_strace *st, int64_t id)
 	return mask;
 }
 
+struct fd_ctx {
+	struct prism_strace *st;
+	uint32_t pid;
+};
+
+static const char *fd_path_of(void *ctx, int fd)
+{
+	struct fd_ctx *f = ctx;
+
+	return strace_fd_path(f->st, f->pid, fd);
+}
+
 int prism_strace__format_call(struct prism_strace *st, const struct prism_strace_enter *e,
 			      struct prism_strbuf *out)
 {
 	struct strace_sc *sc = strace_sc(st, e->id);
+	struct fd_ctx f = { st, e->pid };
 	struct sarg_ctx c = { .comm = st->o.comm, .comm_ctx = st->o.comm_ctx };
 	size_t i, start;
 
 	if (!sc)
 		return -ENOENT;
 	memcpy(c.args, e->args, sizeof(c.args));
+	if (e->pid) {
+		c.fd_path = fd_path_of;
+		c.fd_ctx = &f;
+	}
 	prism_strbuf_addf(out, "%s(", prism_syscall_name(st->arch, e->id));
 	start = out->len;
 	for (i = 0; i < sc->nr_args; i++) {

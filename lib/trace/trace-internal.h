@@ -76,6 +76,9 @@ struct sarg_ctx {
 	int fcntl_cmd; /* set by SARG_FCNTL_CMD for SARG_FCNTL_ARG */
 	const char *(*comm)(void *ctx, int tid);
 	void *comm_ctx;
+	/* the path of fd @fd of the calling process, or NULL */
+	const char *(*fd_path)(void *ctx, int fd);
+	void *fd_ctx;
 };
 
 /* per-syscall overrides of the kinds that the format's field types give */
@@ -137,6 +140,10 @@ struct strace_thread {
 	int64_t id;
 	uint64_t entry_time; /* 0: unknown */
 	struct prism_strbuf entry; /* "name(args" */
+	/* what the fd table needs at the exit (fds.c) */
+	uint32_t pid;
+	uint64_t a0, a1;
+	char *path; /* the captured path of an open, or NULL */
 };
 
 struct prism_strace {
@@ -153,8 +160,17 @@ struct prism_strace {
 	bool has_current;
 	uint64_t base_time;
 	struct prism_strbuf scratch;
+	/* fd paths (fds.c), by process */
+	struct fd_proc *fds;
+	size_t nr_fds, cap_fds;
+	char proc_path[4096];
 };
 
 struct strace_sc *strace_sc(struct prism_strace *st, int64_t id);
+
+const char *strace_fd_path(struct prism_strace *st, uint32_t pid, int fd);
+void strace_fds_update(struct prism_strace *st, const struct strace_thread *t, const char *name,
+		       int64_t ret);
+void strace_fds_release(struct prism_strace *st);
 
 #endif /* PRISM_TRACE_INTERNAL_H */

@@ -85,6 +85,39 @@ else
 	grep_q '^openat "/etc/ld.so.cache"$' str.prism
 	n=$(grep -cE '(filename|pathname): 0x' all.prism)
 	check "every path argument read ($n left as pointers)" test "$n" -eq 0
+	# fd paths: the path of the open that returned the fd, up to its close
+	# (perf reads /proc at print time, which races with the process)
+	read -r good bad missing < <(awk '
+	{
+		if ($0 ~ / openat\(/ && match($0, /filename: "[^"]*"/)) {
+			f = substr($0, RSTART + 11, RLENGTH - 12)
+			r = $NF
+			if (r ~ /^[0-9]+$/ && f ~ /^\//)
+				open[r] = f
+		}
+		s = $0
+		if ($0 !~ / mmap\(/) {
+			while (match(s, /fd: [0-9]+(<[^>]*>)?/)) {
+				m = substr(s, RSTART + 4, RLENGTH - 4)
+				s = substr(s, RSTART + RLENGTH)
+				n = split(m, a, "<")
+				if (!(a[1] in open))
+					continue
+				if (n < 2)
+					missing++
+				else if (open[a[1]] ">" != a[2])
+					bad++
+				else
+					good++
+			}
+		}
+		if (match($0, / close\(fd: [0-9]+/))
+			delete open[substr($0, RSTART + 11, RLENGTH - 11)]
+	}
+	END { print good + 0, bad + 0, missing + 0 }
+' all.prism)
+	check "fd arguments carry their open's path ($good; $bad wrong, $missing missing)" \
+		test "$good" -gt 10 -a "$bad" -eq 0 -a "$missing" -eq 0
 	"$PRISM_BIN" trace --no-strings -- ls / 2>ns.err >/dev/null
 	n=$(grep -c '"' ns.err)
 	check "--no-strings: pointers only ($n strings)" test "$n" -eq 0

@@ -59,6 +59,8 @@ static const struct fmt_text fmts[] = {
 	{ "read", "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
 		  "\tfield:char * buf;\toffset:24;\tsize:8;\tsigned:0;\n"
 		  "\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n" },
+	{ "dup2", "\tfield:unsigned int oldfd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		  "\tfield:unsigned int newfd;\toffset:24;\tsize:8;\tsigned:0;\n" },
 	{ "kill", "\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
 		  "\tfield:int sig;\toffset:24;\tsize:8;\tsigned:0;\n" },
 };
@@ -370,4 +372,75 @@ static void test_filters(void)
 	prism_strbuf_release(&sb);
 }
 
-TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters));
+/* fd paths: from the open that returned the fd, copied by dup, gone at close */
+static void test_fd_paths(void)
+{
+	struct prism_strace *st = new_strace(0, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+	struct prism_strace_enter e = { .pid = 50,
+					.tid = 50,
+					.time = 1000,
+					.id = 257,
+					.args = { (uint64_t)-100, 1, 0x80000 } };
+
+	TEST_TRUE(st != NULL);
+	e.strs[1] = "/etc/ld.so.cache";
+	prism_strace__enter(st, &e, &sb);
+	prism_strace__exit(st, 50, 2000, 257, 3, &sb);
+	/* a relative path under a known directory fd */
+	e = (struct prism_strace_enter){
+		.pid = 50, .tid = 50, .time = 3000, .id = 257, .args = { 3, 1, 0x80000 }
+	};
+	e.strs[1] = "sub";
+	prism_strace__enter(st, &e, &sb);
+	prism_strace__exit(st, 50, 4000, 257, 4, &sb);
+	prism_strbuf_reset(&sb);
+	TEST_STREQ(call(st, &sb, 0, (uint64_t[6]){ 3, 0x10, 1 }, NULL, NULL),
+		   "read(fd: 3, buf: 0x10, count: 1"); /* no pid: no paths */
+	e = (struct prism_strace_enter){ .pid = 50, .tid = 50, .id = 0, .args = { 4, 0x10, 1 } };
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__format_call(st, &e, &sb), 0);
+	TEST_STREQ(sb.buf, "read(fd: 4</etc/ld.so.cache/sub>, buf: 0x10, count: 1");
+	/* another process's fd 3 is another file */
+	e.pid = 51;
+	e.args[0] = 3;
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__format_call(st, &e, &sb), 0);
+	TEST_STREQ(sb.buf, "read(fd: 3, buf: 0x10, count: 1");
+	/* dup2(3, 9) copies, close(3) forgets */
+	e = (struct prism_strace_enter){
+		.pid = 50, .tid = 50, .time = 5000, .id = 33, .args = { 3, 9 }
+	};
+	prism_strace__enter(st, &e, &sb);
+	prism_strace__exit(st, 50, 6000, 33, 9, &sb);
+	e = (struct prism_strace_enter){
+		.pid = 50, .tid = 50, .time = 7000, .id = 3, .args = { 3 }
+	};
+	prism_strbuf_reset(&sb);
+	prism_strace__enter(st, &e, &sb);
+	prism_strace__exit(st, 50, 8000, 3, 0, &sb);
+	TEST_TRUE(strstr(sb.buf, "close(fd: 3</etc/ld.so.cache>)") != NULL);
+	e = (struct prism_strace_enter){ .pid = 50, .tid = 50, .id = 0, .args = { 3 } };
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__format_call(st, &e, &sb), 0);
+	TEST_STREQ(sb.buf, "read(fd: 3");
+	e.args[0] = 9;
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__format_call(st, &e, &sb), 0);
+	TEST_STREQ(sb.buf, "read(fd: 9</etc/ld.so.cache>");
+	/* a failed open sets nothing */
+	e = (struct prism_strace_enter){
+		.pid = 50, .tid = 50, .time = 9000, .id = 257, .args = { (uint64_t)-100, 1 }
+	};
+	e.strs[1] = "/nonexistent";
+	prism_strace__enter(st, &e, &sb);
+	prism_strace__exit(st, 50, 9500, 257, -2, &sb);
+	e = (struct prism_strace_enter){ .pid = 50, .tid = 50, .id = 0, .args = { 3 } };
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__format_call(st, &e, &sb), 0);
+	TEST_STREQ(sb.buf, "read(fd: 3");
+	prism_strbuf_release(&sb);
+	prism_strace__free(st);
+}
+
+TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters), TEST(fd_paths));
