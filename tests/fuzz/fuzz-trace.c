@@ -58,7 +58,7 @@ static const char *comm(void *ctx, int tid)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct prism_strace_enter e = { .tid = 7, .time = 1000 };
+	struct prism_strace_enter e = { .pid = 7, .tid = 7, .time = 1000 };
 	struct prism_strbuf sb = STRBUF_INIT;
 	struct input in;
 	struct prism_strace_opts o = {
