@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -67,6 +68,11 @@ struct trace {
 	const struct prism_tp_event *enter_ev, *exit_ev;
 	const struct prism_tp_field *enter_id, *enter_args, *exit_id, *exit_ret;
 	uint64_t base;
+	/* the names of tasks that started before the trace, from /proc */
+	struct {
+		uint32_t tid;
+		char comm[16];
+	} comms[1024];
 };
 
 static struct prism_record *trace_rec;
@@ -242,8 +248,45 @@ static void account(struct trace *tr, const struct prism_event *ev)
 static const char *comm_of(void *ctx, int tid)
 {
 	struct trace *tr = ctx;
+	const char *comm;
+	char path[64];
+	size_t slot;
+	FILE *f;
 
-	return tid > 0 ? prism_tasks__comm(tr->tasks, (uint32_t)tid) : NULL;
+	if (tid <= 0)
+		return NULL;
+	comm = prism_tasks__comm(tr->tasks, (uint32_t)tid);
+	if (comm)
+		return comm;
+	/* a task older than the trace (-a, -p): its name now, as perf synthesizes it */
+	slot = (size_t)tid % PRISM_ARRAY_SIZE(tr->comms);
+	if (tr->comms[slot].tid == (uint32_t)tid)
+		return tr->comms[slot].comm[0] ? tr->comms[slot].comm : NULL;
+	tr->comms[slot].tid = (uint32_t)tid;
+	tr->comms[slot].comm[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", tid);
+	f = fopen(path, "r");
+	if (f) {
+		if (fgets(tr->comms[slot].comm, sizeof(tr->comms[slot].comm), f))
+			tr->comms[slot].comm[strcspn(tr->comms[slot].comm, "\n")] = '\0';
+		fclose(f);
+	}
+	return tr->comms[slot].comm[0] ? tr->comms[slot].comm : NULL;
+}
+
+/* one thread without children: -t TID, or -p PID of a single-threaded process */
+static bool single_thread(const struct prism_record_opts *o)
+{
+	char path[64];
+	struct stat st;
+	const char *l = o->tid_list ? o->tid_list : o->pid_list;
+
+	if (o->argv || o->system_wide || o->cpu_list || !l || strchr(l, ','))
+		return false;
+	if (o->tid_list)
+		return !o->pid_list;
+	snprintf(path, sizeof(path), "/proc/%s/task", l);
+	return !stat(path, &st) && st.st_nlink == 3; /* ".", ".." and one thread */
 }
 
 /* a tracepoint other than the syscalls: "time (         ): comm/tid name: fields" */
@@ -491,9 +534,11 @@ static bool has_event(struct prism_evspecs *l, const char *name)
 	return false;
 }
 
-static int start_strace(struct trace *tr, double min_ms, bool failure, const char *output)
+static int start_strace(struct trace *tr, const struct prism_record_opts *o, double min_ms,
+			bool failure, const char *output)
 {
 	struct prism_strace_opts so = {
+		.single_thread = single_thread(o),
 		.min_duration_ms = min_ms,
 		.failure_only = failure,
 		.comm = comm_of,
@@ -647,7 +692,7 @@ int cmd_trace(int argc, const char **argv)
 	}
 	o.events = record_specs;
 	tr.arch = uname(&u) ? "x86_64" : u.machine;
-	if (!raw && !tr.summary && start_strace(&tr, min_ms, failure, output)) {
+	if (!raw && !tr.summary && start_strace(&tr, &o, min_ms, failure, output)) {
 		prism_evspecs__free(record_specs);
 		record_specs = NULL;
 		free_patterns();

@@ -41,6 +41,8 @@ struct prism_strace_opts {
 	 * from /proc/PID/fd, as perf does (racy: the fd may be gone)
 	 */
 	bool proc_fd_paths;
+	/* one thread traced, without its children: no comm/tid column (perf's layout then) */
+	bool single_thread;
 };
 
 /* one syscall entry: raw_syscalls:sys_enter and the strings captured for it */

@@ -4,7 +4,7 @@
  *
  *	<ms since the first event %10.3f> (<duration %6.3f> ms): <comm %.14s>/<tid> name(args) = ret
  *
- * A call is printed at its sys_exit, with the entry text kept from its
+ * (no comm/tid when a single thread is traced).  A call is printed at its sys_exit, with the entry text kept from its
  * sys_enter.  "= " starts at column 70 of the call text (at least one space
  * after ')').  An entry that another thread's entry follows before its exit
  * is printed at once, ending in " ...", and its exit later as
@@ -86,7 +86,7 @@ static void pad(struct prism_strbuf *out, size_t printed, size_t alignment)
 static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_duration,
 		 uint64_t duration, struct prism_strbuf *out)
 {
-	const char *comm = st->o.comm ? st->o.comm(st->o.comm_ctx, (int)tid) : NULL;
+	const char *comm;
 
 	if (time)
 		prism_strbuf_addf(out, "%10.3f ",
@@ -97,6 +97,9 @@ static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_
 		prism_strbuf_addf(out, "(%6.3f ms): ", (double)duration / 1e6);
 	else
 		prism_strbuf_addstr(out, "(         ): ");
+	if (st->o.single_thread)
+		return;
+	comm = st->o.comm ? st->o.comm(st->o.comm_ctx, (int)tid) : NULL;
 	prism_strbuf_addf(out, "%.14s/%u ", comm ? comm : ":", tid);
 }
 

@@ -123,6 +123,26 @@ static int read_tracefs_format(void *ctx, const char *name, char **text, size_t 
 	return prism_tracefs_read(rel, text, len);
 }
 
+/*
+ * A syscall's format is named after its kernel function: fstat's is
+ * sys_enter_newfstat (also stat, lstat, uname), umount2's sys_enter_umount.
+ */
+static int read_format(struct prism_strace *st, const char *name, char **text, size_t *len)
+{
+	int (*rd)(void *, const char *, char **, size_t *) =
+		st->o.read_format ? st->o.read_format : read_tracefs_format;
+	char alt[64];
+	int err = rd(st->o.format_ctx, name, text, len);
+
+	if (err != -ENOENT)
+		return err;
+	if (!strcmp(name, "umount2"))
+		return rd(st->o.format_ctx, "umount", text, len);
+	if ((size_t)snprintf(alt, sizeof(alt), "new%s", name) >= sizeof(alt))
+		return err;
+	return rd(st->o.format_ctx, alt, text, len);
+}
+
 static void resolve(struct prism_strace *st, struct strace_sc *sc, const char *name)
 {
 	const struct syscall_fmt *sf = strace_syscall_fmt(name);
@@ -133,10 +153,7 @@ static void resolve(struct prism_strace *st, struct strace_sc *sc, const char *n
 	sc->state = -1;
 	sc->ret = sf ? sf->ret : SRET_SIGNED;
 	sc->is_exit = !strcmp(name, "exit") || !strcmp(name, "exit_group");
-	if (st->o.read_format)
-		err = st->o.read_format(st->o.format_ctx, name, &text, &len);
-	else
-		err = read_tracefs_format(NULL, name, &text, &len);
+	err = read_format(st, name, &text, &len);
 	if (!err)
 		err = strace_format_parse(text, len, &sc->fmt);
 	free(text);

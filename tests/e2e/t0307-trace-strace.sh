@@ -166,6 +166,20 @@ n=$(grep -E "$re" n.err | calls | grep -cE '^(openat|close) ')
 check "-e '!openat,close' leaves them out ($n)" test "$n" -eq 0
 grep -E "$re" n.err | calls | grep -q '^mmap ' || fail "-e '!openat,close' lost mmap"
 
+# -p of a single-threaded process: no comm/tid column, the call in progress
+# at the start as "[continued]", as perf prints it
+for t in prism perf; do
+	sleep 1 &
+	sp=$!
+	sleep 0.3
+	if [ $t = prism ]; then "$PRISM_BIN" trace -p $sp 2>p.$t.err; else perf trace -p $sp 2>p.$t.err; fi
+	wait $sp
+	grep -E '^( +[0-9]+\.[0-9]{3}| +\?) \(' p.$t.err |
+		sed -E -e 's/^[^)]*\): //' -e 's/<[^>]*>//g' -e 's/ +=/ =/' >p.$t
+done
+test_cmp p.perf p.prism
+grep_q '^ \.\.\. \[continued\]: clock_nanosleep\(\)\) = 0$' p.prism
+
 # -o writes the lines to a file
 "$PRISM_BIN" trace -o o.txt -e exit_group -- true 2>o.err
 grep_q '^ +[0-9.]+ \(         \): true/[0-9]+ exit_group\(\) +=  ?\?$' o.txt

@@ -61,6 +61,8 @@ static const struct fmt_text fmts[] = {
 		  "\tfield:size_t count;\toffset:32;\tsize:8;\tsigned:0;\n" },
 	{ "dup2", "\tfield:unsigned int oldfd;\toffset:16;\tsize:8;\tsigned:0;\n"
 		  "\tfield:unsigned int newfd;\toffset:24;\tsize:8;\tsigned:0;\n" },
+	{ "newfstat", "\tfield:unsigned int fd;\toffset:16;\tsize:8;\tsigned:0;\n"
+		      "\tfield:struct stat * statbuf;\toffset:24;\tsize:8;\tsigned:0;\n" },
 	{ "kill", "\tfield:pid_t pid;\toffset:16;\tsize:8;\tsigned:0;\n"
 		  "\tfield:int sig;\toffset:24;\tsize:8;\tsigned:0;\n" },
 };
@@ -203,6 +205,9 @@ static void test_args(void)
 		   "kill(pid: 4242 (ls), sig: TERM");
 	TEST_STREQ(call(st, &sb, 62, (uint64_t[6]){ 77, 99 }, NULL, NULL),
 		   "kill(pid: 77, sig: 0x63");
+	/* fstat's format is sys_enter_newfstat */
+	TEST_STREQ(call(st, &sb, 5, (uint64_t[6]){ 3, 0x10 }, NULL, NULL),
+		   "fstat(fd: 3, statbuf: 0x10");
 	/* no format: arg0..arg5 as perf prints them */
 	TEST_STREQ(call(st, &sb, 39, (uint64_t[6]){ 0, 5 }, NULL, NULL), "getpid(arg1: 5");
 	/* the string args a caller may capture */
@@ -443,4 +448,27 @@ static void test_fd_paths(void)
 	prism_strace__free(st);
 }
 
-TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters), TEST(fd_paths));
+/* one thread traced: perf leaves out the comm/tid column */
+static void test_single_thread(void)
+{
+	struct prism_strace_opts o = { .arch = "x86_64",
+				       .read_format = read_fmt,
+				       .single_thread = true };
+	struct prism_strace *st = prism_strace__new(&o);
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	TEST_TRUE(st != NULL);
+	prism_strace__exit(st, 4242, 1000000, 230, 0, &sb);
+	TEST_STREQ(sb.buf, "         ? (         ):  ... [continued]: clock_nanosleep())"
+			   "                                  = 0\n");
+	prism_strbuf_reset(&sb);
+	enter(st, &sb, 4242, 1020000, 3, 1, 0);
+	prism_strace__exit(st, 4242, 1023000, 3, 0, &sb);
+	TEST_STREQ(sb.buf, "     0.020 ( 0.003 ms): close(fd: 1)"
+			   "                                                          = 0\n");
+	prism_strbuf_release(&sb);
+	prism_strace__free(st);
+}
+
+TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters), TEST(fd_paths),
+	  TEST(single_thread));
