@@ -67,7 +67,7 @@ struct trace {
 	FILE *out;
 	const struct prism_tp_event *enter_ev, *exit_ev;
 	const struct prism_tp_field *enter_id, *enter_args, *exit_id, *exit_ret;
-	uint64_t base;
+	bool syscalls; /* raw_syscalls are traced */
 	/* the names of tasks that started before the trace, from /proc */
 	struct {
 		uint32_t tid;
@@ -289,23 +289,23 @@ static bool single_thread(const struct prism_record_opts *o)
 	return !stat(path, &st) && st.st_nlink == 3; /* ".", ".." and one thread */
 }
 
-/* a tracepoint other than the syscalls: "time (         ): comm/tid name: fields" */
-static void strace_other(struct trace *tr, const struct prism_event *ev)
+/* a tracepoint other than the syscalls, as perf trace prints it */
+static int strace_other(struct trace *tr, const struct prism_event *ev)
 {
 	const struct prism_sample *s = &ev->sample;
-	struct prism_strbuf *sb = &tr->line;
-	const char *comm = prism_tasks__comm(tr->tasks, s->tid);
+	struct prism_strace_ev e = {
+		.tid = s->tid,
+		.time = s->time,
+		.name = prism_evsel__name(ev->evsel),
+		.tp_event = tr->tp && s->raw_data ?
+				    prism_tp__event_of(tr->tp, s->raw_data, s->raw_size) :
+				    NULL,
+		.raw = s->raw_data,
+		.raw_size = s->raw_size,
+		.duration_column = tr->syscalls,
+	};
 
-	if (!tr->base)
-		tr->base = s->time;
-	prism_strbuf_addf(sb, "%10.3f (         ): %.14s/%u %s:",
-			  (double)(s->time >= tr->base ? s->time - tr->base : 0) / 1e6,
-			  comm ? comm : ":", s->tid, prism_evsel__name(ev->evsel));
-	if (tr->tp && s->raw_data) {
-		prism_strbuf_addch(sb, ' ');
-		prism_tp__format(tr->tp, s->raw_data, s->raw_size, sb);
-	}
-	prism_strbuf_addch(sb, '\n');
+	return prism_strace__event(tr->strace, &e, &tr->line);
 }
 
 static bool cache_fields(struct trace *tr, const struct prism_tp_event *e)
@@ -341,7 +341,7 @@ static int strace_sample(struct trace *tr, const struct prism_event *ev)
 	if (e && e != tr->enter_ev && e != tr->exit_ev && !cache_fields(tr, e))
 		e = NULL;
 	if (!e) {
-		strace_other(tr, ev);
+		err = strace_other(tr, ev);
 	} else if (e == tr->enter_ev) {
 		struct prism_strace_enter en = { .pid = s->pid, .tid = s->tid, .time = s->time };
 
@@ -691,6 +691,7 @@ int cmd_trace(int argc, const char **argv)
 		}
 	}
 	o.events = record_specs;
+	tr.syscalls = has_event(record_specs, "raw_syscalls:sys_enter");
 	tr.arch = uname(&u) ? "x86_64" : u.machine;
 	if (!raw && !tr.summary && start_strace(&tr, &o, min_ms, failure, output)) {
 		prism_evspecs__free(record_specs);

@@ -20,6 +20,7 @@
 
 struct prism_strbuf;
 struct prism_strace;
+struct prism_tp_event;
 
 #define PRISM_STRACE_MAX_ARGS 6
 
@@ -99,6 +100,26 @@ PRISM_API int prism_strace__enter(struct prism_strace *st, const struct prism_st
  */
 PRISM_API int prism_strace__exit(struct prism_strace *st, uint32_t tid, uint64_t time, int64_t id,
 				 int64_t ret, struct prism_strbuf *out);
+
+/* another tracepoint's sample, for prism_strace__event() */
+struct prism_strace_ev {
+	uint32_t tid;
+	uint64_t time; /* ns */
+	const char *name; /* "sys:name" */
+	const struct prism_tp_event *tp_event; /* its format (prism_tp), or NULL */
+	const void *raw;
+	size_t raw_size;
+	bool duration_column; /* syscalls are traced too: "(         ): " after the time */
+};
+
+/**
+ * prism_strace__event - a tracepoint that is not a syscall, as perf trace
+ * prints it: "time [(         ): ]comm/tid sys:name(field: value, ...)"
+ *
+ * Return: 0, or -ENOMEM.
+ */
+PRISM_API int prism_strace__event(struct prism_strace *st, const struct prism_strace_ev *e,
+				  struct prism_strbuf *out);
 
 /**
  * prism_strace__format_call - "name(arg: value, ..." (no closing parenthesis)

@@ -83,8 +83,9 @@ static void pad(struct prism_strbuf *out, size_t printed, size_t alignment)
 	prism_strbuf_addf(out, "%*s", (int)n, " ");
 }
 
-static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_duration,
-		 uint64_t duration, struct prism_strbuf *out)
+/* time, the duration column (@col 0: none, 1: blank, 2: @duration) and comm/tid */
+static void head_cols(struct prism_strace *st, uint32_t tid, uint64_t time, int col,
+		      uint64_t duration, struct prism_strbuf *out)
 {
 	const char *comm;
 
@@ -93,9 +94,9 @@ static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_
 				  (double)(time >= st->base_time ? time - st->base_time : 0) / 1e6);
 	else
 		prism_strbuf_addstr(out, "         ? ");
-	if (has_duration)
+	if (col == 2)
 		prism_strbuf_addf(out, "(%6.3f ms): ", (double)duration / 1e6);
-	else
+	else if (col == 1)
 		prism_strbuf_addstr(out, "(         ): ");
 	if (st->o.single_thread)
 		return;
@@ -103,8 +104,20 @@ static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_
 	prism_strbuf_addf(out, "%.14s/%u ", comm ? comm : ":", tid);
 }
 
+void strace_head(struct prism_strace *st, uint32_t tid, uint64_t time, bool duration_column,
+		 struct prism_strbuf *out)
+{
+	head_cols(st, tid, time, duration_column ? 1 : 0, 0, out);
+}
+
+static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_duration,
+		 uint64_t duration, struct prism_strbuf *out)
+{
+	head_cols(st, tid, time, has_duration ? 2 : 1, duration, out);
+}
+
 /* the entry of the thread that entered last, if still pending, ends in " ..." */
-static void print_interrupted(struct prism_strace *st, struct prism_strbuf *out)
+void strace_print_interrupted(struct prism_strace *st, struct prism_strbuf *out)
 {
 	struct strace_thread *t;
 	size_t len;
@@ -144,7 +157,7 @@ int prism_strace__enter(struct prism_strace *st, const struct prism_strace_enter
 	if (!sc)
 		return 0;
 	set_base(st, e->time);
-	print_interrupted(st, out);
+	strace_print_interrupted(st, out);
 	t = thread_find(st, e->tid, true);
 	if (!t)
 		return -ENOMEM;

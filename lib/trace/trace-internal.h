@@ -168,6 +168,11 @@ struct prism_strace {
 
 struct strace_sc *strace_sc(struct prism_strace *st, int64_t id);
 
+/* a line's time, blank duration column (if @duration_column) and comm/tid */
+void strace_head(struct prism_strace *st, uint32_t tid, uint64_t time, bool duration_column,
+		 struct prism_strbuf *out);
+void strace_print_interrupted(struct prism_strace *st, struct prism_strbuf *out);
+
 const char *strace_fd_path(struct prism_strace *st, uint32_t pid, int fd);
 void strace_fds_update(struct prism_strace *st, const struct strace_thread *t, const char *name,
 		       int64_t ret);

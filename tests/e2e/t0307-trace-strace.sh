@@ -166,6 +166,17 @@ n=$(grep -E "$re" n.err | calls | grep -cE '^(openat|close) ')
 check "-e '!openat,close' leaves them out ($n)" test "$n" -eq 0
 grep -E "$re" n.err | calls | grep -q '^mmap ' || fail "-e '!openat,close' lost mmap"
 
+# other tracepoints beside syscalls: perf's "sys:name(field: value, ...)"
+run_both ev -e sched:sched_process_exec,openat
+calls ev.prism >ev.prism.calls
+calls ev.perf >ev.perf.calls
+test_cmp ev.perf.calls ev.prism.calls
+for t in prism perf; do
+	grep 'sched:sched_process_exec(' ev.$t.err | sed -E 's/[0-9]+/N/g' >ev.$t.tp
+done
+test_cmp ev.perf.tp ev.prism.tp
+grep_q '^ +N\.N \(         \): ls/N sched:sched_process_exec\(filename: "/usr/bin/ls", pid: N \(ls\), old_pid: N \(ls\)\)$' ev.prism.tp
+
 # -p of a single-threaded process: no comm/tid column, the call in progress
 # at the start as "[continued]", as perf prints it
 for t in prism perf; do

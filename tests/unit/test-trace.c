@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <prism/strbuf.h>
+#include <prism/tp.h>
 #include <prism/trace.h>
 
 #include "test.h"
@@ -470,5 +471,74 @@ static void test_single_thread(void)
 	prism_strace__free(st);
 }
 
+static void *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long n;
+
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) > 0 && !fseek(f, 0, SEEK_SET)) {
+		buf = malloc((size_t)n);
+		if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+			free(buf);
+			buf = NULL;
+		}
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* another tracepoint: its fields after the common ones, zeros left out */
+static void test_event(void)
+{
+	/* a sched_switch of tests/data/tp/p-sched.vec: perf -> migration/0, prev_state D */
+	static const char hex[] =
+		"740101035a3c0000706572660000000000000000000000005a3c000078000000020000000000"
+		"00006d6967726174696f6e2f300000000000120000000000000000000000";
+	struct prism_strace *st = new_strace(0, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+	uint8_t raw[sizeof(hex) / 2];
+	struct prism_strace_ev e = { .tid = 4242, .time = 1000000, .name = "sched:sched_switch" };
+	struct prism_tp *tp = NULL;
+	size_t len = 0, i;
+	void *blob;
+
+	TEST_TRUE(st != NULL);
+	for (i = 0; i < sizeof(raw); i++) {
+		unsigned int b;
+
+		sscanf(hex + 2 * i, "%2x", &b);
+		raw[i] = (uint8_t)b;
+	}
+	blob = read_all(test_data_path("tp/p-sched.blob"), &len);
+	TEST_TRUE(blob != NULL);
+	tp = prism_tp__new(blob, len);
+	free(blob);
+	if (!tp) {
+		prism_strace__free(st);
+		TEST_SKIP("no tracepoint formats (built without libtraceevent)");
+	}
+	e.tp_event = prism_tp__event_of(tp, raw, sizeof(raw));
+	e.raw = raw;
+	e.raw_size = sizeof(raw);
+	TEST_TRUE(e.tp_event != NULL);
+	TEST_EQ(prism_strace__event(st, &e, &sb), 0);
+	TEST_STREQ(sb.buf,
+		   "     0.000 ls/4242 sched:sched_switch(prev_comm: \"perf\", prev_pid: 15450, "
+		   "prev_prio: 120, prev_state: 2, next_comm: \"migration/0\", next_pid: 18)\n");
+	prism_strbuf_reset(&sb);
+	e.duration_column = true;
+	e.time = 3000000;
+	TEST_EQ(prism_strace__event(st, &e, &sb), 0);
+	TEST_TRUE(!strncmp(sb.buf,
+			   "     2.000 (         ): ls/4242 sched:sched_switch(prev_comm:", 59));
+	prism_strbuf_release(&sb);
+	prism_tp__free(tp);
+	prism_strace__free(st);
+}
+
 TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters), TEST(fd_paths),
-	  TEST(single_thread));
+	  TEST(single_thread), TEST(event));
