@@ -24,6 +24,7 @@
 #include <prism/record.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
+#include <prism/symbol.h>
 #include <prism/task.h>
 #include <prism/tp.h>
 #include <prism/trace.h>
@@ -68,6 +69,7 @@ struct trace {
 	const struct prism_tp_event *enter_ev, *exit_ev;
 	const struct prism_tp_field *enter_id, *enter_args, *exit_id, *exit_ret;
 	bool syscalls; /* raw_syscalls are traced */
+	struct prism_symbols *sy; /* -F: where faults happen and what they touch */
 	/* the names of tasks that started before the trace, from /proc */
 	struct {
 		uint32_t tid;
@@ -308,6 +310,45 @@ static int strace_other(struct trace *tr, const struct prism_event *ev)
 	return prism_strace__event(tr->strace, &e, &tr->line);
 }
 
+static bool is_fault(const struct prism_event *ev)
+{
+	const struct perf_event_attr *a = prism_evsel__attr(ev->evsel);
+
+	return a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ ||
+						 a->config == PERF_COUNT_SW_PAGE_FAULTS_MIN);
+}
+
+static int strace_fault(struct trace *tr, const struct prism_event *ev)
+{
+	const struct prism_sample *s = &ev->sample;
+	const struct perf_event_attr *a = prism_evsel__attr(ev->evsel);
+	uint8_t mode = ev->raw->misc & PRISM_MISC_CPUMODE_MASK;
+	struct prism_strace_fault f = {
+		.tid = s->tid,
+		.time = s->time,
+		.major = a->config == PERF_COUNT_SW_PAGE_FAULTS_MAJ,
+		.addr = s->addr,
+		.level = mode == PERF_RECORD_MISC_KERNEL ? 'k' : '.',
+	};
+	struct prism_frame ip = { 0 }, addr = { 0 };
+	int err;
+
+	if (tr->sy) {
+		prism_symbols__resolve(tr->sy, s->pid, mode, s->ip, &ip);
+		prism_symbols__resolve(tr->sy, s->pid, mode, s->addr, &addr);
+	}
+	f.ip_sym = ip.sym;
+	f.ip_symoff = ip.symoff;
+	f.ip_mapped = ip.dso != NULL;
+	f.ip_map_addr = ip.map_addr;
+	f.addr_dso = addr.dso ? addr.dso_path : NULL;
+	f.addr_map_addr = addr.map_addr;
+	err = prism_strace__fault(tr->strace, &f, &tr->line);
+	fwrite(tr->line.buf, 1, tr->line.len, tr->out);
+	prism_strbuf_reset(&tr->line);
+	return err;
+}
+
 static bool cache_fields(struct trace *tr, const struct prism_tp_event *e)
 {
 	const char *name = prism_tp_event__name(e);
@@ -337,6 +378,8 @@ static int strace_sample(struct trace *tr, const struct prism_event *ev)
 	size_t i;
 	int err = 0;
 
+	if (is_fault(ev))
+		return strace_fault(tr, ev);
 	e = tr->tp && s->raw_data ? prism_tp__event_of(tr->tp, s->raw_data, s->raw_size) : NULL;
 	if (e && e != tr->enter_ev && e != tr->exit_ev && !cache_fields(tr, e))
 		e = NULL;
@@ -379,6 +422,11 @@ static int on_record(void *ctx, const struct prism_event *ev)
 	if (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
 	    ev->type == PERF_RECORD_EXIT) {
 		err = prism_tasks__event(tr->tasks, ev);
+		if (err)
+			return err;
+	}
+	if (tr->sy && ev->type != PERF_RECORD_SAMPLE) {
+		err = prism_symbols__event(tr->sy, ev);
 		if (err)
 			return err;
 	}
@@ -511,6 +559,25 @@ static int opt_event(const struct option_def *opt, const char *arg)
 	return ret;
 }
 
+/* -F/--pf: bit 0 major faults, bit 1 minor faults */
+static unsigned int pf_mask;
+
+static const char *const pf_choices[] = { "all", "maj", "min", NULL };
+
+static int opt_pf(const struct option_def *opt, const char *arg)
+{
+	(void)opt;
+	if (!strcmp(arg, "maj"))
+		pf_mask = 1;
+	else if (!strcmp(arg, "min"))
+		pf_mask = 2;
+	else if (!strcmp(arg, "all"))
+		pf_mask = 3;
+	else
+		return error("--pf takes all, maj or min, not '%s'", arg);
+	return 0;
+}
+
 static void free_patterns(void)
 {
 	size_t i;
@@ -617,6 +684,23 @@ static int add_syscall_events(void)
 	return 0;
 }
 
+/* -F: the fault events with their addresses, and data mmaps to place them */
+static int add_fault_events(struct prism_record_opts *o)
+{
+	const char *spec = pf_mask == 1 ? "major-faults/period=1/" :
+			   pf_mask == 2 ? "minor-faults/period=1/" :
+					  "major-faults/period=1/,minor-faults/period=1/";
+
+	if (!record_specs)
+		record_specs = prism_evspecs__new();
+	if (!record_specs || prism_evspecs__parse(record_specs, spec)) {
+		error("%s", record_specs ? prism_evspecs__error(record_specs) : "out of memory");
+		return -1;
+	}
+	o->data_addr = true;
+	return 0;
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -654,6 +738,10 @@ int cmd_trace(int argc, const char **argv)
 		OPT_DOUBLE_POSITIVE(0, "duration", &min_ms, "ms",
 				    "show only syscalls that took at least this many milliseconds"),
 		OPT_BOOL(0, "failure", &failure, "show only syscalls that failed"),
+		OPT_CALLBACK_CHOICE(
+			'F', "pf", NULL, "all|maj|min",
+			"also trace page faults (-F alone: major ones), as perf trace -F", opt_pf,
+			"maj", pf_choices),
 		OPT_STRING('o', "output", &output, "file",
 			   "write the syscall lines to this file (default: stderr, as perf trace)"),
 		OPT_BOOL(
@@ -690,6 +778,12 @@ int cmd_trace(int argc, const char **argv)
 			return 1;
 		}
 	}
+	if (pf_mask && add_fault_events(&o)) {
+		prism_evspecs__free(record_specs);
+		record_specs = NULL;
+		free_patterns();
+		return 1;
+	}
 	o.events = record_specs;
 	tr.syscalls = has_event(record_specs, "raw_syscalls:sys_enter");
 	tr.arch = uname(&u) ? "x86_64" : u.machine;
@@ -701,6 +795,12 @@ int cmd_trace(int argc, const char **argv)
 		return 1;
 	}
 	free_patterns();
+	if (tr.strace && pf_mask) {
+		/* live: this kernel's symbols; data mappings to place fault addresses */
+		struct prism_symbols_opts syo = { .kallsyms = "/proc/kallsyms", .data_maps = true };
+
+		tr.sy = prism_symbols__new(&syo);
+	}
 	if (tr.strace && !no_strings)
 		start_strcap(&tr, &o);
 	if (pipe2(fds, O_CLOEXEC)) {
@@ -755,7 +855,9 @@ int cmd_trace(int argc, const char **argv)
 			" string arguments lost (BPF ring buffer full): printed as pointers",
 			prism_strcap__lost(tr.strcap));
 	prism_strcap__free(tr.strcap);
+	prism_symbols__free(tr.sy);
 	prism_strace__free(tr.strace);
+	pf_mask = 0;
 	if (tr.out && tr.out != stderr && tr.out != stdout && fclose(tr.out) && !ret) {
 		error("writing '%s': %s", output, strerror(errno));
 		ret = 1;

@@ -121,6 +121,30 @@ struct prism_strace_ev {
 PRISM_API int prism_strace__event(struct prism_strace *st, const struct prism_strace_ev *e,
 				  struct prism_strbuf *out);
 
+/* a page fault sample, resolved by the caller (prism_symbols) */
+struct prism_strace_fault {
+	uint32_t tid;
+	uint64_t time; /* ns */
+	bool major;
+	uint64_t addr; /* the faulting address */
+	const char *ip_sym; /* the symbol of the faulting instruction, or NULL */
+	uint64_t ip_symoff;
+	bool ip_mapped; /* the instruction lies in a known mapping */
+	uint64_t ip_map_addr; /* its offset there */
+	const char *addr_dso; /* the path of the mapping holding @addr, or NULL */
+	uint64_t addr_map_addr; /* @addr's offset in it */
+	char level; /* '.' user, 'k' kernel, as perf */
+};
+
+/**
+ * prism_strace__fault - a page fault as perf trace -F prints it:
+ * "time ( 0.000 ms): comm/tid majfault [sym+0xoff] => /path@0xoff (d.)"
+ *
+ * Return: 0, or -ENOMEM.
+ */
+PRISM_API int prism_strace__fault(struct prism_strace *st, const struct prism_strace_fault *f,
+				  struct prism_strbuf *out);
+
 /**
  * prism_strace__format_call - "name(arg: value, ..." (no closing parenthesis)
  *

@@ -11,6 +11,7 @@
  * bytes unextended, as perf reads them, printed signed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include <prism/tp.h>
@@ -70,5 +71,32 @@ int prism_strace__event(struct prism_strace *st, const struct prism_strace_ev *e
 		field_print(st, f, e->raw, e->raw_size, &first, out);
 	}
 	prism_strbuf_addstr(out, ")\n");
+	return prism_strbuf_failed(out) ? -ENOMEM : 0;
+}
+
+/*
+ * "time ( 0.000 ms): comm/tid majfault [ip_sym+0xoff] => /dso/path@0xoff (d.)":
+ * where the fault happened (its symbol, else its map offset, else the
+ * faulting address, as perf prints it) and what it touched (the mapping's
+ * path and offset, else the address; 'd' for a mapped address, '?' not).
+ */
+int prism_strace__fault(struct prism_strace *st, const struct prism_strace_fault *f,
+			struct prism_strbuf *out)
+{
+	if (!st->base_time)
+		st->base_time = f->time;
+	strace_print_interrupted(st, out);
+	strace_head_duration(st, f->tid, f->time, 0, out);
+	prism_strbuf_addf(out, "%sfault [", f->major ? "maj" : "min");
+	if (f->ip_sym)
+		prism_strbuf_addf(out, "%s+0x%" PRIx64, f->ip_sym, f->ip_symoff);
+	else
+		prism_strbuf_addf(out, "0x%" PRIx64, f->ip_mapped ? f->ip_map_addr : f->addr);
+	prism_strbuf_addstr(out, "] => ");
+	if (f->addr_dso)
+		prism_strbuf_addf(out, "%s@0x%" PRIx64, f->addr_dso, f->addr_map_addr);
+	else
+		prism_strbuf_addf(out, "0x%" PRIx64, f->addr);
+	prism_strbuf_addf(out, " (%c%c)\n", f->addr_dso ? 'd' : '?', f->level ? f->level : '.');
 	return prism_strbuf_failed(out) ? -ENOMEM : 0;
 }

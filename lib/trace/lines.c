@@ -110,6 +110,12 @@ void strace_head(struct prism_strace *st, uint32_t tid, uint64_t time, bool dura
 	head_cols(st, tid, time, duration_column ? 1 : 0, 0, out);
 }
 
+void strace_head_duration(struct prism_strace *st, uint32_t tid, uint64_t time, uint64_t duration,
+			  struct prism_strbuf *out)
+{
+	head_cols(st, tid, time, 2, duration, out);
+}
+
 static void head(struct prism_strace *st, uint32_t tid, uint64_t time, bool has_duration,
 		 uint64_t duration, struct prism_strbuf *out)
 {

@@ -171,6 +171,8 @@ struct strace_sc *strace_sc(struct prism_strace *st, int64_t id);
 /* a line's time, blank duration column (if @duration_column) and comm/tid */
 void strace_head(struct prism_strace *st, uint32_t tid, uint64_t time, bool duration_column,
 		 struct prism_strbuf *out);
+void strace_head_duration(struct prism_strace *st, uint32_t tid, uint64_t time, uint64_t duration,
+			  struct prism_strbuf *out);
 void strace_print_interrupted(struct prism_strace *st, struct prism_strbuf *out);
 
 const char *strace_fd_path(struct prism_strace *st, uint32_t pid, int fd);

@@ -177,6 +177,25 @@ done
 test_cmp ev.perf.tp ev.prism.tp
 grep_q '^ +N\.N \(         \): ls/N sched:sched_process_exec\(filename: "/usr/bin/ls", pid: N \(ls\), old_pid: N \(ls\)\)$' ev.prism.tp
 
+# -F all: page faults in perf's layout; which faults happen varies between
+# runs (page cache, ASLR), but the first one in user space is the dynamic
+# loader's entry point for both
+"$PRISM_BIN" trace -F all -e exit_group -- ls / >/dev/null 2>pf.prism.err
+check "prism trace -F all exits 0" test $? -eq 0
+perf trace -F all -e exit_group -- ls / >/dev/null 2>pf.perf.err
+pfre='^ +[0-9]+\.[0-9]{3} \( 0\.000 ms\): ls/[0-9]+ (maj|min)fault \[[^]]+\] => [^ ]+ \([d?][.k]\)$'
+n=$(grep -cE "$pfre" pf.prism.err)
+check "prism printed page faults ($n)" test "$n" -gt 20
+n=$(grep -vE "$pfre" pf.prism.err | grep -vc 'exit_group()')
+check "every other line has perf's page fault layout ($n do not)" test "$n" -eq 0
+for t in prism perf; do
+	grep -m1 'fault \[.*(d\.)$' pf.$t.err | sed -E 's/^[^:]*: [^ ]+\/[0-9]+ //' >pf.$t.first
+done
+test_cmp pf.perf.first pf.prism.first
+"$PRISM_BIN" trace -F -e exit_group -- true >/dev/null 2>pf.maj.err
+n=$(grep -c 'minfault' pf.maj.err)
+check "-F alone: major faults only ($n minor)" test "$n" -eq 0
+
 # -p of a single-threaded process: no comm/tid column, the call in progress
 # at the start as "[continued]", as perf prints it
 for t in prism perf; do

@@ -540,5 +540,53 @@ static void test_event(void)
 	prism_strace__free(st);
 }
 
+/* page faults: where, and what they touched, as perf trace -F */
+static void test_fault(void)
+{
+	struct prism_strace *st = new_strace(0, false);
+	struct prism_strbuf sb = STRBUF_INIT;
+	struct prism_strace_fault f = {
+		.tid = 4242,
+		.time = 1000000,
+		.addr = 0x7f0000001b70,
+		.ip_sym = "_start",
+		.ip_mapped = true,
+		.addr_dso = "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2",
+		.addr_map_addr = 0x1ab70,
+		.level = '.',
+	};
+
+	TEST_TRUE(st != NULL);
+	TEST_EQ(prism_strace__fault(st, &f, &sb), 0);
+	TEST_STREQ(sb.buf, "     0.000 ( 0.000 ms): ls/4242 minfault [_start+0x0] => "
+			   "/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2@0x1ab70 (d.)\n");
+	prism_strbuf_reset(&sb);
+	/* in the kernel, on an address without a mapping */
+	f = (struct prism_strace_fault){ .tid = 4242,
+					 .time = 1049000,
+					 .major = true,
+					 .addr = 0x56092b2195c0,
+					 .ip_sym = "elf_load",
+					 .ip_symoff = 0x28a,
+					 .ip_mapped = true,
+					 .level = 'k' };
+	TEST_EQ(prism_strace__fault(st, &f, &sb), 0);
+	TEST_STREQ(sb.buf, "     0.049 ( 0.000 ms): ls/4242 majfault [elf_load+0x28a] => "
+			   "0x56092b2195c0 (?k)\n");
+	prism_strbuf_reset(&sb);
+	/* no symbol: the offset in the mapping, else the faulting address */
+	f = (struct prism_strace_fault){
+		.tid = 4242, .time = 2000000, .addr = 0x10, .ip_mapped = true, .ip_map_addr = 0x1234
+	};
+	TEST_EQ(prism_strace__fault(st, &f, &sb), 0);
+	TEST_TRUE(strstr(sb.buf, "minfault [0x1234] => 0x10 (?.)\n") != NULL);
+	prism_strbuf_reset(&sb);
+	f.ip_mapped = false;
+	TEST_EQ(prism_strace__fault(st, &f, &sb), 0);
+	TEST_TRUE(strstr(sb.buf, "minfault [0x10] => 0x10 (?.)\n") != NULL);
+	prism_strbuf_release(&sb);
+	prism_strace__free(st);
+}
+
 TEST_MAIN(TEST(format_parse), TEST(args), TEST(ret), TEST(lines), TEST(filters), TEST(fd_paths),
-	  TEST(single_thread), TEST(event));
+	  TEST(single_thread), TEST(event), TEST(fault));
