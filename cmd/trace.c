@@ -746,7 +746,7 @@ int cmd_trace(int argc, const char **argv)
 			   "write the syscall lines to this file (default: stderr, as perf trace)"),
 		OPT_BOOL(
 			0, "no-strings", &no_strings,
-			"print string arguments as pointers, as perf trace 6.1 does (default: read them with BPF where it loads)"),
+			"print string arguments as pointers, as perf trace 6.1 does (default: read them with BPF where it loads, not with -C)"),
 		OPT_BOOL(
 			0, "raw", &raw,
 			"print the raw tracepoint events in prism script's layout (syscall numbers and raw arguments) instead of strace-like lines"),
@@ -801,7 +801,11 @@ int cmd_trace(int argc, const char **argv)
 
 		tr.sy = prism_symbols__new(&syo);
 	}
-	if (tr.strace && !no_strings)
+	/*
+	 * strings for the syscalls traced; not with -C, whose CPUs the capture
+	 * program does not know (the records of other CPUs would pile up)
+	 */
+	if (tr.strace && tr.syscalls && !no_strings && !o.cpu_list)
 		start_strcap(&tr, &o);
 	if (pipe2(fds, O_CLOEXEC)) {
 		prism_evspecs__free(record_specs);

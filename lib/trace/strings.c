@@ -27,7 +27,8 @@
 #include "trace/trace-internal.h"
 #include "strings.skel.h"
 
-#define QUEUE_MAX 4096 /* records kept per thread */
+#define QUEUE_MAX \
+	4096 /* records kept per thread (a thread the trace never shows keeps at most this) */
 
 struct strq {
 	uint32_t tid;
