@@ -701,6 +701,21 @@ static int add_fault_events(struct prism_record_opts *o)
 	return 0;
 }
 
+/* -e syscalls: the kernel drops the others, as with perf trace's filter */
+static int set_id_filter(void)
+{
+	struct prism_strbuf expr = STRBUF_INIT;
+	int err = 0;
+
+	if (probe && !prism_strace__id_filter(probe, &expr) &&
+	    prism_evspecs__set_filter(record_specs, expr.buf)) {
+		error("%s", prism_evspecs__error(record_specs));
+		err = -1;
+	}
+	prism_strbuf_release(&expr);
+	return err;
+}
+
 int cmd_trace(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -771,7 +786,7 @@ int cmd_trace(int argc, const char **argv)
 	/* syscalls are traced by default, or when -e names some, or for -s */
 	if (!record_specs || nr_sc_patterns ||
 	    (tr.summary && !has_event(record_specs, "raw_syscalls:sys_enter"))) {
-		if (add_syscall_events()) {
+		if (add_syscall_events() || (nr_sc_patterns && set_id_filter())) {
 			prism_evspecs__free(record_specs);
 			record_specs = NULL;
 			free_patterns();

@@ -79,6 +79,16 @@ PRISM_API void prism_strace__free(struct prism_strace *st);
  */
 PRISM_API int prism_strace__filter_add(struct prism_strace *st, const char *pattern);
 
+/**
+ * prism_strace__id_filter - the filter as a kernel tracepoint filter on
+ * raw_syscalls' id ("id == 257 || id == 0", "id != 3 && ..."), as perf
+ * trace sets it
+ *
+ * Return: 0; -ENOENT without a filter; -E2BIG when it names more than 64
+ * syscalls (left to user space then).
+ */
+PRISM_API int prism_strace__id_filter(const struct prism_strace *st, struct prism_strbuf *out);
+
 /* prism_strace__wants - true if syscall @id is printed under the filter */
 PRISM_API bool prism_strace__wants(const struct prism_strace *st, int64_t id);
 

@@ -112,6 +112,27 @@ bool prism_strace__wants(const struct prism_strace *st, int64_t id)
 	return st->negate ? !in : in;
 }
 
+int prism_strace__id_filter(const struct prism_strace *st, struct prism_strbuf *out)
+{
+	size_t n = 0, start = out->len;
+	int64_t id;
+
+	if (!st->has_filter)
+		return -ENOENT;
+	for (id = 0; id < MAX_ID; id++) {
+		if (!(st->filter[id / 8] & (1u << (id % 8))) || !prism_syscall_name(st->arch, id))
+			continue;
+		if (++n > 64) {
+			prism_strbuf_setlen(out, start);
+			return -E2BIG;
+		}
+		prism_strbuf_addf(out, "%sid %s %" PRId64,
+				  n > 1 ? (st->negate ? " && " : " || ") : "",
+				  st->negate ? "!=" : "==", id);
+	}
+	return prism_strbuf_failed(out) ? -ENOMEM : 0;
+}
+
 static int read_tracefs_format(void *ctx, const char *name, char **text, size_t *len)
 {
 	char rel[256];

@@ -364,12 +364,29 @@ static void test_filters(void)
 	TEST_TRUE(!prism_strace__wants(st, 1));
 	TEST_TRUE(!prism_strace__wants(st, -1));
 	TEST_TRUE(!prism_strace__wants(st, 100000));
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__id_filter(st, &sb), 0);
+	TEST_STREQ(sb.buf,
+		   "id == 0 || id == 2 || id == 257 || id == 304 || id == 428 || id == 437 || "
+		   "id == 467");
+	prism_strace__free(st);
+	st = new_strace(0, false);
+	TEST_TRUE(st != NULL);
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__id_filter(st, &sb), -ENOENT);
+	TEST_EQ(prism_strace__filter_add(st, "!close"), 0);
+	TEST_TRUE(!prism_strace__wants(st, 3));
+	TEST_TRUE(prism_strace__wants(st, 0));
+	TEST_EQ(prism_strace__id_filter(st, &sb), 0);
+	TEST_STREQ(sb.buf, "id != 3");
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_strace__filter_add(st, "*"), 0);
+	TEST_EQ(prism_strace__id_filter(st, &sb), -E2BIG);
+	TEST_EQ(sb.len, 0);
 	prism_strace__free(st);
 	st = new_strace(0, false);
 	TEST_TRUE(st != NULL);
 	TEST_EQ(prism_strace__filter_add(st, "!close"), 0);
-	TEST_TRUE(!prism_strace__wants(st, 3));
-	TEST_TRUE(prism_strace__wants(st, 0));
 	/* a filtered-out call prints nothing */
 	enter(st, &sb, 4242, 1000000, 3, 4, 0);
 	prism_strace__exit(st, 4242, 1100000, 3, 0, &sb);
