@@ -719,7 +719,7 @@ static int set_id_filter(void)
 int cmd_trace(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism trace [-e <syscalls,events>] [--failure] [--duration <ms>] [-o <file>] [-a | -C <cpus> | -p <pids> | -t <tids> | -- <command>] [-s] [--raw]",
+		"prism trace [-e <syscalls,events>] [--failure] [--duration <ms>] [-F all|maj|min] [-o <file>] [-a | -C <cpus> | -p <pids> | -t <tids> | -- <command>] [-s] [--raw]",
 		NULL,
 	};
 	struct prism_record_opts o = { .output = "-" };
