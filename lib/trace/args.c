@@ -317,12 +317,15 @@ static const struct flag_name statx_mask[] = {
 	{ 0x1000, "MNT_ID" }, { 0x2000, "DIOALIGN" },
 };
 
+/* perf's order: the groups of all users first, then the file type, then the rest */
 static const struct flag_name mode_bits[] = {
-	FLAG(S_, IFSOCK), FLAG(S_, IFLNK), FLAG(S_, IFREG), FLAG(S_, IFBLK), FLAG(S_, IFDIR),
-	FLAG(S_, IFCHR),  FLAG(S_, IFIFO), FLAG(S_, ISUID), FLAG(S_, ISGID), FLAG(S_, ISVTX),
-	FLAG(S_, IRWXU),  FLAG(S_, IRUSR), FLAG(S_, IWUSR), FLAG(S_, IXUSR), FLAG(S_, IRWXG),
-	FLAG(S_, IRGRP),  FLAG(S_, IWGRP), FLAG(S_, IXGRP), FLAG(S_, IRWXO), FLAG(S_, IROTH),
-	FLAG(S_, IWOTH),  FLAG(S_, IXOTH),
+	{ 07777, "IALLUGO" }, { 0777, "IRWXUGO" }, { 0444, "IRUGO" }, { 0222, "IWUGO" },
+	{ 0111, "IXUGO" },    FLAG(S_, IFMT),	   FLAG(S_, IFSOCK),  FLAG(S_, IFLNK),
+	FLAG(S_, IFREG),      FLAG(S_, IFBLK),	   FLAG(S_, IFDIR),   FLAG(S_, IFCHR),
+	FLAG(S_, IFIFO),      FLAG(S_, ISUID),	   FLAG(S_, ISGID),   FLAG(S_, ISVTX),
+	FLAG(S_, IRWXU),      FLAG(S_, IRUSR),	   FLAG(S_, IWUSR),   FLAG(S_, IXUSR),
+	FLAG(S_, IRWXG),      FLAG(S_, IRGRP),	   FLAG(S_, IWGRP),   FLAG(S_, IXGRP),
+	FLAG(S_, IRWXO),      FLAG(S_, IROTH),	   FLAG(S_, IWOTH),   FLAG(S_, IXOTH),
 };
 
 static const char *const fcntl_cmds[] = {
@@ -533,16 +536,40 @@ static void fcntl_cmd_print(uint64_t v, struct sarg_ctx *c, struct prism_strbuf 
 		STRARRAY(fcntl_cmds, 0, v, out);
 	/* the "get" commands take no argument */
 	if (cmd == F_GETFD || cmd == F_GETFL || cmd == F_GETOWN || cmd == F_GETSIG ||
-	    cmd == F_GETLEASE || cmd == F_GETPIPE_SZ || cmd == F_GET_SEALS)
+	    cmd == F_GETLEASE || cmd == F_GET_SEALS)
 		c->mask |= 1u << (c->idx + 1);
+}
+
+/* the commands whose argument points to a struct (printed as an address) */
+static bool fcntl_arg_is_ptr(int cmd)
+{
+	switch (cmd) {
+	case F_SETLK:
+	case F_SETLKW:
+	case F_GETLK:
+	case F_OFD_SETLK:
+	case F_OFD_SETLKW:
+	case F_OFD_GETLK:
+	case F_GETOWN_EX:
+	case F_SETOWN_EX:
+	case 1035: /* F_GET_RW_HINT .. F_SET_FILE_RW_HINT */
+	case 1036:
+	case 1037:
+	case 1038:
+		return true;
+	default:
+		return false;
+	}
 }
 
 static void fcntl_arg_print(uint64_t v, struct sarg_ctx *c, struct prism_strbuf *out)
 {
-	if (c->fcntl_cmd == F_SETFD && v == FD_CLOEXEC)
-		prism_strbuf_addstr(out, "CLOEXEC");
+	if (c->fcntl_cmd == F_SETFD)
+		prism_strbuf_addstr(out, v ? "CLOEXEC" : "0");
 	else if (c->fcntl_cmd == F_SETFL)
 		open_flags_print(v, out);
+	else if (fcntl_arg_is_ptr(c->fcntl_cmd))
+		prism_strbuf_addf(out, "%#" PRIx64, v);
 	else
 		prism_strbuf_addf(out, "%ld", (long)v);
 }

@@ -15,6 +15,7 @@
  * pass them are printed.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -200,12 +201,44 @@ int prism_strace__enter(struct prism_strace *st, const struct prism_strace_enter
 	return prism_strbuf_failed(out) ? -ENOMEM : 0;
 }
 
+/*
+ * fcntl's return value by its command, as perf: F_GETFL's open flags,
+ * F_GETFD's CLOEXEC, F_DUPFD's new fd with its path.  False: not one of these.
+ */
+static bool format_fcntl_ret(struct prism_strace *st, const struct strace_thread *t, uint32_t pid,
+			     int64_t id, int64_t ret, struct prism_strbuf *out)
+{
+	const char *name = prism_syscall_name(st->arch, id), *path;
+	struct sarg_ctx c = { .idx = 0 };
+
+	if (ret < 0 || !name || strcmp(name, "fcntl"))
+		return false;
+	switch (t->a1) {
+	case F_GETFL:
+		sarg_format(SARG_OPEN_FLAGS, (uint64_t)ret, &c, out);
+		return true;
+	case F_GETFD:
+		prism_strbuf_addstr(out, ret ? "CLOEXEC" : "0");
+		return true;
+	case F_DUPFD:
+	case F_DUPFD_CLOEXEC:
+		path = pid ? strace_fd_path(st, pid, (int)ret) : NULL;
+		prism_strbuf_addf(out, "%d", (int)ret);
+		if (path)
+			prism_strbuf_addf(out, "<%s>", path);
+		return true;
+	default:
+		return false;
+	}
+}
+
 int prism_strace__exit(struct prism_strace *st, uint32_t tid, uint64_t time, int64_t id,
 		       int64_t ret, struct prism_strbuf *out)
 {
 	struct strace_thread *t;
-	bool has_duration = false, pending;
+	bool has_duration = false, pending, known;
 	uint64_t duration = 0, entry_time = 0;
+	uint32_t pid;
 	size_t printed;
 
 	if (!prism_strace__wants(st, id) || !strace_sc(st, id))
@@ -220,8 +253,10 @@ int prism_strace__exit(struct prism_strace *st, uint32_t tid, uint64_t time, int
 		has_duration = true;
 	}
 	pending = t->pending && t->id == id;
-	if (t->id == id && t->entry_time)
+	known = t->id == id && t->entry_time;
+	if (known)
 		strace_fds_update(st, t, prism_syscall_name(st->arch, id), ret);
+	pid = known ? t->pid : 0;
 	t->pending = false;
 	t->entry_time = 0;
 	t->pid = 0;
@@ -244,7 +279,8 @@ int prism_strace__exit(struct prism_strace *st, uint32_t tid, uint64_t time, int
 	prism_strbuf_addch(out, ')');
 	pad(out, printed + 1, ARGS_ALIGNMENT);
 	prism_strbuf_addstr(out, "= ");
-	prism_strace__format_ret(st, id, ret, out);
+	if (!known || !format_fcntl_ret(st, t, pid, id, ret, out))
+		prism_strace__format_ret(st, id, ret, out);
 	prism_strbuf_addch(out, '\n');
 	return prism_strbuf_failed(out) ? -ENOMEM : 0;
 }
