@@ -90,7 +90,7 @@ FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c lib/tp/compiled.c
 FEATURE_SRCS_LIBZSTD := lib/data/zstd.c
 FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
-FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c
+FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 
 have = $(filter 1,$(HAVE_$(1)))
@@ -165,6 +165,8 @@ HELPER_BINS := $(HELPER_SRCS:%.c=$(BUILD)/%)
 # 'bpftool gen object' and turned into $(O)/bpf/offcpu.skel.h (the object
 # embedded in a C header) by 'bpftool gen skeleton'; lib/offcpu/offcpu.c
 # includes it.  Without libbpf, lib/offcpu/offcpu-stub.c is built instead.
+# prism trace's string capture, lib/trace/strings.bpf.c, is built the same
+# way into $(O)/bpf/strings.skel.h for lib/trace/strings.c.
 LIB_SRCS := $(filter-out %.bpf.c,$(LIB_SRCS))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 BPF_OUT := $(O)/bpf
@@ -183,6 +185,12 @@ $(BPF_OUT)/%.bpf.o: lib/offcpu/%.bpf.c
 	$(call msg,CLANG,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c -o $@ $<
 
+# prism trace's string capture (lib/trace/strings.bpf.c -> strings.skel.h)
+$(BPF_OUT)/%.bpf.o: lib/trace/%.bpf.c
+	@mkdir -p $(dir $@)
+	$(call msg,CLANG,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MMD -MP -c -o $@ $<
+
 $(BPF_OUT)/%.linked.o: $(BPF_OUT)/%.bpf.o
 	$(call msg,BPFGEN,$@)
 	$(Q)$(BPFTOOL) gen object $@ $<
@@ -194,9 +202,13 @@ $(BPF_OUT)/%.skel.h: $(BPF_OUT)/%.linked.o
 $(BUILD)/lib/offcpu/offcpu.o $(O)/fuzz/lib/offcpu/offcpu.o: $(BPF_OUT)/offcpu.skel.h
 $(BUILD)/lib/offcpu/offcpu.o $(O)/fuzz/lib/offcpu/offcpu.o: LIB_CFLAGS += -I$(BPF_OUT)
 
+$(BUILD)/lib/trace/strings.o $(O)/fuzz/lib/trace/strings.o: $(BPF_OUT)/strings.skel.h
+$(BUILD)/lib/trace/strings.o $(O)/fuzz/lib/trace/strings.o: LIB_CFLAGS += -I$(BPF_OUT)
+
 # keep the intermediates: the skeleton is rebuilt only when the program changes
-.SECONDARY: $(BPF_OUT)/offcpu.bpf.o $(BPF_OUT)/offcpu.linked.o
--include $(BPF_OUT)/offcpu.bpf.d
+.SECONDARY: $(BPF_OUT)/offcpu.bpf.o $(BPF_OUT)/offcpu.linked.o $(BPF_OUT)/strings.bpf.o \
+	$(BPF_OUT)/strings.linked.o
+-include $(BPF_OUT)/offcpu.bpf.d $(BPF_OUT)/strings.bpf.d
 endif
 # end bpf -------------------------------------------------------------------
 
@@ -348,6 +360,8 @@ FUZZ_SEED_CMD_fuzz-tp = tests/fuzz/make-tp-seeds.sh tests/data/tp $(1)
 # tests/data/elf (its inputs describe samples, not files)
 FUZZ_SEEDS_fuzz-unwind = $(wildcard tests/data/fuzz-regress/*.unwind)
 FUZZ_SEED_CMD_fuzz-unwind = python3 tests/fuzz/make-unwind-seeds.py $(1)
+# fuzz-trace: syscall formats (from tracefs when readable), arguments and strings
+FUZZ_SEED_CMD_fuzz-trace = python3 tests/fuzz/make-trace-seeds.py $(1)
 # fuzz-profile reads the same files as fuzz-session (report's way)
 FUZZ_SEEDS_fuzz-profile = $(FUZZ_SEEDS_fuzz-session)
 FUZZ_DICT_fuzz-profile = session

@@ -38,6 +38,8 @@ struct prism_symbols_opts {
 	const char *debug_dir; /* default /usr/lib/debug */
 	const char *buildid_dir; /* default $HOME/.debug (perf's build-id cache) */
 	const char *jit_dir; /* where perf-PID.map files are; default /tmp */
+	/* keep data mappings too (PROT_EXEC-less mmaps): for data addresses (prism trace -F) */
+	bool data_maps;
 };
 
 /* what kind of code a frame is in (flame graph colours) */

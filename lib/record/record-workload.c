@@ -43,7 +43,9 @@ static void find_in_path(const char *cmd, char *out, size_t len)
 
 int rec_workload_prepare(struct prism_record *r)
 {
-	bool to_stderr = !strcmp(r->output, "-");
+	/* only a stream on stdout collides with the workload's output */
+	bool to_stderr = !strcmp(r->output, "-") &&
+			 (r->o.output_fd <= 0 || r->o.output_fd == STDOUT_FILENO);
 	char file[PATH_MAX];
 	int go[2], ex[2];
 	pid_t pid;

@@ -64,6 +64,8 @@ struct prism_dso {
 	bool bid_mismatch; /* the file found has another build id (said once) */
 	int8_t elf_file; /* dso__has_elf_file(): 1 yes, -1 no, 0 not known yet */
 	bool is_exec; /* ET_EXEC: addresses are absolute */
+	/* mapped as data only (prism_symbols_opts.data_maps): no symbols to load */
+	bool code, data_only;
 	int8_t map_identity; /* perf's map_ip is the identity: 1 yes, -1 no, 0 not known yet */
 	char *symsrc; /* file the symbols came from */
 	char *debugsrc; /* file with DWARF, for source lines */

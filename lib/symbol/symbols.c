@@ -273,7 +273,7 @@ static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 		exec = m->prot ? (m->prot & PROT_EXEC) : true;
 	else /* MMAP, and MMAP2 without prot: the kernel marks data mappings */
 		exec = !(ev->raw->misc & PERF_RECORD_MISC_MMAP_DATA);
-	if (!exec || !m->filename)
+	if ((!exec && !sy->opts.data_maps) || !m->filename)
 		return 0;
 	if (!is_kernel_mode(cpumode) && is_jit_memory(m, ev->type == PERF_RECORD_MMAP2)) {
 		snprintf(jit, sizeof(jit), "/tmp/perf-%d.map", (int)m->pid);
@@ -282,6 +282,8 @@ static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 	dso = symbols__dso(sy, path, m->build_id, m->build_id_size);
 	if (!dso)
 		return -ENOMEM;
+	dso->code |= exec;
+	dso->data_only = !dso->code;
 	if (is_kernel_mode(cpumode) || m->pid == (uint32_t)-1) {
 		maps = sy->kmaps;
 		if (dso->kind == DSO_USER && path[0] == '/')
@@ -589,7 +591,7 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 	}
 	dso = map->dso;
 	/* the DSO's segments decide dso_addr (an ET_EXEC's addresses are absolute) */
-	if (!dso->loaded && dso->kind != DSO_KERNEL && dso->kind != DSO_MODULE &&
+	if (!dso->loaded && !dso->data_only && dso->kind != DSO_KERNEL && dso->kind != DSO_MODULE &&
 	    dso->kind != DSO_BPF)
 		dso__load(sy, dso, pid);
 	out->dso = dso;

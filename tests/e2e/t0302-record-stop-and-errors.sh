@@ -78,7 +78,7 @@ for t in "-t 999999" "-p 999999"; do
 done
 check "perf.data untouched" test "$(cat gone/perf.data)" = keep
 check "no perf.data.old" test ! -e gone/perf.data.old
-(cd gone && expect_exit 1 "$PRISM_BIN" trace -t 999999 --duration 0.2 2>err)
+(cd gone && expect_exit 1 "$PRISM_BIN" trace -t 999999 --stop-after 0.2 2>err)
 grep_q "^error: no thread 999999" gone/err
 # -p/-t end when their targets have exited (they never ended, spinning)
 for cmd in "record -o p.data -p" "record -o t.data -t" "trace -p" "util -p"; do

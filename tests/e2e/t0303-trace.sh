@@ -12,7 +12,7 @@ cd "$TMP" || exit 1
 # the layout of prism script's default tracepoint line
 re='^ *[^ ].* +-?[0-9]+ \[[0-9]{3}\] +[0-9]+\.[0-9]{6}: sched:sched_switch: prev_comm=.* prev_pid=[0-9]+ prev_prio=[0-9]+ prev_state=[^ ]+ ==> next_comm=.* next_pid=[0-9]+ next_prio=[0-9]+$'
 
-"$PRISM_BIN" trace -e sched:sched_switch -a --duration 1 >trace.txt 2>trace.err &
+"$PRISM_BIN" trace --raw -e sched:sched_switch -a --stop-after 1 >trace.txt 2>trace.err &
 tp=$!
 wait $tp
 check "trace exits 0" test $? -eq 0
