@@ -139,8 +139,7 @@ static void dump_sample(struct prism_strbuf *sb, const struct prism_event *ev)
 	uint64_t i;
 
 	prism_strbuf_addf(sb,
-			  "(IP, %#x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64
-			  "\n",
+			  "(IP, %#x): %d/%d: %#" PRIx64 " period: %" PRIu64 " addr: %#" PRIx64 "\n",
 			  ev->raw->misc, (int)s->pid, (int)s->tid, s->ip, s->period, s->addr);
 	if (!(s->type & PERF_SAMPLE_CALLCHAIN))
 		return;
@@ -216,8 +215,8 @@ void prism_event__dump_detail(const struct prism_event *ev, struct prism_strbuf 
 				  ev->lost.lost);
 		break;
 	case PERF_RECORD_LOST_SAMPLES:
-		prism_strbuf_addf(sb, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n", ev->sample.id,
-				  ev->lost.lost);
+		prism_strbuf_addf(sb, ": id:%" PRIu64 ": lost samples :%" PRIu64 "\n",
+				  ev->sample.id, ev->lost.lost);
 		break;
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
