@@ -120,6 +120,21 @@ struct proc {
 	struct maps *maps;
 };
 
+/* kernel symbols of one kallsyms text: the kernel's and each module's */
+struct kmod_syms {
+	char *name; /* "virtio_net", as kallsyms tags its lines */
+	struct symtab syms;
+};
+
+struct ksyms {
+	struct symtab kernel;
+	struct kmod_syms *mods;
+	size_t nr_mods, alloc_mods;
+	uint64_t text; /* _text in the source, 0 when it has none */
+	uint64_t kernel_end; /* past the last kernel symbol of any kind (perf's kernel map end) */
+	void *blob; /* the text or index the names point into */
+};
+
 /* per-path expected build id (from the BUILD_ID feature / records) */
 struct bid_entry {
 	char *path;
@@ -141,8 +156,13 @@ struct prism_symbols {
 	size_t procs_cap, nr_procs;
 	struct maps *kmaps; /* kernel and module maps */
 	struct prism_dso *kernel; /* [kernel.kallsyms] */
-	struct symtab ksyms; /* from kallsyms (kernel and modules), absolute addresses */
+	struct ksyms ksyms; /* kernel and module symbols, absolute addresses */
 	bool ksyms_loaded, ksyms_usable;
+	char *cache_dir; /* prism's own cache ($XDG_CACHE_HOME/prism), NULL = none */
+	struct map kmap; /* the file's kernel map as recorded (kmap.dso NULL: none) */
+	/* perf's names of the kernel when the build-id table has it under a path (vmlinux) */
+	char *kname_long, *kname_short;
+	bool kname_done;
 	bool kallsyms_given; /* opts.kallsyms was set: no build-id check */
 	char *kernel_note; /* why kernel symbols are not used */
 	struct symtab bpf; /* KSYMBOL programs, absolute */
@@ -198,8 +218,52 @@ char *elf__debuglink(const char *path);
 
 /* kallsyms.c */
 /* -EPERM when every address is hidden (kptr_restrict), else -errno of reading @path */
-int kallsyms__load(const char *path, struct symtab *t);
+int kallsyms__load(const char *path, struct ksyms *k);
+/* the same on a text in memory (NUL-terminated lines are cut in place: names point into it) */
+int kallsyms__parse(char *text, size_t len, struct ksyms *k);
+void ksyms__release(struct ksyms *k);
+/* the table of module @name ("virtio_net"), added when @add; NULL when absent or -ENOMEM */
+struct symtab *ksyms__module(struct ksyms *k, const char *name, bool add);
 int kernel__read_build_id(uint8_t *id, uint8_t *size);
+/* the _text address listed in kallsyms text at @path (first lines only) */
+int kernel__read_text(const char *path, uint64_t *text);
+/* a hash of @path (/proc/modules): which modules are loaded where; 0 when there is none */
+uint64_t kernel__modules_key(const char *path);
+/*
+ * perf's kmod_path rules: whether a kernel-mode map name is a module (a
+ * "[name]" other than the kernel's and the vdso's, or a path ending in .ko,
+ * compressed or not), and its name as perf shows it ("[virtio_net]").
+ */
+bool kmod__name(const char *path, char *name, size_t len);
+
+/* ksym-cache.c: prism's index of kernel symbols, one per build id */
+int ksym_cache__parse(void *buf, size_t len, const uint8_t *bid, uint8_t bid_size, uint64_t text,
+		      uint64_t key, struct ksyms *k);
+int ksym_cache__load(const char *path, const uint8_t *bid, uint8_t bid_size, uint64_t text,
+		     uint64_t key, struct ksyms *k);
+int ksym_cache__save(const char *path, const uint8_t *bid, uint8_t bid_size, uint64_t key,
+		     const struct ksyms *k);
+
+/* ksym-source.c: where the kernel's symbols come from */
+enum ksrc {
+	KSRC_NONE, /* no source matches the file's kernel */
+	KSRC_GIVEN, /* --kallsyms FILE, taken as it is */
+	KSRC_RUNNING, /* the running kernel: its build id is the file's */
+	KSRC_RUNNING_UNCHECKED, /* the file records no kernel build id (perf reads /proc/kallsyms) */
+	KSRC_BUILDID_CACHE, /* perf's cache: <buildid_dir>/[kernel.kallsyms]/<id>/kallsyms */
+	KSRC_SYMFS, /* <symfs>/[kernel.kallsyms]/<id>/kallsyms (an unpacked archive) */
+};
+struct ksrc_in {
+	const char *want; /* the file's kernel build id (hex), NULL when it records none */
+	const char *running; /* the running kernel's, NULL when unknown */
+	const char *given, *symfs, *buildid_dir;
+};
+/* the source for @in; @path gets the file to read for GIVEN, BUILDID_CACHE and SYMFS */
+enum ksrc ksrc__choose(const struct ksrc_in *in, char *path, size_t len);
+/* loads sy->ksyms on the first kernel address (sets ksyms_usable or kernel_note) */
+void ksyms__load_for(struct prism_symbols *sy);
+/* the file's kernel build-id entry: the first kernel-mode one that is not a module */
+const struct bid_entry *kernel_bid(const struct prism_symbols *sy);
 
 /* jit.c */
 int jit__load(const char *path, struct symtab *t);
