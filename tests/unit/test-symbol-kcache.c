@@ -70,11 +70,11 @@ static void test_kallsyms_hidden(void)
 	ksyms__release(&k);
 }
 
-static char tmpdir[PATH_MAX];
+static char tmpdir[64];
 
 static const char *tmp_path(const char *name)
 {
-	static char path[PATH_MAX];
+	static char path[256];
 
 	if (!tmpdir[0]) {
 		snprintf(tmpdir, sizeof(tmpdir), "/tmp/prism-kcache-XXXXXX");
@@ -218,7 +218,7 @@ static void test_source_rules(void)
 {
 	const char *want = "0123456789abcdef0123456789abcdef01234567";
 	const char *running = "48dc540c8b76393804ca8088dbfa7d42911a9444";
-	char cache[PATH_MAX], symfs[PATH_MAX], path[PATH_MAX], f[PATH_MAX];
+	char cache[256], symfs[256], path[PATH_MAX], f[PATH_MAX];
 	struct ksrc_in in = { .want = want, .running = running };
 
 	snprintf(cache, sizeof(cache), "%s", tmp_path("debug"));
