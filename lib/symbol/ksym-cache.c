@@ -147,6 +147,7 @@ int ksym_cache__parse(void *buf, size_t len, const uint8_t *bid, uint8_t bid_siz
 		s->name = name;
 		s->binding = e[22];
 		s->zero_size = e[23] != 0;
+		s->mangled = false;
 		s->seq = (uint32_t)t->nr++;
 	}
 	k->blob = buf;

@@ -19,6 +19,7 @@ struct sym {
 	const char *name; /* points into the DSO's string pool (or a malloc()ed string) */
 	uint8_t binding; /* STB_* */
 	bool zero_size; /* recorded with st_size 0: end was inferred */
+	bool mangled; /* the name is still to be demangled (on its first lookup) */
 	uint32_t seq; /* insertion order: ties between aliases follow the file's order */
 };
 
@@ -34,6 +35,10 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 		bool copy_name);
 /* sort, choose one name per address (as perf does), close zero-size symbols */
 void symtab__fixup(struct symtab *t);
+/* symtab__fixup()'s first step: sort by address, aliases in the file's order */
+void symtab__sort(struct symtab *t);
+/* symtab__fixup() of a table symtab__sort() sorted */
+void symtab__fixup_sorted(struct symtab *t);
 const struct sym *symtab__find(const struct symtab *t, uint64_t addr);
 void symtab__release(struct symtab *t);
 /* an owned copy of @s kept with the table; NULL on -ENOMEM */
@@ -270,6 +275,10 @@ int jit__load(const char *path, struct symtab *t);
 
 /* demangle.c: demangle in place into the table's strings; NULL = not mangled */
 char *demangle__name(const char *name, bool params);
+/* whether @name has a mangled name's prefix (_Z, __Z, _R) */
+bool demangle__candidate(const char *name);
+/* the demangled name of a symbol marked mangled, kept in @t's strings (lookups call it) */
+void symtab__demangle(struct symtab *t, struct sym *s, bool params);
 
 /* the address space of process @pid, NULL when unknown */
 struct maps *symbols__maps(struct prism_symbols *sy, uint32_t pid);

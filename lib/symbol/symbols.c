@@ -618,6 +618,9 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 		/* perf-PID.map symbols may be added later: not cached */
 		s = dso->kind == DSO_JIT ? symtab__find(&dso->syms, out->dso_addr) :
 					   find_cached(sy, &dso->syms, out->dso_addr);
+		/* demangled on first use (dso.c) */
+		if (s && s->mangled)
+			symtab__demangle(&dso->syms, (struct sym *)s, sy->opts.demangle_params);
 		if (dso->kind == DSO_JIT)
 			out->kind = PRISM_FRAME_JIT;
 		break;
