@@ -24,7 +24,7 @@ compare() { # NAME [prism args...]
 	prism report -i "$F/$name.data" "${MAP[@]}" --sort comm,dso,sym "$@" \
 		>"$TMP/$name.txt" 2>"$TMP/$name.err"
 	check "$name: prism report exits 0" test $? -eq 0
-	if grep -q 'no kernel symbols' "$TMP/$name.err"; then
+	if grep -Eq 'no kernel symbols|no build id for the kernel' "$TMP/$name.err"; then
 		mode=(--kernel-aggregate)
 		echo "note: $name: no kernel symbols, kernel rows compared in aggregate" >&3
 	fi
@@ -36,7 +36,7 @@ compare() { # NAME [prism args...]
 		fail "$name: rows differ from perf's report-sort.txt"
 	fi
 	check "$name: no other warnings" \
-		test -z "$(grep -v 'no kernel symbols' "$TMP/$name.err")"
+		test -z "$(grep -Ev 'no kernel symbols|no build id for the kernel' "$TMP/$name.err")"
 }
 
 for name in a-fp a2-fp-shell c-zstd e-two-events i-fixed-period j-inject-b j2-pipe-inject \
