@@ -362,6 +362,8 @@ FUZZ_SEEDS_fuzz-header = $(wildcard $(FUZZ_FIXTURES)/perf-6.1/*.data \
 FUZZ_SEED_CMD_fuzz-header = python3 tests/fuzz/make-seeds.py header $(1) \
 	$(FUZZ_FIXTURES)/perf-6.1/*.data $(FUZZ_FIXTURES)/compressed/*.data >/dev/null
 FUZZ_DICT_fuzz-header = session
+# fuzz-kcache: kallsyms text and prism's kernel symbol index, both synthetic
+FUZZ_SEED_CMD_fuzz-kcache = python3 tests/fuzz/make-kcache-seeds.py $(1)
 # fuzz-compressed: the fixtures' records, to be compressed by the target
 FUZZ_SEEDS_fuzz-compressed = $(wildcard tests/data/fuzz-regress/*.comp)
 FUZZ_SEED_CMD_fuzz-compressed = python3 tests/fuzz/make-seeds.py compressed $(1) \

@@ -81,10 +81,12 @@ static int parse_line(struct ksyms *k, char *line, char *eol)
 	if (!mod && !strcmp(name, "_text"))
 		k->text = addr;
 	if (!mod && strchr("tTwWdDbB", type) && addr >= k->kernel_end)
-		k->kernel_end = addr + 1;
+		k->kernel_end = addr == UINT64_MAX ? addr : addr + 1;
 	if (type != 't' && type != 'T' && type != 'w' && type != 'W')
 		return 0;
 	if (mod) {
+		if (!*mod)
+			return 0; /* "[]": no module to file it under */
 		if (!strcmp(mod, "bpf") || !strcmp(mod, "__builtin__ftrace") ||
 		    !strcmp(mod, "__builtin__kprobes"))
 			return 0; /* BPF programs come from the file's KSYMBOL records */

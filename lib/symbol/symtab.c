@@ -196,8 +196,12 @@ void symtab__fixup_sorted(struct symtab *t)
 			t->syms[i].end = t->syms[i + 1].start;
 	}
 	/* the last zero-size symbol gets a page, as perf does for the kernel's end */
-	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start)
-		t->syms[t->nr - 1].end = t->syms[t->nr - 1].start + 4096;
+	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start) {
+		uint64_t start = t->syms[t->nr - 1].start;
+
+		/* a symbol in the last page ends at the top of the address space */
+		t->syms[t->nr - 1].end = start > UINT64_MAX - 4096 ? UINT64_MAX : start + 4096;
+	}
 }
 
 const struct sym *symtab__find(const struct symtab *t, uint64_t addr)
