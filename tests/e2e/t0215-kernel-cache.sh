@@ -85,6 +85,25 @@ test_cmp "$TMP/perf.f" "$TMP/prism.f"
 check "named from the build-id cache" \
 	test "$(grep '(\[kernel\.kallsyms\])$' "$TMP/prism.f" | grep -vc '\[unknown\]')" -gt 0
 check "no note about missing symbols" test -z "$(grep 'no kernel symbols' "$TMP/err.f")"
+# the copy of another boot (KASLR: every kernel address 2 MiB higher) is
+# relocated by the _text the file's kernel map records, as perf does
+python3 - "$HOME/.debug/[kernel.kallsyms]/$foreign/kallsyms" <<'PY'
+import sys
+p = sys.argv[1]
+out = []
+for line in open(p):
+    a = int(line[:16], 16)
+    if a and "\t[" not in line:
+        line = "%016x%s" % (a + 0x200000, line[16:])
+    out.append(line)
+open(p, "w").write("".join(out))
+PY
+perf script -i "$TMP/f.data" >"$TMP/perf.f" 2>/dev/null
+prism script -i "$TMP/f.data" >"$TMP/prism.f" 2>"$TMP/err.f"
+echo "-- another kernel, a kallsyms of another boot" >&3
+test_cmp "$TMP/perf.f" "$TMP/prism.f"
+check "named from the relocated copy" \
+	test "$(grep '(\[kernel\.kallsyms\])$' "$TMP/prism.f" | grep -vc '\[unknown\]')" -gt 0
 rm -rf "$HOME/.debug"
 prism script -i "$TMP/f.data" >"$TMP/prism.f" 2>"$TMP/err.f"
 check "without it: nothing named" \
