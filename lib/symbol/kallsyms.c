@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "symbol-internal.h"
@@ -25,6 +26,8 @@ void ksyms__release(struct ksyms *k)
 	}
 	free(k->mods);
 	free(k->blob);
+	if (k->map)
+		munmap(k->map, k->map_len);
 	memset(k, 0, sizeof(*k));
 }
 

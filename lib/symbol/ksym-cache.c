@@ -22,6 +22,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,22 +49,6 @@ static void put_u64(void *p, uint64_t v)
 	memcpy(p, &v, sizeof(v));
 }
 
-static int read_full(int fd, void *buf, size_t len)
-{
-	size_t n = 0;
-
-	while (n < len) {
-		ssize_t r = read(fd, (char *)buf + n, len - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r ? -errno : -EIO;
-		n += (size_t)r;
-	}
-	return 0;
-}
-
 static int write_full(int fd, const void *buf, size_t len)
 {
 	size_t n = 0;
@@ -85,16 +70,21 @@ static const char *kc_str(const uint8_t *strtab, uint32_t size, uint32_t off)
 	return off < size ? (const char *)strtab + off : NULL;
 }
 
-int ksym_cache__parse(void *buf, size_t len, const uint8_t *bid, uint8_t bid_size, uint64_t text,
-		      uint64_t key, struct ksyms *k)
+/* the table entry @i belongs to, checked: NULL when out of range */
+static struct symtab *kc_table(struct ksyms *k, uint16_t table)
 {
-	const uint8_t *p = buf;
+	if (table > k->nr_mods)
+		return NULL;
+	return table ? &k->mods[table - 1].syms : &k->kernel;
+}
+
+static int kc_parse(const uint8_t *p, size_t len, const uint8_t *bid, uint8_t bid_size,
+		    uint64_t text, uint64_t key, struct ksyms *k)
+{
 	uint32_t nr_mods, nr_syms, strsz, i;
 	const uint8_t *mods, *ents, *strtab;
 	uint64_t need;
-	int err = -ENOMEM;
 
-	memset(k, 0, sizeof(*k));
 	if (len < KC_HDR || memcmp(p, KC_MAGIC, 8) || get_u32(p + 8) != KC_VERSION)
 		return -EINVAL;
 	nr_mods = get_u32(p + 12);
@@ -118,46 +108,62 @@ int ksym_cache__parse(void *buf, size_t len, const uint8_t *bid, uint8_t bid_siz
 		const char *name = kc_str(strtab, strsz, get_u32(mods + 4ull * i));
 
 		if (!name || !*name || ksyms__module(k, name, false))
-			goto bad; /* a module twice */
+			return -EINVAL; /* a module twice */
 		if (!ksyms__module(k, name, true))
-			goto out;
+			return -ENOMEM;
 	}
+	/* first pass: check every entry and count each table's */
 	for (i = 0; i < nr_syms; i++) {
 		const uint8_t *e = ents + (uint64_t)KC_ENT * i;
 		uint16_t table = get_u16(e + 20);
-		const char *name = kc_str(strtab, strsz, get_u32(e + 16));
-		struct symtab *t;
-		struct sym *s;
+		struct symtab *t = kc_table(k, table);
 
-		if (!name || table > nr_mods || get_u64(e) > get_u64(e + 8))
-			goto bad;
+		if (!t || !kc_str(strtab, strsz, get_u32(e + 16)) || get_u64(e) > get_u64(e + 8))
+			return -EINVAL;
 		if (i) {
 			const uint8_t *prev = e - KC_ENT;
 			uint16_t pt = get_u16(prev + 20);
 
 			if (pt > table || (pt == table && get_u64(prev) > get_u64(e)))
-				goto bad; /* out of order: lookups would miss */
+				return -EINVAL; /* out of order: lookups would miss */
 		}
-		t = table ? &k->mods[table - 1].syms : &k->kernel;
-		if (prism_ensure_mem((void **)&t->syms, &t->alloc, sizeof(*t->syms), t->nr + 1))
-			goto out;
-		s = &t->syms[t->nr];
+		t->alloc++;
+	}
+	for (i = 0; i <= nr_mods; i++) {
+		struct symtab *t = kc_table(k, (uint16_t)i);
+
+		if (t->alloc && !(t->syms = prism_reallocarray(NULL, t->alloc, sizeof(*t->syms))))
+			return -ENOMEM;
+	}
+	for (i = 0; i < nr_syms; i++) {
+		const uint8_t *e = ents + (uint64_t)KC_ENT * i;
+		struct symtab *t = kc_table(k, get_u16(e + 20));
+		struct sym *s = &t->syms[t->nr];
+
 		s->start = get_u64(e);
 		s->end = get_u64(e + 8);
-		s->name = name;
+		s->name = (const char *)strtab + get_u32(e + 16);
 		s->binding = e[22];
 		s->zero_size = e[23] != 0;
 		s->mangled = false;
 		s->seq = (uint32_t)t->nr++;
 	}
+	return 0;
+}
+
+int ksym_cache__parse(void *buf, size_t len, const uint8_t *bid, uint8_t bid_size, uint64_t text,
+		      uint64_t key, struct ksyms *k)
+{
+	int err;
+
+	memset(k, 0, sizeof(*k));
+	err = kc_parse(buf, len, bid, bid_size, text, key, k);
+	if (err) {
+		ksyms__release(k);
+		return err;
+	}
 	k->blob = buf;
 	return 0;
-bad:
-	err = -EINVAL;
-out:
-	k->blob = NULL;
-	ksyms__release(k);
-	return err;
 }
 
 int ksym_cache__load(const char *path, const uint8_t *bid, uint8_t bid_size, uint64_t text,
@@ -165,8 +171,9 @@ int ksym_cache__load(const char *path, const uint8_t *bid, uint8_t bid_size, uin
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC), err;
 	struct stat st;
-	void *buf;
+	void *map;
 
+	memset(k, 0, sizeof(*k));
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size < KC_HDR ||
@@ -174,18 +181,25 @@ int ksym_cache__load(const char *path, const uint8_t *bid, uint8_t bid_size, uin
 		close(fd);
 		return -EINVAL;
 	}
-	buf = malloc((size_t)st.st_size);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	err = read_full(fd, buf, (size_t)st.st_size);
+	/*
+	 * mapped, not read: the names point into the page cache.  The file is
+	 * replaced by rename(), never rewritten in place, so the mapping
+	 * stays what was checked (a file cut under it would SIGBUS: the index
+	 * is the user's own, written only so)
+	 */
+	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (!err)
-		err = ksym_cache__parse(buf, (size_t)st.st_size, bid, bid_size, text, key, k);
-	if (err)
-		free(buf);
-	return err;
+	if (map == MAP_FAILED)
+		return -errno;
+	err = kc_parse(map, (size_t)st.st_size, bid, bid_size, text, key, k);
+	if (err) {
+		ksyms__release(k);
+		munmap(map, (size_t)st.st_size);
+		return err;
+	}
+	k->map = map;
+	k->map_len = (size_t)st.st_size;
+	return 0;
 }
 
 static void put_sym(uint8_t *e, const struct sym *s, uint32_t name, uint16_t table)

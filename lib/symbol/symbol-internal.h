@@ -137,7 +137,9 @@ struct ksyms {
 	size_t nr_mods, alloc_mods;
 	uint64_t text; /* _text in the source, 0 when it has none */
 	uint64_t kernel_end; /* past the last kernel symbol of any kind (perf's kernel map end) */
-	void *blob; /* the text or index the names point into */
+	void *blob; /* the text or index the names point into (malloc()ed) */
+	void *map; /* ... or the index mapped (map_len bytes) */
+	size_t map_len;
 };
 
 /* per-path expected build id (from the BUILD_ID feature / records) */
