@@ -610,6 +610,8 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 		out->kind = PRISM_FRAME_KERNEL;
 		break;
 	case DSO_BPF:
+		/* perf script shows a BPF program's own name, not the key "[bpf]name" */
+		out->dso_path = dso->name;
 		s = symtab__find(&dso->syms, ip);
 		out->kernel = true;
 		out->kind = PRISM_FRAME_BPF;
