@@ -41,6 +41,8 @@ void symtab__sort(struct symtab *t);
 void symtab__fixup_sorted(struct symtab *t);
 const struct sym *symtab__find(const struct symtab *t, uint64_t addr);
 void symtab__release(struct symtab *t);
+/* @buf (malloc()ed) is freed with the table; -ENOMEM leaves it to the caller */
+int symtab__keep(struct symtab *t, char *buf);
 /* an owned copy of @s kept with the table; NULL on -ENOMEM */
 const char *symtab__strdup(struct symtab *t, const char *s);
 

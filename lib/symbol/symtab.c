@@ -21,6 +21,15 @@ const char *symtab__strdup(struct symtab *t, const char *s)
 	return copy;
 }
 
+int symtab__keep(struct symtab *t, char *buf)
+{
+	if (prism_ensure_mem((void **)&t->strings, &t->alloc_strings, sizeof(*t->strings),
+			     t->nr_strings + 1))
+		return -ENOMEM;
+	t->strings[t->nr_strings++] = buf;
+	return 0;
+}
+
 int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t binding,
 		bool copy_name)
 {
