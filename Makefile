@@ -75,14 +75,18 @@ endif
 ifneq ($(NO_LIBIBERTY),1)
 HAVE_LIBIBERTY := $(call probe,libiberty,-liberty)
 endif
+ifneq ($(NO_LIBBZ2),1)
+HAVE_LIBBZ2 := $(call probe,libbz2,-lbz2)
+endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
 LIBS_LIBDW := -ldw -lelf
 LIBS_LIBBPF := -lbpf -lelf -lz
 LIBS_LIBIBERTY := -liberty
+LIBS_LIBBZ2 := -lbz2
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -92,6 +96,7 @@ FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
 FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
+FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \
@@ -371,6 +376,8 @@ FUZZ_SEEDS_fuzz-header = $(wildcard $(FUZZ_FIXTURES)/perf-6.1/*.data \
 FUZZ_SEED_CMD_fuzz-header = python3 tests/fuzz/make-seeds.py header $(1) \
 	$(FUZZ_FIXTURES)/perf-6.1/*.data $(FUZZ_FIXTURES)/compressed/*.data >/dev/null
 FUZZ_DICT_fuzz-header = session
+# fuzz-kcache: kallsyms text and prism's kernel symbol index, both synthetic
+FUZZ_SEED_CMD_fuzz-kcache = python3 tests/fuzz/make-kcache-seeds.py $(1)
 # fuzz-compressed: the fixtures' records, to be compressed by the target
 FUZZ_SEEDS_fuzz-compressed = $(wildcard tests/data/fuzz-regress/*.comp)
 FUZZ_SEED_CMD_fuzz-compressed = python3 tests/fuzz/make-seeds.py compressed $(1) \

@@ -32,6 +32,8 @@ const struct cmd_struct commands[] = {
 	{ "report", cmd_report,
 	  "symbolized profile: hot functions, call graphs, flame graphs (like perf report)" },
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
+	{ "archive", cmd_archive,
+	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,6 +324,7 @@ int record_opt_filter(const struct option_def *opt, const char *arg)
 }
 
 static struct prism_record_opts *cur_opts;
+static bool no_bid_cache; /* -N */
 
 static int opt_callgraph(const struct option_def *opt, const char *arg)
 {
@@ -616,6 +618,9 @@ int cmd_record(int argc, const char **argv)
 			opt_mmap),
 		OPT_BOOL(0, "no-buildid", &o.no_buildid,
 			 "do not collect build ids of the sampled DSOs"),
+		OPT_BOOL('N', "no-buildid-cache", &no_bid_cache,
+			 "do not copy kallsyms and the sampled binaries into ~/.debug (perf's "
+			 "build-id cache, which report and archive read)"),
 		OPT_GROUP("Sampling"),
 		OPT_U64_POSITIVE('F', "freq", &o.freq, "hz",
 				 "sample at this frequency (default 4000)"),
@@ -687,6 +692,7 @@ int cmd_record(int argc, const char **argv)
 	};
 	const char **cmdline;
 	int ret, i, workload;
+	char bid_dir[PATH_MAX];
 
 	/* CMDLINE feature: "prism record ..." as typed (argv[0] becomes prism's path) */
 	cmdline = xcalloc((size_t)argc + 2, sizeof(*cmdline));
@@ -696,6 +702,7 @@ int cmd_record(int argc, const char **argv)
 	o.cmdline_argc = argc + 1;
 	o.cmdline_argv = cmdline;
 	cur_opts = &o;
+	no_bid_cache = false;
 	offcpu_method = OFFCPU_NONE;
 	offcpu_tuned = NULL;
 	offcpu_kstack = offcpu_uthreads = offcpu_kthreads = false;
@@ -766,6 +773,10 @@ int cmd_record(int argc, const char **argv)
 	/* the kernel's accounting, for prism util -i to check its report against */
 	if (util)
 		util_check_arm(&check, &o);
+	if (!no_bid_cache && !o.no_buildid && getenv("HOME") && *getenv("HOME")) {
+		snprintf(bid_dir, sizeof(bid_dir), "%s/.debug", getenv("HOME"));
+		o.buildid_cache = bid_dir;
+	}
 	ret = record_run_status(&o, true, &workload);
 	if (util)
 		util_check_release(&check);

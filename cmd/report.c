@@ -797,8 +797,10 @@ int cmd_report(int argc, const char **argv)
 			   "write readperf's tables stat.csv, overview.csv, processes.csv and "
 			   "results.csv into this directory"),
 		OPT_GROUP("Symbols"),
-		OPT_STRING(0, "symfs", &r.symfs, "dir",
-			   "look for every binary under this directory (as perf --symfs)"),
+		OPT_STRING(
+			0, "symfs", &r.symfs, "dir",
+			"look for every binary under this directory (as perf --symfs); the kernel's "
+			"symbols only in DIR/[kernel.kallsyms]/<build id>/kallsyms"),
 		OPT_CALLBACK(0, "map-path", &r.map_path, "old=new",
 			     "read binaries recorded under path prefix OLD from NEW (repeatable)",
 			     opt_append),

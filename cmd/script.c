@@ -850,7 +850,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",
 			"look for every binary (and its debug info) under this directory, as perf "
-			"--symfs"),
+			"--symfs; the kernel's symbols only in DIR/[kernel.kallsyms]/<build id>/kallsyms"),
 		OPT_CALLBACK(0, "map-path", &map_path, "old=new",
 			     "read binaries recorded under path prefix OLD from NEW (repeatable)",
 			     opt_map_path),

@@ -78,6 +78,12 @@ struct prism_record_opts {
 	 */
 	bool workload_from_start;
 	bool no_buildid; /* skip the BUILD_ID feature */
+	/*
+	 * perf's build-id cache to fill, as perf record does (~/.debug): the
+	 * kernel's kallsyms and a copy of each sampled binary under its build
+	 * id; NULL = none (perf record -N)
+	 */
+	const char *buildid_cache;
 	int cmdline_argc; /* CMDLINE feature */
 	const char *const *cmdline_argv;
 	/*

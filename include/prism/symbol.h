@@ -40,6 +40,11 @@ struct prism_symbols_opts {
 	const char *jit_dir; /* where perf-PID.map files are; default /tmp */
 	/* keep data mappings too (PROT_EXEC-less mmaps): for data addresses (prism trace -F) */
 	bool data_maps;
+	/*
+	 * prism's own cache (kernel symbol index); default $XDG_CACHE_HOME/prism,
+	 * else $HOME/.cache/prism; "" = none
+	 */
+	const char *cache_dir;
 };
 
 /* what kind of code a frame is in (flame graph colours) */
@@ -257,7 +262,7 @@ PRISM_API char *prism_demangle(const char *name, bool params);
 #define PRISM_FRAME_FMT_SYMOFF 1u
 #define PRISM_FRAME_FMT_DSO 2u
 struct prism_strbuf;
-/* the address perf script shows in call chains: map_addr for DSOs, else the sampled one */
+/* the address perf script shows in call chains: map_addr for user DSOs, else the sampled one */
 PRISM_API uint64_t prism_frame__addr(const struct prism_frame *f);
 /* "sym+0xoff (dso)" */
 PRISM_API void prism_frame__format_sym(const struct prism_frame *f, unsigned int flags,
@@ -268,6 +273,22 @@ PRISM_API void prism_frame__format_script(const struct prism_frame *f, unsigned 
 
 /* the running kernel's build id as hex, or NULL (static buffer) */
 PRISM_API const char *prism_symbols__kernel_build_id(struct prism_symbols *sy);
+
+/**
+ * prism_buildid_cache__add - put a file into perf's build-id cache layout
+ * @dir: the cache (~/.debug)
+ * @name: "[kernel.kallsyms]", "[vdso]" or the binary's path as recorded
+ * @hex: its build id
+ * @src: the file to copy (/proc/kallsyms, the binary)
+ * @leaf: "kallsyms", "elf" or "vdso"
+ *
+ * Writes @dir/@name/@hex/@leaf (kept when there already) and the link
+ * @dir/.build-id/xx/yyy -> ../../@name/@hex, as perf record does.
+ *
+ * Return: 0 or -errno.
+ */
+PRISM_API int prism_buildid_cache__add(const char *dir, const char *name, const char *hex,
+				       const char *src, const char *leaf);
 
 /* DSO facts */
 PRISM_API const char *prism_dso__name(const struct prism_dso *dso); /* short name */

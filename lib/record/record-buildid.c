@@ -15,6 +15,8 @@
 #include <libelf.h>
 #endif
 
+#include <prism/symbol.h>
+
 #include "record/record-internal.h"
 
 static int dso_find_or_add(struct prism_record *r, const char *name, bool kernel)
@@ -144,6 +146,28 @@ static int file_build_id(const char *path, uint8_t *id, size_t *len)
 #endif
 }
 
+/* perf record's build-id cache entry; a failure costs report a source, not the file */
+static void cache_add(const char *dir, const struct rec_dso *d, const uint8_t *id, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	char s[41];
+	size_t i;
+	int err;
+
+	for (i = 0; i < len && i < 20; i++) {
+		s[2 * i] = hex[id[i] >> 4];
+		s[2 * i + 1] = hex[id[i] & 15];
+	}
+	s[2 * i] = '\0';
+	if (d->kernel)
+		err = prism_buildid_cache__add(dir, "[kernel.kallsyms]", s, "/proc/kallsyms",
+					       "kallsyms");
+	else
+		err = prism_buildid_cache__add(dir, d->name, s, d->name, "elf");
+	if (err)
+		pr_debug("record: build-id cache %s: %s: %s\n", dir, d->name, strerror(-err));
+}
+
 int rec_add_build_ids(struct prism_record *r)
 {
 	size_t i;
@@ -166,6 +190,8 @@ int rec_add_build_ids(struct prism_record *r)
 			d->name);
 		if (err)
 			return err;
+		if (r->o.buildid_cache)
+			cache_add(r->o.buildid_cache, d, id, len);
 	}
 	return 0;
 }

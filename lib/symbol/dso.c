@@ -407,6 +407,31 @@ static int load_user(struct prism_symbols *sy, struct prism_dso *dso, uint32_t p
 }
 
 /*
+ * Names are demangled on their first lookup (symbols.c): most symbols of a
+ * large C++ library never are.  Aliases of one address are demangled now,
+ * since perf chooses among them by their demangled names.
+ */
+static void mark_mangled(struct prism_dso *dso, bool params)
+{
+	struct symtab *t = &dso->syms;
+	size_t g, i, k;
+
+	symtab__sort(t);
+	for (g = 0; g < t->nr; g = i) {
+		for (i = g + 1; i < t->nr && t->syms[i].start == t->syms[g].start; i++)
+			;
+		for (k = g; k < i; k++) {
+			if (!demangle__candidate(t->syms[k].name))
+				continue;
+			t->syms[k].mangled = true;
+			if (i - g > 1)
+				symtab__demangle(t, &t->syms[k], params);
+		}
+	}
+	symtab__fixup_sorted(t);
+}
+
+/*
  * Load the symbols of @dso once.  A failure is logged once (at debug level
  * for DSOs that never have files, such as [heap]) and leaves the DSO
  * without symbols; lookups then show addresses, as perf does.
@@ -452,22 +477,10 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 		symtab__release(&dso->syms);
 		return err;
 	}
-	if (!sy->opts.no_demangle) {
-		size_t i;
-
-		for (i = 0; i < dso->syms.nr; i++) {
-			char *d = demangle__name(dso->syms.syms[i].name, sy->opts.demangle_params);
-
-			if (d) {
-				const char *kept = symtab__strdup(&dso->syms, d);
-
-				if (kept)
-					dso->syms.syms[i].name = kept;
-				free(d);
-			}
-		}
-	}
-	symtab__fixup(&dso->syms);
+	if (!sy->opts.no_demangle)
+		mark_mangled(dso, sy->opts.demangle_params);
+	else
+		symtab__fixup(&dso->syms);
 	pr_debug("symbol: %s: %zu symbols from %s\n", dso->name, dso->syms.nr,
 		 dso->symsrc ? dso->symsrc : "(none)");
 	return 0;

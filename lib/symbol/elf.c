@@ -106,13 +106,41 @@ static bool is_exec_section(Elf *e, size_t idx)
 	return scn && gelf_getshdr(scn, &sh) && (sh.sh_flags & SHF_EXECINSTR);
 }
 
+/*
+ * The string table of a symbol table, copied once into the table's strings
+ * (with a NUL after it): names point into it, no copy per symbol.  NULL
+ * when it cannot be read (then names are looked up one by one).
+ */
+static const char *copy_strtab(Elf *e, size_t link, struct symtab *t, size_t *len)
+{
+	Elf_Scn *scn = elf_getscn(e, link);
+	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
+	char *buf;
+
+	if (!d || !d->d_buf || !d->d_size || d->d_size > SIZE_MAX - 1)
+		return NULL;
+	buf = malloc(d->d_size + 1);
+	if (!buf)
+		return NULL;
+	memcpy(buf, d->d_buf, d->d_size);
+	buf[d->d_size] = '\0';
+	if (symtab__keep(t, buf)) {
+		free(buf);
+		return NULL;
+	}
+	*len = d->d_size;
+	return buf;
+}
+
 static int load_symtab(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab *t)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
-	size_t i, n;
+	size_t i, n, strsz = 0;
+	const char *strs;
 
 	if (!d || !sh->sh_entsize)
 		return 0;
+	strs = copy_strtab(e, sh->sh_link, t, &strsz);
 	n = sh->sh_size / sh->sh_entsize;
 	for (i = 1; i < n; i++) {
 		GElf_Sym s;
@@ -135,10 +163,13 @@ static int load_symtab(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab 
 		default:
 			continue;
 		}
-		name = elf_strptr(e, sh->sh_link, s.st_name);
+		if (strs)
+			name = s.st_name < strsz ? strs + s.st_name : NULL;
+		else
+			name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (!name || !*name)
 			continue;
-		err = symtab__add(t, s.st_value, s.st_size, name, GELF_ST_BIND(s.st_info), true);
+		err = symtab__add(t, s.st_value, s.st_size, name, GELF_ST_BIND(s.st_info), !strs);
 		if (err)
 			return err;
 	}

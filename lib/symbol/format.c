@@ -10,7 +10,8 @@
 
 uint64_t prism_frame__addr(const struct prism_frame *f)
 {
-	return f->dso ? f->map_addr : f->ip;
+	/* perf script: kernel and module frames at the sampled address */
+	return f->dso && !f->kernel ? f->map_addr : f->ip;
 }
 
 void prism_frame__format_sym(const struct prism_frame *f, unsigned int flags,

@@ -19,6 +19,7 @@ struct sym {
 	const char *name; /* points into the DSO's string pool (or a malloc()ed string) */
 	uint8_t binding; /* STB_* */
 	bool zero_size; /* recorded with st_size 0: end was inferred */
+	bool mangled; /* the name is still to be demangled (on its first lookup) */
 	uint32_t seq; /* insertion order: ties between aliases follow the file's order */
 };
 
@@ -34,8 +35,14 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 		bool copy_name);
 /* sort, choose one name per address (as perf does), close zero-size symbols */
 void symtab__fixup(struct symtab *t);
+/* symtab__fixup()'s first step: sort by address, aliases in the file's order */
+void symtab__sort(struct symtab *t);
+/* symtab__fixup() of a table symtab__sort() sorted */
+void symtab__fixup_sorted(struct symtab *t);
 const struct sym *symtab__find(const struct symtab *t, uint64_t addr);
 void symtab__release(struct symtab *t);
+/* @buf (malloc()ed) is freed with the table; -ENOMEM leaves it to the caller */
+int symtab__keep(struct symtab *t, char *buf);
 /* an owned copy of @s kept with the table; NULL on -ENOMEM */
 const char *symtab__strdup(struct symtab *t, const char *s);
 
@@ -125,6 +132,23 @@ struct proc {
 	struct maps *maps;
 };
 
+/* kernel symbols of one kallsyms text: the kernel's and each module's */
+struct kmod_syms {
+	char *name; /* "virtio_net", as kallsyms tags its lines */
+	struct symtab syms;
+};
+
+struct ksyms {
+	struct symtab kernel;
+	struct kmod_syms *mods;
+	size_t nr_mods, alloc_mods;
+	uint64_t text; /* _text in the source, 0 when it has none */
+	uint64_t kernel_end; /* past the last kernel symbol of any kind (perf's kernel map end) */
+	void *blob; /* the text or index the names point into (malloc()ed) */
+	void *map; /* ... or the index mapped (map_len bytes) */
+	size_t map_len;
+};
+
 /* per-path expected build id (from the BUILD_ID feature / records) */
 struct bid_entry {
 	char *path;
@@ -146,8 +170,13 @@ struct prism_symbols {
 	size_t procs_cap, nr_procs;
 	struct maps *kmaps; /* kernel and module maps */
 	struct prism_dso *kernel; /* [kernel.kallsyms] */
-	struct symtab ksyms; /* from kallsyms (kernel and modules), absolute addresses */
+	struct ksyms ksyms; /* kernel and module symbols, absolute addresses */
 	bool ksyms_loaded, ksyms_usable;
+	char *cache_dir; /* prism's own cache ($XDG_CACHE_HOME/prism), NULL = none */
+	struct map kmap; /* the file's kernel map as recorded (kmap.dso NULL: none) */
+	/* perf's names of the kernel when the build-id table has it under a path (vmlinux) */
+	char *kname_long, *kname_short;
+	bool kname_done;
 	bool kallsyms_given; /* opts.kallsyms was set: no build-id check */
 	char *kernel_note; /* why kernel symbols are not used */
 	struct symtab bpf; /* KSYMBOL programs, absolute */
@@ -210,14 +239,62 @@ char *elf__debuglink(const char *path);
 
 /* kallsyms.c */
 /* -EPERM when every address is hidden (kptr_restrict), else -errno of reading @path */
-int kallsyms__load(const char *path, struct symtab *t);
+int kallsyms__load(const char *path, struct ksyms *k);
+/* the same on a text in memory (NUL-terminated lines are cut in place: names point into it) */
+int kallsyms__parse(char *text, size_t len, struct ksyms *k);
+void ksyms__release(struct ksyms *k);
+/* the table of module @name ("virtio_net"), added when @add; NULL when absent or -ENOMEM */
+struct symtab *ksyms__module(struct ksyms *k, const char *name, bool add);
 int kernel__read_build_id(uint8_t *id, uint8_t *size);
+/* the _text address listed in kallsyms text at @path (first lines only) */
+int kernel__read_text(const char *path, uint64_t *text);
+/* a hash of @path (/proc/modules): which modules are loaded where; 0 when there is none */
+uint64_t kernel__modules_key(const char *path);
+/*
+ * perf's kmod_path rules: whether a kernel-mode map name is a module (a
+ * "[name]" other than the kernel's and the vdso's, or a path ending in .ko,
+ * compressed or not), and its name as perf shows it ("[virtio_net]").
+ */
+bool kmod__name(const char *path, char *name, size_t len);
+
+/* ksym-cache.c: prism's index of kernel symbols, one per build id */
+int ksym_cache__parse(void *buf, size_t len, const uint8_t *bid, uint8_t bid_size, uint64_t text,
+		      uint64_t key, struct ksyms *k);
+int ksym_cache__load(const char *path, const uint8_t *bid, uint8_t bid_size, uint64_t text,
+		     uint64_t key, struct ksyms *k);
+int ksym_cache__save(const char *path, const uint8_t *bid, uint8_t bid_size, uint64_t key,
+		     const struct ksyms *k);
+
+/* ksym-source.c: where the kernel's symbols come from */
+enum ksrc {
+	KSRC_NONE, /* no source matches the file's kernel */
+	KSRC_GIVEN, /* --kallsyms FILE, taken as it is */
+	KSRC_RUNNING, /* the running kernel: its build id is the file's */
+	KSRC_RUNNING_UNCHECKED, /* the file records no kernel build id (perf reads /proc/kallsyms) */
+	KSRC_BUILDID_CACHE, /* perf's cache: <buildid_dir>/[kernel.kallsyms]/<id>/kallsyms */
+	KSRC_SYMFS, /* <symfs>/[kernel.kallsyms]/<id>/kallsyms (an unpacked archive) */
+};
+struct ksrc_in {
+	const char *want; /* the file's kernel build id (hex), NULL when it records none */
+	const char *running; /* the running kernel's, NULL when unknown */
+	const char *given, *symfs, *buildid_dir;
+};
+/* the source for @in; @path gets the file to read for GIVEN, BUILDID_CACHE and SYMFS */
+enum ksrc ksrc__choose(const struct ksrc_in *in, char *path, size_t len);
+/* loads sy->ksyms on the first kernel address (sets ksyms_usable or kernel_note) */
+void ksyms__load_for(struct prism_symbols *sy);
+/* the file's kernel build-id entry: the first kernel-mode one that is not a module */
+const struct bid_entry *kernel_bid(const struct prism_symbols *sy);
 
 /* jit.c */
 int jit__load(const char *path, struct symtab *t);
 
 /* demangle.c: demangle in place into the table's strings; NULL = not mangled */
 char *demangle__name(const char *name, bool params);
+/* whether @name has a mangled name's prefix (_Z, __Z, _R) */
+bool demangle__candidate(const char *name);
+/* the demangled name of a symbol marked mangled, kept in @t's strings (lookups call it) */
+void symtab__demangle(struct symtab *t, struct sym *s, bool params);
 
 /* the address space of process @pid, NULL when unknown */
 struct maps *symbols__maps(struct prism_symbols *sy, uint32_t pid);

@@ -62,7 +62,16 @@ struct prism_symbols *prism_symbols__new(const struct prism_symbols_opts *opts)
 		snprintf(buf, sizeof(buf), "%s/.debug", home);
 		sy->buildid_dir = strdup(buf);
 	}
-	sy->opts.symfs = sy->opts.kallsyms = sy->opts.debug_dir = NULL;
+	if (sy->opts.cache_dir) {
+		sy->cache_dir = *sy->opts.cache_dir ? strdup(sy->opts.cache_dir) : NULL;
+	} else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME")) {
+		snprintf(buf, sizeof(buf), "%s/prism", getenv("XDG_CACHE_HOME"));
+		sy->cache_dir = strdup(buf);
+	} else if (home && *home) {
+		snprintf(buf, sizeof(buf), "%s/.cache/prism", home);
+		sy->cache_dir = strdup(buf);
+	}
+	sy->opts.symfs = sy->opts.kallsyms = sy->opts.debug_dir = sy->opts.cache_dir = NULL;
 	sy->opts.buildid_dir = sy->opts.jit_dir = NULL;
 	sy->opts.path_map = NULL;
 	sy->kmaps = maps__new();
@@ -103,7 +112,10 @@ void prism_symbols__free(struct prism_symbols *sy)
 			maps__put(sy->procs[i].maps);
 	free(sy->procs);
 	maps__put(sy->kmaps);
-	symtab__release(&sy->ksyms);
+	ksyms__release(&sy->ksyms);
+	free(sy->cache_dir);
+	free(sy->kname_long);
+	free(sy->kname_short);
 	for (i = 0; i < sy->nr_bids; i++)
 		free(sy->bids[i].path);
 	free(sy->bids);
@@ -163,8 +175,7 @@ int prism_symbols__set_features(struct prism_symbols *sy, const struct prism_fea
 		return 0;
 	for (i = 0; i < b->nr; i++) {
 		const struct prism_feat_build_id *e = &b->entries[i];
-		bool kernel = is_kernel_mode(e->misc & PRISM_MISC_CPUMODE_MASK) && e->filename &&
-			      e->filename[0] == '[';
+		bool kernel = is_kernel_mode(e->misc & PRISM_MISC_CPUMODE_MASK) && e->filename;
 
 		err = add_bid(sy, e->filename, e->build_id, e->size, kernel);
 		if (err)
@@ -256,6 +267,36 @@ static bool is_jit_memory(const struct prism_ev_mmap *m, bool mmap2)
 	return false;
 }
 
+/*
+ * perf's kernel-mode maps: "[kernel.kallsyms]..." is the kernel, any other
+ * name that is a path or "[...]" a module, named as perf names it
+ * ("[virtio_net]" for .../virtio_net.ko) and symbolized from kallsyms lines
+ * tagged with that module
+ */
+static int kernel_map_dso(struct prism_symbols *sy, struct prism_dso *dso, const char *filename)
+{
+	char name[PATH_MAX];
+
+	(void)sy;
+	if (dso->kind != DSO_USER && dso->kind != DSO_MODULE)
+		return 0;
+	if (!strncmp(filename, "[kernel.kallsyms", 16) ||
+	    (filename[0] != '/' && filename[0] != '['))
+		return 0;
+	kmod__name(filename, name, sizeof(name));
+	if (dso->kind != DSO_MODULE || strcmp(dso->name, name)) {
+		char *n = strdup(name);
+
+		if (!n)
+			return -ENOMEM;
+		free(dso->name);
+		dso->name = n;
+	}
+	dso->kind = DSO_MODULE;
+	dso->loaded = true;
+	return 0;
+}
+
 static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 {
 	const struct prism_ev_mmap *m = &ev->mmap;
@@ -285,11 +326,18 @@ static int on_mmap(struct prism_symbols *sy, const struct prism_event *ev)
 	dso->code |= exec;
 	dso->data_only = !dso->code;
 	if (is_kernel_mode(cpumode) || m->pid == (uint32_t)-1) {
-		maps = sy->kmaps;
-		if (dso->kind == DSO_USER && path[0] == '/')
-			dso->kind = DSO_MODULE;
-		if (dso->kind == DSO_KERNEL)
+		int err = kernel_map_dso(sy, dso, m->filename);
+
+		if (err)
+			return err;
+		if (dso->kind == DSO_KERNEL) {
 			sy->kernel = dso;
+			sy->kmap.start = m->start;
+			sy->kmap.end = m->start + (m->len > UINT64_MAX - m->start ? 0 : m->len);
+			sy->kmap.pgoff = m->pgoff;
+			sy->kmap.dso = dso;
+		}
+		maps = sy->kmaps;
 	} else {
 		struct proc *p = get_proc(sy, m->pid);
 
@@ -395,7 +443,7 @@ static int on_build_id(struct prism_symbols *sy, const struct prism_event *ev)
 		id_size = BUILD_ID_MAX;
 	snprintf(name, sizeof(name), "%.*s", (int)(size - 36), (const char *)p + 36);
 	return add_bid(sy, name, p + 12, id_size,
-		       is_kernel_mode(ev->raw->misc & PRISM_MISC_CPUMODE_MASK) && name[0] == '[');
+		       is_kernel_mode(ev->raw->misc & PRISM_MISC_CPUMODE_MASK));
 }
 
 int prism_symbols__event(struct prism_symbols *sy, const struct prism_event *ev)
@@ -437,74 +485,6 @@ const char *prism_symbols__kernel_build_id(struct prism_symbols *sy)
 			build_id__hex(id, size, sy->kernel_bid_hex);
 	}
 	return sy->kernel_bid_hex[0] ? sy->kernel_bid_hex : NULL;
-}
-
-static const struct bid_entry *kernel_bid(const struct prism_symbols *sy)
-{
-	size_t i;
-
-	for (i = 0; i < sy->nr_bids; i++)
-		if (sy->bids[i].kernel && !strncmp(sy->bids[i].path, "[kernel.kallsyms]", 17))
-			return &sy->bids[i];
-	return NULL;
-}
-
-/*
- * /proc/kallsyms describes the running kernel; it is only right for the
- * file when the file's kernel build id is the running one's.  Otherwise use
- * perf's cached copy (~/.debug/[kernel.kallsyms]/<id>/kallsyms) when there
- * is one, else leave kernel addresses unresolved and say why.
- */
-static void load_ksyms(struct prism_symbols *sy)
-{
-	const struct bid_entry *kb = kernel_bid(sy);
-	const char *running = prism_symbols__kernel_build_id(sy);
-	char want[2 * BUILD_ID_MAX + 1], path[PATH_MAX], note[PATH_MAX + 512];
-	const char *src = sy->kallsyms_path;
-	int err;
-
-	sy->ksyms_loaded = true;
-	if (sy->opts.no_kernel)
-		return;
-	/* a file the user named is taken as it is */
-	if (kb && running && !sy->kallsyms_given) {
-		build_id__hex(kb->id, kb->size, want);
-		if (strcmp(want, running)) {
-			snprintf(path, sizeof(path), "%s/[kernel.kallsyms]/%s/kallsyms",
-				 sy->buildid_dir ? sy->buildid_dir : "", want);
-			if (sy->buildid_dir && !access(path, R_OK)) {
-				src = path;
-			} else {
-				snprintf(note, sizeof(note),
-					 "the file was recorded on another kernel (build id %s, "
-					 "running %s): kernel symbols are not resolved",
-					 want, running);
-				sy->kernel_note = strdup(note);
-				pr_warn("symbol: %s\n", note);
-				return;
-			}
-		}
-	}
-	if (!kb && !sy->kallsyms_given)
-		pr_warn("symbol: the file has no build id for the kernel: kernel symbols come from "
-			"the running kernel's %s and are wrong if the file was recorded on another "
-			"kernel\n",
-			src);
-	err = kallsyms__load(src, &sy->ksyms);
-	if (err) {
-		/* the hint fits the cause: hidden addresses, or a path that is wrong */
-		snprintf(note, sizeof(note), "cannot read kernel symbols from '%s': %s%s", src,
-			 err == -EPERM ? "addresses are hidden" : strerror(-err),
-			 err == -EPERM ? " (run as root or lower /proc/sys/kernel/kptr_restrict)" :
-			 err == -ENOENT && sy->kallsyms_given ? " (check the --kallsyms path)" :
-								"");
-		sy->kernel_note = strdup(note);
-		pr_warn("symbol: %s\n", note);
-		symtab__release(&sy->ksyms);
-		return;
-	}
-	symtab__fixup(&sy->ksyms);
-	sy->ksyms_usable = true;
 }
 
 /* ---- resolution ---- */
@@ -551,13 +531,49 @@ static bool map_is_identity(struct prism_dso *dso)
 	if (dso->map_identity)
 		return dso->map_identity > 0;
 	dso->map_identity = -1;
-	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE || dso->kind == DSO_BPF ||
-	    dso->kind == DSO_JIT)
+	/* a module's address is relative to its map (perf report "[k] 0x5b1e") */
+	if (dso->kind == DSO_KERNEL || dso->kind == DSO_BPF || dso->kind == DSO_JIT)
 		dso->map_identity = 1;
 	for (i = 0; i < PRISM_ARRAY_SIZE(prefixes); i++)
 		if (!strncmp(dso->path, prefixes[i], strlen(prefixes[i])))
 			dso->map_identity = 1;
 	return dso->map_identity > 0;
+}
+
+/*
+ * perf's names of the kernel: the build-id table's kernel entry names it
+ * (a vmlinux path shows in perf script as it is, in perf report as
+ * "[kernel.vmlinux]"), else "[kernel.kallsyms]"
+ */
+static void kernel_names(struct prism_symbols *sy)
+{
+	const struct bid_entry *kb = kernel_bid(sy);
+
+	sy->kname_done = true;
+	if (!kb || !strncmp(kb->path, "[kernel.kallsyms]", 17))
+		return;
+	sy->kname_long = strdup(kb->path);
+	sy->kname_short = strdup(strstr(kb->path, "vmlinux") ? "[kernel.vmlinux]" : kb->path);
+}
+
+/*
+ * The map of kernel address @ip.  Once perf has loaded the kernel's
+ * symbols, its kernel map reaches the last of them: it wins over module
+ * maps below that end, and covers addresses past the recorded length.
+ */
+static struct map *find_kernel_map(struct prism_symbols *sy, uint64_t ip)
+{
+	struct map *map = maps__find(sy->kmaps, ip);
+
+	if (map && map->dso->kind != DSO_MODULE)
+		return map;
+	if (!sy->kmap.dso || ip < sy->kmap.start)
+		return map;
+	if (!sy->ksyms_loaded)
+		ksyms__load_for(sy);
+	if (sy->ksyms_usable && ip < sy->ksyms.kernel_end)
+		return &sy->kmap;
+	return map;
 }
 
 int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumode, uint64_t ip,
@@ -566,29 +582,21 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 	bool kernel = is_kernel_mode(cpumode);
 	struct map *map = NULL;
 	const struct sym *s = NULL;
+	const struct symtab *t;
 	struct prism_dso *dso;
 
 	fill_unknown(sy, out, ip, kernel);
 	if (kernel) {
-		map = maps__find(sy->kmaps, ip);
+		/* no kernel map in the file: perf names nothing ("[unknown]") */
+		map = find_kernel_map(sy, ip);
 	} else {
 		struct proc *p = find_proc(sy, pid);
 
 		if (p)
 			map = maps__find(p->maps, ip);
 	}
-	if (!map) {
-		if (!kernel)
-			return 1;
-		/* no kernel MMAP record (pipe files may lack it): kallsyms alone */
-		if (!sy->ksyms_loaded)
-			load_ksyms(sy);
-		if (!sy->ksyms_usable || !(s = symtab__find(&sy->ksyms, ip)))
-			return 1;
-		out->dso_name = "[kernel.kallsyms]";
-		out->dso_path = "[kernel.kallsyms]";
-		goto found;
-	}
+	if (!map)
+		return 1;
 	dso = map->dso;
 	/* the DSO's segments decide dso_addr (an ET_EXEC's addresses are absolute) */
 	if (!dso->loaded && !dso->data_only && dso->kind != DSO_KERNEL && dso->kind != DSO_MODULE &&
@@ -596,21 +604,45 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 		dso__load(sy, dso, pid);
 	out->dso = dso;
 	out->dso_name = dso->name;
-	/* perf shows the kernel as [kernel.kallsyms], not its map's name (..._text) */
-	out->dso_path = dso->kind == DSO_KERNEL ? dso->name : dso->path;
+	out->dso_path = dso->path;
 	out->dso_addr = map__dso_addr(map, ip);
 	if (!map_is_identity(dso))
 		out->map_addr = map__file_off(map, ip);
 	switch (dso->kind) {
 	case DSO_KERNEL:
-	case DSO_MODULE:
+		if (!sy->kname_done)
+			kernel_names(sy);
+		/* perf shows the kernel as [kernel.kallsyms], not its map's name (..._text) */
+		out->dso_name = sy->kname_short ? sy->kname_short : dso->name;
+		out->dso_path = sy->kname_long ? sy->kname_long : dso->name;
 		if (!sy->ksyms_loaded)
-			load_ksyms(sy);
-		s = sy->ksyms_usable ? find_cached(sy, &sy->ksyms, ip) : NULL;
+			ksyms__load_for(sy);
+		s = sy->ksyms_usable ? find_cached(sy, &sy->ksyms.kernel, ip) : NULL;
+		out->kernel = true;
+		out->kind = PRISM_FRAME_KERNEL;
+		break;
+	case DSO_MODULE:
+		/* perf script and report both show a module as "[name]" */
+		out->dso_path = dso->name;
+		if (!sy->ksyms_loaded)
+			ksyms__load_for(sy);
+		t = NULL;
+		if (sy->ksyms_usable && dso->name[0] == '[') {
+			char mod[256];
+			size_t n = strlen(dso->name);
+
+			if (n >= 3 && n - 2 < sizeof(mod)) {
+				snprintf(mod, sizeof(mod), "%.*s", (int)(n - 2), dso->name + 1);
+				t = ksyms__module(&sy->ksyms, mod, false);
+			}
+		}
+		s = t ? find_cached(sy, t, ip) : NULL;
 		out->kernel = true;
 		out->kind = PRISM_FRAME_KERNEL;
 		break;
 	case DSO_BPF:
+		/* perf script shows a BPF program's own name, not the key "[bpf]name" */
+		out->dso_path = dso->name;
 		s = symtab__find(&dso->syms, ip);
 		out->kernel = true;
 		out->kind = PRISM_FRAME_BPF;
@@ -619,13 +651,15 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 		/* perf-PID.map symbols may be added later: not cached */
 		s = dso->kind == DSO_JIT ? symtab__find(&dso->syms, out->dso_addr) :
 					   find_cached(sy, &dso->syms, out->dso_addr);
+		/* demangled on first use (dso.c) */
+		if (s && s->mangled)
+			symtab__demangle(&dso->syms, (struct sym *)s, sy->opts.demangle_params);
 		if (dso->kind == DSO_JIT)
 			out->kind = PRISM_FRAME_JIT;
 		break;
 	}
 	if (!s)
 		return 1;
-found:
 	out->sym = s->name;
 	out->sym_id = s;
 	out->sym_start = s->start;

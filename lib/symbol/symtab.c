@@ -21,6 +21,15 @@ const char *symtab__strdup(struct symtab *t, const char *s)
 	return copy;
 }
 
+int symtab__keep(struct symtab *t, char *buf)
+{
+	if (prism_ensure_mem((void **)&t->strings, &t->alloc_strings, sizeof(*t->strings),
+			     t->nr_strings + 1))
+		return -ENOMEM;
+	t->strings[t->nr_strings++] = buf;
+	return 0;
+}
+
 int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *name, uint8_t binding,
 		bool copy_name)
 {
@@ -40,6 +49,7 @@ int symtab__add(struct symtab *t, uint64_t start, uint64_t size, const char *nam
 	s->name = name;
 	s->binding = binding;
 	s->zero_size = size == 0;
+	s->mangled = false;
 	s->seq = (uint32_t)(t->nr - 1);
 	return 0;
 }
@@ -98,13 +108,77 @@ static bool better(const struct sym *a, bool za, const struct sym *b, bool zb)
  * "sized beats zero-size" rule (kallsyms: __pi_memset over memset).  The
  * file order is kept (seq) to give the same answer.
  */
+/*
+ * A stable LSD radix sort by start, a byte per pass, the passes over bytes
+ * that every start shares skipped: the (start, file order) order cmp_sym()
+ * gives, in a few linear passes where qsort() makes n log n indirect calls.
+ * Return: 0, or -ENOMEM (the table is then unsorted).
+ */
+static int radix_sort(struct symtab *t)
+{
+	struct sym *tmp = prism_reallocarray(NULL, t->nr, sizeof(*tmp)), *src = t->syms, *dst = tmp;
+	uint64_t diff = 0;
+	size_t i;
+	int b;
+
+	if (!tmp)
+		return -ENOMEM;
+	for (i = 1; i < t->nr; i++)
+		diff |= t->syms[i].start ^ t->syms[0].start;
+	for (b = 0; b < 64; b += 8) {
+		size_t count[256] = { 0 }, pos = 0;
+
+		if (!((diff >> b) & 0xff))
+			continue;
+		for (i = 0; i < t->nr; i++)
+			count[(src[i].start >> b) & 0xff]++;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = pos;
+			pos += c;
+		}
+		for (i = 0; i < t->nr; i++)
+			dst[count[(src[i].start >> b) & 0xff]++] = src[i];
+		tmp = src;
+		src = dst;
+		dst = tmp;
+	}
+	/* src holds the result: keep it as the table, free the other buffer */
+	if (src != t->syms) {
+		free(t->syms);
+		t->syms = src;
+		t->alloc = t->nr;
+	} else {
+		free(dst);
+	}
+	return 0;
+}
+
+void symtab__sort(struct symtab *t)
+{
+	size_t i;
+
+	/* kallsyms lists its text symbols in address order: no sort then */
+	for (i = 1; i < t->nr; i++)
+		if (cmp_sym(&t->syms[i - 1], &t->syms[i]) > 0)
+			break;
+	if (i < t->nr && radix_sort(t))
+		qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
+}
+
 void symtab__fixup(struct symtab *t)
+{
+	symtab__sort(t);
+	symtab__fixup_sorted(t);
+}
+
+void symtab__fixup_sorted(struct symtab *t)
 {
 	size_t i, g, o = 0;
 
 	if (!t->nr)
 		return;
-	qsort(t->syms, t->nr, sizeof(*t->syms), cmp_sym);
 	for (g = 0; g < t->nr; g = i) {
 		size_t best = g;
 
@@ -131,8 +205,12 @@ void symtab__fixup(struct symtab *t)
 			t->syms[i].end = t->syms[i + 1].start;
 	}
 	/* the last zero-size symbol gets a page, as perf does for the kernel's end */
-	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start)
-		t->syms[t->nr - 1].end = t->syms[t->nr - 1].start + 4096;
+	if (t->syms[t->nr - 1].end == t->syms[t->nr - 1].start) {
+		uint64_t start = t->syms[t->nr - 1].start;
+
+		/* a symbol in the last page ends at the top of the address space */
+		t->syms[t->nr - 1].end = start > UINT64_MAX - 4096 ? UINT64_MAX : start + 4096;
+	}
 }
 
 const struct sym *symtab__find(const struct symtab *t, uint64_t addr)
@@ -155,6 +233,29 @@ const struct sym *symtab__find(const struct symtab *t, uint64_t addr)
 	if (lo >= 2 && addr < t->syms[lo - 2].end)
 		return &t->syms[lo - 2];
 	return NULL;
+}
+
+bool demangle__candidate(const char *name)
+{
+	return name[0] == '_' &&
+	       (name[1] == 'Z' || name[1] == 'R' || (name[1] == '_' && name[2] == 'Z'));
+}
+
+void symtab__demangle(struct symtab *t, struct sym *s, bool params)
+{
+	char *d;
+
+	if (!s->mangled)
+		return;
+	s->mangled = false;
+	d = demangle__name(s->name, params);
+	if (d) {
+		const char *kept = symtab__strdup(t, d);
+
+		if (kept)
+			s->name = kept;
+		free(d);
+	}
 }
 
 void symtab__release(struct symtab *t)

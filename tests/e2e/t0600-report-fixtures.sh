@@ -26,9 +26,9 @@ compare() { # NAME [prism args...]
 	prism report -i "$F/$name.data" "${MAP[@]}" --sort comm,dso,sym "$@" \
 		>"$TMP/$name.txt" 2>"$TMP/$name.err"
 	check "$name: prism report exits 0" test $? -eq 0
-	if grep -q 'recorded on another kernel' "$TMP/$name.err"; then
+	if grep -Eq 'no kernel symbols|no build id for the kernel' "$TMP/$name.err"; then
 		mode=(--kernel-aggregate)
-		echo "note: $name: recorded on another kernel, kernel rows compared in aggregate" >&3
+		echo "note: $name: no kernel symbols, kernel rows compared in aggregate" >&3
 	fi
 	if grep -q "\[vdso\] of build id .* is not this kernel's" "$TMP/$name.err"; then
 		mode+=(--vdso-aggregate)
@@ -43,7 +43,7 @@ compare() { # NAME [prism args...]
 	fi
 	check "$name: no other warnings" \
 		test -z "$(grep -v -e 'recorded on another kernel' -e "is not this kernel's" -e '^$' \
-			"$TMP/$name.err")"
+			-e 'no kernel symbols' -e 'no build id for the kernel' "$TMP/$name.err")"
 }
 
 for name in a-fp a2-fp-shell c-zstd e-two-events i-fixed-period j-inject-b j2-pipe-inject \

@@ -4,6 +4,7 @@
 
 usage: perfdata-buildid.py IN                       list: "HEX NAME" per entry
        perfdata-buildid.py IN OUT NAME=HEX [...]    set NAME's build id to HEX
+       perfdata-buildid.py IN OUT rename:OLD=NEW    the entry OLD is named NEW
 
 Tests use it to make "a file from another machine" out of a fixture, or a
 file of this machine out of one from another: the kernel's build id
@@ -14,7 +15,10 @@ every offset stays where it was.  A NAME that no entry has is an error.
 Entry layout (perf's struct perf_record_header_build_id): the 8-byte record
 header, s32 pid, 24 bytes of build id (20 used; newer perf writes the id's
 size in byte 20 when misc has bit 15), then the NUL-padded file name up to
-the entry's size.  Little-endian file mode only (PERFILE2).
+the entry's size.  Little-endian file mode only (PERFILE2).  A new name must
+fit in the old entry (perf pads names to 64 bytes): "rename:[kernel.kallsyms]=
+/lib/modules/4.10.13-1-ARCH/build/vmlinux" records the kernel under its
+vmlinux path, as perf does when it found a vmlinux at record time.
 """
 import struct
 import sys
@@ -63,7 +67,14 @@ def main(argv):
         die("usage: perfdata-buildid.py IN [OUT NAME=HEX ...]")
     buf = bytearray(open(argv[1], "rb").read())
     want = {}
+    renames = {}
     for arg in argv[3:]:
+        if arg.startswith("rename:"):
+            old, _, new = arg[7:].partition("=")
+            if not old or not new:
+                die("%s: expected rename:OLD=NEW" % arg)
+            renames[old] = new
+            continue
         name, _, hexid = arg.partition("=")
         try:
             bid = bytes.fromhex(hexid)
@@ -74,6 +85,14 @@ def main(argv):
         want[name] = bid
     done = set()
     for off, misc, _, name in list(entries(buf)):
+        if name in renames:
+            esize = struct.unpack_from("<H", buf, off + 6)[0]
+            new = renames[name].encode()
+            if len(new) >= esize - 36:
+                die("%s does not fit in the entry of %s" % (renames[name], name))
+            buf[off + 36:off + esize] = new + bytes(esize - 36 - len(new))
+            done.add(name)
+            continue
         if name not in want:
             continue
         bid = want[name]
@@ -81,7 +100,7 @@ def main(argv):
         if misc & MISC_BUILD_ID_SIZE:
             buf[off + 32] = len(bid)
         done.add(name)
-    missing = set(want) - done
+    missing = (set(want) | set(renames)) - done
     if missing:
         die("no build-id entry named %s" % ", ".join(sorted(missing)))
     open(argv[2], "wb").write(buf)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * data_src and page sizes as perf 6.1's script prints them.  The expected
- * strings are perf 6.1.192's output for the same values (t0214 compares
+ * strings are perf 6.1.192's output for the same values (t0217 compares
  * whole files with it).
  */
 #include <stdint.h>

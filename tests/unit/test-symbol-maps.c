@@ -347,6 +347,8 @@ static void test_ksymbol_bpf(void)
 	TEST_EQ(prism_symbols__resolve(sy, 1, PERF_RECORD_MISC_KERNEL, 0xffffffffc0001010, &f), 0);
 	TEST_STREQ(f.sym, "bpf_prog_6deef7357e7b4530_on_switch");
 	TEST_STREQ(f.dso_name, "bpf_prog_6deef7357e7b4530_on_switch");
+	/* perf script prints the program's name, not prism's key "[bpf]name" */
+	TEST_STREQ(f.dso_path, "bpf_prog_6deef7357e7b4530_on_switch");
 	TEST_EQ(f.kind, PRISM_FRAME_BPF);
 	TEST_TRUE(f.kernel);
 	ev.ksymbol.flags = 1; /* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
