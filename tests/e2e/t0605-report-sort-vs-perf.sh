@@ -34,9 +34,13 @@ perf record -q -g -F 1999 -e cpu-clock -o wl.data -- sh run.sh >/dev/null 2>rec.
 perf record -q -a -g -F 999 -e cpu-clock -o sw.data -- sh run.sh >/dev/null 2>rec.err ||
 	skip "perf record -a failed: $(head -1 rec.err)"
 
-rows() { # TOOL FILE KEYS [OPTION...]: the rows, padding squeezed
+# TOOL FILE KEYS [OPTION...]: the rows, padding squeezed; rows that print
+# the same percentage are put in one order (their periods can still differ
+# below the printed precision, and a rare sample pair of equal print then
+# orders by a period difference neither output shows)
+rows() {
 	"$1" report -i "$2" --stdio --no-children --sort "$3" -g none "${@:4}" 2>/dev/null |
-		grep -v '^#' | grep . | sed 's/ *$//' | tr -s ' '
+		grep -v '^#' | grep . | sed 's/ *$//' | tr -s ' ' | sort -s -k1,1gr -k2
 }
 nr=0
 for keys in comm pid cpu dso sym comm,dso dso,sym comm,dso,sym pid,sym sym,pid cpu,comm \
