@@ -3,10 +3,10 @@
  * prism header: every header feature of a perf.data file in readable form
  * (like perf report --header-only -I).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 
-#include <prism/features.h>
 #include <prism/session.h>
 #include <prism/util-check.h>
 #include <prism/strbuf.h>
@@ -40,21 +40,15 @@ int print_header(struct prism_session *s, const char *input, bool missing)
 /* prism's own section, which perf does not print: after perf's block */
 static void print_util_check(struct prism_session *s)
 {
-	size_t len;
-	const void *sec =
-		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &len);
 	struct prism_util_check *k;
+	size_t len;
 	uint64_t ns;
+	int err = prism_util_check__from_session(s, &k, &len);
 
-	if (!sec)
-		return;
-	k = prism_util_check__new();
-	if (!k)
-		return;
-	if (prism_util_check__load(k, sec, len)) {
+	if (err == -EINVAL) {
 		printf("# prism util check: a section of %zu bytes this prism does not read\n",
 		       len);
-	} else {
+	} else if (!err) {
 		printf("# prism util check: schedstat of %zu tasks at the recording's edges",
 		       prism_util_check__nr_tasks(k));
 		if (prism_util_check__has_workload(k, &ns))

@@ -424,3 +424,45 @@ int parse_options(int argc, const char **argv, const struct option_def *opts,
 	argv[out] = NULL;
 	return out;
 }
+
+int parse_num_list(const char *s, int64_t **out, size_t *nr)
+{
+	const char *p = s;
+	int64_t *v = NULL;
+	size_t n = 0, cap = 0;
+
+	while (*p) {
+		char *end;
+		long long a = strtoll(p, &end, 0), b;
+
+		if (end == p || a < 0)
+			goto bad;
+		b = a;
+		if (*end == '-') {
+			p = end + 1;
+			b = strtoll(p, &end, 0);
+			if (end == p || b < a || b - a > 65536)
+				goto bad;
+		}
+		for (; a <= b; a++) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 8;
+				v = xrealloc(v, cap * sizeof(*v));
+			}
+			v[n++] = a;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end)
+			goto bad;
+		p = end;
+	}
+	*out = v;
+	*nr = n;
+	return 0;
+bad:
+	free(v);
+	*out = NULL;
+	*nr = 0;
+	return -EINVAL;
+}

@@ -124,6 +124,12 @@ extern const struct option_def common_options[];
  *
  * Return: the number of remaining (non-option) arguments, moved to argv[0..].
  */
+/*
+ * "1,4-6" (a range at most 65536 long) into a malloc()ed array of numbers.
+ * Return: 0, or -EINVAL for anything else (nothing allocated; says nothing).
+ */
+int parse_num_list(const char *s, int64_t **out, size_t *nr);
+
 int parse_options(int argc, const char **argv, const struct option_def *opts,
 		  const char *const *usage, unsigned int flags);
 

@@ -18,34 +18,33 @@ static uint64_t dump_offset(const struct prism_session *s, const struct prism_ev
 	return pipe && ev->file_offset >= 16 ? ev->file_offset - 16 : ev->file_offset;
 }
 
-void script_dump_malformed(const struct prism_session *s, const char *where,
+void script_dump_malformed(const struct script_dump *d, const struct prism_session *s,
 			   struct prism_strbuf *sb, const struct prism_event *ev)
 {
-	prism_event__dump_raw(ev, dump_offset(s, ev), where, sb);
+	prism_event__dump_raw(ev, dump_offset(s, ev), d->where, sb);
 	prism_strbuf_addf(sb, "\n%#" PRIx64 " [%#x]: PERF_RECORD_%s: malformed, skipped\n",
 			  dump_offset(s, ev), ev->raw->size, prism_record_type_name(ev->type));
 }
 
-bool script_dump_record(const struct prism_session *s, const char *where, struct prism_strbuf *sb,
-			const struct prism_event *ev)
+bool script_dump_record(struct script_dump *d, const struct prism_session *s,
+			struct prism_strbuf *sb, const struct prism_event *ev)
 {
-	uint64_t type = 0;
-	bool id_all = false;
-	size_t i, n = prism_session__nr_evsels(s);
+	size_t n = prism_session__nr_evsels(s);
 
 	/* as perf: the records a COMPRESSED one holds, not the container */
 	if (ev->type == PRISM_RECORD_COMPRESSED || ev->type == PRISM_RECORD_COMPRESSED2)
 		return false;
-	/* perf's combined sample_type and the first event's sample_id_all */
-	for (i = 0; i < n; i++) {
-		const struct perf_event_attr *a = prism_evsel__attr(prism_session__evsel(s, i));
+	/* events come and go only in pipe mode (HEADER_ATTR records): once per change */
+	for (; d->nr_evsels < n; d->nr_evsels++) {
+		const struct perf_event_attr *a =
+			prism_evsel__attr(prism_session__evsel(s, d->nr_evsels));
 
-		type |= a->sample_type;
-		id_all |= !i && a->sample_id_all;
+		d->sample_type |= a->sample_type;
+		d->id_all |= !d->nr_evsels && a->sample_id_all;
 	}
-	prism_event__dump_raw(ev, dump_offset(s, ev), where, sb);
+	prism_event__dump_raw(ev, dump_offset(s, ev), d->where, sb);
 	prism_strbuf_addch(sb, '\n');
-	prism_event__dump_tstamp(ev, type, id_all, sb);
+	prism_event__dump_tstamp(ev, d->sample_type, d->id_all, sb);
 	prism_strbuf_addf(sb, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev),
 			  ev->raw->size, prism_record_type_name(ev->type));
 	prism_event__dump_detail(ev, sb);

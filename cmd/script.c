@@ -65,7 +65,7 @@ enum mode { MODE_TEXT, MODE_CSV, MODE_JSON, MODE_DUMP };
 
 struct script {
 	struct prism_session *s;
-	const char *where; /* -D: the input's name as perf prints it ("pipe" for a pipe) */
+	struct script_dump dump; /* -D */
 	struct prism_tasks *tasks;
 	struct prism_tp *tp;
 	bool ready; /* name width and tracing data looked up (pipe mode: at the first sample) */
@@ -655,7 +655,7 @@ static int dump_malformed(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	script_dump_malformed(sc->s, sc->where, &sc->line, ev);
+	script_dump_malformed(&sc->dump, sc->s, &sc->line, ev);
 	emit(sc);
 	return 0;
 }
@@ -664,7 +664,7 @@ static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	if (script_dump_record(sc->s, sc->where, &sc->line, ev))
+	if (script_dump_record(&sc->dump, sc->s, &sc->line, ev))
 		emit(sc);
 	return 0;
 }
@@ -877,9 +877,9 @@ int cmd_script(int argc, const char **argv)
 	so.path_map = map_path.v;
 	sc.mode = csv ? MODE_CSV : json ? MODE_JSON : dump ? MODE_DUMP : MODE_TEXT;
 	sc.s = open_input(input, force, no_order || dump);
-	sc.where = input && strcmp(input, "-") ? input : "perf.data";
+	sc.dump.where = input && strcmp(input, "-") ? input : "perf.data";
 	if (sc.s && prism_session__file_info(sc.s)->pipe)
-		sc.where = "pipe";
+		sc.dump.where = "pipe";
 	if (!sc.s) {
 		free(map_path.v);
 		return 1;

@@ -50,10 +50,17 @@ void script_put_data_src(struct prism_strbuf *sb, int *width, uint64_t src);
 void script_put_tail(struct prism_strbuf *sb, const struct prism_sample *s, unsigned int f);
 
 /* -D: a record's offset, size, type and bytes, then its one-line summary */
-bool script_dump_record(const struct prism_session *s, const char *where, struct prism_strbuf *sb,
-			const struct prism_event *ev);
+struct script_dump {
+	const char *where; /* the input's name as perf prints it ("pipe" for a pipe) */
+	/* perf's combined sample_type and the first event's sample_id_all, of nr_evsels */
+	size_t nr_evsels;
+	uint64_t sample_type;
+	bool id_all;
+};
+bool script_dump_record(struct script_dump *d, const struct prism_session *s,
+			struct prism_strbuf *sb, const struct prism_event *ev);
 /* -D: a record the session skipped: its bytes, and why it has no decoded line */
-void script_dump_malformed(const struct prism_session *s, const char *where,
+void script_dump_malformed(const struct script_dump *d, const struct prism_session *s,
 			   struct prism_strbuf *sb, const struct prism_event *ev);
 
 /* the counter reads of a perf stat record file */

@@ -23,6 +23,7 @@
 #include <prism/util.h>
 
 #include "cmd.h"
+#include "options.h"
 #include "record-opts.h"
 #include "util-record.h"
 
@@ -150,29 +151,6 @@ static void check_edge(void *ctx, bool end, int workload)
 	}
 }
 
-static int parse_pids(const char *s, int64_t **out, size_t *nr)
-{
-	size_t n = 0, cap = 0;
-	int64_t *v = NULL;
-	char *end;
-
-	while (*s) {
-		long long p = strtoll(s, &end, 10);
-
-		if (end == s || p <= 0 || (*end && *end != ','))
-			break;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 8;
-			v = xrealloc(v, cap * sizeof(*v));
-		}
-		v[n++] = p;
-		s = *end ? end + 1 : end;
-	}
-	*out = v;
-	*nr = n;
-	return n ? 0 : -EINVAL;
-}
-
 bool util_check_arm(struct util_check_rec *e, struct prism_record_opts *o)
 {
 	memset(e, 0, sizeof(*e));
@@ -181,7 +159,7 @@ bool util_check_arm(struct util_check_rec *e, struct prism_record_opts *o)
 	if (!e->check)
 		return false;
 	e->tasks = !o->cpu_list && !o->tid_list &&
-		   (!o->pid_list || !parse_pids(o->pid_list, &e->pids, &e->nr_pids));
+		   (!o->pid_list || !parse_num_list(o->pid_list, &e->pids, &e->nr_pids));
 	e->workload = e->tasks && o->argv;
 	o->edge = check_edge;
 	o->edge_ctx = e;

@@ -17,7 +17,6 @@
 #include <prism/error.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
-#include <prism/features.h>
 #include <prism/util-check.h>
 #include <prism/util.h>
 
@@ -61,41 +60,8 @@ static const char *const usage[] = {
 /* "1,2,5-7" into a malloc'd array; -1 after printing an error */
 static int parse_list(const char *what, const char *s, int64_t **out, size_t *nr)
 {
-	const char *p = s;
-	int64_t *v = NULL;
-	size_t n = 0, cap = 0;
-
-	while (*p) {
-		char *end;
-		long long a = strtoll(p, &end, 0), b;
-
-		if (end == p || a < 0)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			p = end + 1;
-			b = strtoll(p, &end, 0);
-			if (end == p || b < a || b - a > 65536)
-				goto bad;
-		}
-		for (; a <= b; a++) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 8;
-				v = xrealloc(v, cap * sizeof(*v));
-			}
-			v[n++] = a;
-		}
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
-	*out = v;
-	*nr = n;
-	return 0;
-bad:
-	free(v);
+	if (!parse_num_list(s, out, nr))
+		return 0;
 	error("invalid %s list '%s'", what, s);
 	hint("give numbers separated by commas, ranges as 2-5 (e.g. --%s 1,4-6)", what);
 	return -1;
@@ -797,23 +763,16 @@ static void load_check(struct util_cmd *c, struct prism_session *s, struct prism
 		       const char *path, const struct prism_util_opts *uo)
 {
 	size_t len;
-	const void *sec =
-		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &len);
 	uint64_t end;
 
-	if (!sec || uo->time_start || uo->time_end)
+	if (uo->time_start || uo->time_end)
 		return;
-	c->check = prism_util_check__new();
-	if (!c->check)
-		return;
-	if (prism_util_check__load(c->check, sec, len)) {
+	if (prism_util_check__from_session(s, &c->check, &len) == -EINVAL)
 		warning("'%s': the accounting check section (%zu bytes) is not one this prism "
 			"reads: no accounting check",
 			path ? path : "perf.data", len);
-		prism_util_check__free(c->check);
-		c->check = NULL;
+	if (!c->check)
 		return;
-	}
 	end = prism_util_check__end(c->check);
 	if (end)
 		prism_util__set_end(u, end);

@@ -27,6 +27,7 @@
 
 #include <prism/core.h>
 
+struct prism_session;
 struct prism_strbuf;
 struct prism_util_check;
 struct prism_util_result;
@@ -99,6 +100,15 @@ PRISM_API bool prism_util_check__has_workload(const struct prism_util_check *k, 
  */
 PRISM_API int prism_util_check__save(const struct prism_util_check *k, struct prism_strbuf *sb);
 PRISM_API int prism_util_check__load(struct prism_util_check *k, const void *buf, size_t len);
+
+/*
+ * The check a file carries (its PRISM_FEAT_UTIL_CHECK section), in a new
+ * object *@out.  @len (may be NULL): the section's size.  Return: 0;
+ * -ENOENT when the file has none; -EINVAL when it is not one this prism
+ * reads; -ENOMEM.
+ */
+PRISM_API int prism_util_check__from_session(const struct prism_session *s,
+					     struct prism_util_check **out, size_t *len);
 
 /* compare with the report @r (best unfiltered); 0 or -ENOMEM */
 PRISM_API int prism_util_check__compare(const struct prism_util_check *k,

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <prism/features.h>
+#include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/util-check.h>
 
@@ -135,5 +137,31 @@ int prism_util_check__load(struct prism_util_check *k, const void *buf, size_t l
 	k->workload_ns = get64(p + 32, swap);
 	k->self_pid = get32(p + 40, swap);
 	check_sort(k);
+	return 0;
+}
+
+int prism_util_check__from_session(const struct prism_session *s, struct prism_util_check **out,
+				   size_t *len)
+{
+	size_t n;
+	const void *sec =
+		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &n);
+	struct prism_util_check *k;
+	int err;
+
+	*out = NULL;
+	if (len)
+		*len = n;
+	if (!sec)
+		return -ENOENT;
+	k = prism_util_check__new();
+	if (!k)
+		return -ENOMEM;
+	err = prism_util_check__load(k, sec, n);
+	if (err) {
+		prism_util_check__free(k);
+		return err;
+	}
+	*out = k;
 	return 0;
 }

@@ -160,7 +160,7 @@ void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struc
 	if (p->running && c->cur == p && p->rt_mark && p->rt_mark < now)
 		steal_gap(u, c, cpu, p, now, r);
 	p->rt_mark = now;
-	p->rt_last = now;
+	p->rt_counted = true;
 	p->rt_irq = sat_add(c->t[B_IRQ], c->t[B_SOFTIRQ]);
 }
 
@@ -181,9 +181,9 @@ __wraps void util_trail_to_idle(struct prism_util *u, struct cpu *c, uint32_t cp
 	struct task_cpu *row;
 	uint64_t x;
 
-	if (!t || !t->rt_last || t->rt_last >= now || now - t->rt_last > TRAIL_MAX_NS)
+	if (!t || !t->rt_counted || t->rt_mark >= now || now - t->rt_mark > TRAIL_MAX_NS)
 		return;
-	x = now - t->rt_last;
+	x = now - t->rt_mark;
 	row = task_row(t, cpu);
 	if (!row || !take(row->t, c->t, b, x))
 		return;
@@ -191,5 +191,5 @@ __wraps void util_trail_to_idle(struct prism_util *u, struct cpu *c, uint32_t cp
 	t->moved += x;
 	u->an.runtime_moved_ns += x;
 	if (!t->running && !t->dead && t->off_since == now)
-		t->off_since = t->rt_last;
+		t->off_since = t->rt_mark;
 }

@@ -240,7 +240,7 @@ static void switch_in(struct cpu *c, uint32_t cpu, struct task *t, uint64_t now)
 	t->run_since = now;
 	t->rt_mark = now;
 	t->rt_irq = sat_add(c->t[B_IRQ], c->t[B_SOFTIRQ]);
-	t->rt_last = 0;
+	t->rt_counted = false;
 	t->wake = 0;
 	t->switch_ins++;
 }

@@ -126,7 +126,7 @@ struct task {
 	 */
 	uint64_t rt_mark;
 	uint64_t rt_irq; /* its CPU's irq + softirq time at the mark */
-	uint64_t rt_last; /* its last runtime event since its switch-in, 0 none */
+	bool rt_counted; /* rt_mark is a runtime event since its switch-in */
 	uint64_t tail; /* run time after its last switch-in, when running at the end */
 	uint64_t head; /* run time on CPUs before their first sched_switch */
 	uint64_t orphan; /* run time closed by a switch sample without a tid */

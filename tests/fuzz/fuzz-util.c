@@ -17,12 +17,12 @@
  *   bit 1: keep only tid 1-100 and CPU 0
  *   bit 2: a tiny order_mem_limit (the time sort flushes early)
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include <prism/features.h>
 #include <prism/log.h>
 #include <prism/session.h>
 #include <prism/util-check.h>
@@ -112,18 +112,13 @@ static void read_result(struct prism_util *u, const struct prism_util_result *r)
 /* prism's accounting check section (PRISM_FEAT_UTIL_CHECK), against the report */
 static void check_section(struct prism_session *s, const struct prism_util_result *r)
 {
-	size_t len;
-	const void *sec =
-		prism_features__raw(prism_session__features(s), PRISM_FEAT_UTIL_CHECK, &len);
 	struct prism_util_check_result res;
 	struct prism_util_check *k;
+	int err = prism_util_check__from_session(s, &k, NULL);
 
-	if (!sec)
-		return;
-	k = prism_util_check__new();
-	if (!k)
+	if (err == -ENOMEM)
 		abort();
-	if (!prism_util_check__load(k, sec, len)) {
+	if (!err) {
 		sink += prism_util_check__nr_tasks(k) + prism_util_check__end(k);
 		if (r && !prism_util_check__compare(k, r, &res))
 			sink += res.nr_within + res.nr_differ + (uint64_t)res.worst_ns;

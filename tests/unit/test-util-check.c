@@ -66,38 +66,35 @@ static void test_round_trip(void)
 	prism_util_check__free(l);
 }
 
+/* a field of @width bytes (4 or 8) at @p, byte-swapped in place */
+static void swap_field(uint8_t *p, size_t width)
+{
+	uint32_t v32;
+	uint64_t v64;
+
+	if (width == 4) {
+		memcpy(&v32, p, 4);
+		v32 = bswap_32(v32);
+		memcpy(p, &v32, 4);
+	} else {
+		memcpy(&v64, p, 8);
+		v64 = bswap_64(v64);
+		memcpy(p, &v64, 8);
+	}
+}
+
 /* the section as a writer of the other byte order wrote it */
 static void swap_section(uint8_t *p, size_t len)
 {
 	static const uint8_t head[] = { 4, 4, 4, 4, 8, 8, 4, 4 }; /* from offset 8 */
 	static const uint8_t entry[] = { 4, 4, 8, 8 }; /* then comm[16] */
 	size_t off = 8, i, e;
-	uint32_t v32;
-	uint64_t v64;
 
-	for (i = 0; i < sizeof(head); off += head[i++]) {
-		if (head[i] == 4) {
-			memcpy(&v32, p + off, 4);
-			v32 = bswap_32(v32);
-			memcpy(p + off, &v32, 4);
-		} else {
-			memcpy(&v64, p + off, 8);
-			v64 = bswap_64(v64);
-			memcpy(p + off, &v64, 8);
-		}
-	}
+	for (i = 0; i < sizeof(head); off += head[i++])
+		swap_field(p + off, head[i]);
 	for (e = 48; e + 40 <= len; e += 40)
-		for (i = 0, off = e; i < sizeof(entry); off += entry[i++]) {
-			if (entry[i] == 4) {
-				memcpy(&v32, p + off, 4);
-				v32 = bswap_32(v32);
-				memcpy(p + off, &v32, 4);
-			} else {
-				memcpy(&v64, p + off, 8);
-				v64 = bswap_64(v64);
-				memcpy(p + off, &v64, 8);
-			}
-		}
+		for (i = 0, off = e; i < sizeof(entry); off += entry[i++])
+			swap_field(p + off, entry[i]);
 }
 
 static void test_other_byte_order(void)
