@@ -34,6 +34,7 @@ const struct cmd_struct commands[] = {
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
+	{ "top", cmd_top, "live CPU utilization per task, CPU and syscall, refreshed (like top)" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 

@@ -8,11 +8,8 @@
  * per-thread syscall summary like `perf trace -s`.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +29,7 @@
 
 #include "cmd.h"
 #include "options.h"
+#include "live.h"
 #include "record-opts.h"
 
 struct sc_stat { /* one (thread, syscall) */
@@ -76,53 +74,6 @@ struct trace {
 		char comm[16];
 	} comms[1024];
 };
-
-static struct prism_record *trace_rec;
-static volatile sig_atomic_t trace_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	trace_stop = 1;
-	if (trace_rec)
-		prism_record__stop(trace_rec);
-}
-
-struct rec_thread {
-	struct prism_record_opts *o;
-	int wfd;
-	int err;
-	char msg[2048];
-	bool mounted;
-	struct prism_record_stats stats;
-};
-
-static void *record_thread(void *arg)
-{
-	struct rec_thread *t = arg;
-	struct prism_record *r = prism_record__new(t->o);
-
-	if (!r) {
-		snprintf(t->msg, sizeof(t->msg), "%s", prism_record_new_error());
-		t->err = -EINVAL;
-		close(t->wfd);
-		return NULL;
-	}
-	trace_rec = r;
-	if (trace_stop)
-		prism_record__stop(r);
-	t->err = prism_record__open(r);
-	t->mounted = prism_record__mounted_tracefs(r);
-	if (!t->err)
-		t->err = prism_record__run(r);
-	if (t->err)
-		snprintf(t->msg, sizeof(t->msg), "%s", prism_record__error(r));
-	t->stats = *prism_record__stats(r);
-	trace_rec = NULL;
-	prism_record__free(r);
-	close(t->wfd); /* EOF for the reader */
-	return NULL;
-}
 
 static void setup(struct trace *tr)
 {
@@ -723,17 +674,15 @@ int cmd_trace(int argc, const char **argv)
 		NULL,
 	};
 	struct prism_record_opts o = { .output = "-" };
-	struct rec_thread rt = { .o = &o };
+	struct live_rec rt;
 	struct prism_session_opts so = { 0 };
 	struct trace tr = { .line = STRBUF_INIT };
 	struct prism_tool tool = { .sample = on_record, .other = on_record, .other_all = true };
-	struct sigaction sa = { .sa_handler = on_signal };
 	struct utsname u;
-	pthread_t th;
 	double min_ms = 0;
 	bool raw = false, failure = false, no_strings = false;
 	const char *output = NULL;
-	int fds[2], err, ret = 0;
+	int err, ret = 0;
 	const struct option_def opts[] = {
 		OPT_CALLBACK(
 			'e', "event", NULL, "events",
@@ -822,25 +771,12 @@ int cmd_trace(int argc, const char **argv)
 	 */
 	if (tr.strace && tr.syscalls && !no_strings && !o.cpu_list)
 		start_strcap(&tr, &o);
-	if (pipe2(fds, O_CLOEXEC)) {
+	if (live_start(&rt, &o)) {
 		prism_evspecs__free(record_specs);
 		record_specs = NULL;
-		return error("pipe: %s", strerror(errno)), 1;
+		return 1;
 	}
-	o.output_fd = fds[1];
-	rt.wfd = fds[1];
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
-	if (pthread_create(&th, NULL, record_thread, &rt)) {
-		close(fds[0]);
-		close(fds[1]);
-		prism_evspecs__free(record_specs);
-		record_specs = NULL;
-		return error("cannot start the recorder thread"), 1;
-	}
-	so.fd = fds[0];
+	so.fd = rt.rfd;
 	tr.tasks = prism_tasks__new();
 	tr.s = prism_session__open(&so);
 	if (tr.s && tr.tasks) {
@@ -850,18 +786,8 @@ int cmd_trace(int argc, const char **argv)
 			ret = 1;
 		}
 	}
-	close(fds[0]); /* a recorder still writing gets EPIPE and stops */
-	pthread_join(th, NULL);
-	if (rt.mounted)
-		info("mounted tracefs on /sys/kernel/tracing");
-	if (rt.err && rt.err != -EPIPE) {
-		const char *nl = strchr(rt.msg, '\n');
-
-		error("%.*s", nl ? (int)(nl - rt.msg) : (int)strlen(rt.msg), rt.msg);
-		if (nl)
-			fprintf(stderr, "%s\n", nl + 1);
+	if (live_finish(&rt))
 		ret = 1;
-	}
 	if (!ret && tr.summary)
 		print_summary(&tr);
 	if (!quiet && (rt.stats.lost || rt.stats.lost_samples))

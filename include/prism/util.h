@@ -242,6 +242,16 @@ struct prism_util_report_opts {
 struct prism_util_opts {
 	uint64_t time_start, time_end; /* only events inside [start, end]; 0 = open */
 	const char *arch; /* syscall table to use; NULL = the file's HEADER_ARCH */
+	/*
+	 * Live analysis (prism top): prism_util__process() calls on_interval
+	 * every interval_ns of event time, before the first event at or past
+	 * the interval's end (@now: that event's time), from inside the read;
+	 * it typically calls prism_util__interval().  It returns 0 to go on, a
+	 * positive value to end the read early, or a negative error.
+	 */
+	uint64_t interval_ns;
+	int (*on_interval)(void *ctx, struct prism_util *u, uint64_t now);
+	void *interval_ctx;
 };
 
 /**
@@ -349,6 +359,52 @@ PRISM_API int prism_util__process_calls(struct prism_util *u, const struct prism
  * only on POWER).
  */
 PRISM_API const char *const *prism_util_preset(void);
+
+/* ---- intervals of a live analysis ---- */
+
+struct prism_util_iv_task {
+	uint32_t tid, pid;
+	char comm[16];
+	struct prism_util_times t; /* during the interval (off-CPU times land when it runs again) */
+	uint64_t moves; /* migrations during the interval */
+	uint64_t wakeups, wakeup_total; /* woken -> running latencies that ended in it */
+	bool running; /* on a CPU at the interval's end */
+};
+
+struct prism_util_iv_call {
+	int64_t id;
+	char name[32];
+	uint64_t count; /* calls that completed during the interval */
+	uint64_t elapsed; /* their wall time, enter -> exit */
+};
+
+struct prism_util_interval {
+	uint64_t start, end, length; /* in the events' clock */
+	uint32_t nr_cpus;
+	const struct prism_util_cpu_row *cpus; /* every CPU seen, ascending */
+	struct prism_util_times all; /* sum over the CPUs */
+	size_t nr_tasks;
+	const struct prism_util_iv_task *tasks; /* alive or on a CPU during the interval */
+	size_t nr_syscalls;
+	const struct prism_util_iv_call *syscalls; /* completed during it, most first */
+	uint64_t nr_events; /* events processed during the interval */
+	uint64_t lost_events, lost_samples; /* reported lost during the interval */
+};
+
+/**
+ * prism_util__interval - what happened since the last interval
+ * @u: an analysis being fed (not finished)
+ * @now: the interval's end, in the events' clock (no earlier than the
+ *	 events fed): every CPU is charged up to it
+ * @iv: set to the interval (owned by @u, valid until the next call or free)
+ *
+ * The first interval starts at the first event.  The analysis goes on: a
+ * report at the end covers the whole trace, as if no interval was taken.
+ *
+ * Return: 0, or -ENOMEM.
+ */
+PRISM_API int prism_util__interval(struct prism_util *u, uint64_t now,
+				   const struct prism_util_interval **iv);
 
 /* ---- names ---- */
 

@@ -85,6 +85,7 @@ void prism_util__free(struct prism_util *u)
 	if (!u)
 		return;
 	util_report_free(u);
+	util_interval_free(u);
 	calltab_release(&u->pcalls);
 	for (i = 0; i < u->nr_tasks; i++) {
 		calltab_release(&u->tasks[i]->calls);
@@ -116,7 +117,7 @@ void prism_util__set_missing(struct prism_util *u, const char *missing)
 	u->missing = missing ? strdup(missing) : NULL;
 }
 
-static void times_from(struct prism_util_times *o, const uint64_t *t)
+void util_times_from(struct prism_util_times *o, const uint64_t *t)
 {
 	o->user = t[B_USER];
 	o->sys = t[B_SYS];
@@ -391,7 +392,7 @@ static int build_task(struct prism_util *u, struct arena *a, struct task *t, int
 		if (o->nr_cpus && !in_list(o->cpus, o->nr_cpus, t->cpus[i].cpu))
 			continue;
 		rows[n].cpu = t->cpus[i].cpu;
-		times_from(&rows[n].t, t->cpus[i].t);
+		util_times_from(&rows[n].t, t->cpus[i].t);
 		times_add(&out->all, &rows[n].t);
 		n++;
 	}
@@ -473,7 +474,7 @@ int prism_util__report(struct prism_util *u, const struct prism_util_report_opts
 				continue;
 			rows[n].cpu = (uint32_t)i;
 			if (i < u->nr_cpus && u->cpus[i].seen) {
-				times_from(&rows[n].t, u->cpus[i].t);
+				util_times_from(&rows[n].t, u->cpus[i].t);
 			} else {
 				rows[n].t.idle = r->length;
 				r->anomalies.cpus_without_events++;

@@ -111,6 +111,7 @@ struct source {
 	struct evinfo *ev;
 	size_t nr_ev;
 	int err;
+	uint64_t next_interval; /* opts.on_interval: the end of the current interval, 0 = none yet */
 };
 
 static void resolve(struct source *src, struct prism_evsel *evsel, struct evinfo *ei)
@@ -273,6 +274,58 @@ static __attribute__((noinline)) int on_sample_event(struct source *src, const s
 	return err < 0 ? err : 0;
 }
 
+/* names and pids of tasks the tracepoints did not tell */
+static void fill_names(struct source *src)
+{
+	struct prism_util *u = src->u;
+	size_t i;
+
+	for (i = 0; i < u->nr_tasks; i++) {
+		struct task *t = u->tasks[i];
+		const char *comm;
+		int64_t pid;
+
+		if (!t->pid_known) {
+			pid = prism_tasks__pid(src->tasks, t->tid);
+			if (pid >= 0) {
+				t->pid = (uint32_t)pid;
+				t->pid_known = true;
+			}
+		}
+		if (!t->comm[0]) {
+			comm = prism_tasks__comm(src->tasks, t->tid);
+			if (!comm && src->tp)
+				comm = prism_tp__comm(src->tp, (int)t->tid);
+			if (comm) {
+				size_t n = strnlen(comm, sizeof(t->comm) - 1);
+
+				memcpy(t->comm, comm, n);
+				t->comm[n] = '\0';
+			}
+		}
+	}
+}
+
+/* opts.on_interval when the event at @time ends the current interval */
+static int interval_edge(struct source *src, uint64_t time)
+{
+	struct prism_util *u = src->u;
+	uint64_t len = u->opts.interval_ns ? u->opts.interval_ns : 1000000000u;
+	int ret;
+
+	if (!src->next_interval) {
+		src->next_interval = time + len;
+		return 0;
+	}
+	if (time < src->next_interval)
+		return 0;
+	while (src->next_interval <= time)
+		src->next_interval += len;
+	fill_names(src);
+	ret = u->opts.on_interval(u->opts.interval_ctx, u, time);
+	return ret;
+}
+
 static int on_sample(void *ctx, const struct prism_sample_basic *b)
 {
 	struct source *src = ctx;
@@ -282,6 +335,11 @@ static int on_sample(void *ctx, const struct prism_sample_basic *b)
 
 	if (unlikely(b->time < src->time_lo || b->time > src->time_hi))
 		return 0;
+	if (unlikely(src->u->opts.on_interval)) {
+		err = interval_edge(src, b->time);
+		if (err)
+			return err;
+	}
 	idx = b->evsel->idx;
 	if (idx < 0)
 		return 0;
@@ -486,31 +544,7 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 	note_missing(&src);
 	u->an.out_of_order = prism_session__stats(s)->nr_out_of_order;
 	prism_util__finish(u);
-	/* names and pids of tasks the tracepoints did not tell */
-	for (i = 0; i < u->nr_tasks; i++) {
-		struct task *t = u->tasks[i];
-		const char *comm;
-		int64_t pid;
-
-		if (!t->pid_known) {
-			pid = prism_tasks__pid(src.tasks, t->tid);
-			if (pid >= 0) {
-				t->pid = (uint32_t)pid;
-				t->pid_known = true;
-			}
-		}
-		if (!t->comm[0]) {
-			comm = prism_tasks__comm(src.tasks, t->tid);
-			if (!comm && src.tp)
-				comm = prism_tp__comm(src.tp, (int)t->tid);
-			if (comm) {
-				size_t n = strnlen(comm, sizeof(t->comm) - 1);
-
-				memcpy(t->comm, comm, n);
-				t->comm[n] = '\0';
-			}
-		}
-	}
+	fill_names(&src);
 	free(src.ev);
 	prism_tasks__free(src.tasks);
 	return err < 0 ? err : 0;

@@ -208,6 +208,7 @@ struct prism_util {
 	/* report storage, rebuilt by prism_util__report() */
 	void *rep;
 	struct calltab pcalls; /* prism_util__process_calls()'s tables */
+	void *iv; /* prism_util__interval()'s baselines and result */
 };
 
 /* umap */
@@ -286,6 +287,10 @@ int util_call_name(const struct prism_util *u, enum prism_util_call_kind kind, i
 		   char *buf, size_t len, const char **name);
 
 void util_report_free(struct prism_util *u);
+/* bucket times in struct prism_util_times order */
+void util_times_from(struct prism_util_times *o, const uint64_t *t);
+/* interval.c: the interval results' storage (prism_util__interval()) */
+void util_interval_free(struct prism_util *u);
 
 /* state.c */
 struct task *util_find_task(struct prism_util *u, uint32_t tid);
