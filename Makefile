@@ -219,12 +219,19 @@ endif
 
 LIBPRISM := $(BUILD)/libprism.a
 PRISM := $(BUILD)/prism
+# man pages and bash completion, made by the built binary from its option
+# tables (scripts/gen-docs): a new command or option is covered at once
+DOCS_STAMP := $(BUILD)/docs/.stamp
 
 .PHONY: all run test deps check check-format format install clean fuzz bench unit-bins \
 	test-bins bench-bins FORCE fuzz-bins fuzz-long
 .DEFAULT_GOAL := all
 
-all: $(PRISM) $(LIBPRISM)
+all: $(PRISM) $(LIBPRISM) $(DOCS_STAMP)
+
+$(DOCS_STAMP): $(PRISM) scripts/gen-docs
+	$(call msg,GEN,$(BUILD)/docs)
+	$(Q)scripts/gen-docs $(PRISM) $(BUILD)/docs && touch $@
 
 deps:
 	@:
@@ -273,7 +280,7 @@ $(BUILD)/CFLAGS: FORCE
 	@echo '$(CC) $(CFLAGS) $(LIB_CFLAGS) $(ALL_LDFLAGS) $(LDLIBS)' | cmp -s - $@ || \
 		echo '$(CC) $(CFLAGS) $(LIB_CFLAGS) $(ALL_LDFLAGS) $(LDLIBS)' > $@
 
-test-bins: $(PRISM) $(UNIT_BINS) $(HELPER_BINS) $(WORKLOAD_BINS)
+test-bins: $(PRISM) $(UNIT_BINS) $(HELPER_BINS) $(WORKLOAD_BINS) $(DOCS_STAMP)
 
 # ---------------------------------------------------------------------------
 # make test: build the sanitizer variant (and the release build, so both
@@ -303,6 +310,11 @@ install: all
 	install -m 755 $(PRISM) $(DESTDIR)$(PREFIX)/bin/prism
 	install -m 644 $(LIBPRISM) $(DESTDIR)$(PREFIX)/lib/libprism.a
 	install -m 644 include/prism/*.h $(DESTDIR)$(PREFIX)/include/prism/
+	install -d $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions
+	install -m 644 $(BUILD)/docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 $(BUILD)/docs/completion/prism \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/prism
 	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' 'includedir=$${prefix}/include' '' \
 		'Name: prism' 'Description: perf.data reader, recorder and analyses (libprism)' \
 		'Version: $(PRISM_VERSION)' 'Libs: -L$${libdir} -lprism $(FEATURE_LIBS) -lm' \

@@ -147,6 +147,11 @@ int main(int argc, const char **argv)
 			print_main_help(stdout);
 			return check_stdout(0);
 		}
+		if (!strcmp(argv[i], "--list-cmds")) { /* for the build's docs */
+			for (i = 0; i < nr_commands; i++)
+				printf("%s\n", commands[i].name);
+			return check_stdout(0);
+		}
 	}
 	argc = parse_options(argc, argv, main_options, main_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (show_version) {

@@ -312,6 +312,15 @@ static void parse_long(const char *a, const char ***argvp, const char **end)
 		usage_with_options(cur_usage, cur_opts, false);
 		exit(0);
 	}
+	/* the build's: the man page and the completion's list (cmd/options-doc.c) */
+	if (!strcmp(name, "help-man")) {
+		options_print_man(cur_usage, cur_opts);
+		exit(0);
+	}
+	if (!strcmp(name, "list-opts")) {
+		options_print_list(cur_opts);
+		exit(0);
+	}
 	o = find_long(name, len, &negated);
 	snprintf(shown, sizeof(shown), "--%.*s", (int)len, name);
 	if (!o) {

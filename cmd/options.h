@@ -136,6 +136,14 @@ int parse_options(int argc, const char **argv, const struct option_def *opts,
 /* print usage lines and option help to stdout (err=false) or stderr */
 void usage_with_options(const char *const *usage, const struct option_def *opts, bool err);
 
+/*
+ * Hidden options every command takes (the build generates the docs with
+ * them, cmd/options-doc.c): --help-man prints the command's man page in
+ * roff, --list-opts its options one a line ("-s<TAB>--long<TAB>argname").
+ */
+void options_print_man(const char *const *usage, const struct option_def *opts);
+void options_print_list(const struct option_def *opts);
+
 /* print an error and the usage, exit 129 */
 __attribute__((noreturn, format(printf, 3, 4))) void
 usage_error(const char *const *usage, const struct option_def *opts, const char *fmt, ...);

@@ -173,10 +173,10 @@ static double pct(uint64_t x, uint64_t len)
 static void cpu_line(struct prism_strbuf *o, const char *name, const struct prism_util_times *t,
 		     uint64_t len)
 {
-	prism_strbuf_addf(o,
-			  "%-6s %6.1f util %6.1f usr %6.1f sys %6.1f irq %6.1f sirq %6.1f hv %6.1f idle\n",
-			  name, pct(on_cpu(t), len), pct(t->user, len), pct(t->sys, len),
-			  pct(t->irq, len), pct(t->softirq, len), pct(t->hv, len), pct(t->idle, len));
+	prism_strbuf_addf(
+		o, "%-6s %6.1f util %6.1f usr %6.1f sys %6.1f irq %6.1f sirq %6.1f hv %6.1f idle\n",
+		name, pct(on_cpu(t), len), pct(t->user, len), pct(t->sys, len), pct(t->irq, len),
+		pct(t->softirq, len), pct(t->hv, len), pct(t->idle, len));
 }
 
 static int cmp_lat(const void *pa, const void *pb)
@@ -249,8 +249,9 @@ void top_render(struct prism_strbuf *out, const struct top_snap *s, const struct
 		cpu_line(out, name, &iv->cpus[i].t, iv->length);
 	}
 	cpu_line(out, "all", &iv->all, iv->length * (iv->nr_cpus ? iv->nr_cpus : 1));
-	prism_strbuf_addf(out, "anomalies: lost %" PRIu64 " events, %" PRIu64 " samples in the interval (%" PRIu64
-			  " since the start)\n",
+	prism_strbuf_addf(out,
+			  "anomalies: lost %" PRIu64 " events, %" PRIu64
+			  " samples in the interval (%" PRIu64 " since the start)\n",
 			  iv->lost_events, iv->lost_samples, s->lost_total);
 
 	rows = make_rows(s, v, &nr);
@@ -265,9 +266,9 @@ void top_render(struct prism_strbuf *out, const struct top_snap *s, const struct
 				  "%7u %7u %-16s %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %5" PRIu64
 				  " %9.1f\n",
 				  r->pid, v->procs ? r->nr : r->tid, r->comm[0] ? r->comm : "?",
-				  pct(on_cpu(&r->t), len), pct(r->t.user, len),
-				  pct(r->t.sys, len), pct(r->t.irq, len),
-				  pct(r->t.softirq, len), pct(r->t.hv, len), r->moves, lat_us(r));
+				  pct(on_cpu(&r->t), len), pct(r->t.user, len), pct(r->t.sys, len),
+				  pct(r->t.irq, len), pct(r->t.softirq, len), pct(r->t.hv, len),
+				  r->moves, lat_us(r));
 	}
 	free(rows);
 	syscalls(out, s, v);
