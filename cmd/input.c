@@ -4,14 +4,84 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <prism/error.h>
 
 #include "cmd.h"
 #include "input.h"
+
+bool input_streams_stdout;
+
+/*
+ * Progress of a long read on stderr: only on a terminal, not with -q, not
+ * over the output of a command that prints as it reads to that terminal;
+ * after the read has taken PRISM_PROGRESS_DELAY seconds (default 1).
+ */
+static struct {
+	const char *path;
+	uint64_t start, last, delay;
+	bool shown;
+} progress;
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void progress_clear(void)
+{
+	if (progress.shown)
+		fputs("\r\033[K", stderr);
+	progress.shown = false;
+}
+
+static void show_progress(void *ctx, uint64_t done, uint64_t total, uint64_t records, bool end)
+{
+	uint64_t now = mono_ns(), dt = now - progress.start;
+	double secs = (double)dt / 1e9;
+
+	(void)ctx;
+	if (end) {
+		progress_clear();
+		return;
+	}
+	if (dt < progress.delay || (progress.shown && now - progress.last < 100000000u))
+		return;
+	progress.last = now;
+	progress.shown = true;
+	if (total)
+		fprintf(stderr,
+			"\r%s: %3.0f%% of %.1f MiB, %" PRIu64 " records, %.0f records/s\033[K",
+			progress.path, done >= total ? 100.0 : 100.0 * (double)done / (double)total,
+			(double)total / (1 << 20), records, secs > 0 ? (double)records / secs : 0);
+	else
+		fprintf(stderr, "\r%s: %.1f MiB, %" PRIu64 " records, %.0f records/s\033[K",
+			progress.path, (double)done / (1 << 20), records,
+			secs > 0 ? (double)records / secs : 0);
+}
+
+static void progress_arm(struct prism_session_opts *o, const char *path)
+{
+	const char *env = getenv("PRISM_PROGRESS_DELAY");
+	double delay = env && *env ? strtod(env, NULL) : 1.0;
+
+	if (quiet || !isatty(STDERR_FILENO) || (input_streams_stdout && isatty(STDOUT_FILENO)))
+		return;
+	progress.path = path;
+	progress.start = mono_ns();
+	progress.delay = delay > 0 ? (uint64_t)(delay * 1e9) : 0;
+	progress.shown = false;
+	o->progress = show_progress;
+}
 
 struct prism_session *open_input(const char *path, bool force, bool no_order)
 {
@@ -44,6 +114,8 @@ struct prism_session *open_session(struct prism_session_opts *o, bool force)
 			return NULL;
 		}
 	}
+	if (strcmp(opts.path, "-") && !opts.progress)
+		progress_arm(&opts, opts.path);
 	s = prism_session__open(&opts);
 	if (!s) {
 		int err = errno;
@@ -95,6 +167,7 @@ int report_process_result(struct prism_session *s, const char *path, int err)
 	const char *detail = prism_session__error(s);
 	char buf[128];
 
+	progress_clear();
 	warn_skipped(s, path);
 	if (err >= 0)
 		return 0;

@@ -9,6 +9,13 @@
 
 #include <prism/session.h>
 
+/*
+ * Set by a command that prints as it reads (prism script): no progress
+ * line over its output on a terminal.  Reads of files show their progress
+ * on a terminal's stderr otherwise (not with -q, not in pipes).
+ */
+extern bool input_streams_stdout;
+
 /* open @path (NULL = "perf.data", "-" = stdin); prints the error and returns NULL on failure */
 struct prism_session *open_input(const char *path, bool force, bool no_order);
 /* the same with every session option (o->path NULL = "perf.data") */

@@ -106,7 +106,8 @@ void options_print_man(const char *const *usage, const struct option_def *opts)
 	fputs(".SH NAME\n", stdout);
 	roff(stdout, name);
 	fputs(" \\- ", stdout);
-	roff(stdout, cmd ? cmd->summary : "a Linux performance-analysis toolkit built on perf_events");
+	roff(stdout,
+	     cmd ? cmd->summary : "a Linux performance-analysis toolkit built on perf_events");
 	fputs("\n.SH SYNOPSIS\n.nf\n", stdout);
 	for (u = usage; *u; u++) {
 		roff(stdout, *u);

@@ -876,6 +876,7 @@ int cmd_script(int argc, const char **argv)
 	}
 	so.path_map = map_path.v;
 	sc.mode = csv ? MODE_CSV : json ? MODE_JSON : dump ? MODE_DUMP : MODE_TEXT;
+	input_streams_stdout = true;
 	sc.s = open_input(input, force, no_order || dump);
 	sc.dump.where = input && strcmp(input, "-") ? input : "perf.data";
 	if (sc.s && prism_session__file_info(sc.s)->pipe)

@@ -30,6 +30,14 @@ struct prism_session_opts {
 	int fd; /* used when path is NULL */
 	bool no_order; /* deliver records in file order */
 	size_t order_mem_limit; /* bytes the time sort may hold; 0 = default (32 MiB) */
+	/*
+	 * Called by prism_session__process() as the data is read, every 64 KiB
+	 * or so: @done bytes of records read of @total (the data section, and
+	 * a directory's streams; 0 for a pipe), @records so far; once more
+	 * with @end set when the read ends (a display can go).  NULL: none.
+	 */
+	void (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t records, bool end);
+	void *progress_ctx;
 };
 
 /*

@@ -34,6 +34,9 @@ struct prism_session {
 	struct prism_session_stats stats;
 	bool no_order;
 	size_t order_mem_limit;
+	void (*progress)(void *ctx, uint64_t done, uint64_t total, uint64_t records, bool end);
+	void *progress_ctx;
+	uint64_t progress_next; /* data bytes at which to call it next */
 	/* processing */
 	struct prism_ordered *ordered;
 	struct prism_decomp *decomp;

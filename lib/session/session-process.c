@@ -707,6 +707,16 @@ static int process_record(struct prism_session *s, void *rec, uint64_t off, bool
  * Read the records of one stream (the data section, or a data.N file of a
  * directory) from @start to @end (UINT64_MAX: to the end of a pipe).
  */
+/* opts.progress, and when to call it next */
+static __attribute__((noinline)) void report_progress(struct prism_session *s, bool end)
+{
+	const struct prism_file_info *fi = &s->info;
+	uint64_t total = fi->pipe ? 0 : fi->data_size + fi->dir_data_size;
+
+	s->progress_next = s->stats.data_bytes + (64u << 10);
+	s->progress(s->progress_ctx, s->stats.data_bytes, total, s->stats.nr_records_total, end);
+}
+
 static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 {
 	const struct prism_file_info *fi = &s->info;
@@ -767,6 +777,8 @@ static int process_stream(struct prism_session *s, uint64_t start, uint64_t end)
 			err = prism_input__skip(s->in, used);
 		if (err)
 			break;
+		if (unlikely(s->progress) && s->stats.data_bytes >= s->progress_next)
+			report_progress(s, false);
 		if (used)
 			continue;
 		/* a record across the window end, a bad size, or one with a payload after it */
@@ -908,6 +920,8 @@ int prism_session__process(struct prism_session *s, const struct prism_tool *too
 		s->stats.nr_early_flushes = prism_ordered__nr_early_flushes(s->ordered);
 	}
 	free_ord_inputs(s);
+	if (s->progress)
+		report_progress(s, true);
 	if (err)
 		return err;
 	return end_stream(s);

@@ -95,6 +95,8 @@ struct prism_session *prism_session__open(const struct prism_session_opts *opts)
 		return NULL;
 	s->no_order = opts->no_order;
 	s->order_mem_limit = opts->order_mem_limit;
+	s->progress = opts->progress;
+	s->progress_ctx = opts->progress_ctx;
 	s->id_pos = s->is_pos = -1;
 	s->id_end = UINT32_MAX;
 	s->time_pos = s->time_is_pos = -1;
