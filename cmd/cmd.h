@@ -45,6 +45,16 @@ void setup_library_log(void);
 /* parse --color=auto|always|never; 0 or -1 */
 int set_color_mode(const char *when);
 
+/*
+ * The color perf gives a percentage on stdout (red from 5%, green from
+ * 0.5%), "" when stdout has no colors or the value is below that; after the
+ * value, COLOR_RESET when the color was not "".
+ */
+#define PERCENT_RED "\033[31m"
+#define PERCENT_GREEN "\033[32m"
+#define COLOR_RESET "\033[m"
+const char *percent_color(double pct);
+
 void *xmalloc(size_t size);
 void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *ptr, size_t size);

@@ -455,6 +455,15 @@ static bool elided(const struct report *r, enum prism_sort_key key)
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
 }
 
+/* a row's "  12.34%" column, in perf's color for it on a terminal */
+static void add_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
+{
+	double pct = total ? 100.0 * (double)v / (double)total : 0;
+	const char *c = percent_color(pct);
+
+	prism_strbuf_addf(out, "  %s%7.2f%%%s", c, pct, *c ? COLOR_RESET : "");
+}
+
 static void print_section(struct report *r, struct prism_evsel *evsel, struct prism_profile *p,
 			  bool children, bool graph, bool caller)
 {
@@ -533,12 +542,8 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 			continue;
 		prism_strbuf_reset(&out);
 		if (children)
-			prism_strbuf_addf(&out, "  %7.2f%%  %7.2f%%",
-					  total ? 100.0 * (double)e[i].children / (double)total : 0,
-					  total ? 100.0 * (double)e[i].self / (double)total : 0);
-		else
-			prism_strbuf_addf(&out, "  %7.2f%%",
-					  total ? 100.0 * (double)e[i].self / (double)total : 0);
+			add_percent(&out, e[i].children, total);
+		add_percent(&out, e[i].self, total);
 		if (r->show_nr)
 			prism_strbuf_addf(&out, "  %*" PRIu64, (int)samples_w, e[i].nr_samples);
 		for (k = 0; k < r->nr_keys; k++) {

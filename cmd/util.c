@@ -40,6 +40,17 @@ int set_color_mode(const char *when)
 	return 0;
 }
 
+const char *percent_color(double pct)
+{
+	if (!use_color_stdout)
+		return "";
+	if (pct >= 5.0)
+		return PERCENT_RED;
+	if (pct >= 0.5)
+		return PERCENT_GREEN;
+	return "";
+}
+
 static void vreport(const char *prefix, const char *color, const char *fmt, va_list ap)
 {
 	fflush(stdout);

@@ -201,6 +201,7 @@ static void row(const char *label, const char *comm, const char *cpu,
 				 t->busy, t->idle, t->wait, t->sleep,	t->steal };
 	char line[512], *p = line;
 	uint64_t run = run_of(t);
+	const char *c;
 	size_t i;
 
 	p = put_str(p, "   [", 4);
@@ -213,8 +214,10 @@ static void row(const char *label, const char *comm, const char *cpu,
 		p = put_ms(p, v[i], 10);
 	}
 	p = put_str(p, " |", 2);
+	c = percent_color(pct(run, whole ? whole : run + t->idle));
+	p = put_str(p, c, strlen(c));
 	p = put_fixed1(p, pct(run, whole ? whole : run + t->idle), 6);
-	p = put_str(p, "% ", 2);
+	p = put_str(p, *c ? "%" COLOR_RESET " " : "% ", *c ? 5 : 2);
 	p = put_field(p, moves, strlen(moves), 5, false, ' ');
 	*p++ = '\n';
 	fwrite(line, 1, (size_t)(p - line), stdout);
