@@ -15,16 +15,7 @@
 static void ev(struct prism_util *u, enum prism_util_ev_type type, uint64_t time, uint32_t cpu,
 	       uint32_t tid, int64_t a, int64_t b, int64_t c)
 {
-	struct prism_util_event e = { .type = type,
-				      .time = time,
-				      .cpu = cpu,
-				      .pid = tid,
-				      .tid = tid,
-				      .a = a,
-				      .b = b,
-				      .c = c };
-
-	TEST_EQ(prism_util__event(u, &e), 0);
+	TEST_EQ(util_event(u, type, time, cpu, tid, a, b, c), 0);
 }
 
 static const struct prism_util_iv_task *iv_task(const struct prism_util_interval *iv, uint32_t tid)
@@ -35,11 +26,6 @@ static const struct prism_util_iv_task *iv_task(const struct prism_util_interval
 		if (iv->tasks[i].tid == tid)
 			return &iv->tasks[i];
 	return NULL;
-}
-
-static uint64_t on(const struct prism_util_times *t)
-{
-	return t->user + t->sys + t->irq + t->softirq + t->hv + t->busy;
 }
 
 /*
@@ -58,10 +44,10 @@ static void feed(struct prism_util *u, bool intervals)
 		TEST_EQ(prism_util__interval(u, 10 * MS, &iv), 0);
 		TEST_EQ_U64(iv->length, 10 * MS);
 		TEST_EQ(iv->nr_cpus, 1);
-		TEST_EQ_U64(on(&iv->cpus[0].t), 10 * MS);
+		TEST_EQ_U64(util_run(&iv->cpus[0].t), 10 * MS);
 		t = iv_task(iv, 100);
 		TEST_TRUE(t && t->running);
-		TEST_EQ_U64(on(&t->t), 10 * MS);
+		TEST_EQ_U64(util_run(&t->t), 10 * MS);
 		TEST_EQ_U64(t->t.sys, 1 * MS);
 		TEST_EQ(iv->nr_syscalls, 1);
 		TEST_EQ(iv->syscalls[0].id, 110);
@@ -74,9 +60,9 @@ static void feed(struct prism_util *u, bool intervals)
 		TEST_EQ(prism_util__interval(u, 40 * MS, &iv), 0);
 		TEST_EQ_U64(iv->start, 10 * MS);
 		TEST_EQ_U64(iv->length, 30 * MS);
-		TEST_EQ_U64(on(&iv->all), 30 * MS);
-		TEST_EQ_U64(on(&iv_task(iv, 100)->t), 20 * MS);
-		TEST_EQ_U64(on(&iv_task(iv, 200)->t), 10 * MS);
+		TEST_EQ_U64(util_run(&iv->all), 30 * MS);
+		TEST_EQ_U64(util_run(&iv_task(iv, 100)->t), 20 * MS);
+		TEST_EQ_U64(util_run(&iv_task(iv, 200)->t), 10 * MS);
 		TEST_EQ(iv->nr_syscalls, 0); /* no call completed in it */
 		TEST_EQ_U64(iv->lost_events, 7);
 	}
@@ -86,10 +72,10 @@ static void feed(struct prism_util *u, bool intervals)
 		TEST_EQ(prism_util__interval(u, 60 * MS, &iv), 0);
 		TEST_EQ_U64(iv->length, 20 * MS);
 		TEST_EQ_U64(iv->cpus[0].t.idle, 10 * MS);
-		TEST_EQ_U64(on(&iv_task(iv, 200)->t), 10 * MS);
+		TEST_EQ_U64(util_run(&iv_task(iv, 200)->t), 10 * MS);
 		t = iv_task(iv, 100);
 		TEST_TRUE(t && !t->running);
-		TEST_EQ_U64(on(&t->t), 0);
+		TEST_EQ_U64(util_run(&t->t), 0);
 		TEST_EQ_U64(iv->lost_events, 0);
 	}
 }

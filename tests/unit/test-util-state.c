@@ -26,16 +26,7 @@ static void start(void)
 static int ev(enum prism_util_ev_type type, uint64_t time, uint32_t cpu, uint32_t tid, int64_t a,
 	      int64_t b, int64_t c)
 {
-	struct prism_util_event e = { .type = type,
-				      .time = time,
-				      .cpu = cpu,
-				      .pid = tid,
-				      .tid = tid,
-				      .a = a,
-				      .b = b,
-				      .c = c };
-
-	return prism_util__event(u, &e);
+	return util_event(u, type, time, cpu, tid, a, b, c);
 }
 
 static int sw(uint64_t time, uint32_t cpu, uint32_t prev, int64_t state, uint32_t next)

@@ -23,16 +23,7 @@ static void start(void)
 static void ev(enum prism_util_ev_type type, uint64_t time, uint32_t cpu, uint32_t tid, int64_t a,
 	       int64_t b, int64_t c)
 {
-	struct prism_util_event e = { .type = type,
-				      .time = time,
-				      .cpu = cpu,
-				      .pid = tid,
-				      .tid = tid,
-				      .a = a,
-				      .b = b,
-				      .c = c };
-
-	TEST_EQ(prism_util__event(u, &e), 0);
+	TEST_EQ(util_event(u, type, time, cpu, tid, a, b, c), 0);
 }
 
 /* a sched_switch tracepoint, in @prev's context; @state 1 = S (sleeping), 0 = R */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers of the utilization unit tests (test-util-state.c: the state
- * machine, test-util-calls.c: call tables).
+ * machine, test-util-calls.c: call tables, test-util-switch.c,
+ * test-util-interval.c).
  */
 #ifndef PRISM_TEST_UTIL_H
 #define PRISM_TEST_UTIL_H
@@ -31,6 +32,22 @@ static inline const struct prism_util_task *util_task(const struct prism_util_re
 			    r->processes[i].tasks[j]->image == image)
 				return r->processes[i].tasks[j];
 	return NULL;
+}
+
+/* feed @u one event of task @tid (its pid the same); 0 or -ENOMEM */
+static inline int util_event(struct prism_util *u, enum prism_util_ev_type type, uint64_t time,
+			     uint32_t cpu, uint32_t tid, int64_t a, int64_t b, int64_t c)
+{
+	struct prism_util_event e = { .type = type,
+				      .time = time,
+				      .cpu = cpu,
+				      .pid = tid,
+				      .tid = tid,
+				      .a = a,
+				      .b = b,
+				      .c = c };
+
+	return prism_util__event(u, &e);
 }
 
 /* on-CPU time of a row */
