@@ -296,5 +296,7 @@ PRISM_API const char *prism_dso__path(const struct prism_dso *dso); /* long name
 /* the file symbols were read from, NULL when none was found (or not loaded yet) */
 PRISM_API const char *prism_dso__symsrc(const struct prism_dso *dso);
 PRISM_API size_t prism_dso__nr_symbols(const struct prism_dso *dso);
+/* the build id (recorded, or read from the binary) as hex into @buf (41 bytes do); NULL if unknown */
+PRISM_API const char *prism_dso__build_id(const struct prism_dso *dso, char *buf, size_t size);
 
 #endif /* PRISM_SYMBOL_H */

@@ -581,3 +581,11 @@ size_t prism_dso__nr_symbols(const struct prism_dso *dso)
 {
 	return dso->syms.nr;
 }
+
+const char *prism_dso__build_id(const struct prism_dso *dso, char *buf, size_t size)
+{
+	if (!dso->build_id_size || size < 2u * dso->build_id_size + 1)
+		return NULL;
+	build_id__hex(dso->build_id, dso->build_id_size, buf);
+	return buf;
+}
