@@ -28,6 +28,8 @@ struct export_format {
 static const struct export_format formats[] = {
 	{ "pprof", export_pprof,
 	  "gzipped profile.proto for go tool pprof, Pyroscope, Parca, Grafana" },
+	{ "perfetto", export_perfetto,
+	  "Perfetto trace: CPU scheduling, syscall/irq slices, utilization, samples" },
 	{ "speedscope", export_speedscope,
 	  "speedscope JSON: one sampled profile per thread (www.speedscope.app)" },
 };
