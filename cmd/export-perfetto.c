@@ -71,8 +71,8 @@ static int on_event(void *ctx, const struct prism_util_event *ev)
 			prism_perfetto__task(c->pf, 0, (uint32_t)ev->a, prev);
 		if (ev->c)
 			prism_perfetto__task(c->pf, 0, (uint32_t)ev->c, next);
-		return prism_perfetto__switch(c->pf, ev->cpu, ev->time, (uint32_t)ev->a, prev, ev->b,
-					      (uint32_t)ev->c, next);
+		return prism_perfetto__switch(c->pf, ev->cpu, ev->time, (uint32_t)ev->a, prev,
+					      ev->b, (uint32_t)ev->c, next);
 	case PRISM_UTIL_EV_WAKEUP:
 	case PRISM_UTIL_EV_WAKEUP_NEW:
 		/* b = 1 tells sched_waking from sched_wakeup (lib/util/source.c) */
@@ -253,8 +253,8 @@ out:
 		     " irq, %" PRIu64 " softirq slices, %" PRIu64 " samples, %" PRIu64
 		     " utilization values",
 		     c.output, st.packets, size, st.tasks, st.switches, st.wakings,
-		     c.calls[PRISM_UTIL_SYSCALL] + c.calls[PRISM_UTIL_HCALL], c.calls[PRISM_UTIL_IRQ],
-		     c.calls[PRISM_UTIL_SOFTIRQ], st.samples, st.counters);
+		     c.calls[PRISM_UTIL_SYSCALL] + c.calls[PRISM_UTIL_HCALL],
+		     c.calls[PRISM_UTIL_IRQ], c.calls[PRISM_UTIL_SOFTIRQ], st.samples, st.counters);
 	}
 	prism_util__free(u);
 	prism_symbols__free(c.sy);

@@ -37,7 +37,7 @@ static int pprof_begin(void *ctx, struct export_reader *r, const struct export_e
 		.comment = c->ro.input ? c->ro.input : "perf.data",
 	};
 
-	o.value = ev->offcpu ? PRISM_PPROF_OFFCPU_NS :
+	o.value = ev->offcpu	 ? PRISM_PPROF_OFFCPU_NS :
 		  ev->time_based ? PRISM_PPROF_CPU_NS :
 				   PRISM_PPROF_EVENTS;
 	o.period = ev->period;
@@ -124,8 +124,8 @@ int export_pprof(int argc, const char **argv)
 		export_format_bytes(c.st.proto_bytes, size, sizeof(size));
 		info("wrote '%s': %" PRIu64 " samples of '%s', %" PRIu64 " locations, %" PRIu64
 		     " functions, %" PRIu64 " mappings (%s of protobuf before gzip)",
-		     c.output, c.st.samples, c.event, c.st.locations, c.st.functions,
-		     c.st.mappings, size);
+		     c.output, c.st.samples, c.event, c.st.locations, c.st.functions, c.st.mappings,
+		     size);
 		if (st.other_samples)
 			info("left out %" PRIu64 " samples of other events (choose with --event)",
 			     st.other_samples);

@@ -126,7 +126,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		r->st.other_samples++;
 		return 0;
 	}
-	x.period = (s->type & PERF_SAMPLE_PERIOD) ? s->period : prism_evsel__fixed_period(ev->evsel);
+	x.period = (s->type & PERF_SAMPLE_PERIOD) ? s->period :
+						    prism_evsel__fixed_period(ev->evsel);
 	/* an off-CPU file's counters-only sample is no time off CPU */
 	if (!x.period && !strcmp(prism_evsel__name(ev->evsel), PRISM_OFFCPU_EVENT_NAME))
 		return 0;

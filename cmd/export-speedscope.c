@@ -103,8 +103,8 @@ int export_speedscope(int argc, const char **argv)
 	}
 	if (!quiet && strcmp(c.output, "-")) {
 		export_format_bytes(c.st.bytes, size, sizeof(size));
-		info("wrote '%s': %" PRIu64 " samples of '%s' in %" PRIu64 " thread profiles, %" PRIu64
-		     " frames (%s)",
+		info("wrote '%s': %" PRIu64 " samples of '%s' in %" PRIu64
+		     " thread profiles, %" PRIu64 " frames (%s)",
 		     c.output, c.st.samples, c.event, c.st.profiles, c.st.frames, size);
 		if (st.other_samples)
 			info("left out %" PRIu64 " samples of other events (choose with --event)",

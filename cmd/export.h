@@ -86,7 +86,7 @@ int export_read(const struct export_reader_opts *o, const struct export_sink_ops
 struct prism_symbols *export_reader_symbols(struct export_reader *r);
 struct prism_session *export_reader_session(struct export_reader *r);
 
-#define OPT_EXPORT_READER(x)                                                                      \
+#define OPT_EXPORT_READER(x)                                                                       \
 	OPT_STRING('e', "event", &(x)->event, "name",                                              \
 		   "export the samples of this event (default: the first event with samples)"),    \
 		OPT_STRING(0, "pid", &(x)->pid_list, "list", "only samples of these process ids"), \
@@ -95,7 +95,8 @@ struct prism_session *export_reader_session(struct export_reader *r);
 			 "expand every frame into its inlined functions (default: frames from "    \
 			 "DWARF unwinding, as perf report)"),                                      \
 		OPT_BOOL(0, "no-inline", &(x)->no_inline, "never expand inlined functions"),       \
-		OPT_STRING(0, "symfs", &(x)->symfs, "dir", "look for binaries under this directory"), \
+		OPT_STRING(0, "symfs", &(x)->symfs, "dir",                                         \
+			   "look for binaries under this directory"),                              \
 		OPT_STRING(0, "kallsyms", &(x)->kallsyms, "file",                                  \
 			   "kernel symbols from this file instead of /proc/kallsyms")
 

@@ -34,7 +34,8 @@ const struct cmd_struct commands[] = {
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
-	{ "export", cmd_export, "write a profile or trace for other tools: pprof, perfetto, speedscope" },
+	{ "export", cmd_export,
+	  "write a profile or trace for other tools: pprof, perfetto, speedscope" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 

@@ -65,8 +65,8 @@ PRISM_API int prism_pprof__add(struct prism_pprof *p, const struct prism_export_
  *
  * Return: 0 or -errno; @st (may be NULL) gets the counts either way.
  */
-PRISM_API int prism_pprof__finish(struct prism_pprof *p, int64_t time_nanos, uint64_t duration_nanos,
-				  struct prism_pprof_stats *st);
+PRISM_API int prism_pprof__finish(struct prism_pprof *p, int64_t time_nanos,
+				  uint64_t duration_nanos, struct prism_pprof_stats *st);
 PRISM_API void prism_pprof__free(struct prism_pprof *p); /* accepts NULL */
 
 #endif /* PRISM_EXPORT_PPROF_H */

@@ -123,8 +123,7 @@ struct pairmap_slot *pairmap_find(struct pairmap *m, uint64_t a, uint64_t b)
 	return s->used ? s : NULL;
 }
 
-int pairmap_get_or_add(struct pairmap *m, uint64_t a, uint64_t b, uint64_t new_val,
-		       uint64_t *val)
+int pairmap_get_or_add(struct pairmap *m, uint64_t a, uint64_t b, uint64_t new_val, uint64_t *val)
 {
 	struct pairmap_slot *s;
 

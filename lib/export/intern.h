@@ -27,7 +27,7 @@ struct pairmap {
 	struct pairmap_slot {
 		uint64_t a, b, val;
 		bool used;
-	} *slots;
+	} * slots;
 	size_t nslots, nr;
 };
 
@@ -35,8 +35,7 @@ struct pairmap {
  * Find (@a, @b).  Found: *@val = its value, return 0.  Not found: insert it
  * with value @new_val, *@val = @new_val, return 1.  -ENOMEM.
  */
-int pairmap_get_or_add(struct pairmap *m, uint64_t a, uint64_t b, uint64_t new_val,
-		       uint64_t *val);
+int pairmap_get_or_add(struct pairmap *m, uint64_t a, uint64_t b, uint64_t new_val, uint64_t *val);
 /* the slot of (@a, @b) (its value may be changed), or NULL */
 struct pairmap_slot *pairmap_find(struct pairmap *m, uint64_t a, uint64_t b);
 void pairmap_release(struct pairmap *m);

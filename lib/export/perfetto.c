@@ -30,14 +30,27 @@ enum {
 	TP_PERF_SAMPLE = 66,
 };
 enum { SEQ_INCREMENTAL_STATE_CLEARED = 1, SEQ_NEEDS_INCREMENTAL_STATE = 2 };
-enum { TD_UUID = 1, TD_NAME = 2, TD_PROCESS = 3, TD_THREAD = 4, TD_PARENT_UUID = 5, TD_COUNTER = 8 };
+enum {
+	TD_UUID = 1,
+	TD_NAME = 2,
+	TD_PROCESS = 3,
+	TD_THREAD = 4,
+	TD_PARENT_UUID = 5,
+	TD_COUNTER = 8
+};
 enum { PD_PID = 1, PD_PROCESS_NAME = 6 };
 enum { THD_PID = 1, THD_TID = 2, THD_THREAD_NAME = 5 };
 enum { CD_UNIT_NAME = 6 };
 enum { TE_TYPE = 9, TE_TRACK_UUID = 11, TE_CATEGORIES = 22, TE_NAME = 23, TE_COUNTER_VALUE = 30 };
 enum { TE_SLICE_BEGIN = 1, TE_SLICE_END = 2, TE_COUNTER = 4 };
 enum { FB_CPU = 1, FB_EVENT = 2 };
-enum { FE_TIMESTAMP = 1, FE_PID = 2, FE_SCHED_SWITCH = 4, FE_SCHED_WAKEUP = 17, FE_SCHED_WAKING = 20 };
+enum {
+	FE_TIMESTAMP = 1,
+	FE_PID = 2,
+	FE_SCHED_SWITCH = 4,
+	FE_SCHED_WAKEUP = 17,
+	FE_SCHED_WAKING = 20
+};
 enum { SS_PREV_COMM = 1, SS_PREV_PID = 2, SS_PREV_STATE = 4, SS_NEXT_COMM = 5, SS_NEXT_PID = 6 };
 enum { SW_COMM = 1, SW_PID = 2, SW_SUCCESS = 4, SW_TARGET_CPU = 5 };
 enum {
@@ -340,8 +353,8 @@ int prism_perfetto__switch(struct prism_perfetto *pf, uint32_t cpu, uint64_t tim
 	return pf->err;
 }
 
-int prism_perfetto__waking(struct prism_perfetto *pf, uint32_t cpu, uint64_t time,
-			   uint32_t waker, uint32_t tid, const char *comm, bool wakeup)
+int prism_perfetto__waking(struct prism_perfetto *pf, uint32_t cpu, uint64_t time, uint32_t waker,
+			   uint32_t tid, const char *comm, bool wakeup)
 {
 	pb_reset(&pf->sub);
 	if (comm)
@@ -537,8 +550,7 @@ int prism_perfetto__sample(struct prism_perfetto *pf, uint32_t cpu, uint32_t pid
 	return pf->err;
 }
 
-int prism_perfetto__finish(struct prism_perfetto *pf, uint64_t end,
-			   struct prism_perfetto_stats *st)
+int prism_perfetto__finish(struct prism_perfetto *pf, uint64_t end, struct prism_perfetto_stats *st)
 {
 	size_t i;
 	int err;

@@ -118,7 +118,8 @@ static uint64_t intern(struct prism_pprof *p, const char *s)
 /* the mapping of a resolved frame: one per DSO and load bias; 0 for none */
 static uint64_t mapping_of(struct prism_pprof *p, const struct prism_frame *f)
 {
-	bool file = f->dso && !f->kernel && f->kind != PRISM_FRAME_JIT && f->kind != PRISM_FRAME_BPF;
+	bool file = f->dso && !f->kernel && f->kind != PRISM_FRAME_JIT &&
+		    f->kind != PRISM_FRAME_BPF;
 	uint64_t bias = file ? f->ip - f->map_addr : 0, id;
 	struct mapping *m;
 	int ret;
@@ -134,8 +135,11 @@ static uint64_t mapping_of(struct prism_pprof *p, const struct prism_frame *f)
 				     sizeof(*p->mappings), p->nr_mappings + 1))
 			goto nomem;
 		m = &p->mappings[p->nr_mappings++];
-		*m = (struct mapping){ .dso = f->dso, .path = f->dso_path, .lo = f->ip,
-				       .hi = f->ip, .lo_offset = file ? f->map_addr : 0,
+		*m = (struct mapping){ .dso = f->dso,
+				       .path = f->dso_path,
+				       .lo = f->ip,
+				       .hi = f->ip,
+				       .lo_offset = file ? f->map_addr : 0,
 				       .file = file };
 	}
 	m = &p->mappings[id - 1];
@@ -152,8 +156,7 @@ nomem:
 }
 
 /* the function of a frame, written when new: keyed by name and DSO path */
-static uint64_t function_of(struct prism_pprof *p, const struct prism_frame *f,
-			    const char *file)
+static uint64_t function_of(struct prism_pprof *p, const struct prism_frame *f, const char *file)
 {
 	uint64_t name = intern(p, f->sym), path = intern(p, f->dso_path), id;
 	int ret;
@@ -189,8 +192,8 @@ static uint64_t location_of(struct prism_pprof *p, const struct prism_frame *f, 
 	size_t k;
 	int ret;
 
-	ret = pairmap_get_or_add(&p->locations, map | (uint64_t)n << 40, f->ip,
-				 p->nr_locations + 1, &id);
+	ret = pairmap_get_or_add(&p->locations, map | (uint64_t)n << 40, f->ip, p->nr_locations + 1,
+				 &id);
 	if (ret < 0) {
 		p->err = -ENOMEM;
 		return 0;

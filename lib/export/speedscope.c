@@ -238,8 +238,9 @@ int prism_speedscope__finish(struct prism_speedscope *ss, struct prism_speedscop
 		if (!order)
 			ss->err = -ENOMEM;
 	}
-	prism_strbuf_addstr(&sb, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""
-				 ",\"exporter\":");
+	prism_strbuf_addstr(&sb,
+			    "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""
+			    ",\"exporter\":");
 	prism_strbuf_add_json_str(&sb, "prism " PRISM_VERSION);
 	prism_strbuf_addstr(&sb, ",\"name\":");
 	prism_strbuf_add_json_str(&sb, ss->name);

@@ -23,12 +23,12 @@ pp() { go tool pprof -symbolize=none "$@" 2>/dev/null; }
 compare() {
 	local name=$1 ev=$2
 	shift 2
-	prism export pprof "$@" --symfs "$S" -e "$ev" -o "$TMP/$name.pb.gz" \
+	prism export pprof "$@" $SYMFS -e "$ev" -o "$TMP/$name.pb.gz" \
 		>"$TMP/$name.out" 2>"$TMP/$name.err"
 	check "$name: export exits 0 ($(head -c 300 "$TMP/$name.err"))" test $? -eq 0
 	grep_q "^wrote '$TMP/$name.pb.gz': [0-9]+ samples of '$ev'" "$TMP/$name.err"
 	check "$name: gzip" sh -c "gzip -t '$TMP/$name.pb.gz'"
-	prism report "$@" --symfs "$S" -e "$ev" --sort sym -g none >"$TMP/$name.rep" 2>/dev/null
+	prism report "$@" $SYMFS -e "$ev" --sort sym -g none >"$TMP/$name.rep" 2>/dev/null
 	pp -top -nodecount=100000 -nodefraction=0 -edgefraction=0 "$TMP/$name.pb.gz" \
 		>"$TMP/$name.top"
 	check "$name: go tool pprof reads it" grep -q '^Showing nodes' "$TMP/$name.top"
@@ -47,6 +47,7 @@ compare() {
 	check "$name: total $got_p ns in pprof, event count $want_p" test "$got_p" = "$want_p"
 }
 
+SYMFS="--symfs $S"
 compare a-fp cpu-clock -i "$F/a-fp.data"
 compare a2-fp-shell cpu-clock -i "$F/a2-fp-shell.data"
 compare b-dwarf cpu-clock -i "$F/b-dwarf.data"
@@ -86,6 +87,22 @@ for cpu in 0 1; do
 		sed -n 's/^Showing nodes accounting for \([0-9]*\), .*/\1/p')
 	check "cpu $cpu: $got samples with the label, $want in the file" test "$got" = "${want}"
 done
+
+# live: an off-CPU file of prism record --off-cpu (BPF)
+WL=$PRISM_OUT/tests/workloads/offcpu-sleep
+if [ "$(id -u)" -eq 0 ] && [ -x "$WL" ] && [ -r /sys/kernel/btf/vmlinux ] &&
+	prism version --build-options | grep -q 'bpf: \[ on'; then
+	prism record --off-cpu -o "$TMP/off.data" -- "$WL" 20 10 >/dev/null 2>"$TMP/off.rec"
+	check "record --off-cpu exits 0 ($(head -c 200 "$TMP/off.rec"))" test $? -eq 0
+	SYMFS=
+	compare offcpu offcpu-time -i "$TMP/off.data"
+	pp -top -nodecount=1 "$TMP/offcpu.pb.gz" >"$TMP/off.top"
+	grep_q '^Type: off_cpu$' "$TMP/off.top"
+	pp -raw "$TMP/offcpu.pb.gz" | grep -q '^samples/count off_cpu/nanoseconds\[dflt\]$'
+	check "off-CPU sample types" test $? -eq 0
+else
+	echo "# off-CPU part skipped: needs root, BTF, prism with BPF and the workloads" >&3
+fi
 
 # errors: no output file left behind, exit codes
 expect_exit 1 prism export pprof -i "$TMP/nonexistent.data" -o "$TMP/x.pb.gz"

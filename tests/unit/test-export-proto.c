@@ -41,9 +41,12 @@ static bool has(const uint8_t *buf, size_t n, const void *what, size_t len)
 static void test_pprof_inlines_and_strings(void)
 {
 #if HAVE_ZLIB
-	struct prism_pprof_opts o = { .value = PRISM_PPROF_CPU_NS, .no_srcline = true, .labels = true };
-	struct prism_export_sample s = { .comm = "wl", .pid = 7, .tid = 8, .period = 1000,
-					 .frames = chain, .nr = 3 };
+	struct prism_pprof_opts o = { .value = PRISM_PPROF_CPU_NS,
+				      .no_srcline = true,
+				      .labels = true };
+	struct prism_export_sample s = {
+		.comm = "wl", .pid = 7, .tid = 8, .period = 1000, .frames = chain, .nr = 3
+	};
 	struct prism_pprof_stats st;
 	static uint8_t comp[65536], raw[65536];
 	struct prism_pprof *p;
@@ -76,7 +79,11 @@ static void test_pprof_inlines_and_strings(void)
 	inflateEnd(&z);
 	TEST_EQ(n, st.proto_bytes);
 	/* string_table (6) entries: "" first, then the label keys */
-	TEST_TRUE(has(raw, n, "\x32\x00\x32\x03pid\x32\x03tid\x32\x04" "comm\x32\x03" "cpu", 21));
+	TEST_TRUE(has(raw, n,
+		      "\x32\x00\x32\x03pid\x32\x03tid\x32\x04"
+		      "comm\x32\x03"
+		      "cpu",
+		      21));
 	TEST_TRUE(has(raw, n, "\x32\x0bnanoseconds", 13));
 	TEST_TRUE(has(raw, n, "\x32\x05outer", 7));
 	/* duration_nanos (10) = 5000 */
@@ -185,8 +192,9 @@ static void test_speedscope_document(void)
 		"{\"type\":\"sampled\",\"name\":\"a \\\"x\\\" (1/1)\",\"unit\":\"nanoseconds\","
 		"\"startValue\":0,\"endValue\":20,\"samples\":[[2,1,0],[2]],\"weights\":[10,10]}]}\n";
 	struct prism_speedscope_opts o = { .name = "t", .unit = "nanoseconds" };
-	struct prism_export_sample s = { .comm = "a \"x\"", .pid = 1, .tid = 1, .period = 10,
-					 .frames = chain, .nr = 3 };
+	struct prism_export_sample s = {
+		.comm = "a \"x\"", .pid = 1, .tid = 1, .period = 10, .frames = chain, .nr = 3
+	};
 	struct prism_speedscope_stats st;
 	struct prism_speedscope *ss;
 	static char buf[4096];

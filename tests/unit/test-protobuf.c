@@ -224,7 +224,8 @@ static void test_pairmap(void)
 	int i;
 
 	for (i = 0; i < 20000; i++)
-		TEST_EQ(pairmap_get_or_add(&m, (uint64_t)i >> 3, (uint64_t)i & 7, (uint64_t)i * 3, &v),
+		TEST_EQ(pairmap_get_or_add(&m, (uint64_t)i >> 3, (uint64_t)i & 7, (uint64_t)i * 3,
+					   &v),
 			1);
 	TEST_EQ(m.nr, 20000);
 	for (i = 0; i < 20000; i += 13) {
