@@ -18,13 +18,10 @@
 #include "options.h"
 
 struct pprof_cmd {
-	struct export_reader_opts ro;
-	const char *output;
+	struct export_profile x;
 	bool labels, no_srcline;
-	struct export_out out;
 	struct prism_pprof *pp;
 	struct prism_pprof_stats st;
-	char *event; /* the exported event's name */
 };
 
 static int pprof_begin(void *ctx, struct export_reader *r, const struct export_event_info *ev)
@@ -34,7 +31,7 @@ static int pprof_begin(void *ctx, struct export_reader *r, const struct export_e
 		.event = ev->name,
 		.labels = c->labels,
 		.no_srcline = c->no_srcline,
-		.comment = c->ro.input ? c->ro.input : "perf.data",
+		.comment = c->x.ro.input ? c->x.ro.input : "perf.data",
 	};
 
 	o.value = ev->offcpu	 ? PRISM_PPROF_OFFCPU_NS :
@@ -43,12 +40,10 @@ static int pprof_begin(void *ctx, struct export_reader *r, const struct export_e
 	o.period = ev->period;
 	if (ev->time_based && ev->freq)
 		o.period = 1000000000ull / ev->freq;
-	free(c->event);
-	c->event = xstrdup(ev->name);
-	c->pp = prism_pprof__new(c->out.fp, export_reader_symbols(r), &o);
-	if (!c->pp)
-		return -errno;
-	return 0;
+	c->pp = prism_pprof__new(c->x.out.fp, export_reader_symbols(r), &o);
+	if (!c->pp && errno == PRISM_E_NOFEATURE)
+		hint("pprof export needs zlib: install zlib1g-dev and rebuild prism");
+	return c->pp ? 0 : -errno;
 }
 
 static int pprof_sample(void *ctx, const struct prism_export_sample *s)
@@ -66,8 +61,16 @@ static int pprof_end(void *ctx, struct export_reader *r, const struct export_rea
 	err = prism_pprof__finish(c->pp, export_wall_time(r, st->first_time),
 				  st->last_time - st->first_time, &c->st);
 	if (err)
-		return error_errno(err, "cannot write '%s'", c->output);
+		return error_errno(err, "cannot write '%s'", c->x.output);
 	return 0;
+}
+
+static void pprof_release(void *ctx)
+{
+	struct pprof_cmd *c = ctx;
+
+	prism_pprof__free(c->pp);
+	c->pp = NULL;
 }
 
 int export_pprof(int argc, const char **argv)
@@ -78,58 +81,36 @@ int export_pprof(int argc, const char **argv)
 	};
 	struct pprof_cmd c = { 0 };
 	const struct option_def opts[] = {
-		OPT_INPUT(&c.ro.input),
-		OPT_FORCE(&c.ro.force),
-		OPT_STRING('o', "output", &c.output, "file",
-			   "write the profile here ('-' = standard output); replaced only once "
-			   "it is complete"),
+		OPT_INPUT(&c.x.ro.input),
+		OPT_FORCE(&c.x.ro.force),
+		OPT_STRING('o', "output", &c.x.output, "file",
+			   "write the gzipped profile here ('-' = standard output); replaced only "
+			   "once it is complete"),
 		OPT_BOOL(0, "labels", &c.labels,
 			 "label every sample with its pid, tid, comm and cpu (pprof -tags, "
-			 "-tagfocus; samples are then not merged by stack)"),
+			 "-tagfocus)"),
 		OPT_BOOL(0, "no-srcline", &c.no_srcline,
 			 "leave out source files and line numbers (no DWARF line lookups)"),
-		OPT_EXPORT_READER(&c.ro),
+		OPT_EXPORT_READER(&c.x.ro),
 		OPT_END(),
 	};
 	static const struct export_sink_ops ops = {
 		.begin = pprof_begin,
 		.sample = pprof_sample,
 		.end = pprof_end,
+		.release = pprof_release,
 	};
-	struct export_reader_stats st;
 	char size[32];
-	int ret;
 
-	argc = parse_options(argc, argv, opts, usage, 0);
-	if (argc)
-		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
-	if (!c.output)
-		usage_error(usage, opts, "-o <file> is required (pprof writes gzipped protobuf)");
-	if (c.ro.inlines && c.ro.no_inline)
-		usage_error(usage, opts, "--inline and --no-inline cannot be combined");
-	if (export_out_open(&c.out, c.output))
+	if (export_profile_run(&c.x, argc, argv, usage, opts, &ops, &c))
 		return 1;
-	ret = export_read(&c.ro, &ops, &c, &st);
-	if (ret && !c.pp && errno == PRISM_E_NOFEATURE)
-		hint("pprof export needs zlib: install zlib1g-dev and rebuild prism");
-	prism_pprof__free(c.pp);
-	if (ret) {
-		free(c.event);
-		export_out_abort(&c.out);
-		return 1;
-	}
-	if (export_out_commit(&c.out))
-		return 1;
-	if (!quiet && strcmp(c.output, "-")) {
+	if (!quiet && strcmp(c.x.output, "-")) {
 		export_format_bytes(c.st.proto_bytes, size, sizeof(size));
 		info("wrote '%s': %" PRIu64 " samples of '%s', %" PRIu64 " locations, %" PRIu64
 		     " functions, %" PRIu64 " mappings (%s of protobuf before gzip)",
-		     c.output, c.st.samples, c.event, c.st.locations, c.st.functions, c.st.mappings,
-		     size);
-		if (st.other_samples)
-			info("left out %" PRIu64 " samples of other events (choose with --event)",
-			     st.other_samples);
+		     c.x.output, c.st.samples, c.x.st.event, c.st.locations, c.st.functions,
+		     c.st.mappings, size);
 	}
-	free(c.event);
+	export_profile_note(&c.x);
 	return 0;
 }

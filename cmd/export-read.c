@@ -35,8 +35,6 @@ struct export_reader {
 	struct prism_tasks *tasks;
 	struct prism_callchain cc;
 	struct prism_evsel *evsel; /* the chosen event, once known */
-	int64_t *pids, *tids;
-	size_t nr_pids, nr_tids;
 	struct export_reader_stats st;
 	bool progress;
 	uint64_t data_size;
@@ -45,11 +43,6 @@ struct export_reader {
 struct prism_symbols *export_reader_symbols(struct export_reader *r)
 {
 	return r->sy;
-}
-
-struct prism_session *export_reader_session(struct export_reader *r)
-{
-	return r->s;
 }
 
 static int on_task(void *ctx, const struct prism_event *ev)
@@ -69,16 +62,6 @@ static int on_other(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
-static bool in_ids(const int64_t *ids, size_t n, uint32_t id)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (ids[i] == id)
-			return true;
-	return false;
-}
-
 static int choose(struct export_reader *r, struct prism_evsel *evsel)
 {
 	const struct perf_event_attr *a = prism_evsel__attr(evsel);
@@ -87,6 +70,7 @@ static int choose(struct export_reader *r, struct prism_evsel *evsel)
 	if (r->o->event && strcmp(ev.name, r->o->event))
 		return 0;
 	r->evsel = evsel;
+	snprintf(r->st.event, sizeof(r->st.event), "%s", ev.name);
 	ev.offcpu = !strcmp(ev.name, PRISM_OFFCPU_EVENT_NAME);
 	ev.time_based = a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_CPU_CLOCK ||
 							  a->config == PERF_COUNT_SW_TASK_CLOCK);
@@ -131,11 +115,6 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	/* an off-CPU file's counters-only sample is no time off CPU */
 	if (!x.period && !strcmp(prism_evsel__name(ev->evsel), PRISM_OFFCPU_EVENT_NAME))
 		return 0;
-	if ((r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
-	    (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid))) {
-		r->st.filtered++;
-		return 0;
-	}
 	if (s->type & PERF_SAMPLE_CALLCHAIN ||
 	    (s->type & (PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER))) {
 		err = prism_symbols__callchain(r->sy, ev, &r->cc,
@@ -176,16 +155,6 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	return r->ops->sample(r->ctx, &x);
 }
 
-static int parse_ids(const char *list, const char *what, int64_t **out, size_t *nr)
-{
-	if (list && parse_num_list(list, out, nr)) {
-		error("bad --%s list '%s'", what, list);
-		hint("give numbers and ranges separated by commas: 1,4-6");
-		return -1;
-	}
-	return 0;
-}
-
 int export_read(const struct export_reader_opts *o, const struct export_sink_ops *ops, void *ctx,
 		struct export_reader_stats *st)
 {
@@ -196,9 +165,6 @@ int export_read(const struct export_reader_opts *o, const struct export_sink_ops
 	int err, ret = 1;
 	size_t i;
 
-	if (parse_ids(o->pid_list, "pid", &r.pids, &r.nr_pids) ||
-	    parse_ids(o->tid_list, "tid", &r.tids, &r.nr_tids))
-		goto out;
 	r.s = open_input(o->input, o->force, false);
 	if (!r.s)
 		goto out;
@@ -251,8 +217,6 @@ out:
 	prism_symbols__free(r.sy);
 	prism_tasks__free(r.tasks);
 	prism_session__free(r.s);
-	free(r.pids);
-	free(r.tids);
 	return ret;
 }
 
@@ -264,4 +228,35 @@ int64_t export_wall_time(struct export_reader *r, uint64_t t)
 	if (!cd || !cd->tod_ns || !t)
 		return 0;
 	return (int64_t)(cd->tod_ns + (t - cd->clockid_ns));
+}
+
+int export_profile_run(struct export_profile *x, int argc, const char **argv,
+		       const char *const *usage, const struct option_def *opts,
+		       const struct export_sink_ops *ops, void *ctx)
+{
+	int ret;
+
+	argc = parse_options(argc, argv, opts, usage, 0);
+	if (argc)
+		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	if (!x->output)
+		usage_error(usage, opts, "-o <file> is required");
+	if (x->ro.inlines && x->ro.no_inline)
+		usage_error(usage, opts, "--inline and --no-inline cannot be combined");
+	if (export_out_open(&x->out, x->output))
+		return 1;
+	ret = export_read(&x->ro, ops, ctx, &x->st);
+	ops->release(ctx);
+	if (ret) {
+		export_out_abort(&x->out);
+		return 1;
+	}
+	return export_out_commit(&x->out) ? 1 : 0;
+}
+
+void export_profile_note(const struct export_profile *x)
+{
+	if (x->st.other_samples && !quiet)
+		info("left out %" PRIu64 " samples of other events (choose with --event)",
+		     x->st.other_samples);
 }

@@ -17,12 +17,9 @@
 #include "options.h"
 
 struct speedscope_cmd {
-	struct export_reader_opts ro;
-	const char *output;
-	struct export_out out;
+	struct export_profile x;
 	struct prism_speedscope *ss;
 	struct prism_speedscope_stats st;
-	char *event;
 };
 
 static int ss_begin(void *ctx, struct export_reader *r, const struct export_event_info *ev)
@@ -31,11 +28,11 @@ static int ss_begin(void *ctx, struct export_reader *r, const struct export_even
 	struct prism_speedscope_opts o = { 0 };
 	char name[512];
 
-	snprintf(name, sizeof(name), "%s: %s", c->ro.input ? c->ro.input : "perf.data", ev->name);
+	snprintf(name, sizeof(name), "%s: %s", c->x.ro.input ? c->x.ro.input : "perf.data",
+		 ev->name);
 	o.name = name;
 	o.unit = ev->time_based || ev->offcpu ? "nanoseconds" : "none";
-	c->event = xstrdup(ev->name);
-	c->ss = prism_speedscope__new(c->out.fp, &o);
+	c->ss = prism_speedscope__new(c->x.out.fp, &o);
 	return c->ss ? 0 : -errno;
 }
 
@@ -52,8 +49,16 @@ static int ss_end(void *ctx, struct export_reader *r, const struct export_reader
 	int err = prism_speedscope__finish(c->ss, &c->st);
 
 	if (err)
-		return error_errno(err, "cannot write '%s'", c->output);
+		return error_errno(err, "cannot write '%s'", c->x.output);
 	return 0;
+}
+
+static void ss_release(void *ctx)
+{
+	struct speedscope_cmd *c = ctx;
+
+	prism_speedscope__free(c->ss);
+	c->ss = NULL;
 }
 
 int export_speedscope(int argc, const char **argv)
@@ -64,52 +69,30 @@ int export_speedscope(int argc, const char **argv)
 	};
 	struct speedscope_cmd c = { 0 };
 	const struct option_def opts[] = {
-		OPT_INPUT(&c.ro.input),
-		OPT_FORCE(&c.ro.force),
-		OPT_STRING('o', "output", &c.output, "file",
+		OPT_INPUT(&c.x.ro.input),
+		OPT_FORCE(&c.x.ro.force),
+		OPT_STRING('o', "output", &c.x.output, "file",
 			   "write the JSON here ('-' = standard output); replaced only once it is "
 			   "complete"),
-		OPT_EXPORT_READER(&c.ro),
+		OPT_EXPORT_READER(&c.x.ro),
 		OPT_END(),
 	};
 	static const struct export_sink_ops ops = {
 		.begin = ss_begin,
 		.sample = ss_sample,
 		.end = ss_end,
+		.release = ss_release,
 	};
-	struct export_reader_stats st;
 	char size[32];
-	int ret;
 
-	argc = parse_options(argc, argv, opts, usage, 0);
-	if (argc)
-		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
-	if (!c.output)
-		usage_error(usage, opts, "-o <file> is required");
-	if (c.ro.inlines && c.ro.no_inline)
-		usage_error(usage, opts, "--inline and --no-inline cannot be combined");
-	if (export_out_open(&c.out, c.output))
+	if (export_profile_run(&c.x, argc, argv, usage, opts, &ops, &c))
 		return 1;
-	ret = export_read(&c.ro, &ops, &c, &st);
-	prism_speedscope__free(c.ss);
-	if (ret) {
-		export_out_abort(&c.out);
-		free(c.event);
-		return 1;
-	}
-	if (export_out_commit(&c.out)) {
-		free(c.event);
-		return 1;
-	}
-	if (!quiet && strcmp(c.output, "-")) {
+	if (!quiet && strcmp(c.x.output, "-")) {
 		export_format_bytes(c.st.bytes, size, sizeof(size));
 		info("wrote '%s': %" PRIu64 " samples of '%s' in %" PRIu64
 		     " thread profiles, %" PRIu64 " frames (%s)",
-		     c.output, c.st.samples, c.event, c.st.profiles, c.st.frames, size);
-		if (st.other_samples)
-			info("left out %" PRIu64 " samples of other events (choose with --event)",
-			     st.other_samples);
+		     c.x.output, c.st.samples, c.x.st.event, c.st.profiles, c.st.frames, size);
 	}
-	free(c.event);
+	export_profile_note(&c.x);
 	return 0;
 }

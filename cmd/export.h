@@ -48,7 +48,6 @@ struct export_reader_opts {
 	const char *event; /* NULL: the first event that has samples */
 	const char *symfs, *kallsyms;
 	bool no_inline, inlines;
-	const char *pid_list, *tid_list;
 };
 
 struct export_event_info {
@@ -70,11 +69,14 @@ struct export_sink_ops {
 	int (*sample)(void *ctx, const struct prism_export_sample *s);
 	/* after the last sample, symbols still loaded; 0 or -1 (said) */
 	int (*end)(void *ctx, struct export_reader *r, const struct export_reader_stats *st);
+	/* free the format's writer (after success or failure, before the commit) */
+	void (*release)(void *ctx);
 };
 
 struct export_reader_stats {
-	uint64_t samples, other_samples, filtered;
+	uint64_t samples, other_samples;
 	uint64_t first_time, last_time;
+	char event[128]; /* the exported event's name */
 };
 
 /*
@@ -84,20 +86,36 @@ struct export_reader_stats {
 int export_read(const struct export_reader_opts *o, const struct export_sink_ops *ops, void *ctx,
 		struct export_reader_stats *st);
 struct prism_symbols *export_reader_symbols(struct export_reader *r);
-struct prism_session *export_reader_session(struct export_reader *r);
 
-#define OPT_EXPORT_READER(x)                                                                       \
-	OPT_STRING('e', "event", &(x)->event, "name",                                              \
-		   "export the samples of this event (default: the first event with samples)"),    \
-		OPT_STRING(0, "pid", &(x)->pid_list, "list", "only samples of these process ids"), \
-		OPT_STRING(0, "tid", &(x)->tid_list, "list", "only samples of these thread ids"),  \
-		OPT_BOOL(0, "inline", &(x)->inlines,                                               \
-			 "expand every frame into its inlined functions (default: frames from "    \
-			 "DWARF unwinding, as perf report)"),                                      \
-		OPT_BOOL(0, "no-inline", &(x)->no_inline, "never expand inlined functions"),       \
-		OPT_STRING(0, "symfs", &(x)->symfs, "dir",                                         \
-			   "look for binaries under this directory"),                              \
-		OPT_STRING(0, "kallsyms", &(x)->kallsyms, "file",                                  \
+/* what every profile format has: options, output and the read's counts */
+struct export_profile {
+	struct export_reader_opts ro;
+	const char *output;
+	struct export_out out;
+	struct export_reader_stats st;
+};
+struct option_def;
+/*
+ * A profile format's run: parse @opts (which hold @x's options too), open
+ * the output, read with @ops, then commit the output or remove it.
+ * Return: 0 (the caller says what it wrote), or 1 after an error was said.
+ */
+int export_profile_run(struct export_profile *x, int argc, const char **argv,
+		       const char *const *usage, const struct option_def *opts,
+		       const struct export_sink_ops *ops, void *ctx);
+/* the note on samples of other events left out, if any */
+void export_profile_note(const struct export_profile *x);
+
+#define OPT_EXPORT_READER(x)                                                                    \
+	OPT_STRING('e', "event", &(x)->event, "name",                                           \
+		   "export the samples of this event (default: the first event with samples)"), \
+		OPT_BOOL(0, "inline", &(x)->inlines,                                            \
+			 "expand every frame into its inlined functions (default: frames from " \
+			 "DWARF unwinding, as perf report)"),                                   \
+		OPT_BOOL(0, "no-inline", &(x)->no_inline, "never expand inlined functions"),    \
+		OPT_STRING(0, "symfs", &(x)->symfs, "dir",                                      \
+			   "look for binaries under this directory"),                           \
+		OPT_STRING(0, "kallsyms", &(x)->kallsyms, "file",                               \
 			   "kernel symbols from this file instead of /proc/kallsyms")
 
 #endif /* PRISM_CMD_EXPORT_H */
