@@ -127,15 +127,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		r->cc.nr = 0;
 	}
 	/* no chain, or nothing unwound: the sample address alone, as prism report */
-	if (!r->cc.nr) {
-		if (!r->cc.alloc) {
-			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
-			r->cc.alloc = 1;
-		}
-		prism_symbols__resolve(r->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,
-				       s->ip, &r->cc.frames[0]);
-		r->cc.nr = 1;
-	}
+	if (!r->cc.nr && prism_symbols__sample_ip(r->sy, ev, &r->cc))
+		return -ENOMEM;
 	x.comm = prism_tasks__comm(r->tasks, s->tid);
 	x.pid = s->pid;
 	x.tid = s->tid;

@@ -326,15 +326,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	 * empty chain its only row: no caller row and no graph, as in perf)
 	 */
 	nochain = chain && !r->cc.nr;
-	if (!chain || !r->cc.nr) {
-		if (!r->cc.alloc) {
-			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
-			r->cc.alloc = 1;
-		}
-		prism_symbols__resolve(r->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,
-				       s->ip, &r->cc.frames[0]);
-		r->cc.nr = 1;
-	}
+	if ((!chain || !r->cc.nr) && prism_symbols__sample_ip(r->sy, ev, &r->cc))
+		return -ENOMEM;
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;

@@ -160,6 +160,13 @@ struct prism_callchain {
 #define PRISM_CALLCHAIN_INLINE_UNWOUND 2u
 PRISM_API int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event *ev,
 				       struct prism_callchain *cc, unsigned int flags);
+/*
+ * prism_symbols__sample_ip - make @cc the sample's own address alone, for a
+ * sample without a call chain or one of which nothing could be unwound
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_symbols__sample_ip(struct prism_symbols *sy, const struct prism_event *ev,
+				       struct prism_callchain *cc);
 /* frees the frames array (not the names); accepts an empty chain */
 PRISM_API void prism_callchain__release(struct prism_callchain *cc);
 
