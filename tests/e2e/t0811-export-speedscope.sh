@@ -14,21 +14,26 @@ mkdir -p "$S/tmp"
 cp "$F/perfdata-workload.bin" "$S/tmp/perfdata-workload"
 
 compare() {
-	local name=$1 ev=$2
+	local name=$1 ev=$2 empty=
 	shift 2
+	# samples all in kernel code this machine cannot name: no named row
+	[ "$name" = h-switch ] && empty=--may-be-empty
 	prism export speedscope "$@" --symfs "$S" -e "$ev" -o "$TMP/$name.json" \
 		>/dev/null 2>"$TMP/$name.err"
-	check "$name: export exits 0 ($(head -c 300 "$TMP/$name.err"))" test $? -eq 0
+	rc=$?
+	check "$name: export exits 0 ($(head -c 300 "$TMP/$name.err"))" test $rc -eq 0
 	grep_q "^wrote '$TMP/$name.json': [0-9]+ samples of '$ev' in [0-9]+ thread profiles" \
 		"$TMP/$name.err"
 	python3 tests/tools/speedscope-check.py "$TMP/$name.json" >"$TMP/$name.sum" \
 		2>"$TMP/$name.chk"
-	check "$name: follows the speedscope format: $(head -c 400 "$TMP/$name.chk")" test $? -eq 0
+	rc=$?
+	check "$name: follows the speedscope format: $(head -c 400 "$TMP/$name.chk")" test $rc -eq 0
 	prism report "$@" --symfs "$S" -e "$ev" --sort sym -g none >"$TMP/$name.rep" 2>/dev/null
-	python3 tests/tools/pprof-vs-report.py "$TMP/$name.rep" "$TMP/$name.sum" \
+	python3 tests/tools/pprof-vs-report.py "$TMP/$name.rep" "$TMP/$name.sum" $empty \
 		>"$TMP/$name.cmp" 2>&1
+	rc=$?
 	check "$name: shares = prism report: $(tr '\n' ';' <"$TMP/$name.cmp" | head -c 600)" \
-		test $? -eq 0
+		test $rc -eq 0
 	prism script "$@" -F tid,event 2>/dev/null | grep " $ev: *\$" |
 		awk '{ n[$1]++ } END { for (t in n) print t, n[t] }' | sort >"$TMP/$name.want"
 	sed -n 's/^profile .*\/\([0-9]*\)) \([0-9]*\)$/\1 \2/p' "$TMP/$name.sum" | sort \
@@ -50,7 +55,8 @@ compare d-pipe cpu-clock -i - <"$F/d-pipe.data"
 grep_q '"unit":"nanoseconds"' "$TMP/a-fp.json"
 # a tracepoint's period is no time
 prism export speedscope -i "$F/f-sched-tp.data" -o "$TMP/tp.json" 2>/dev/null
-check "tracepoint export exits 0" test $? -eq 0
+rc=$?
+check "tracepoint export exits 0" test $rc -eq 0
 grep_q '"unit":"none"' "$TMP/tp.json"
 
 # the checker itself rejects what breaks the format
@@ -67,5 +73,6 @@ expect_exit 1 prism export speedscope -i "$TMP/none.data" -o "$TMP/x.json"
 check "no output after a failed export" test ! -e "$TMP/x.json"
 expect_exit 129 prism export speedscope -i "$F/a-fp.data"
 prism export speedscope -i - -o - <"$F/d-pipe.data" 2>/dev/null | python3 -m json.tool >/dev/null
-check "pipe in, JSON out on standard output" test $? -eq 0
+rc=$?
+check "pipe in, JSON out on standard output" test $rc -eq 0
 done_testing

@@ -24,14 +24,17 @@ export_one() {
 	local name=$1
 	shift
 	prism export perfetto "$@" -o "$TMP/$name.pftrace" >/dev/null 2>"$TMP/$name.err"
-	check "$name: export exits 0 ($(head -c 300 "$TMP/$name.err"))" test $? -eq 0
+	rc=$?
+	check "$name: export exits 0 ($(head -c 300 "$TMP/$name.err"))" test $rc -eq 0
 	grep_q "^wrote '$TMP/$name.pftrace': [0-9]+ packets" "$TMP/$name.err"
 	protoc --proto_path="$P" --decode=perfetto.Trace trace-min.proto \
 		<"$TMP/$name.pftrace" >"$TMP/$name.txt" 2>"$TMP/$name.perr"
-	check "$name: protoc decodes it ($(head -c 200 "$TMP/$name.perr"))" test $? -eq 0
+	rc=$?
+	check "$name: protoc decodes it ($(head -c 200 "$TMP/$name.perr"))" test $rc -eq 0
 	python3 tests/tools/perfetto-summary.py "$TMP/$name.txt" >"$TMP/$name.sum" \
 		2>"$TMP/$name.serr"
-	check "$name: consistent ($(head -c 300 "$TMP/$name.serr"))" test $? -eq 0
+	rc=$?
+	check "$name: consistent ($(head -c 300 "$TMP/$name.serr"))" test $rc -eq 0
 }
 
 # the file's own count of an event
@@ -61,8 +64,9 @@ calls() {
 	prism util "$@" --json >"$TMP/$name.json" 2>/dev/null
 	python3 tests/tools/perfetto-vs-util.py "$TMP/$name.sum" "$TMP/$name.json" \
 		>"$TMP/$name.cmp" 2>&1
+	rc=$?
 	check "$name: slices = prism util's calls: $(tr '\n' ';' <"$TMP/$name.cmp" | head -c 500)" \
-		test $? -eq 0
+		test $rc -eq 0
 }
 
 export_one p-sched -i "$F/p-sched.data"
@@ -106,7 +110,8 @@ if [ "$(id -u)" -eq 0 ] && { [ -d /sys/kernel/tracing/events ] ||
 	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null; }; then
 	prism record --util -a -o "$TMP/u.data" -- sh -c 'ls / >/dev/null; sleep 0.3' \
 		>/dev/null 2>"$TMP/rec.err"
-	check "prism record --util exits 0 ($(head -c 200 "$TMP/rec.err"))" test $? -eq 0
+	rc=$?
+	check "prism record --util exits 0 ($(head -c 200 "$TMP/rec.err"))" test $rc -eq 0
 	export_one live -i "$TMP/u.data"
 	sched live -i "$TMP/u.data"
 	calls live -i "$TMP/u.data"
