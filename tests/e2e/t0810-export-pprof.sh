@@ -75,6 +75,14 @@ grep_q ' leaf_a [^ ]*workload\.c:1[0-9] ' "$TMP/raw"
 pp -top -nodecount=1 "$TMP/a-fp.pb.gz" >"$TMP/dur"
 grep_q '^Duration: 299\.52ms' "$TMP/dur"
 
+# time_nanos from CLOCK_DATA: the first sample's time of day, as perf script -F tod
+prism export pprof -q -i "$F/o-clockid.data" -o "$TMP/o.pb.gz"
+got=$(pp -raw "$TMP/o.pb.gz" | sed -n 's/^Time: \([0-9-]* [0-9:]*\.[0-9]\{6\}\).*/\1/p')
+if command -v perf >/dev/null; then
+	want=$(perf script -i "$F/o-clockid.data" -F tod 2>/dev/null | head -1 | tr -d ' ')
+	check "time_nanos: '$got' = perf's first tod '$want'" test "${got/ /}" = "$want" -a -n "$want"
+fi
+
 # --labels: pid/tid/comm/cpu tags
 prism export pprof -i "$F/h-switch-cpu-wide.data" --labels -o "$TMP/l.pb.gz" 2>/dev/null
 rc=$?
