@@ -94,7 +94,7 @@ FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c lib/tp/compiled.c
 FEATURE_SRCS_LIBZSTD := lib/data/zstd.c
 FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
-FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c
+FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c lib/offcpu/offcpu-ustacks.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
 

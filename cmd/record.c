@@ -533,7 +533,9 @@ static void cgroup2_root(char *buf, size_t len)
 
 static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
 {
-	char path[4096], root[1024];
+	static char path[4096]; /* offcpu_opts.cgroup */
+	char root[1024];
+	uint64_t id;
 	int err;
 
 	(void)opt;
@@ -542,13 +544,15 @@ static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
 		snprintf(path, sizeof(path), "%s", arg);
 	else
 		snprintf(path, sizeof(path), "%s/%s", root, arg[0] == '/' ? arg + 1 : arg);
-	err = prism_offcpu_cgroup_id(path, &offcpu_opts.cgroup_id);
+	/* a cgroup v2 directory has an id */
+	err = prism_offcpu_cgroup_id(path, &id);
 	if (err) {
 		error("cannot use cgroup '%s' (%s): %s", arg, path, strerror(-err));
 		hint("give a cgroup v2 directory below %s, e.g. --off-cpu-cgroup system.slice",
 		     root);
 		return -1;
 	}
+	offcpu_opts.cgroup = path;
 	offcpu_tuned = "--off-cpu-cgroup";
 	return 0;
 }
