@@ -22,6 +22,15 @@
 # Targets (issues 7, 21): bpf <= 1.3x, filtered <= 1.02x, sched <= 2.5x,
 # bpf-dwarf <= 2x of none.  A second table gives each recording mode's file
 # size per second of blocking (one more run each, after the timed ones).
+# A third gives the BPF program's own cost, which the load of the machine
+# does not change (wall-clock ratios on a shared machine do): with
+# kernel.bpf_stats_enabled=1, run_time_ns / run_cnt of the sched_switch
+# program (bpftool prog show, read by the workload before it ends), in ns
+# per context switch of the whole machine.  (Measured while 5 other jobs
+# shared the 2 CPUs: bpf 459 -> 243 ns, bpf-nowin 443 -> 192, bpf-dwarf
+# 503 -> 255, filtered 93 -> 36..50, with the walk of user stacks done by
+# the program itself instead of bpf_get_stackid, whose walk ends in a
+# faulting read that cost about 270 ns per switch.)
 # Exit status 0 even when a target is missed (the table says so), 1 when
 # something could not run.  Needs root.
 #
@@ -66,20 +75,21 @@ else
 	modes+=(perf-off)
 fi
 
-# one run; prints usecs/op
+# one run; prints usecs/op (the workload: wl, the bench unless set)
+wl=("${bench[@]}")
 run() {
 	local m=$1 cmd
 	case $m in
 	none) cmd=("${bench[@]}") ;;
-	bpf) cmd=("$PRISM" -q record --off-cpu -a -o "$out" -- "${bench[@]}") ;;
-	bpf-nowin) cmd=("$PRISM" -q record --off-cpu --off-cpu-window 0 -a -o "$out" -- "${bench[@]}") ;;
-	bpf-dwarf) cmd=("$PRISM" -q record --off-cpu --call-graph dwarf -a -o "$out" -- "${bench[@]}") ;;
-	sched-dwarf) cmd=("$PRISM" -q record --off-cpu=sched --call-graph dwarf -a -o "$out" -- "${bench[@]}") ;;
-	bpf-kstack) cmd=("$PRISM" -q record --off-cpu --off-cpu-kernel-stack -a -o "$out" -- "${bench[@]}") ;;
-	filtered) cmd=("$PRISM" -q record --off-cpu -a --off-cpu-cgroup "${cg#"$cgroot"/}" -o "$out" -- "${bench[@]}") ;;
-	sched) cmd=("$PRISM" -q record --off-cpu=sched -a -o "$out" -- "${bench[@]}") ;;
-	perf-off) cmd=("$PERF" record -q --off-cpu -a -o "$out" -- "${bench[@]}") ;;
-	perf-cs) cmd=("$PERF" record -q -e cs -c 1 -g --switch-events -a -o "$out" -- "${bench[@]}") ;;
+	bpf) cmd=("$PRISM" -q record --off-cpu -a -o "$out" -- "${wl[@]}") ;;
+	bpf-nowin) cmd=("$PRISM" -q record --off-cpu --off-cpu-window 0 -a -o "$out" -- "${wl[@]}") ;;
+	bpf-dwarf) cmd=("$PRISM" -q record --off-cpu --call-graph dwarf -a -o "$out" -- "${wl[@]}") ;;
+	sched-dwarf) cmd=("$PRISM" -q record --off-cpu=sched --call-graph dwarf -a -o "$out" -- "${wl[@]}") ;;
+	bpf-kstack) cmd=("$PRISM" -q record --off-cpu --off-cpu-kernel-stack -a -o "$out" -- "${wl[@]}") ;;
+	filtered) cmd=("$PRISM" -q record --off-cpu -a --off-cpu-cgroup "${cg#"$cgroot"/}" -o "$out" -- "${wl[@]}") ;;
+	sched) cmd=("$PRISM" -q record --off-cpu=sched -a -o "$out" -- "${wl[@]}") ;;
+	perf-off) cmd=("$PERF" record -q --off-cpu -a -o "$out" -- "${wl[@]}") ;;
+	perf-cs) cmd=("$PERF" record -q -e cs -c 1 -g --switch-events -a -o "$out" -- "${wl[@]}") ;;
 	esac
 	"${cmd[@]}" >"$log" 2>&1 || { echo "FAIL"; return; }
 	awk '/usecs\/op/ { print $1; exit }' "$log"
@@ -124,3 +134,26 @@ for m in bpf bpf-nowin bpf-dwarf sched sched-dwarf; do
 	awk -v m="$m" -v b="$bytes" -v ms="${ms:-0}" 'BEGIN {
 		printf "%-11s %12d %10.3f %12.0f\n", m, b, ms / 1000, (ms > 0 ? b / (ms / 1000) : 0) }'
 done
+
+# the BPF program's own cost per context switch
+command -v bpftool >/dev/null || { echo "# bpftool not found: no BPF cost table"; exit 0; }
+stats=/proc/sys/kernel/bpf_stats_enabled
+old_stats=$(cat "$stats" 2>/dev/null) || { echo "# no $stats: no BPF cost table"; exit 0; }
+echo 1 >"$stats"
+printf '\n# BPF program cost (kernel.bpf_stats_enabled=1; one run each; every switch of the machine)\n'
+printf '%-11s %10s %9s\n' mode switches ns/switch
+wl=(sh -c '"$0" "$@" >/dev/null; bpftool prog show -j >"$BPF_JSON"' "${bench[@]}")
+export BPF_JSON=$BENCH_DIR/offcpu-prog.json
+for m in bpf bpf-nowin bpf-dwarf bpf-kstack filtered; do
+	rm -f "$BPF_JSON"
+	run "$m" >/dev/null
+	[ -s "$BPF_JSON" ] || continue
+	python3 -c '
+import json, sys
+for p in json.load(open(sys.argv[1])):
+    if p.get("name", "").startswith("offcpu_switch") and p.get("run_cnt"):
+        print("%-11s %10d %9.1f" % (sys.argv[2], p["run_cnt"], p["run_time_ns"] / p["run_cnt"]))
+        break' "$BPF_JSON" "$m"
+done
+echo "$old_stats" >"$stats"
+rm -f "$BPF_JSON"
