@@ -64,7 +64,7 @@ struct offcpu_tstamp {
 	__u32 cpu; /* CPU it left */
 	__u32 pad;
 	__u64 runtime; /* task->se.sum_exec_runtime at switch-out */
-	__u64 uhash; /* offcpu_ustate_hash(&u) */
+	__u64 uhash; /* ustate_hash(&u) */
 	struct offcpu_ustate u;
 };
 
@@ -82,7 +82,7 @@ struct offcpu_key {
 	__s64 ustack;
 	__s32 kstack;
 	__u32 state;
-	__u64 uhash; /* offcpu_ustate_hash() */
+	__u64 uhash; /* a hash of the user state (ustate_hash() in offcpu.bpf.c) */
 };
 
 struct offcpu_val {
@@ -90,23 +90,6 @@ struct offcpu_val {
 	__u64 count;
 	struct offcpu_ustate u;
 };
-
-/* a 64-bit hash of the user state (registers and the whole window array) */
-static inline __u64 offcpu_ustate_hash(const struct offcpu_ustate *u)
-{
-	const __u64 k = 0x9e3779b97f4a7c15ull;
-	__u64 h = (u->ip ^ k) * k, w;
-	int i;
-
-	h = (h ^ (h >> 31) ^ u->sp) * k;
-	h = (h ^ (h >> 31) ^ u->bp) * k;
-	h = (h ^ (h >> 31) ^ u->win_size) * k;
-	for (i = 0; i < OFFCPU_WIN_MAX / 8; i++) {
-		__builtin_memcpy(&w, u->win + i * 8, 8);
-		h = (h ^ (h >> 31) ^ w) * k;
-	}
-	return h ^ (h >> 29);
-}
 
 /* the stack id of a block that began before the recording (asleep at its start): -ENODATA */
 #define OFFCPU_NO_STACK_ASLEEP (-61)
@@ -133,7 +116,7 @@ struct offcpu_block {
 	__u32 cpu_out; /* CPU it left */
 	__u32 cpu_in; /* CPU it came back on (cpu_out when in progress) */
 	__u32 pad2;
-	__u64 uhash; /* offcpu_ustate_hash(&u): the key of its DWARF copy */
+	__u64 uhash; /* ustate_hash(&u): with the rest, the key of its DWARF copy */
 	struct offcpu_ustate u;
 };
 

@@ -386,12 +386,36 @@ static __always_inline void account(struct offcpu_tstamp *d, __u32 tid, __u32 tg
 	aggregate(&key, &d->u, delta);
 }
 
-/* the user registers and the window at sp of the task switching out (current) */
+/* a 64-bit hash of the user state: registers and the bytes of the window read */
+static __always_inline __u64 ustate_hash(const struct offcpu_ustate *u)
+{
+	const __u64 k = 0x9e3779b97f4a7c15ull;
+	__u64 h = (u->ip ^ k) * k, w;
+	__u32 i;
+
+	h = (h ^ (h >> 31) ^ u->sp) * k;
+	h = (h ^ (h >> 31) ^ u->bp) * k;
+	h = (h ^ (h >> 31) ^ u->win_size) * k;
+	for (i = 0; i < OFFCPU_WIN_MAX / 8; i++) {
+		if (i * 8 >= u->win_size)
+			break;
+		__builtin_memcpy(&w, u->win + i * 8, 8);
+		h = (h ^ (h >> 31) ^ w) * k;
+	}
+	return h ^ (h >> 29);
+}
+
+/*
+ * The user registers and the window at sp of the task switching out
+ * (current).  The window's bytes past win_size are left as they were: no
+ * reader looks at them.
+ */
 static __always_inline void user_state(struct pt_regs *regs, struct offcpu_ustate *u)
 {
 	__u32 n = win_size;
 
-	__builtin_memset(u, 0, sizeof(*u));
+	u->win_size = 0;
+	u->pad = 0;
 	u->ip = regs->ip;
 	u->sp = regs->sp;
 	u->bp = regs->bp;
@@ -404,10 +428,8 @@ static __always_inline void user_state(struct pt_regs *regs, struct offcpu_ustat
 		n = OFFCPU_PAGE - (u->sp & (OFFCPU_PAGE - 1));
 		if (n > OFFCPU_WIN_MAX)
 			n = OFFCPU_WIN_MAX;
-		if (bpf_probe_read_user(u->win, n, (void *)u->sp)) {
-			__builtin_memset(u->win, 0, sizeof(u->win));
+		if (bpf_probe_read_user(u->win, n, (void *)u->sp))
 			return;
-		}
 	}
 	u->win_size = n;
 }
@@ -531,7 +553,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 	d->runtime = runtime;
 	if (regs) {
 		user_state(regs, &d->u);
-		d->uhash = offcpu_ustate_hash(&d->u);
+		d->uhash = ustate_hash(&d->u);
 	} else {
 		__builtin_memset(&d->u, 0, sizeof(d->u));
 		d->uhash = 0;

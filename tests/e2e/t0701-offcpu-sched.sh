@@ -5,7 +5,8 @@
 # chains) plus switch records; prism offcpu pairs switch-out/switch-in in
 # userspace and must attribute 95..101% of the time the workload measured
 # around its blocking calls to the same functions as the BPF method, and say
-# which method it used.  perf 6.1 reads the file without a warning.
+# which method it used.  perf 6.1 reads the file without a warning.  Kernel
+# stacks are recorded only with --off-cpu-kernel-stack.
 . tests/e2e/lib.sh
 require_root
 require_perf
@@ -43,6 +44,14 @@ done
 prism offcpu -i "$TMP/cs.data" --folded >"$TMP/folded" 2>/dev/null
 grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;clock_nanosleep[^;]*(;[^;]*_\[k\])* [0-9]+$' "$TMP/folded"
 grep_q '^offcpu-sleep;(.*;)?main;reader_loop;read(;[^;]*_\[k\])* [0-9]+$' "$TMP/folded"
+
+# kernel stacks only when asked, as with the BPF method (their walk costs most)
+check "no kernel frames by default ($(grep -c '_\[k\]' "$TMP/folded") stacks with some)" \
+	test "$(grep -c '_\[k\]' "$TMP/folded")" -eq 0
+prism record -q --off-cpu=sched --off-cpu-kernel-stack -o "$TMP/k.data" -- "$WL" 5 10 >/dev/null 2>&1
+check "record --off-cpu=sched --off-cpu-kernel-stack exits 0" test $? -eq 0
+prism offcpu -i "$TMP/k.data" --folded >"$TMP/k.folded" 2>/dev/null
+grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;clock_nanosleep[^;]*(;[^;]*_\[k\])+ [0-9]+$' "$TMP/k.folded"
 
 # --state needs task states, which switch records do not have
 prism offcpu -i "$TMP/cs.data" --state D >/dev/null 2>"$TMP/state.err"
