@@ -144,7 +144,7 @@ enum offcpu_counter {
 	OFFCPU_CNT_SHORT, /* blocks below min_ns, dropped on purpose */
 	OFFCPU_CNT_EMITTED, /* blocks sent individually through the ring buffer */
 	OFFCPU_CNT_IN_PROGRESS, /* blocks still open at stop, counted up to the stop */
-	OFFCPU_CNT_USTACK_EEXIST, /* user stack lost: stack-map bucket collision */
+	OFFCPU_CNT_USTACK_EEXIST, /* unused: user stacks are kept by hash, without collisions */
 	OFFCPU_CNT_USTACK_EFAULT, /* user stack unreadable */
 	OFFCPU_CNT_USTACK_OTHER, /* other bpf_get_stackid error (e.g. -ENOMEM) */
 	OFFCPU_CNT_KSTACK_EEXIST,

@@ -29,16 +29,7 @@ check "prism offcpu exits 0" test $? -eq 0
 grep_q '^# method: context switches' "$TMP/off.txt"
 grep_q '^# switch pairing: [1-9][0-9]* intervals' "$TMP/off.txt"
 
-ms_of() { awk -v f="$2" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
-	t && $(NF-1) == f { print $1; exit }' "$1"; }
-ns_of() { awk -v f="$1" '$1 == "time" && $2 == f { print $3 }' "$TMP/wl.out"; }
-for f in sleeper_loop reader_loop writer_loop thread_fn; do
-	ms=$(ms_of "$TMP/off.txt" $f)
-	ns=$(ns_of $f)
-	echo "note: $f: prism ${ms:-none} ms, workload measured ${ns:-none} ns" >&3
-	check "$f holds 95..101% of the measured time (${ms:-none} ms vs ${ns:-none} ns)" \
-		awk -v m="${ms:-0}" -v n="${ns:-0}" 'BEGIN { r = m * 1e6 / (n ? n : 1); exit !(r >= 0.95 && r <= 1.01) }'
-done
+check_offcpu_share "$TMP/off.txt" "$TMP/wl.out" sleeper_loop reader_loop writer_loop thread_fn
 
 # the same stacks as the BPF method: main -> sleeper_loop -> clock_nanosleep
 prism offcpu -i "$TMP/cs.data" --folded >"$TMP/folded" 2>/dev/null

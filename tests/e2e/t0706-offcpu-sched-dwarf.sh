@@ -54,15 +54,7 @@ grep_q ' reader_loop\+0x' "$TMP/script"
 
 prism offcpu -i "$TMP/sd.data" --user-only --limit 100 >"$TMP/off.txt" 2>"$TMP/off.err"
 check "prism offcpu exits 0 ($(head -c 200 "$TMP/off.err"))" test $? -eq 0
-ms_of() { awk -v f="$2" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
-	t && $(NF-1) == f { print $1; exit }' "$1"; }
-ns_of() { awk -v f="$1" '$1 == "time" && $2 == f { print $3 }' "$TMP/wl.out"; }
-for f in sleeper_loop reader_loop; do
-	ms=$(ms_of "$TMP/off.txt" $f)
-	ns=$(ns_of $f)
-	check "$f holds 95..101% of the measured time (${ms:-none} ms vs ${ns:-none} ns)" \
-		awk -v m="${ms:-0}" -v n="${ns:-0}" 'BEGIN { r = m * 1e6 / (n ? n : 1); exit !(r >= 0.95 && r <= 1.01) }'
-done
+check_offcpu_share "$TMP/off.txt" "$TMP/wl.out" sleeper_loop reader_loop
 prism offcpu -i "$TMP/sd.data" --folded >"$TMP/folded" 2>/dev/null
 grep_q '^offcpu-sleep;(.*;)?main;sleeper_loop;(.*;)?[^;]*nanosleep[^;]*(;[^;]*_\[k\])* [0-9]+$' "$TMP/folded"
 grep_q '^offcpu-sleep;(.*;)?main;reader_loop;(.*;)?[^;]*read[^;]*(;[^;]*_\[k\])* [0-9]+$' "$TMP/folded"
