@@ -32,8 +32,10 @@
 # 966 -> 665, filtered 93 -> 36; an empty program measures about 34.  Most
 # of it: the walk of user stacks done by the program itself instead of
 # bpf_get_stackid, whose walk ends in a faulting read that cost about 270 ns
-# per switch.  cpu-ratio then: bpf 1.37 -> 1.14, filtered 1.04 -> 1.03
-# (without bpf_stats), sched 2.38 -> 1.73, bpf-dwarf 1.40 -> 1.12.)
+# per switch.  cpu-ratio then: bpf 1.37 -> 1.14, sched 2.38 -> 1.73,
+# bpf-dwarf 1.40 -> 1.12; filtered 1.03 after, with bpf_stats off: its
+# program costs what an empty one does, the rest is the tracepoint's call
+# into BPF.)
 # Exit status 0 even when a target is missed (the table says so), 1 when
 # something could not run.  Needs root.
 #
