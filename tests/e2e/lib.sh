@@ -146,3 +146,19 @@ done_testing() {
 	fi
 	exit 0
 }
+
+# prism offcpu's function table (OFF, default output) gives each FUNC 95..101%
+# of the time the workload measured around its blocking calls (WL, its
+# "time FUNC NS" lines)
+check_offcpu_share() { # OFF WL FUNC...
+	local off=$1 wl=$2 f ms ns
+	shift 2
+	for f in "$@"; do
+		ms=$(awk -v f="$f" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
+			t && $(NF-1) == f { print $1; exit }' "$off")
+		ns=$(awk -v f="$f" '$1 == "time" && $2 == f { print $3 }' "$wl")
+		echo "note: $f: prism ${ms:-none} ms, workload measured ${ns:-none} ns" >&3
+		check "$f holds 95..101% of the measured time (${ms:-none} ms vs ${ns:-none} ns)" \
+			awk -v m="${ms:-0}" -v n="${ns:-0}" 'BEGIN { r = m * 1e6 / (n ? n : 1); exit !(r >= 0.95 && r <= 1.01) }'
+	done
+}
