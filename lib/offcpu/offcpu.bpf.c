@@ -493,6 +493,14 @@ static __always_inline void copy_stack(struct task_struct *prev, const struct of
 		off += n;
 		n = OFFCPU_PAGE;
 	}
+	if (!off) {
+		/*
+		 * not even the page at sp could be read (a block inside a fault
+		 * on that page): let a later block of the key try again
+		 */
+		bpf_map_delete_elem(&copied, key);
+		return;
+	}
 	c->size = off;
 	len = offsetof(struct offcpu_copy, data) + ((off + 7) & ~7u);
 	if (len > sizeof(*c))
