@@ -5,7 +5,6 @@
  * tracepoint filters set, RLIMIT_NOFILE raised as needed; and enabling the
  * leaders once everything is open.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
@@ -15,6 +14,7 @@
 #include <prism/perf-open.h>
 
 #include "record/record-internal.h"
+#include "targets.h"
 
 int rec_configure(struct prism_record *r);
 
@@ -22,61 +22,6 @@ static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int
 			   unsigned long flags)
 {
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-/* "0-3,6" -> list; 0 or -EINVAL */
-static int parse_list(const char *s, int **out, size_t *nr, int max)
-{
-	size_t cap = 0;
-	const char *p = s;
-
-	*out = NULL;
-	*nr = 0;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0)
-			return -EINVAL;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return -EINVAL;
-			p = end;
-		}
-		if (max >= 0 && b >= max)
-			return -ERANGE;
-		for (; a <= b; a++) {
-			if (prism_ensure_mem((void **)out, &cap, sizeof(int), *nr + 1))
-				return -ENOMEM;
-			(*out)[(*nr)++] = (int)a;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
-	}
-	return *nr ? 0 : -EINVAL;
-}
-
-static int online_cpus(int **out, size_t *nr)
-{
-	char buf[1024];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	int err;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	err = parse_list(buf, out, nr, -1);
-	return err;
 }
 
 static int add_thread(struct prism_record *r, size_t *cap, pid_t tid)
@@ -93,7 +38,7 @@ static int setup_targets(struct prism_record *r)
 	size_t cap = 0, i;
 	int *ids = NULL, err;
 
-	err = online_cpus(&r->cpus, &r->nr_cpus);
+	err = prism_online_cpus(&r->cpus, &r->nr_cpus);
 	if (err)
 		return rec_error(
 			       r,
@@ -104,7 +49,7 @@ static int setup_targets(struct prism_record *r)
 		int *sel;
 		size_t nsel, j;
 
-		err = parse_list(o->cpu_list, &sel, &nsel, 1 << 20);
+		err = prism_parse_int_list(o->cpu_list, &sel, &nsel, 1 << 20);
 		if (err) {
 			free(sel);
 			return rec_error(r, "bad CPU list '%s' (expected e.g. 0-3,6)", o->cpu_list),
@@ -134,7 +79,7 @@ static int setup_targets(struct prism_record *r)
 	if (o->tid_list) {
 		size_t n;
 
-		err = parse_list(o->tid_list, &ids, &n, -1);
+		err = prism_parse_int_list(o->tid_list, &ids, &n, -1);
 		if (err) {
 			free(ids);
 			return rec_error(r, "bad thread list '%s' (expected e.g. 123,456)",
@@ -160,7 +105,7 @@ static int setup_targets(struct prism_record *r)
 	if (o->pid_list) {
 		size_t n;
 
-		err = parse_list(o->pid_list, &ids, &n, -1);
+		err = prism_parse_int_list(o->pid_list, &ids, &n, -1);
 		if (err) {
 			free(ids);
 			return rec_error(r, "bad process list '%s' (expected e.g. 123,456)",
@@ -168,22 +113,13 @@ static int setup_targets(struct prism_record *r)
 			       -EINVAL;
 		}
 		for (i = 0; i < n && !err; i++) {
-			char path[64];
-			struct dirent *d;
-			DIR *dir;
-
-			snprintf(path, sizeof(path), "/proc/%d/task", ids[i]);
-			dir = opendir(path);
-			if (!dir) {
-				rec_error(r, "no process %d (%s: %s)", ids[i], path,
-					  strerror(errno));
+			err = prism_proc_tids(ids[i], &r->threads, &r->nr_threads, &cap);
+			if (err == -ESRCH) {
+				rec_error(r, "no process %d (/proc/%d/task: %s)", ids[i], ids[i],
+					  strerror(ENOENT));
 				free(ids);
 				return -ESRCH;
 			}
-			while (!err && (d = readdir(dir)))
-				if (d->d_name[0] != '.')
-					err = add_thread(r, &cap, atoi(d->d_name));
-			closedir(dir);
 		}
 		free(ids);
 		return err;

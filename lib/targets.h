@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The targets of a measurement (record, stat): number lists ("0-3,6"), the
+ * online CPUs, the threads of a process.  Not installed.
+ */
+#ifndef PRISM_TARGETS_H
+#define PRISM_TARGETS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * "0-3,6" into a malloc()ed array (*@out, also on error: free it); numbers
+ * must be below @max unless @max < 0.  Return: 0, -EINVAL (syntax, empty),
+ * -ERANGE (a number >= @max), -ENOMEM.
+ */
+int prism_parse_int_list(const char *s, int **out, size_t *nr, int max);
+
+/* /sys/devices/system/cpu/online as a malloc()ed array; 0 or -errno */
+int prism_online_cpus(int **out, size_t *nr);
+
+/*
+ * Append the threads of process @pid (/proc/PID/task) to *@tids (capacity
+ * *@cap).  Return: 0, -ESRCH (no such process), -ENOMEM.
+ */
+int prism_proc_tids(pid_t pid, pid_t **tids, size_t *nr, size_t *cap);
+
+#endif /* PRISM_TARGETS_H */
