@@ -146,7 +146,8 @@ static void print_line(struct stat_print *p, const struct prism_stat *s,
 		const char *what = v->supported ? "<not counted>" : "<not supported>";
 
 		if (p->json) {
-			fprintf(p->out, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
+			fprintf(p->out,
+				"\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
 				what, unit, name);
 			print_noise(p, u, e);
 			print_running(p, v);
@@ -167,7 +168,8 @@ static void print_line(struct stat_print *p, const struct prism_stat *s,
 	prism_stat_result__context(s, r, u, p->elapsed_ns, &ctx);
 	prism_stat_metric(prism_stat__event_attr(s, e), v->scaled, &ctx, &m);
 	if (p->json) {
-		fprintf(p->out, "\"counter-value\" : \"%f\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
+		fprintf(p->out,
+			"\"counter-value\" : \"%f\", \"unit\" : \"%s\", \"event\" : \"%s\", ",
 			v->scaled * scale, unit, name);
 		print_noise(p, u, e);
 		print_running(p, v);

@@ -221,8 +221,8 @@ static int run(struct stat_cmd *c)
 	if (!c->interval_ms) {
 		struct prism_strbuf sb = STRBUF_INIT;
 		struct prism_stat_result *mean = prism_stat_runs__mean(runs);
-		bool ru_show = c->o.argv && !c->o.system_wide && !c->o.cpu_list &&
-			       !c->o.pid_list && !c->o.tid_list && c->repeat == 1;
+		bool ru_show = c->o.argv && !c->o.system_wide && !c->o.cpu_list && !c->o.pid_list &&
+			       !c->o.tid_list && c->repeat == 1;
 
 		if (!mean) {
 			error("cannot average the counts: %s", strerror(errno));
@@ -262,11 +262,13 @@ static int check_modes(struct stat_cmd *c, int argc)
 		usage_error(c->usage, c->opts,
 			    "nothing to count: give a command (after --), -a, -C, -p or -t");
 	if (modes > 1)
-		usage_error(c->usage, c->opts,
-			    "-A, --per-core, --per-die, --per-socket and --per-thread exclude each other");
+		usage_error(
+			c->usage, c->opts,
+			"-A, --per-core, --per-die, --per-socket and --per-thread exclude each other");
 	if ((c->no_aggr || c->per_core || c->per_die || c->per_socket) && !per_cpu)
-		usage_error(c->usage, c->opts,
-			    "-A/--per-cpu, --per-core, --per-die and --per-socket need per-CPU counts: add -a or -C");
+		usage_error(
+			c->usage, c->opts,
+			"-A/--per-cpu, --per-core, --per-die and --per-socket need per-CPU counts: add -a or -C");
 	if (c->per_thread && !c->o.pid_list && !c->o.tid_list)
 		usage_error(c->usage, c->opts, "--per-thread needs -p or -t");
 	if (c->o.argv && (c->o.pid_list || c->o.tid_list) && c->o.no_inherit)
@@ -283,7 +285,8 @@ static int check_modes(struct stat_cmd *c, int argc)
 	if (c->p.sep && c->p.json)
 		usage_error(c->usage, c->opts, "-x and -j exclude each other");
 	if (c->repeat < 1 || c->interval_count < 0 || c->timeout_ms < 0)
-		usage_error(c->usage, c->opts, "-r, --interval-count and --timeout take positive numbers");
+		usage_error(c->usage, c->opts,
+			    "-r, --interval-count and --timeout take positive numbers");
 	c->p.mode = c->no_aggr	  ? PRISM_STAT_AGGR_NONE :
 		    c->per_core	  ? PRISM_STAT_AGGR_CORE :
 		    c->per_die	  ? PRISM_STAT_AGGR_DIE :
@@ -304,15 +307,18 @@ int cmd_stat(int argc, const char **argv)
 	bool no_inherit = false;
 	const struct option_def opts[] = {
 		OPT_GROUP("Events"),
-		OPT_CALLBACK('e', "event", NULL, "event",
-			     "events to count, as prism record takes them: cycles, task-clock, {a,b}:u, "
-			     "sched:sched_switch, pmu/config=1/ (default: perf's set)",
-			     stat_opt_event),
+		OPT_CALLBACK(
+			'e', "event", NULL, "event",
+			"events to count, as prism record takes them: cycles, task-clock, {a,b}:u, "
+			"sched:sched_switch, pmu/config=1/ (default: perf's set)",
+			stat_opt_event),
 		OPT_CALLBACK(0, "filter", NULL, "expr",
-			     "kernel filter for the tracepoints of the preceding -e", record_opt_filter),
+			     "kernel filter for the tracepoints of the preceding -e",
+			     record_opt_filter),
 		OPT_GROUP("Targets"),
 		OPT_BOOL('a', "all-cpus", &c.o.system_wide, "count on every CPU (system-wide)"),
-		OPT_STRING('C', "cpu", &c.o.cpu_list, "cpus", "count on these CPUs only, e.g. 0-3,6"),
+		OPT_STRING('C', "cpu", &c.o.cpu_list, "cpus",
+			   "count on these CPUs only, e.g. 0-3,6"),
 		OPT_STRING('p', "pid", &c.o.pid_list, "pids",
 			   "count every thread of these processes"),
 		OPT_STRING('t', "tid", &c.o.tid_list, "tids", "count these threads"),

@@ -18,7 +18,10 @@ struct prism_workload {
 	int pidfd; /* pidfd_open() of the child, or -1 (old kernels) */
 };
 
-#define PRISM_WORKLOAD_INIT { 0, -1, -1, -1 }
+#define PRISM_WORKLOAD_INIT   \
+	{                     \
+		0, -1, -1, -1 \
+	}
 
 /*
  * Fork @argv[0] (looked up in $PATH here, so the child makes one execve)

@@ -158,8 +158,8 @@ PRISM_API void prism_stat_result__free(struct prism_stat_result *r);
 PRISM_API size_t prism_stat_result__nr_units(const struct prism_stat_result *r);
 PRISM_API const struct prism_stat_unit *prism_stat_result__unit(const struct prism_stat_result *r,
 								size_t u);
-PRISM_API const struct prism_stat_value *
-prism_stat_result__value(const struct prism_stat_result *r, size_t u, size_t e);
+PRISM_API const struct prism_stat_value *prism_stat_result__value(const struct prism_stat_result *r,
+								  size_t u, size_t e);
 
 /*
  * The CPU topology ids of @cpu from sysfs (topology/physical_package_id,

@@ -99,15 +99,17 @@ static int map_units(const struct prism_stat *s, enum prism_stat_aggr mode,
 		return -ENOMEM;
 	}
 	if (mode == PRISM_STAT_AGGR_GLOBAL) {
-		r->units[0] = (struct prism_stat_unit){ .cpu = -1, .socket = -1, .die = -1,
-							.core = -1, .nr = (int)nsrc, .tid = -1 };
+		r->units[0] = (struct prism_stat_unit){
+			.cpu = -1, .socket = -1, .die = -1, .core = -1, .nr = (int)nsrc, .tid = -1
+		};
 		r->nr_units = 1;
 		*map_out = map; /* all zero */
 		return 0;
 	}
 	for (i = 0; i < nsrc; i++) {
-		struct prism_stat_unit u = { .cpu = -1, .socket = -1, .die = -1, .core = -1,
-					     .tid = -1 };
+		struct prism_stat_unit u = {
+			.cpu = -1, .socket = -1, .die = -1, .core = -1, .tid = -1
+		};
 
 		if (mode == PRISM_STAT_AGGR_THREAD) {
 			u.tid = s->threads[i];
@@ -167,15 +169,19 @@ struct prism_stat_result *prism_stat__aggregate(const struct prism_stat *s,
 				size_t i = STAT_IDX(s, e, c, t);
 				size_t u = map[mode == PRISM_STAT_AGGR_THREAD ? t : c];
 				struct prism_stat_count *sum = &r->vals[u * s->nr_ev + e].sum;
-				const struct prism_stat_count *cur = &s->cur[i], *prev = &s->prev[i];
+				const struct prism_stat_count *cur = &s->cur[i],
+							      *prev = &s->prev[i];
 
 				if (s->fds[i] < 0)
 					continue;
 				if (delta) {
 					/* counters only grow; the kernel's u64 arithmetic */
-					sum->val += cur->val >= prev->val ? cur->val - prev->val : 0;
-					sum->ena += cur->ena >= prev->ena ? cur->ena - prev->ena : 0;
-					sum->run += cur->run >= prev->run ? cur->run - prev->run : 0;
+					sum->val += cur->val >= prev->val ? cur->val - prev->val :
+									    0;
+					sum->ena += cur->ena >= prev->ena ? cur->ena - prev->ena :
+									    0;
+					sum->run += cur->run >= prev->run ? cur->run - prev->run :
+									    0;
 				} else {
 					sum->val += cur->val;
 					sum->ena += cur->ena;
@@ -218,8 +224,8 @@ const struct prism_stat_unit *prism_stat_result__unit(const struct prism_stat_re
 	return u < r->nr_units ? &r->units[u] : NULL;
 }
 
-const struct prism_stat_value *prism_stat_result__value(const struct prism_stat_result *r,
-							size_t u, size_t e)
+const struct prism_stat_value *prism_stat_result__value(const struct prism_stat_result *r, size_t u,
+							size_t e)
 {
 	return u < r->nr_units && e < r->nr_ev ? &r->vals[u * r->nr_ev + e] : NULL;
 }
@@ -236,8 +242,8 @@ void prism_stat_result__context(const struct prism_stat *s, const struct prism_s
 		const struct prism_stat_value *v = prism_stat_result__value(r, u, e);
 		double *slot = NULL;
 
-		if (a->type == PERF_TYPE_SOFTWARE && (a->config == PERF_COUNT_SW_TASK_CLOCK ||
-						      a->config == PERF_COUNT_SW_CPU_CLOCK))
+		if (a->type == PERF_TYPE_SOFTWARE &&
+		    (a->config == PERF_COUNT_SW_TASK_CLOCK || a->config == PERF_COUNT_SW_CPU_CLOCK))
 			slot = &ctx->clock_ns;
 		else if (a->type == PERF_TYPE_HARDWARE && a->config == PERF_COUNT_HW_CPU_CYCLES)
 			slot = &ctx->cycles;

@@ -221,8 +221,10 @@ static int setup_targets(struct prism_stat *s)
 	int err = prism_online_cpus(&s->cpus, &s->nr_cpus);
 
 	if (err)
-		return stat_error(s, "cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
-				  strerror(-err)),
+		return stat_error(
+			       s,
+			       "cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
+			       strerror(-err)),
 		       err;
 	if (o->cpu_list) {
 		int *sel;
@@ -231,7 +233,8 @@ static int setup_targets(struct prism_stat *s)
 		err = prism_parse_int_list(o->cpu_list, &sel, &nsel, 1 << 20);
 		if (err) {
 			free(sel);
-			return stat_error(s, "bad CPU list '%s' (expected e.g. 0-3,6)", o->cpu_list),
+			return stat_error(s, "bad CPU list '%s' (expected e.g. 0-3,6)",
+					  o->cpu_list),
 			       -EINVAL;
 		}
 		for (j = 0; j < nsel; j++) {
@@ -239,7 +242,9 @@ static int setup_targets(struct prism_stat *s)
 				;
 			if (i == s->nr_cpus) {
 				stat_error(s, "CPU %d in -C %s is not online", sel[j], o->cpu_list);
-				stat_hint(s, "online CPUs are listed in /sys/devices/system/cpu/online");
+				stat_hint(
+					s,
+					"online CPUs are listed in /sys/devices/system/cpu/online");
 				free(sel);
 				return -EINVAL;
 			}
@@ -281,15 +286,20 @@ static int raise_nofile(struct prism_stat *s, size_t needed)
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= needed)
 		return 0;
 	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < needed) {
-		stat_error(s, "%zu file descriptors are needed (events x CPUs x threads) but the hard limit RLIMIT_NOFILE is %llu",
-			   needed, (unsigned long long)rl.rlim_max);
-		stat_hint(s, "raise it ('ulimit -Hn %zu' as root), or count fewer events, CPUs or threads",
-			  needed);
+		stat_error(
+			s,
+			"%zu file descriptors are needed (events x CPUs x threads) but the hard limit RLIMIT_NOFILE is %llu",
+			needed, (unsigned long long)rl.rlim_max);
+		stat_hint(
+			s,
+			"raise it ('ulimit -Hn %zu' as root), or count fewer events, CPUs or threads",
+			needed);
 		return -EMFILE;
 	}
 	rl.rlim_cur = needed;
 	if (setrlimit(RLIMIT_NOFILE, &rl))
-		return stat_error(s, "cannot raise RLIMIT_NOFILE to %zu: %s", needed, strerror(errno)),
+		return stat_error(s, "cannot raise RLIMIT_NOFILE to %zu: %s", needed,
+				  strerror(errno)),
 		       -errno;
 	return 0;
 }
@@ -362,8 +372,8 @@ static int open_one(struct prism_stat *s, size_t e, size_t c, size_t t)
 	if (ev->filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter)) {
 		int err = errno;
 
-		stat_error(s, "the kernel rejected the filter '%s' of %s: %s", ev->filter,
-			   ev->name, strerror(err));
+		stat_error(s, "the kernel rejected the filter '%s' of %s: %s", ev->filter, ev->name,
+			   strerror(err));
 		return -err;
 	}
 	return 0;
