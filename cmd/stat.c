@@ -261,6 +261,8 @@ static int check_modes(struct stat_cmd *c, int argc)
 	if (!argc && !per_cpu && !c->o.pid_list && !c->o.tid_list)
 		usage_error(c->usage, c->opts,
 			    "nothing to count: give a command (after --), -a, -C, -p or -t");
+	if (per_cpu + !!c->o.pid_list + !!c->o.tid_list > 1)
+		usage_error(c->usage, c->opts, "-a/-C, -p and -t exclude each other");
 	if (modes > 1)
 		usage_error(
 			c->usage, c->opts,
