@@ -25,4 +25,19 @@ int prism_online_cpus(int **out, size_t *nr);
  */
 int prism_proc_tids(pid_t pid, pid_t **tids, size_t *nr, size_t *cap);
 
+/*
+ * The CPUs to count on: the online ones, or those of @list ("0-3,6"; NULL:
+ * all online), each of which must be online.  On error @err (@len bytes)
+ * gets the message, "\nhint: ..." lines after it.
+ * Return: 0, -EINVAL (a bad list, an offline CPU), -errno (sysfs), -ENOMEM.
+ */
+int prism_target_cpus(const char *list, int **cpus, size_t *nr, char *err, size_t len);
+
+/*
+ * Raise the soft RLIMIT_NOFILE to @needed file descriptors (events x CPUs x
+ * threads) when it is lower.  On error @err gets the message and hints.
+ * Return: 0, -EMFILE (the hard limit is lower), -errno of setrlimit.
+ */
+int prism_raise_nofile(size_t needed, char *err, size_t len);
+
 #endif /* PRISM_TARGETS_H */

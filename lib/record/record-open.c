@@ -7,7 +7,6 @@
  */
 #include <stdio.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -38,39 +37,9 @@ static int setup_targets(struct prism_record *r)
 	size_t cap = 0, i;
 	int *ids = NULL, err;
 
-	err = prism_online_cpus(&r->cpus, &r->nr_cpus);
+	err = prism_target_cpus(o->cpu_list, &r->cpus, &r->nr_cpus, r->err, sizeof(r->err));
 	if (err)
-		return rec_error(
-			       r,
-			       "cannot read the online CPUs from /sys/devices/system/cpu/online: %s",
-			       strerror(-err)),
-		       err;
-	if (o->cpu_list) {
-		int *sel;
-		size_t nsel, j;
-
-		err = prism_parse_int_list(o->cpu_list, &sel, &nsel, 1 << 20);
-		if (err) {
-			free(sel);
-			return rec_error(r, "bad CPU list '%s' (expected e.g. 0-3,6)", o->cpu_list),
-			       -EINVAL;
-		}
-		for (j = 0; j < nsel; j++) {
-			for (i = 0; i < r->nr_cpus && r->cpus[i] != sel[j]; i++)
-				;
-			if (i == r->nr_cpus) {
-				rec_error(r, "CPU %d in -C %s is not online", sel[j], o->cpu_list);
-				rec_hint(
-					r,
-					"online CPUs are listed in /sys/devices/system/cpu/online");
-				free(sel);
-				return -EINVAL;
-			}
-		}
-		free(r->cpus);
-		r->cpus = sel;
-		r->nr_cpus = nsel;
-	}
+		return err;
 	r->per_cpu = o->system_wide || o->cpu_list;
 	if (r->per_cpu)
 		return add_thread(r, &cap, -1);
@@ -125,36 +94,6 @@ static int setup_targets(struct prism_record *r)
 		return err;
 	}
 	return add_thread(r, &cap, -1);
-}
-
-static int raise_nofile(struct prism_record *r, size_t needed)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= needed)
-		return 0;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < needed) {
-		rec_error(
-			r,
-			"%zu file descriptors are needed (events x CPUs x threads) but the hard limit RLIMIT_NOFILE is %llu",
-			needed, (unsigned long long)rl.rlim_max);
-		rec_hint(
-			r,
-			"raise it: 'ulimit -Hn %zu' as root, or 'nofile' in /etc/security/limits.conf",
-			needed);
-		rec_hint(r, "or record fewer events, CPUs (-C) or threads");
-		return -EMFILE;
-	}
-	rl.rlim_cur = needed;
-	if (setrlimit(RLIMIT_NOFILE, &rl)) {
-		int err = errno;
-
-		rec_error(r, "cannot raise RLIMIT_NOFILE to %zu: %s", needed, strerror(err));
-		return -err;
-	}
-	return 0;
 }
 
 static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int group_fd)
@@ -248,7 +187,7 @@ int rec_open_events(struct prism_record *r)
 	if (err)
 		return rec_error(r, "out of memory"), err;
 	n = r->nr_ev * r->nr_cpus * r->nr_threads;
-	err = raise_nofile(r, n + r->nr_cpus + 64);
+	err = prism_raise_nofile(n + r->nr_cpus + 64, r->err, sizeof(r->err));
 	if (err)
 		return err;
 	r->fds = malloc(n * sizeof(*r->fds));

@@ -12,7 +12,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -218,41 +217,10 @@ static int setup_targets(struct prism_stat *s)
 {
 	const struct prism_stat_opts *o = &s->o;
 	size_t cap = 0, i;
-	int err = prism_online_cpus(&s->cpus, &s->nr_cpus);
+	int err = prism_target_cpus(o->cpu_list, &s->cpus, &s->nr_cpus, s->err, sizeof(s->err));
 
 	if (err)
-		return stat_error(
-			       s,
-			       "cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
-			       strerror(-err)),
-		       err;
-	if (o->cpu_list) {
-		int *sel;
-		size_t nsel, j;
-
-		err = prism_parse_int_list(o->cpu_list, &sel, &nsel, 1 << 20);
-		if (err) {
-			free(sel);
-			return stat_error(s, "bad CPU list '%s' (expected e.g. 0-3,6)",
-					  o->cpu_list),
-			       -EINVAL;
-		}
-		for (j = 0; j < nsel; j++) {
-			for (i = 0; i < s->nr_cpus && s->cpus[i] != sel[j]; i++)
-				;
-			if (i == s->nr_cpus) {
-				stat_error(s, "CPU %d in -C %s is not online", sel[j], o->cpu_list);
-				stat_hint(
-					s,
-					"online CPUs are listed in /sys/devices/system/cpu/online");
-				free(sel);
-				return -EINVAL;
-			}
-		}
-		free(s->cpus);
-		s->cpus = sel;
-		s->nr_cpus = nsel;
-	}
+		return err;
 	s->per_cpu = o->system_wide || o->cpu_list;
 	if (s->per_cpu) {
 		err = add_thread(s, &cap, -1);
@@ -276,31 +244,6 @@ static int setup_targets(struct prism_stat *s)
 	for (i = 0; i < s->nr_threads; i++)
 		if (s->threads[i] > 0)
 			read_comm(s->threads[i], s->comms[i]);
-	return 0;
-}
-
-static int raise_nofile(struct prism_stat *s, size_t needed)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= needed)
-		return 0;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < needed) {
-		stat_error(
-			s,
-			"%zu file descriptors are needed (events x CPUs x threads) but the hard limit RLIMIT_NOFILE is %llu",
-			needed, (unsigned long long)rl.rlim_max);
-		stat_hint(
-			s,
-			"raise it ('ulimit -Hn %zu' as root), or count fewer events, CPUs or threads",
-			needed);
-		return -EMFILE;
-	}
-	rl.rlim_cur = needed;
-	if (setrlimit(RLIMIT_NOFILE, &rl))
-		return stat_error(s, "cannot raise RLIMIT_NOFILE to %zu: %s", needed,
-				  strerror(errno)),
-		       -errno;
 	return 0;
 }
 
@@ -395,7 +338,7 @@ int prism_stat__open(struct prism_stat *s)
 		return err;
 	configure(s);
 	n = s->nr_ev * s->nr_cpus * s->nr_threads;
-	err = raise_nofile(s, n + 64);
+	err = prism_raise_nofile(n + 64, s->err, sizeof(s->err));
 	if (err)
 		return err;
 	s->fds = malloc((n ? n : 1) * sizeof(*s->fds));
