@@ -19,6 +19,7 @@
 
 #include <prism/evspec.h>
 #include <prism/strbuf.h>
+#include <prism/tracefs.h>
 
 #include "cmd.h"
 #include "options.h"
@@ -57,9 +58,15 @@ struct stat_cmd {
 
 static int stat_opt_event(const struct option_def *opt, const char *arg)
 {
-	/* tracepoints need tracefs (mounted as root, as record does) */
-	if (strchr(arg, ':') && !strchr(arg, '/') && tracefs_setup("the event needs"))
-		return -1;
+	bool mounted = false;
+
+	/*
+	 * tracepoints need tracefs: mounted here as root, as record does; where
+	 * it cannot be, the parser says what is missing for a tracepoint (a
+	 * ':' may also be a modifier, which needs nothing)
+	 */
+	if (strchr(arg, ':') && !prism_tracefs_path() && !prism_tracefs_init(&mounted) && mounted)
+		info("mounted tracefs on %s", prism_tracefs_path());
 	return record_opt_event(opt, arg);
 }
 
@@ -99,6 +106,9 @@ static int wait_until(struct prism_stat *s, double deadline)
 		if (stop_now)
 			return 1;
 		if (prism_stat__workload_wait(s, false, NULL) == 1)
+			return 1;
+		/* -p/-t alone: the count ends with the last of their threads */
+		if (!prism_stat__workload_pid(s) && !prism_stat__targets_alive(s))
 			return 1;
 		if (deadline && left <= 0)
 			return 0;

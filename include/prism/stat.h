@@ -84,6 +84,8 @@ PRISM_API int prism_stat__workload_pidfd(const struct prism_stat *s);
  * (or none), -errno.
  */
 PRISM_API int prism_stat__workload_wait(struct prism_stat *s, bool block, int *status);
+/* whether a thread of -p/-t still exists (always true for CPUs) */
+PRISM_API bool prism_stat__targets_alive(const struct prism_stat *s);
 /* send @sig to the workload, if it still runs */
 PRISM_API void prism_stat__workload_kill(struct prism_stat *s, int sig);
 

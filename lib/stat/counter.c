@@ -471,6 +471,18 @@ int prism_stat__workload_wait(struct prism_stat *s, bool block, int *status)
 	return 1;
 }
 
+bool prism_stat__targets_alive(const struct prism_stat *s)
+{
+	size_t i;
+
+	if (s->per_cpu)
+		return true;
+	for (i = 0; i < s->nr_threads; i++)
+		if (s->threads[i] <= 0 || !kill(s->threads[i], 0) || errno != ESRCH)
+			return true;
+	return false;
+}
+
 void prism_stat__workload_kill(struct prism_stat *s, int sig)
 {
 	if (s->w.pid > 0 && !s->exited)

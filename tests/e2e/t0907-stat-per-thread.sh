@@ -38,6 +38,13 @@ prism stat -t $tid -e $EV -- sleep 0.2 2>t.txt
 grep_q "Performance counter stats for thread id '$tid':" t.txt
 perf stat -t $tid -e $EV -- sleep 0.2 2>tperf.txt
 stat_cmp tid tperf.txt t.txt
+# -p alone counts until the process ends
+"$W" 1 0.5 &
+short=$!
+sleep 0.1
+timeout 10 "$PRISM_BIN" stat -p $short -x, -e task-clock 2>end.csv
+check "-p alone ends with its process" test $? -eq 0
+grep_q "^[0-9.]+,msec,task-clock," end.csv
 expect_exit 1 prism stat -t 999999999 -e task-clock -- true 2>gone.txt
 grep_q "no thread 999999999" gone.txt
 done_testing
