@@ -319,11 +319,10 @@ int cmd_stat(int argc, const char **argv)
 	bool no_inherit = false;
 	const struct option_def opts[] = {
 		OPT_GROUP("Events"),
-		OPT_CALLBACK(
-			'e', "event", NULL, "event",
-			"events to count, as prism record takes them: cycles, task-clock, {a,b}:u, "
-			"sched:sched_switch, pmu/config=1/ (default: perf's set)",
-			stat_opt_event),
+		OPT_CALLBACK('e', "event", NULL, "event",
+			     "events as prism record takes them: task-clock, {a,b}:u, "
+			     "sched:sched_switch, pmu/config=1/ (default: perf's set)",
+			     stat_opt_event),
 		OPT_CALLBACK(0, "filter", NULL, "expr",
 			     "kernel filter for the tracepoints of the preceding -e",
 			     record_opt_filter),
@@ -354,8 +353,8 @@ int cmd_stat(int argc, const char **argv)
 		OPT_BOOL(0, "per-thread", &c.per_thread, "a line per thread (with -p or -t)"),
 		OPT_GROUP("Output"),
 		OPT_STRING('x', "field-separator", &c.p.sep, "sep",
-			   "columns separated by sep: value, unit, event, noise (-r), run time, "
-			   "percentage running, metric value, metric unit"),
+			   "separated columns: value, unit, event, noise (-r), run time, "
+			   "% running, metric value, metric unit"),
 		OPT_BOOL('j', "json-output", &c.p.json, "a JSON object per line, as perf 6.1"),
 		OPT_STRING('o', "output", &c.output, "file",
 			   "write the counts to file instead of standard error"),
