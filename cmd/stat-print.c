@@ -34,6 +34,8 @@ static void print_prefix(struct stat_print *p, const struct prism_stat_unit *u)
 			fprintf(p->out, "\"interval\" : %ld.%09ld, ", sec, nsec);
 	} else if (p->interval) {
 		fprintf(p->out, "%6ld.%09ld%s", sec, nsec, sep);
+	} else if (p->csv_summary && p->sep) {
+		fprintf(p->out, "%16s%s", "summary", sep);
 	}
 	switch (p->mode) {
 	case PRISM_STAT_AGGR_NONE:

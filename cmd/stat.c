@@ -52,6 +52,7 @@ struct stat_cmd {
 	bool no_aggr, per_core, per_die, per_socket, per_thread;
 	const char *output;
 	bool append;
+	bool summary, no_csv_summary;
 	const char *const *usage;
 	const struct option_def *opts;
 };
@@ -228,7 +229,7 @@ static int run(struct stat_cmd *c)
 		}
 		prism_stat_result__free(r);
 	}
-	if (!c->interval_ms) {
+	if (!c->interval_ms || c->summary) {
 		struct prism_strbuf sb = STRBUF_INIT;
 		struct prism_stat_result *mean = prism_stat_runs__mean(runs);
 		bool ru_show = c->o.argv && !c->o.system_wide && !c->o.cpu_list && !c->o.pid_list &&
@@ -244,6 +245,8 @@ static int run(struct stat_cmd *c)
 		c->p.runs = prism_stat_runs__nr(runs);
 		c->p.noise = runs;
 		c->p.elapsed_ns = elapsed.mean;
+		c->p.csv_summary = c->p.interval && !c->no_csv_summary;
+		c->p.interval = false;
 		stat_print_header(&c->p, sb.buf, c->repeat);
 		stat_print_counts(&c->p, s, mean);
 		stat_print_footer(&c->p, &elapsed, ru_show,
@@ -292,6 +295,8 @@ static int check_modes(struct stat_cmd *c, int argc)
 	if (c->interval_ms && c->interval_ms < 10)
 		usage_error(c->usage, c->opts, "-I %d: the interval is at least 10 ms",
 			    c->interval_ms);
+	if ((c->summary || c->no_csv_summary) && !c->interval_ms)
+		usage_error(c->usage, c->opts, "--summary and --no-csv-summary go with -I");
 	if (c->append && !c->output)
 		usage_error(c->usage, c->opts, "--append needs -o");
 	if (c->p.sep && c->p.json)
@@ -343,6 +348,9 @@ int cmd_stat(int argc, const char **argv)
 		OPT_INT('I', "interval-print", &c.interval_ms, "ms",
 			"print the counts of every interval of ms milliseconds (at least 10)"),
 		OPT_INT(0, "interval-count", &c.interval_count, "n", "stop after n intervals"),
+		OPT_BOOL(0, "summary", &c.summary, "after the intervals, the total as without -I"),
+		OPT_BOOL(0, "no-csv-summary", &c.no_csv_summary,
+			 "no 'summary' column in front of the total's -x lines"),
 		OPT_GROUP("Aggregation"),
 		OPT_BOOL('A', "no-aggr", &c.no_aggr, "a line per CPU (with -a or -C)"),
 		OPT_BOOL(0, "per-cpu", &c.no_aggr, "the same as -A"),

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # -I: the header line every 25 intervals, the time column, <not counted>
 # for an interval where the command did not run, --interval-count, in perf
-# stat's layouts (columns, -x, -j, with -A); --timeout stops a command.
+# stat's layouts (columns, -x, -j, with -A); --summary adds the total;
+# --timeout stops a command.
 . tests/e2e/lib.sh
 . tests/e2e/stat-lib.sh
 require_perf
@@ -16,6 +17,17 @@ for fmt in "" -x, -j; do
 done
 prism stat -I 100 --interval-count 2 -e task-clock -- sleep 1 2>std.txt
 grep_q "^#           time             counts unit events$" std.txt
+
+# --summary: the total after the intervals ("summary" in front with -x)
+for fmt in "" -x, -j; do
+	perf stat -I 100 --summary $fmt -e task-clock,page-faults -- sleep 0.25 2>perf.txt
+	prism stat -I 100 --summary $fmt -e task-clock,page-faults -- sleep 0.25 2>prism.txt
+	stat_cmp "summary$fmt" perf.txt prism.txt "$fmt"
+done
+prism stat -I 100 --summary -x, -e page-faults -- sleep 0.25 2>sum.csv
+grep_q "^         summary,[0-9]+,,page-faults," sum.csv
+prism stat -I 100 --summary --no-csv-summary -x, -e page-faults -- sleep 0.25 2>nosum.csv
+grep_q "^[0-9]+,,page-faults," nosum.csv
 grep_q "^ +0\.[0-9]{9}      <not counted> msec task-clock" std.txt
 check "--interval-count 2: two intervals" test "$(grep -c 'task-clock' std.txt)" -eq 2
 
