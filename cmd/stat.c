@@ -49,6 +49,7 @@ struct stat_cmd {
 	int interval_ms;
 	int interval_count;
 	int timeout_ms;
+	int delay_ms;
 	bool no_aggr, per_core, per_die, per_socket, per_thread;
 	const char *output;
 	bool append;
@@ -163,6 +164,16 @@ static int run_once(struct stat_cmd *c, struct prism_stat **last, double *elapse
 	if (prism_stat__start(s)) {
 		error("%s", prism_stat__error(s));
 		return -1;
+	}
+	if (c->delay_ms) {
+		/* -D: the command runs uncounted for a while (perf's messages) */
+		fputs("Events disabled\n", c->p.out);
+		if (wait_until(s, t0 + c->delay_ms * 1e6) == 0) {
+			if (prism_stat__enable(s))
+				return error("%s", prism_stat__error(s));
+			fputs("Events enabled\n", c->p.out);
+		}
+		t0 = now_ns();
 	}
 	if (c->timeout_ms)
 		end = t0 + c->timeout_ms * 1e6;
@@ -301,9 +312,12 @@ static int check_modes(struct stat_cmd *c, int argc)
 		usage_error(c->usage, c->opts, "--append needs -o");
 	if (c->p.sep && c->p.json)
 		usage_error(c->usage, c->opts, "-x and -j exclude each other");
-	if (c->repeat < 1 || c->interval_count < 0 || c->timeout_ms < 0)
+	if (c->repeat < 1 || c->interval_count < 0 || c->timeout_ms < 0 || c->delay_ms < 0)
 		usage_error(c->usage, c->opts,
-			    "-r, --interval-count and --timeout take positive numbers");
+			    "-r, --interval-count, --timeout and -D take positive numbers");
+	if (c->delay_ms && !argc)
+		usage_error(c->usage, c->opts, "-D delays the counting of a command");
+	c->o.delay_enable = c->delay_ms > 0;
 	c->p.mode = c->no_aggr	  ? PRISM_STAT_AGGR_NONE :
 		    c->per_core	  ? PRISM_STAT_AGGR_CORE :
 		    c->per_die	  ? PRISM_STAT_AGGR_DIE :
@@ -342,6 +356,8 @@ int cmd_stat(int argc, const char **argv)
 			 "do not count the children the command (or the threads) create"),
 		OPT_INT(0, "timeout", &c.timeout_ms, "ms",
 			"stop after this many milliseconds (the command gets SIGTERM)"),
+		OPT_INT('D', "delay", &c.delay_ms, "ms",
+			"start counting this many milliseconds after the command starts"),
 		OPT_GROUP("Runs and intervals"),
 		OPT_INT('r', "repeat", &c.repeat, "n",
 			"run the command n times: mean counts and their ( +- stddev )"),

@@ -43,6 +43,8 @@ struct prism_stat_opts {
 	 */
 	bool allow_unsupported;
 	bool workload_stdout_to_stderr; /* the workload writes its stdout to stderr */
+	/* start() leaves the counters off: prism_stat__enable() starts them (-D) */
+	bool delay_enable;
 };
 
 /* NULL with errno set (EINVAL: bad options, see prism_stat_new_error()) */
@@ -65,6 +67,9 @@ PRISM_API int prism_stat__open(struct prism_stat *s);
  * (the workload's exec failed: -ENOENT and the like, with the message).
  */
 PRISM_API int prism_stat__start(struct prism_stat *s);
+
+/* turn the counters on (after start() with delay_enable); 0 or -errno */
+PRISM_API int prism_stat__enable(struct prism_stat *s);
 
 /* stop counting (the values stay readable) */
 PRISM_API void prism_stat__stop(struct prism_stat *s);

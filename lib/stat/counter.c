@@ -255,7 +255,8 @@ static bool unsupported_err(int err)
 
 static void configure(struct prism_stat *s)
 {
-	bool on_exec = s->o.argv && !s->per_cpu && !s->o.pid_list && !s->o.tid_list;
+	bool on_exec = s->o.argv && !s->per_cpu && !s->o.pid_list && !s->o.tid_list &&
+		       !s->o.delay_enable;
 	size_t e;
 
 	for (e = 0; e < s->nr_ev; e++) {
@@ -374,13 +375,11 @@ int prism_stat__open(struct prism_stat *s)
 	return 0;
 }
 
-int prism_stat__start(struct prism_stat *s)
+int prism_stat__enable(struct prism_stat *s)
 {
 	size_t e, i, per = s->nr_cpus * s->nr_threads;
-	int err, exec_err;
-	bool on_exec = s->nr_ev && s->ev[0].attr.enable_on_exec;
 
-	for (e = 0; e < s->nr_ev && !on_exec; e++) {
+	for (e = 0; e < s->nr_ev; e++) {
 		if (s->ev[e].leader != (int)e)
 			continue; /* members follow their leader */
 		for (i = 0; i < per; i++) {
@@ -391,6 +390,19 @@ int prism_stat__start(struct prism_stat *s)
 						  strerror(errno)),
 				       -errno;
 		}
+	}
+	return 0;
+}
+
+int prism_stat__start(struct prism_stat *s)
+{
+	bool on_exec = s->nr_ev && s->ev[0].attr.enable_on_exec;
+	int err, exec_err;
+
+	if (!on_exec && !s->o.delay_enable) {
+		err = prism_stat__enable(s);
+		if (err)
+			return err;
 	}
 	s->started = true;
 	if (s->w.go_fd < 0)

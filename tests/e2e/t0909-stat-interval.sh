@@ -3,7 +3,7 @@
 # -I: the header line every 25 intervals, the time column, <not counted>
 # for an interval where the command did not run, --interval-count, in perf
 # stat's layouts (columns, -x, -j, with -A); --summary adds the total;
-# --timeout stops a command.
+# -D delays the start; --timeout stops a command.
 . tests/e2e/lib.sh
 . tests/e2e/stat-lib.sh
 require_perf
@@ -40,6 +40,14 @@ if [ "$(id -u)" -eq 0 ]; then
 	prism stat -a -A -I 100 --interval-count 1 -e task-clock 2>prisma.txt
 	stat_cmp interval-A perfa.txt prisma.txt
 fi
+
+# -D: the command runs 100 ms uncounted, as perf says
+for fmt in "" -x,; do
+	perf stat -D 100 $fmt -e task-clock,page-faults -- sleep 0.3 2>perf.txt
+	prism stat -D 100 $fmt -e task-clock,page-faults -- sleep 0.3 2>prism.txt
+	stat_cmp "delay$fmt" perf.txt prism.txt "$fmt"
+done
+grep_q "^Events enabled$" prism.txt
 
 # --timeout: the command is stopped, the counts printed
 start=$(date +%s)

@@ -15,7 +15,7 @@
 
 #include "test.h"
 
-#define NEAR(a, b) (fabs((a) - (b)) < 1e-9 * (fabs(b) + 1))
+#define NEAR(a, b) (fabs((double)(a) - (double)(b)) < 1e-9 * (fabs((double)(b)) + 1))
 
 static void test_scale(void)
 {
