@@ -293,7 +293,8 @@ void stat_print_footer(const struct stat_print *p, const struct prism_stat_runni
 {
 	if (p->sep || p->json)
 		return;
-	fputc('\n', p->out);
+	if (!p->null_run)
+		fputc('\n', p->out);
 	if (elapsed->n <= 1) {
 		fprintf(p->out, " %17.9f seconds time elapsed", elapsed->mean / 1e9);
 		if (rusage) {

@@ -342,6 +342,8 @@ int cmd_stat(int argc, const char **argv)
 			     "events as prism record takes them: task-clock, {a,b}:u, "
 			     "sched:sched_switch, pmu/config=1/ (default: perf's set)",
 			     stat_opt_event),
+		OPT_BOOL('n', "null", &c.p.null_run,
+			 "count nothing: only the elapsed (and user, sys) time of the command"),
 		OPT_CALLBACK(0, "filter", NULL, "expr",
 			     "kernel filter for the tracepoints of the preceding -e",
 			     record_opt_filter),
@@ -396,6 +398,12 @@ int cmd_stat(int argc, const char **argv)
 	if (argc)
 		c.o.argv = argv;
 	c.o.no_inherit = no_inherit;
+	if (c.p.null_run && record_specs)
+		usage_error(usage, opts, "-n counts nothing: leave out -e");
+	if (c.p.null_run)
+		record_specs = prism_evspecs__new(); /* an empty list, not perf's default set */
+	if (!record_specs && c.p.null_run)
+		return error("out of memory"), 1;
 	c.o.events = record_specs;
 	check_modes(&c, argc);
 	setlocale(LC_NUMERIC, "");

@@ -21,6 +21,7 @@ struct stat_print {
 	double elapsed_ns; /* wall time (interval length with -I) for "CPUs utilized" */
 	bool interval; /* -I: lines start with the time */
 	double ts; /* seconds since the start, with -I */
+	bool null_run; /* -n: no counters, only the times */
 	bool csv_summary; /* -x lines of --summary start with a "summary" column */
 	int nr_printed; /* interval headers are repeated every 25 intervals */
 };

@@ -11,7 +11,7 @@ prism stat --help >help.txt
 check "--help exits 0" test $? -eq 0
 for o in --event --all-cpus --cpu --pid --tid --no-inherit --repeat --interval-print \
 	--interval-count --field-separator --json-output --no-aggr --per-cpu --per-core \
-	--per-die --per-socket --per-thread --output --append --timeout --delay --summary; do
+	--per-die --per-socket --per-thread --output --append --timeout --delay --summary --null; do
 	grep_q "$o" help.txt
 done
 

@@ -3,7 +3,7 @@
 # The default set and a mixed -e list print in perf stat 6.1's layout: the
 # same lines, columns and summary (seconds time elapsed, user, sys), only
 # the numbers differing; groups, modifiers and a tracepoint's name as perf
-# shows them.
+# shows them; -n with only the times.
 . tests/e2e/lib.sh
 . tests/e2e/stat-lib.sh
 require_perf
@@ -13,6 +13,14 @@ perf stat true 2>perf.txt
 prism stat true 2>prism.txt
 check "prism stat succeeded" test $? -eq 0
 stat_cmp default perf.txt prism.txt
+
+# -n: no counters, only the times
+perf stat -n -- true 2>perf-n.txt
+prism stat -n -- true 2>prism-n.txt
+stat_cmp null perf-n.txt prism-n.txt
+perf stat -n -r 3 -- true 2>perf-nr.txt
+prism stat -n -r 3 -- true 2>prism-nr.txt
+stat_cmp null-repeat perf-nr.txt prism-nr.txt
 
 ev='task-clock,{context-switches,page-faults}:u,cpu-migrations:k,faults'
 perf stat -e "$ev" -- sleep 0.01 2>perf2.txt
