@@ -36,6 +36,7 @@ const struct cmd_struct commands[] = {
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
 	{ "export", cmd_export,
 	  "write a profile or trace for other tools: pprof, perfetto, speedscope" },
+	{ "stat", cmd_stat, "count events of a command, CPUs or threads (like perf stat)" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 
