@@ -75,5 +75,6 @@ int cmd_list(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_offcpu(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);
+int cmd_export(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

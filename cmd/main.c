@@ -34,6 +34,7 @@ const struct cmd_struct commands[] = {
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
+	{ "export", cmd_export, "write perf.data files into SQLite or PostgreSQL" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 

@@ -1,0 +1,740 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The SQL exporter: reads a session's records in time order and writes
+ * perf's export-to-sqlite rows through a backend (sql-sqlite.c, sql-pg.c).
+ *
+ * Ids follow perf's db-export: id 0 of every table is an "unknown" row
+ * written with a new database; threads, comms, DSOs, symbols and call paths
+ * get an id the first time a sample or switch refers to them; a call path
+ * is (parent, symbol, ip) with ip 0 when the symbol is known, under one
+ * root path per file; an address no symbol covers in a mapped file gets a
+ * symbol "unknown" of its own, at that address, as perf creates one.  On
+ * append, ids go on from each table's max(id), and each file is a new host
+ * and a new machine.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include <prism/export-sql.h>
+#include <prism/features.h>
+#include <prism/session.h>
+#include <prism/task.h>
+
+#include "internal.h"
+#include "export/sql-internal.h"
+
+#define PROGRESS_EVERY 16384
+
+struct prism_sql {
+	struct prism_sql_opts opts;
+	struct sql_db *db;
+	struct prism_strbuf err; /* when there is no db to hold it */
+	int64_t next_id[SQL_T__NR];
+	uint64_t rows[SQL_T__NR];
+	struct sql_ids *ids;
+	bool committed, failed;
+	/* the file being added */
+	const struct prism_sql_file *file;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_callchain cc;
+	const struct prism_features *feat;
+	int64_t host_id, machine_id;
+	uint64_t nr_records, done, total;
+};
+
+int sql_db__fail(struct sql_db *db, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	prism_strbuf_reset(&db->err);
+	va_start(ap, fmt);
+	prism_strbuf_vaddf(&db->err, fmt, ap);
+	va_end(ap);
+	/* libpq's messages end in a newline */
+	while (db->err.len && db->err.buf[db->err.len - 1] == '\n')
+		prism_strbuf_setlen(&db->err, db->err.len - 1);
+	return err;
+}
+
+size_t prism_sql__nr_tables(void)
+{
+	return SQL_T__NR;
+}
+
+const char *prism_sql__table_name(size_t idx)
+{
+	return idx < SQL_T__NR ? sql_tables[idx].name : NULL;
+}
+
+uint64_t prism_sql__rows(const struct prism_sql *x, size_t idx)
+{
+	return idx < SQL_T__NR ? x->rows[idx] : 0;
+}
+
+const char *prism_sql__error(const struct prism_sql *x)
+{
+	if (x->db && x->db->err.len)
+		return x->db->err.buf;
+	return x->err.buf;
+}
+
+/* write a row; tables with a host_id column get the current host's */
+static int put(struct prism_sql *x, enum sql_table_id t, struct sql_val *v)
+{
+	const struct sql_table *tab = &sql_tables[t];
+	int err;
+
+	if (!strcmp(tab->cols[tab->nr_cols - 1].name, "host_id"))
+		v[tab->nr_cols - 1].i = x->host_id;
+	err = x->db->ops->row(x->db, t, v);
+	if (err)
+		return err;
+	x->rows[t]++;
+	return 0;
+}
+
+static int64_t new_id(struct prism_sql *x, enum sql_table_id t)
+{
+	return x->next_id[t]++;
+}
+
+#define I(v) { .i = (int64_t)(v) }
+#define S(v) { .s = (v) }
+
+/* a new database's fixed rows: perf's id 0 "unknown" rows and branch types */
+static int fixed_rows(struct prism_sql *x)
+{
+	char version[16];
+	struct sql_val meta[][2] = { { S("schema_version"), S(version) },
+				     { S("creator"), S("prism " PRISM_VERSION) } };
+	struct sql_val host[9] = { I(0), S("unknown") };
+	struct sql_val ev[3] = { I(0), S("unknown") };
+	struct sql_val machine[4] = { I(0), I(0), S("unknown") };
+	struct sql_val thread[6] = { I(0), I(0), I(0), I(-1), I(-1) };
+	struct sql_val comm[6] = { I(0), S("unknown") };
+	struct sql_val dso[6] = { I(0), I(0), S("unknown"), S("unknown"), S("") };
+	struct sql_val sym[7] = { I(0), I(0), I(0), I(0), I(0), S("unknown") };
+	struct sql_val sample[26] = { I(0) };
+	struct sql_val path[5] = { I(0) };
+	size_t i;
+	int err = 0;
+
+	snprintf(version, sizeof(version), "%d", PRISM_SQL_SCHEMA_VERSION);
+	for (i = 0; !err && i < PRISM_ARRAY_SIZE(meta); i++)
+		err = put(x, SQL_T_META, meta[i]);
+	if (!err)
+		err = put(x, SQL_T_HOSTS, host);
+	if (!err)
+		err = put(x, SQL_T_SELECTED_EVENTS, ev);
+	if (!err)
+		err = put(x, SQL_T_MACHINES, machine);
+	if (!err)
+		err = put(x, SQL_T_THREADS, thread);
+	if (!err)
+		err = put(x, SQL_T_COMMS, comm);
+	if (!err)
+		err = put(x, SQL_T_DSOS, dso);
+	if (!err)
+		err = put(x, SQL_T_SYMBOLS, sym);
+	if (!err)
+		err = put(x, SQL_T_SAMPLES, sample);
+	if (!err)
+		err = put(x, SQL_T_CALL_PATHS, path);
+	for (i = 0; !err && i < sql_nr_branch_types; i++) {
+		struct sql_val bt[3] = { I(sql_branch_types[i].id), S(sql_branch_types[i].name) };
+
+		err = put(x, SQL_T_BRANCH_TYPES, bt);
+	}
+	for (i = 0; i < SQL_T__NR; i++)
+		x->next_id[i] = 1;
+	return err;
+}
+
+static int create_schema(struct prism_sql *x)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+	const char *p;
+	size_t i, n;
+	int err = 0;
+
+	for (i = 0; !err && i < SQL_T__NR; i++) {
+		prism_strbuf_reset(&sb);
+		sql_schema__create_table(x->db->dialect, i, &sb);
+		err = sb.failed ? -ENOMEM : x->db->ops->exec(x->db, sb.buf);
+	}
+	prism_strbuf_reset(&sb);
+	n = sql_schema__views(x->db->dialect, &sb);
+	for (i = 0, p = sb.buf; !err && i < n; i++, p += strlen(p) + 1)
+		err = sb.failed ? -ENOMEM : x->db->ops->exec(x->db, p);
+	prism_strbuf_release(&sb);
+	return err ? err : fixed_rows(x);
+}
+
+/* append: the database must be prism's, of this schema version */
+static int check_schema(struct prism_sql *x)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+	char q[96];
+	int64_t max;
+	size_t i;
+	int err;
+
+	err = x->db->ops->query_text(
+		x->db, "SELECT value FROM prism_meta WHERE key = 'schema_version'", &sb);
+	if (err) {
+		prism_strbuf_release(&sb);
+		return sql_db__fail(x->db, -EPROTO,
+				    "'%s' is not a database prism exported (no prism_meta table: %s)",
+				    x->opts.target, x->db->err.len ? x->db->err.buf : "no version");
+	}
+	if (atoi(sb.buf) != PRISM_SQL_SCHEMA_VERSION) {
+		err = sql_db__fail(x->db, -EPROTO,
+				   "'%s' has prism's schema version %s, this prism writes version %d",
+				   x->opts.target, sb.buf, PRISM_SQL_SCHEMA_VERSION);
+		prism_strbuf_release(&sb);
+		return err;
+	}
+	prism_strbuf_release(&sb);
+	for (i = 0; i < SQL_T__NR; i++) {
+		if (!sql_tables[i].has_id)
+			continue;
+		snprintf(q, sizeof(q), "SELECT max(id) FROM %s", sql_tables[i].name);
+		err = x->db->ops->query_int(x->db, q, &max);
+		if (err == -ENOENT) {
+			max = 0;
+			prism_strbuf_reset(&x->db->err);
+		} else if (err) {
+			return err;
+		}
+		x->next_id[i] = max + 1;
+	}
+	return 0;
+}
+
+int prism_sql__open(const struct prism_sql_opts *opts, struct prism_sql **out)
+{
+	const struct sql_backend_ops *ops;
+	struct prism_sql *x = calloc(1, sizeof(*x));
+	int err;
+
+	*out = x;
+	if (!x)
+		return -ENOMEM;
+	prism_strbuf_init(&x->err);
+	x->opts = *opts;
+	x->ids = sql_ids__new();
+	if (!x->ids)
+		return -ENOMEM;
+	ops = opts->kind == PRISM_SQL_POSTGRESQL ? &sql_pg_ops : &sql_sqlite_ops;
+	err = ops->open(opts->target, opts->append, &x->db);
+	if (err) {
+		if (x->db && x->db->err.len)
+			prism_strbuf_addstr(&x->err, x->db->err.buf);
+		if (x->db)
+			x->db->ops->free(x->db);
+		x->db = NULL;
+		return err;
+	}
+	err = opts->append ? check_schema(x) : create_schema(x);
+	x->failed = err != 0;
+	return err;
+}
+
+/* ---- ids of the things rows refer to ---- */
+
+struct key {
+	char kind;
+	char pad[7];
+	uint64_t a, b, c;
+};
+
+/* *@id when @k has one; else *@added is set and the caller makes the row */
+static void find_or_add(struct prism_sql *x, const struct key *k, size_t len, int64_t *id,
+			bool *added)
+{
+	*added = !sql_ids__find(x->ids, k, len, id);
+}
+
+static int remember(struct prism_sql *x, const struct key *k, size_t len, int64_t id)
+{
+	return sql_ids__set(x->ids, k, len, id);
+}
+
+#define KEY(kd, va, vb, vc) { .kind = (kd), .a = (uint64_t)(va), .b = (uint64_t)(vb), .c = (uint64_t)(vc) }
+
+static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out)
+{
+	struct key k = KEY('T', tid, 0, 0);
+	int64_t id, process_id;
+	bool added;
+	int err;
+
+	find_or_add(x, &k, sizeof(k), out, &added);
+	if (!added)
+		return 0;
+	/* the process's main thread first, as perf exports them */
+	err = 0;
+	if (pid != tid && pid != (uint32_t)-1)
+		err = thread_id(x, pid, pid, &process_id);
+	id = new_id(x, SQL_T_THREADS);
+	if (pid == tid || pid == (uint32_t)-1)
+		process_id = id;
+	if (!err)
+		err = remember(x, &k, sizeof(k), id);
+	if (!err) {
+		struct sql_val v[6] = { I(id), I(x->machine_id), I(process_id), I((int32_t)pid),
+					I((int32_t)tid) };
+
+		err = put(x, SQL_T_THREADS, v);
+	}
+	*out = id;
+	return err;
+}
+
+static int comm_id(struct prism_sql *x, uint32_t tid, int64_t thread, int64_t *out)
+{
+	const char *name = prism_tasks__comm(x->tasks, tid);
+	char unnamed[16];
+	struct key k = KEY('C', tid, 0, 0);
+	struct key e = KEY('E', tid, 0, 0);
+	int64_t id, when = 0;
+	bool added;
+	int err;
+
+	if (!name) {
+		snprintf(unnamed, sizeof(unnamed), ":%u", tid);
+		name = unnamed;
+	}
+	k.b = prism_fnv1a(PRISM_FNV_SEED, name);
+	find_or_add(x, &k, sizeof(k), out, &added);
+	if (!added)
+		return 0;
+	sql_ids__find(x->ids, &e, sizeof(e), &when);
+	id = new_id(x, SQL_T_COMMS);
+	err = remember(x, &k, sizeof(k), id);
+	if (!err) {
+		struct sql_val v[6] = { I(id), S(name), I(thread), I(when >> 1), I(when & 1) };
+
+		err = put(x, SQL_T_COMMS, v);
+	}
+	if (!err) {
+		struct sql_val v[4] = { I(new_id(x, SQL_T_COMM_THREADS)), I(id), I(thread) };
+
+		err = put(x, SQL_T_COMM_THREADS, v);
+	}
+	*out = id;
+	return err;
+}
+
+/* the build id the file's header gives @path (the kernel's), as hex */
+static void header_build_id(struct prism_sql *x, const char *path, char *hex, size_t len)
+{
+	const struct prism_feat_build_ids *b = prism_features__build_ids(x->feat);
+	size_t i, j;
+
+	for (i = 0; b && i < b->nr; i++) {
+		const struct prism_feat_build_id *e = &b->entries[i];
+
+		if (!e->filename || strcmp(e->filename, path))
+			continue;
+		for (j = 0; j < e->size && j < sizeof(e->build_id) && 2 * j + 2 < len; j++)
+			snprintf(hex + 2 * j, 3, "%02x", e->build_id[j]);
+		return;
+	}
+}
+
+static int dso_id(struct prism_sql *x, const struct prism_frame *f, int64_t *out)
+{
+	struct key k = KEY('D', (uintptr_t)f->dso, 0, 0);
+	char hex[2 * 64 + 1] = "";
+	int64_t id;
+	bool added;
+	int err;
+
+	*out = 0;
+	if (!f->dso)
+		return 0;
+	find_or_add(x, &k, sizeof(k), out, &added);
+	if (!added)
+		return 0;
+	id = new_id(x, SQL_T_DSOS);
+	err = remember(x, &k, sizeof(k), id);
+	/* the frame's lookup loaded the DSO: a build id read from the binary is known */
+	if (!prism_dso__build_id(f->dso, hex, sizeof(hex)) || !hex[0])
+		header_build_id(x, f->dso_path, hex, sizeof(hex));
+	if (!err) {
+		struct sql_val v[6] = { I(id), I(x->machine_id), S(f->dso_name), S(f->dso_path),
+					S(hex) };
+
+		err = put(x, SQL_T_DSOS, v);
+	}
+	*out = id;
+	return err;
+}
+
+/* the frame's symbol (perf's "unknown" symbol at the address when none covers it) */
+static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *dso,
+		     int64_t *out, uint64_t *offset)
+{
+	struct key k = KEY('S', (uintptr_t)f->dso, (uintptr_t)f->sym_id, f->sym_id ? 0 : f->dso_addr);
+	int64_t id;
+	bool added;
+	int err;
+
+	*out = 0;
+	*offset = 0;
+	err = dso_id(x, f, dso);
+	if (err || !f->dso)
+		return err;
+	if (f->sym)
+		*offset = f->symoff;
+	find_or_add(x, &k, sizeof(k), out, &added);
+	if (!added)
+		return 0;
+	id = new_id(x, SQL_T_SYMBOLS);
+	err = remember(x, &k, sizeof(k), id);
+	if (!err) {
+		struct sql_val v[7] = { I(id),
+					I(*dso),
+					I(f->sym ? f->sym_start : f->dso_addr),
+					I(f->sym ? f->sym_end : f->dso_addr),
+					I(f->sym ? f->sym_binding : 0),
+					S(f->sym ? f->sym : "unknown") };
+
+		err = put(x, SQL_T_SYMBOLS, v);
+	}
+	*out = id;
+	return err;
+}
+
+static int call_path_id(struct prism_sql *x, int64_t parent, int64_t sym, uint64_t ip,
+			int64_t *out)
+{
+	struct key k = KEY('P', parent, sym, ip);
+	int64_t id;
+	bool added;
+	int err;
+
+	find_or_add(x, &k, sizeof(k), out, &added);
+	if (!added)
+		return 0;
+	id = new_id(x, SQL_T_CALL_PATHS);
+	err = remember(x, &k, sizeof(k), id);
+	if (!err) {
+		struct sql_val v[5] = { I(id), I(parent), I(sym), I(ip) };
+
+		err = put(x, SQL_T_CALL_PATHS, v);
+	}
+	*out = id;
+	return err;
+}
+
+static int evsel_id(struct prism_sql *x, struct prism_evsel *evsel, int64_t *out)
+{
+	struct key k = KEY('V', (uintptr_t)evsel, 0, 0);
+	int64_t id;
+	bool added;
+	int err;
+
+	find_or_add(x, &k, sizeof(k), out, &added);
+	if (!added)
+		return 0;
+	id = new_id(x, SQL_T_SELECTED_EVENTS);
+	err = remember(x, &k, sizeof(k), id);
+	if (!err) {
+		struct sql_val v[3] = { I(id), S(prism_evsel__name(evsel)) };
+
+		err = put(x, SQL_T_SELECTED_EVENTS, v);
+	}
+	*out = id;
+	return err;
+}
+
+/* ---- records ---- */
+
+static void progress(struct prism_sql *x, const struct prism_event *ev)
+{
+	if (ev->file_offset > x->done)
+		x->done = ev->file_offset;
+	if (x->file->progress && !(++x->nr_records % PROGRESS_EVERY))
+		x->file->progress(x->file->ctx, x->done, x->total);
+}
+
+static int on_task(void *ctx, const struct prism_event *ev)
+{
+	struct prism_sql *x = ctx;
+	int err;
+
+	progress(x, ev);
+	if (ev->type == PERF_RECORD_COMM) {
+		struct key e = KEY('E', ev->comm.tid, 0, 0);
+		uint64_t t = (ev->sample.type & PERF_SAMPLE_TIME) ? ev->sample.time : 0;
+
+		err = sql_ids__set(x->ids, &e, sizeof(e),
+				   (int64_t)((t & (UINT64_MAX >> 1)) << 1 | ev->comm.exec));
+		if (err)
+			return err;
+	}
+	err = prism_tasks__event(x->tasks, ev);
+	return err ? err : prism_symbols__event(x->sy, ev);
+}
+
+static int on_other(void *ctx, const struct prism_event *ev)
+{
+	struct prism_sql *x = ctx;
+
+	progress(x, ev);
+	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
+		return prism_symbols__event(x->sy, ev);
+	return 0;
+}
+
+static int on_switch(void *ctx, const struct prism_event *ev)
+{
+	struct prism_sql *x = ctx;
+	const struct prism_sample *s = &ev->sample;
+	bool wide = ev->sw.next_prev_tid != (uint32_t)-1;
+	int64_t th = 0, comm = 0, oth = 0, ocomm = 0;
+	int err;
+
+	progress(x, ev);
+	err = thread_id(x, s->pid, s->tid, &th);
+	if (!err)
+		err = comm_id(x, s->tid, th, &comm);
+	if (!err && wide)
+		err = thread_id(x, ev->sw.next_prev_pid, ev->sw.next_prev_tid, &oth);
+	if (!err && wide)
+		err = comm_id(x, ev->sw.next_prev_tid, oth, &ocomm);
+	if (!err) {
+		struct sql_val v[10] = {
+			I(new_id(x, SQL_T_CONTEXT_SWITCHES)),
+			I(x->machine_id),
+			I(s->time),
+			I((s->type & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1),
+			I(ev->sw.out ? th : oth),
+			I(ev->sw.out ? comm : ocomm),
+			I(ev->sw.out ? oth : th),
+			I(ev->sw.out ? ocomm : comm),
+			I((ev->sw.out ? 1 : 0) | (ev->sw.out && ev->sw.preempt ? 2 : 0)),
+		};
+
+		err = put(x, SQL_T_CONTEXT_SWITCHES, v);
+	}
+	return err;
+}
+
+/* perf 6.1 takes a chain with a context marker other than HV/KERNEL/USER as empty */
+static bool chain_usable(const struct prism_sample *s)
+{
+	uint64_t i;
+
+	if (!(s->type & PERF_SAMPLE_CALLCHAIN))
+		return false;
+	for (i = 0; i < s->callchain_nr; i++)
+		if (s->callchain[i] >= PERF_CONTEXT_MAX && s->callchain[i] != PERF_CONTEXT_HV &&
+		    s->callchain[i] != PERF_CONTEXT_KERNEL && s->callchain[i] != PERF_CONTEXT_USER)
+			return false;
+	return true;
+}
+
+static int sample_path(struct prism_sql *x, const struct prism_event *ev, int64_t *out)
+{
+	int64_t parent, sym, dso;
+	uint64_t off;
+	size_t i;
+	int err;
+
+	*out = 0;
+	if (x->opts.no_callchains ||
+	    (!chain_usable(&ev->sample) && !(ev->sample.type & PERF_SAMPLE_STACK_USER)))
+		return 0;
+	err = prism_symbols__callchain(x->sy, ev, &x->cc, PRISM_CALLCHAIN_INLINE_UNWOUND);
+	if (err || !x->cc.nr)
+		return err;
+	/* the root of the file's call paths (perf's call_path_root), with its first path */
+	err = call_path_id(x, 0, 0, 0, &parent);
+	if (err)
+		return err;
+	for (i = x->cc.nr; i-- > 0;) {
+		const struct prism_frame *f = &x->cc.frames[i];
+
+		err = symbol_id(x, f, &dso, &sym, &off);
+		if (!err)
+			err = call_path_id(x, parent, sym, sym ? 0 : f->ip, &parent);
+		if (err)
+			return err;
+	}
+	*out = parent;
+	return 0;
+}
+
+static int on_sample(void *ctx, const struct prism_event *ev)
+{
+	struct prism_sql *x = ctx;
+	const struct prism_sample *s = &ev->sample;
+	struct prism_frame f;
+	int64_t ev_id, th, comm, dso, sym, path;
+	uint64_t off, period;
+	int err;
+
+	progress(x, ev);
+	if (!ev->evsel)
+		return 0;
+	period = (s->type & PERF_SAMPLE_PERIOD) ? s->period : prism_evsel__fixed_period(ev->evsel);
+	err = evsel_id(x, ev->evsel, &ev_id);
+	if (!err)
+		err = thread_id(x, s->pid, s->tid, &th);
+	if (!err)
+		err = comm_id(x, s->tid, th, &comm);
+	if (err)
+		return err;
+	prism_symbols__resolve(x->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK, s->ip, &f);
+	err = symbol_id(x, &f, &dso, &sym, &off);
+	if (!err)
+		err = sample_path(x, ev, &path);
+	if (!err) {
+		struct sql_val v[26] = {
+			I(new_id(x, SQL_T_SAMPLES)),
+			I(ev_id),
+			I(x->machine_id),
+			I(th),
+			I(comm),
+			I(dso),
+			I(sym),
+			I(off),
+			I(s->ip),
+			I(s->time),
+			I((s->type & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1),
+			I(0), /* to_dso_id: branch samples only */
+			I(0),
+			I(0),
+			I(0),
+			I(period),
+			I(s->weight),
+			I(s->transaction),
+			/* perf's PERF_MEM_DATA_SRC_NONE when the sample has none */
+			I((s->type & PERF_SAMPLE_DATA_SRC) ? s->data_src : 0x5080021),
+			I(0), /* branch_type */
+			I(0), /* in_tx */
+			I(path),
+			I(0), /* insn_count */
+			I(0), /* cyc_count */
+			I(0), /* flags */
+		};
+
+		err = put(x, SQL_T_SAMPLES, v);
+	}
+	return err;
+}
+
+/* the host and machine rows of a new file */
+static int file_rows(struct prism_sql *x)
+{
+	const struct prism_feat_nrcpus *nr = prism_features__nrcpus(x->feat);
+	const struct prism_feat_cmdline *cl = prism_features__cmdline(x->feat);
+	struct prism_strbuf cmd = STRBUF_INIT;
+	struct stat st;
+	int64_t when = 0;
+	uint32_t i;
+	int err;
+
+	if (x->file->name && strcmp(x->file->name, "-") && !stat(x->file->name, &st))
+		when = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+	for (i = 0; cl && i < cl->argc; i++)
+		prism_strbuf_addf(&cmd, "%s%s", i ? " " : "", cl->argv[i]);
+	x->host_id = new_id(x, SQL_T_HOSTS);
+	{
+		struct sql_val v[9] = {
+			I(x->host_id),
+			S(prism_features__str(x->feat, PRISM_FEAT_HOSTNAME)),
+			S(prism_features__str(x->feat, PRISM_FEAT_OSRELEASE)),
+			S(prism_features__str(x->feat, PRISM_FEAT_ARCH)),
+			I(nr ? nr->nr_cpus_online : 0),
+			S(prism_features__str(x->feat, PRISM_FEAT_VERSION)),
+			I(when),
+			S(x->file->name),
+			S(cmd.failed ? NULL : cmd.buf),
+		};
+
+		err = put(x, SQL_T_HOSTS, v);
+	}
+	prism_strbuf_release(&cmd);
+	x->machine_id = new_id(x, SQL_T_MACHINES);
+	if (!err) {
+		struct sql_val v[4] = { I(x->machine_id), I(-1), S("") };
+
+		err = put(x, SQL_T_MACHINES, v);
+	}
+	return err;
+}
+
+int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *file)
+{
+	struct prism_tool tool = {
+		.sample = on_sample,
+		.mmap = on_task,
+		.comm = on_task,
+		.fork = on_task,
+		.exit = on_task,
+		.switch_ = on_switch,
+		.other = on_other,
+		.user = on_other,
+	};
+	int err;
+
+	if (x->failed || x->committed)
+		return -EINVAL;
+	x->file = file;
+	x->feat = prism_session__features(file->session);
+	x->total = prism_session__file_info(file->session)->file_size;
+	x->done = 0;
+	x->nr_records = 0;
+	sql_ids__clear(x->ids);
+	x->sy = prism_symbols__new(file->symbols);
+	x->tasks = prism_tasks__new();
+	err = x->sy && x->tasks ? 0 : -ENOMEM;
+	if (!err)
+		err = prism_symbols__set_features(x->sy, x->feat);
+	if (!err)
+		err = file_rows(x);
+	if (!err)
+		err = prism_session__process(file->session, &tool, x);
+	if (err > 0)
+		err = 0;
+	if (!err && file->progress)
+		file->progress(file->ctx, x->total ? x->total : x->done, x->total);
+	prism_callchain__release(&x->cc);
+	memset(&x->cc, 0, sizeof(x->cc));
+	prism_symbols__free(x->sy);
+	prism_tasks__free(x->tasks);
+	x->sy = NULL;
+	x->tasks = NULL;
+	x->failed = err != 0;
+	return err;
+}
+
+int prism_sql__commit(struct prism_sql *x)
+{
+	int err;
+
+	if (x->failed || x->committed)
+		return -EINVAL;
+	err = x->db->ops->commit(x->db);
+	x->committed = !err;
+	x->failed = err != 0;
+	return err;
+}
+
+void prism_sql__free(struct prism_sql *x)
+{
+	if (!x)
+		return;
+	if (x->db)
+		x->db->ops->free(x->db);
+	sql_ids__free(x->ids);
+	prism_strbuf_release(&x->err);
+	free(x);
+}

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The PostgreSQL backend of the SQL exporter (libpq).  The tables are
+ * created in one transaction; rows are spooled per table into unlinked
+ * temporary files in COPY's binary format (big-endian fields, -1 length
+ * for NULL) and sent with COPY ... FROM STDIN (FORMAT binary) at the
+ * commit, so memory stays bounded and nothing is visible before COMMIT.
+ */
+#include <endian.h>
+#include <libpq-fe.h>
+#include <stdio.h>
+
+#include "internal.h"
+#include "export/sql-internal.h"
+
+struct pg_db {
+	struct sql_db base;
+	PGconn *c;
+	FILE *spool[SQL_T__NR];
+	bool committed;
+};
+
+#define DB(b) ((struct pg_db *)(b))
+
+static const char copy_header[] = "PGCOPY\n\377\r\n";
+
+static void quiet_notice(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static int pg_result(struct pg_db *d, PGresult *r, ExecStatusType want, const char *what)
+{
+	int err = 0;
+
+	if (PQresultStatus(r) != want)
+		err = sql_db__fail(&d->base, -EIO, "PostgreSQL: %s: %s", what,
+				   PQerrorMessage(d->c));
+	PQclear(r);
+	return err;
+}
+
+static int pg_exec(struct sql_db *b, const char *sql)
+{
+	struct pg_db *d = DB(b);
+	char what[48];
+
+	snprintf(what, sizeof(what), "%.40s%s", sql, strlen(sql) > 40 ? "..." : "");
+	return pg_result(d, PQexec(d->c, sql), PGRES_COMMAND_OK, what);
+}
+
+static int pg_open(const char *target, bool append, struct sql_db **out)
+{
+	struct pg_db *d = calloc(1, sizeof(*d));
+	int err;
+
+	*out = &d->base;
+	if (!d)
+		return -ENOMEM;
+	d->base.ops = &sql_pg_ops;
+	d->base.dialect = SQL_DIALECT_PG;
+	prism_strbuf_init(&d->base.err);
+	d->c = PQconnectdb(target);
+	if (!d->c)
+		return -ENOMEM;
+	if (PQstatus(d->c) != CONNECTION_OK)
+		return sql_db__fail(&d->base, -ECONNREFUSED, "cannot connect to PostgreSQL '%s': %s",
+				    target, PQerrorMessage(d->c));
+	PQsetNoticeProcessor(d->c, quiet_notice, NULL);
+	err = pg_exec(&d->base, "BEGIN");
+	/* appends of several exports at once: one after the other, for the ids */
+	if (!err && append)
+		err = pg_exec(&d->base, "LOCK TABLE hosts IN EXCLUSIVE MODE");
+	return err;
+}
+
+static int pg_query(struct sql_db *b, const char *sql, int64_t *i, struct prism_strbuf *s)
+{
+	struct pg_db *d = DB(b);
+	PGresult *r = PQexec(d->c, sql);
+	int err = 0;
+
+	if (PQresultStatus(r) != PGRES_TUPLES_OK)
+		err = sql_db__fail(b, -EIO, "PostgreSQL: %s", PQerrorMessage(d->c));
+	else if (!PQntuples(r) || PQgetisnull(r, 0, 0))
+		err = -ENOENT;
+	else if (i)
+		*i = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	else
+		prism_strbuf_addstr(s, PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return err;
+}
+
+static int pg_query_int(struct sql_db *b, const char *sql, int64_t *out)
+{
+	return pg_query(b, sql, out, NULL);
+}
+
+static int pg_query_text(struct sql_db *b, const char *sql, struct prism_strbuf *out)
+{
+	return pg_query(b, sql, NULL, out);
+}
+
+static void put32(FILE *f, uint32_t v)
+{
+	v = htobe32(v);
+	fwrite(&v, 4, 1, f);
+}
+
+static void put64(FILE *f, uint64_t v)
+{
+	v = htobe64(v);
+	fwrite(&v, 8, 1, f);
+}
+
+/* @s cut to at most @width bytes, not inside a UTF-8 sequence */
+static size_t text_len(const char *s, unsigned int width)
+{
+	size_t n = strlen(s);
+
+	if (n <= width)
+		return n;
+	n = width;
+	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
+		n--;
+	return n;
+}
+
+static int pg_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v)
+{
+	struct pg_db *d = DB(b);
+	const struct sql_table *tab = &sql_tables[t];
+	FILE *f = d->spool[t];
+	uint16_t n = htobe16((uint16_t)tab->nr_cols);
+	size_t i;
+
+	if (!f) {
+		f = d->spool[t] = tmpfile();
+		if (!f)
+			return sql_db__fail(b, -errno, "PostgreSQL: cannot create a spool file: %s",
+					    strerror(errno));
+		fwrite(copy_header, 1, 11, f);
+		put32(f, 0); /* flags */
+		put32(f, 0); /* header extension length */
+	}
+	fwrite(&n, 2, 1, f);
+	for (i = 0; i < tab->nr_cols; i++) {
+		const struct sql_col *c = &tab->cols[i];
+
+		switch (c->type) {
+		case SQL_ID:
+		case SQL_I64:
+			put32(f, 8);
+			put64(f, (uint64_t)v[i].i);
+			break;
+		case SQL_I32:
+			put32(f, 4);
+			put32(f, (uint32_t)v[i].i);
+			break;
+		case SQL_BOOL:
+			put32(f, 1);
+			fputc(v[i].i ? 1 : 0, f);
+			break;
+		case SQL_TEXT:
+			if (!v[i].s) {
+				put32(f, UINT32_MAX);
+			} else {
+				size_t len = text_len(v[i].s, c->width);
+
+				put32(f, (uint32_t)len);
+				fwrite(v[i].s, 1, len, f);
+			}
+			break;
+		}
+	}
+	if (ferror(f))
+		return sql_db__fail(b, -EIO, "PostgreSQL: writing the spool file of table %s failed",
+				    tab->name);
+	return 0;
+}
+
+static int copy_table(struct pg_db *d, enum sql_table_id t)
+{
+	FILE *f = d->spool[t];
+	char sql[96], buf[65536];
+	uint16_t trailer = 0xffff;
+	size_t n;
+	int err;
+
+	fwrite(&trailer, 2, 1, f);
+	if (fflush(f) || ferror(f) || fseek(f, 0, SEEK_SET))
+		return sql_db__fail(&d->base, -EIO, "PostgreSQL: the spool file of table %s: %s",
+				    sql_tables[t].name, strerror(errno));
+	snprintf(sql, sizeof(sql), "COPY %s FROM STDIN (FORMAT binary)", sql_tables[t].name);
+	err = pg_result(d, PQexec(d->c, sql), PGRES_COPY_IN, sql);
+	if (err)
+		return err;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		if (PQputCopyData(d->c, buf, (int)n) != 1)
+			break;
+	if (PQputCopyEnd(d->c, ferror(f) ? "spool file read error" : NULL) != 1)
+		return sql_db__fail(&d->base, -EIO, "PostgreSQL: COPY %s: %s", sql_tables[t].name,
+				    PQerrorMessage(d->c));
+	err = pg_result(d, PQgetResult(d->c), PGRES_COMMAND_OK, sql);
+	/* drain: libpq wants NULL before the next command */
+	while (1) {
+		PGresult *r = PQgetResult(d->c);
+
+		if (!r)
+			break;
+		PQclear(r);
+	}
+	return err;
+}
+
+static int pg_commit(struct sql_db *b)
+{
+	struct pg_db *d = DB(b);
+	size_t t;
+	int err = 0;
+
+	for (t = 0; !err && t < SQL_T__NR; t++)
+		if (d->spool[t])
+			err = copy_table(d, t);
+	if (!err)
+		err = pg_exec(b, "COMMIT");
+	d->committed = !err;
+	return err;
+}
+
+static void pg_free(struct sql_db *b)
+{
+	struct pg_db *d = DB(b);
+	size_t t;
+
+	for (t = 0; t < SQL_T__NR; t++)
+		if (d->spool[t])
+			fclose(d->spool[t]);
+	if (d->c && !d->committed && PQstatus(d->c) == CONNECTION_OK)
+		PQclear(PQexec(d->c, "ROLLBACK"));
+	PQfinish(d->c);
+	prism_strbuf_release(&d->base.err);
+	free(d);
+}
+
+const struct sql_backend_ops sql_pg_ops = {
+	.open = pg_open,
+	.exec = pg_exec,
+	.query_int = pg_query_int,
+	.query_text = pg_query_text,
+	.row = pg_row,
+	.commit = pg_commit,
+	.free = pg_free,
+};

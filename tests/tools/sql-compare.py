@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Compare a database perf's export-to-sqlite.py wrote with prism export's
+on the same perf.data file: every table's rows, column by column, in id
+order (prism's extra host_id column and tables aside).
+
+usage: sql-compare.py PERF.db PRISM.db [--tables t1,t2,...]
+Prints one line per table ("ok: samples 247 rows" or the first difference);
+exits 1 when a table differs."""
+import sqlite3
+import sys
+
+# the columns compared per table; symbols compare by name and place
+TABLES = {
+    "selected_events": "id, name",
+    "machines": "id, pid, root_dir",
+    "threads": "id, machine_id, process_id, pid, tid",
+    "comms": "id, comm, c_thread_id, c_time, exec_flag",
+    "comm_threads": "id, comm_id, thread_id",
+    "dsos": "id, machine_id, short_name, long_name, build_id",
+    "symbols": "id, dso_id, sym_start, sym_end, binding, name",
+    "branch_types": "id, name",
+    "samples": "id, evsel_id, machine_id, thread_id, comm_id, dso_id, symbol_id, sym_offset, "
+               "ip, time, cpu, to_dso_id, to_symbol_id, to_sym_offset, to_ip, period, weight, "
+               "transaction_, data_src, branch_type, in_tx, call_path_id, insn_count, cyc_count, "
+               "flags",
+    "call_paths": "id, parent_id, symbol_id, ip",
+    "context_switches": "id, machine_id, time, cpu, thread_out_id, comm_out_id, thread_in_id, "
+                        "comm_in_id, flags",
+}
+
+
+def rows(db, table, cols):
+    try:
+        cur = db.execute("SELECT %s FROM %s ORDER BY id" % (cols, table))
+    except sqlite3.OperationalError:
+        return None  # perf drops empty tables it created
+    # perf binds every value as a string: compare as text
+    return [tuple("" if v is None else str(v) for v in r) for r in cur]
+
+
+def main():
+    perf = sqlite3.connect(sys.argv[1])
+    prism = sqlite3.connect(sys.argv[2])
+    tables = list(TABLES)
+    if len(sys.argv) > 4 and sys.argv[3] == "--tables":
+        tables = sys.argv[4].split(",")
+    bad = 0
+    for t in tables:
+        cols = TABLES[t]
+        a, b = rows(perf, t, cols), rows(prism, t, cols)
+        if a is None:
+            a = []
+        if b is None:
+            print("FAIL: %s: no such table in prism's database" % t)
+            bad += 1
+            continue
+        if a == b:
+            print("ok: %s %d rows" % (t, len(a)))
+            continue
+        bad += 1
+        msg = "FAIL: %s: perf %d rows, prism %d" % (t, len(a), len(b))
+        for i in range(min(len(a), len(b))):
+            if a[i] != b[i]:
+                msg += "; first difference at row %d:\n  perf:  %s\n  prism: %s" % (
+                    i, "|".join(a[i]), "|".join(b[i]))
+                break
+        print(msg)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
