@@ -184,14 +184,28 @@ void sql_schema__create_table(enum sql_dialect d, enum sql_table_id t, struct pr
 	prism_strbuf_addstr(sb, ")");
 }
 
-/* one view: its text with HEX(x) written in the dialect's way */
+/*
+ * one view: its text with HEX(x) and IPC (instructions per cycle, 2
+ * decimals) written in the dialect's way
+ */
 static void add_view(enum sql_dialect d, struct prism_strbuf *sb, const char *text)
 {
-	const char *p = text, *h;
+	const char *p = text, *h, *ipc;
 
-	while ((h = strstr(p, "HEX("))) {
-		const char *end = strchr(h, ')');
+	while ((h = strstr(p, "HEX(")) || (ipc = strstr(p, "IPC AS"))) {
+		const char *end;
 
+		if (!h) {
+			prism_strbuf_add(sb, p, (size_t)(ipc - p));
+			prism_strbuf_addstr(sb, d == SQL_DIALECT_SQLITE ?
+				"CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE "
+				"ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END" :
+				"CASE WHEN cyc_count=0 THEN CAST(0 AS NUMERIC(20, 2)) ELSE "
+				"CAST((CAST(insn_count AS FLOAT) / cyc_count) AS NUMERIC(20, 2)) END");
+			p = ipc + 3;
+			continue;
+		}
+		end = strchr(h, ')');
 		prism_strbuf_add(sb, p, (size_t)(h - p));
 		if (d == SQL_DIALECT_SQLITE)
 			prism_strbuf_addf(sb, "printf('%%x', %.*s)", (int)(end - h - 4), h + 4);
@@ -246,8 +260,7 @@ static const char *const views[] = {
 	"HEX(to_ip) AS to_ip_hex, (SELECT name FROM symbols WHERE id = to_symbol_id) AS to_symbol, "
 	"to_sym_offset, (SELECT short_name FROM dsos WHERE id = to_dso_id) AS to_dso_short_name, "
 	"(SELECT name FROM branch_types WHERE id = branch_type) AS branch_type_name, in_tx, "
-	"insn_count, cyc_count, CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) "
-	"ELSE ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END AS IPC, flags, "
+	"insn_count, cyc_count, IPC AS IPC, flags, "
 	"period, (SELECT hostname FROM hosts WHERE id = host_id) AS host FROM samples",
 
 	"CREATE VIEW context_switches_view AS SELECT context_switches.id, "

@@ -4,7 +4,10 @@
 on the same perf.data file: every table's rows, column by column, in id
 order (prism's extra host_id column and tables aside).
 
-usage: sql-compare.py PERF.db PRISM.db [--tables t1,t2,...]
+usage: sql-compare.py PERF.db PRISM.db [--tables t1,t2,...] [--no-symbols]
+--no-symbols leaves out symbols, call_paths and the samples' symbol and
+call path columns (for files where perf leaves addresses unresolved that
+prism resolves).
 Prints one line per table ("ok: samples 247 rows" or the first difference);
 exits 1 when a table differs."""
 import sqlite3
@@ -43,8 +46,13 @@ def main():
     perf = sqlite3.connect(sys.argv[1])
     prism = sqlite3.connect(sys.argv[2])
     tables = list(TABLES)
-    if len(sys.argv) > 4 and sys.argv[3] == "--tables":
-        tables = sys.argv[4].split(",")
+    args = sys.argv[3:]
+    if "--tables" in args:
+        tables = args[args.index("--tables") + 1].split(",")
+    if "--no-symbols" in args:
+        tables = [t for t in tables if t not in ("symbols", "call_paths")]
+        TABLES["samples"] = ", ".join(c for c in TABLES["samples"].split(", ")
+                                      if c not in ("symbol_id", "sym_offset", "call_path_id"))
     bad = 0
     for t in tables:
         cols = TABLES[t]
