@@ -185,10 +185,13 @@ static int check_schema(struct prism_sql *x)
 	err = x->db->ops->query_text(
 		x->db, "SELECT value FROM prism_meta WHERE key = 'schema_version'", &sb);
 	if (err) {
+		prism_strbuf_reset(&sb);
+		prism_strbuf_addstr(&sb, x->db->err.len ? x->db->err.buf : "no schema version");
+		err = sql_db__fail(x->db, -EPROTO,
+				   "'%s' is not a database prism exported (no prism_meta table: %s)",
+				   x->opts.target, sb.buf);
 		prism_strbuf_release(&sb);
-		return sql_db__fail(x->db, -EPROTO,
-				    "'%s' is not a database prism exported (no prism_meta table: %s)",
-				    x->opts.target, x->db->err.len ? x->db->err.buf : "no version");
+		return err;
 	}
 	if (atoi(sb.buf) != PRISM_SQL_SCHEMA_VERSION) {
 		err = sql_db__fail(x->db, -EPROTO,
