@@ -66,7 +66,8 @@ static void explain_open_error(int err, const struct prism_sql_opts *o, const ch
 		enum prism_feature f = o->kind == PRISM_SQL_SQLITE ? PRISM_FEATURE_LIBSQLITE3 :
 								     PRISM_FEATURE_LIBPQ;
 
-		error("cannot export to %s: %s", o->kind == PRISM_SQL_SQLITE ? "SQLite" : "PostgreSQL",
+		error("cannot export to %s: %s",
+		      o->kind == PRISM_SQL_SQLITE ? "SQLite" : "PostgreSQL",
 		      prism_strerror(err, buf, sizeof(buf)));
 		hint("%s", prism_feature_hint(f));
 		return;
@@ -118,18 +119,19 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 			     "input file (default: perf.data; '-' reads standard input); repeat it "
 			     "for more files, each becomes a host of its own",
 			     opt_input),
-		OPT_STRING('o', "output", &output,
-			   kind == PRISM_SQL_SQLITE ? "file.db" : "conninfo",
-			   kind == PRISM_SQL_SQLITE ?
-				   "the SQLite file to create (it must not exist, unless --append)" :
-				   "libpq connection string or URI: 'host=/run/postgresql dbname=perf'"),
+		OPT_STRING(
+			'o', "output", &output, kind == PRISM_SQL_SQLITE ? "file.db" : "conninfo",
+			kind == PRISM_SQL_SQLITE ?
+				"the SQLite file to create (it must not exist, unless --append)" :
+				"libpq connection string or URI: 'host=/run/postgresql dbname=perf'"),
 		OPT_BOOL('a', "append", &o.append,
 			 "add to a database prism exported before: each file becomes a new host"),
 		OPT_BOOL(0, "no-callchains", &o.no_callchains,
 			 "no call_paths rows (samples' call_path_id 0): a faster export"),
 		OPT_BOOL(0, "no-progress", &no_progress, "no progress line on the terminal"),
 		OPT_FORCE(&force),
-		OPT_STRING(0, "symfs", &so.symfs, "dir", "look for every binary under this directory"),
+		OPT_STRING(0, "symfs", &so.symfs, "dir",
+			   "look for every binary under this directory"),
 		OPT_STRING(0, "kallsyms", &so.kallsyms, "file",
 			   "kernel symbols from this file instead of /proc/kallsyms"),
 		OPT_BOOL(0, "no-demangle", &so.no_demangle, "keep C++/Rust symbols mangled"),

@@ -101,8 +101,14 @@ static int64_t new_id(struct prism_sql *x, enum sql_table_id t)
 	return x->next_id[t]++;
 }
 
-#define I(v) { .i = (int64_t)(v) }
-#define S(v) { .s = (v) }
+#define I(v)                      \
+	{                         \
+		.i = (int64_t)(v) \
+	}
+#define S(v)             \
+	{                \
+		.s = (v) \
+	}
 
 /* a new database's fixed rows: perf's id 0 "unknown" rows and branch types */
 static int fixed_rows(struct prism_sql *x)
@@ -187,16 +193,18 @@ static int check_schema(struct prism_sql *x)
 	if (err) {
 		prism_strbuf_reset(&sb);
 		prism_strbuf_addstr(&sb, x->db->err.len ? x->db->err.buf : "no schema version");
-		err = sql_db__fail(x->db, -EPROTO,
-				   "'%s' is not a database prism exported (no prism_meta table: %s)",
-				   x->opts.target, sb.buf);
+		err = sql_db__fail(
+			x->db, -EPROTO,
+			"'%s' is not a database prism exported (no prism_meta table: %s)",
+			x->opts.target, sb.buf);
 		prism_strbuf_release(&sb);
 		return err;
 	}
 	if (atoi(sb.buf) != PRISM_SQL_SCHEMA_VERSION) {
-		err = sql_db__fail(x->db, -EPROTO,
-				   "'%s' has prism's schema version %s, this prism writes version %d",
-				   x->opts.target, sb.buf, PRISM_SQL_SCHEMA_VERSION);
+		err = sql_db__fail(
+			x->db, -EPROTO,
+			"'%s' has prism's schema version %s, this prism writes version %d",
+			x->opts.target, sb.buf, PRISM_SQL_SCHEMA_VERSION);
 		prism_strbuf_release(&sb);
 		return err;
 	}
@@ -266,7 +274,10 @@ static int remember(struct prism_sql *x, const struct key *k, size_t len, int64_
 	return sql_ids__set(x->ids, k, len, id);
 }
 
-#define KEY(kd, va, vb, vc) { .kind = (kd), .a = (uint64_t)(va), .b = (uint64_t)(vb), .c = (uint64_t)(vc) }
+#define KEY(kd, va, vb, vc)                                                                 \
+	{                                                                                   \
+		.kind = (kd), .a = (uint64_t)(va), .b = (uint64_t)(vb), .c = (uint64_t)(vc) \
+	}
 
 static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out)
 {
@@ -379,10 +390,11 @@ static int dso_id(struct prism_sql *x, const struct prism_frame *f, int64_t *out
 }
 
 /* the frame's symbol (perf's "unknown" symbol at the address when none covers it) */
-static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *dso,
-		     int64_t *out, uint64_t *offset)
+static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *dso, int64_t *out,
+		     uint64_t *offset)
 {
-	struct key k = KEY('S', (uintptr_t)f->dso, (uintptr_t)f->sym_id, f->sym_id ? 0 : f->dso_addr);
+	struct key k =
+		KEY('S', (uintptr_t)f->dso, (uintptr_t)f->sym_id, f->sym_id ? 0 : f->dso_addr);
 	int64_t id;
 	bool added;
 	int err;
@@ -413,8 +425,7 @@ static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *
 	return err;
 }
 
-static int call_path_id(struct prism_sql *x, int64_t parent, int64_t sym, uint64_t ip,
-			int64_t *out)
+static int call_path_id(struct prism_sql *x, int64_t parent, int64_t sym, uint64_t ip, int64_t *out)
 {
 	struct key k = KEY('P', parent, sym, ip);
 	int64_t id;
@@ -600,30 +611,16 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		err = sample_path(x, ev, &path);
 	if (!err) {
 		struct sql_val v[26] = {
-			I(new_id(x, SQL_T_SAMPLES)),
-			I(ev_id),
-			I(x->machine_id),
-			I(th),
-			I(comm),
-			I(dso),
-			I(sym),
-			I(off),
-			I(s->ip),
-			I(s->time),
+			I(new_id(x, SQL_T_SAMPLES)), I(ev_id), I(x->machine_id), I(th), I(comm),
+			I(dso), I(sym), I(off), I(s->ip), I(s->time),
 			I((s->type & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1),
 			I(0), /* to_dso_id: branch samples only */
-			I(0),
-			I(0),
-			I(0),
-			I(period),
-			I(s->weight),
-			I(s->transaction),
+			I(0), I(0), I(0), I(period), I(s->weight), I(s->transaction),
 			/* perf's PERF_MEM_DATA_SRC_NONE when the sample has none */
 			I((s->type & PERF_SAMPLE_DATA_SRC) ? s->data_src : 0x5080021),
 			I(0), /* branch_type */
 			I(0), /* in_tx */
-			I(path),
-			I(0), /* insn_count */
+			I(path), I(0), /* insn_count */
 			I(0), /* cyc_count */
 			I(0), /* flags */
 		};

@@ -65,8 +65,9 @@ static int pg_open(const char *target, bool append, struct sql_db **out)
 	if (!d->c)
 		return -ENOMEM;
 	if (PQstatus(d->c) != CONNECTION_OK)
-		return sql_db__fail(&d->base, -ECONNREFUSED, "cannot connect to PostgreSQL '%s': %s",
-				    target, PQerrorMessage(d->c));
+		return sql_db__fail(&d->base, -ECONNREFUSED,
+				    "cannot connect to PostgreSQL '%s': %s", target,
+				    PQerrorMessage(d->c));
 	PQsetNoticeProcessor(d->c, quiet_notice, NULL);
 	err = pg_exec(&d->base, "BEGIN");
 	/* appends of several exports at once: one after the other, for the ids */
@@ -176,7 +177,8 @@ static int pg_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v
 		}
 	}
 	if (ferror(f))
-		return sql_db__fail(b, -EIO, "PostgreSQL: writing the spool file of table %s failed",
+		return sql_db__fail(b, -EIO,
+				    "PostgreSQL: writing the spool file of table %s failed",
 				    tab->name);
 	return 0;
 }

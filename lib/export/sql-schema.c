@@ -9,37 +9,53 @@
 #include "internal.h"
 #include "export/sql-internal.h"
 
-#define COL(n, t) { .name = (n), .type = (t) }
-#define TXT(n, w) { .name = (n), .type = SQL_TEXT, .width = (w) }
+#define COL(n, t)                        \
+	{                                \
+		.name = (n), .type = (t) \
+	}
+#define TXT(n, w)                                           \
+	{                                                   \
+		.name = (n), .type = SQL_TEXT, .width = (w) \
+	}
 #define HOST COL("host_id", SQL_I64)
-#define TABLE(n, c) { .name = (n), .cols = (c), .nr_cols = PRISM_ARRAY_SIZE(c), .has_id = true }
+#define TABLE(n, c)                                                                      \
+	{                                                                                \
+		.name = (n), .cols = (c), .nr_cols = PRISM_ARRAY_SIZE(c), .has_id = true \
+	}
 
 static const struct sql_col meta_cols[] = { TXT("key", 64), TXT("value", 256) };
 static const struct sql_col hosts_cols[] = {
-	COL("id", SQL_ID),	      TXT("hostname", 256),	TXT("os_release", 256),
-	TXT("arch", 64),	      COL("nr_cpus", SQL_I32),	TXT("perf_version", 64),
-	COL("record_time", SQL_I64), TXT("file_name", 4096), TXT("cmdline", 4096),
+	COL("id", SQL_ID),	     TXT("hostname", 256),
+	TXT("os_release", 256),	     TXT("arch", 64),
+	COL("nr_cpus", SQL_I32),     TXT("perf_version", 64),
+	COL("record_time", SQL_I64), TXT("file_name", 4096),
+	TXT("cmdline", 4096),
 };
 static const struct sql_col selected_events_cols[] = { COL("id", SQL_ID), TXT("name", 80), HOST };
 static const struct sql_col machines_cols[] = { COL("id", SQL_ID), COL("pid", SQL_I32),
 						TXT("root_dir", 4096), HOST };
 static const struct sql_col threads_cols[] = {
-	COL("id", SQL_ID),	 COL("machine_id", SQL_I64), COL("process_id", SQL_I64),
-	COL("pid", SQL_I32),	 COL("tid", SQL_I32),	     HOST,
+	COL("id", SQL_ID),   COL("machine_id", SQL_I64), COL("process_id", SQL_I64),
+	COL("pid", SQL_I32), COL("tid", SQL_I32),	 HOST,
 };
 static const struct sql_col comms_cols[] = {
-	COL("id", SQL_ID),	 TXT("comm", 16), COL("c_thread_id", SQL_I64),
-	COL("c_time", SQL_I64), COL("exec_flag", SQL_BOOL), HOST,
+	COL("id", SQL_ID),	     TXT("comm", 16),
+	COL("c_thread_id", SQL_I64), COL("c_time", SQL_I64),
+	COL("exec_flag", SQL_BOOL),  HOST,
 };
 static const struct sql_col comm_threads_cols[] = { COL("id", SQL_ID), COL("comm_id", SQL_I64),
 						    COL("thread_id", SQL_I64), HOST };
 static const struct sql_col dsos_cols[] = {
-	COL("id", SQL_ID),	   COL("machine_id", SQL_I64), TXT("short_name", 256),
-	TXT("long_name", 4096), TXT("build_id", 64),	       HOST,
+	COL("id", SQL_ID),	COL("machine_id", SQL_I64), TXT("short_name", 256),
+	TXT("long_name", 4096), TXT("build_id", 64),	    HOST,
 };
 static const struct sql_col symbols_cols[] = {
-	COL("id", SQL_ID),	    COL("dso_id", SQL_I64),  COL("sym_start", SQL_I64),
-	COL("sym_end", SQL_I64), COL("binding", SQL_I32), TXT("name", 2048),
+	COL("id", SQL_ID),
+	COL("dso_id", SQL_I64),
+	COL("sym_start", SQL_I64),
+	COL("sym_end", SQL_I64),
+	COL("binding", SQL_I32),
+	TXT("name", 2048),
 	HOST,
 };
 static const struct sql_col branch_types_cols[] = { COL("id", SQL_ID), TXT("name", 80), HOST };
@@ -72,18 +88,28 @@ static const struct sql_col samples_cols[] = {
 	HOST,
 };
 static const struct sql_col call_paths_cols[] = {
-	COL("id", SQL_ID),	   COL("parent_id", SQL_I64), COL("symbol_id", SQL_I64),
-	COL("ip", SQL_I64),	   HOST,
+	COL("id", SQL_ID),
+	COL("parent_id", SQL_I64),
+	COL("symbol_id", SQL_I64),
+	COL("ip", SQL_I64),
+	HOST,
 };
 static const struct sql_col context_switches_cols[] = {
-	COL("id", SQL_ID),	      COL("machine_id", SQL_I64), COL("time", SQL_I64),
-	COL("cpu", SQL_I32),	      COL("thread_out_id", SQL_I64), COL("comm_out_id", SQL_I64),
-	COL("thread_in_id", SQL_I64), COL("comm_in_id", SQL_I64), COL("flags", SQL_I32),
+	COL("id", SQL_ID),
+	COL("machine_id", SQL_I64),
+	COL("time", SQL_I64),
+	COL("cpu", SQL_I32),
+	COL("thread_out_id", SQL_I64),
+	COL("comm_out_id", SQL_I64),
+	COL("thread_in_id", SQL_I64),
+	COL("comm_in_id", SQL_I64),
+	COL("flags", SQL_I32),
 	HOST,
 };
 
 const struct sql_table sql_tables[SQL_T__NR] = {
-	[SQL_T_META] = { .name = "prism_meta", .cols = meta_cols,
+	[SQL_T_META] = { .name = "prism_meta",
+			 .cols = meta_cols,
 			 .nr_cols = PRISM_ARRAY_SIZE(meta_cols) },
 	[SQL_T_HOSTS] = TABLE("hosts", hosts_cols),
 	[SQL_T_SELECTED_EVENTS] = TABLE("selected_events", selected_events_cols),
@@ -197,11 +223,13 @@ static void add_view(enum sql_dialect d, struct prism_strbuf *sb, const char *te
 
 		if (!h) {
 			prism_strbuf_add(sb, p, (size_t)(ipc - p));
-			prism_strbuf_addstr(sb, d == SQL_DIALECT_SQLITE ?
-				"CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE "
-				"ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END" :
-				"CASE WHEN cyc_count=0 THEN CAST(0 AS NUMERIC(20, 2)) ELSE "
-				"CAST((CAST(insn_count AS FLOAT) / cyc_count) AS NUMERIC(20, 2)) END");
+			prism_strbuf_addstr(
+				sb,
+				d == SQL_DIALECT_SQLITE ?
+					"CASE WHEN cyc_count=0 THEN CAST(0 AS FLOAT) ELSE "
+					"ROUND(CAST(insn_count AS FLOAT) / cyc_count, 2) END" :
+					"CASE WHEN cyc_count=0 THEN CAST(0 AS NUMERIC(20, 2)) ELSE "
+					"CAST((CAST(insn_count AS FLOAT) / cyc_count) AS NUMERIC(20, 2)) END");
 			p = ipc + 3;
 			continue;
 		}
