@@ -14,6 +14,7 @@
 #include <prism/error.h>
 #include <prism/export-sql.h>
 #include <prism/session.h>
+#include <prism/util.h>
 
 #include "cmd.h"
 #include "export.h"
@@ -85,6 +86,31 @@ static void explain_open_error(int err, const struct prism_sql_opts *o, const ch
 		hint("the database has these tables already: --append adds to them");
 }
 
+/* prism util's pass over @path, into util_tasks/util_calls; 0 or -1 (said) */
+static int add_util(struct prism_sql *x, const char *path, bool force)
+{
+	struct prism_session *s = open_input(path, force, false);
+	struct prism_util *u = s ? prism_util__new(NULL) : NULL;
+	int err = -1;
+
+	if (!u)
+		goto out;
+	err = prism_util__process(u, s);
+	if (report_process_result(s, path, err)) {
+		err = -1;
+		goto out;
+	}
+	err = prism_sql__add_util(x, u);
+	if (err)
+		error("%s", *prism_sql__error(x) ? prism_sql__error(x) : "cannot add util rows");
+out:
+	if (s && !u)
+		error_errno(-ENOMEM, "prism util");
+	prism_util__free(u);
+	prism_session__free(s);
+	return err ? -1 : 0;
+}
+
 static void print_summary(struct prism_sql *x, const char *target, size_t nr_files)
 {
 	size_t i;
@@ -113,7 +139,7 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 	struct prism_symbols_opts so = { 0 };
 	struct inputs in = { 0 };
 	const char *output = NULL;
-	bool force = false, no_progress = false;
+	bool force = false, no_progress = false, util = false;
 	const struct option_def opts[] = {
 		OPT_CALLBACK('i', "input", &in, "file",
 			     "input file (default: perf.data; '-' reads standard input); repeat it "
@@ -128,6 +154,9 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 			 "add to a database prism exported before: each file becomes a new host"),
 		OPT_BOOL(0, "no-callchains", &o.no_callchains,
 			 "no call_paths rows (samples' call_path_id 0): a faster export"),
+		OPT_BOOL(0, "util", &util,
+			 "also prism util's rows and call records (util_tasks, util_calls): reads "
+			 "each file a second time, so not from a pipe"),
 		OPT_BOOL(0, "no-progress", &no_progress, "no progress line on the terminal"),
 		OPT_FORCE(&force),
 		OPT_STRING(0, "symfs", &so.symfs, "dir",
@@ -153,6 +182,9 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		in.v = xmalloc(sizeof(*in.v));
 		in.v[in.nr++] = default_input[0];
 	}
+	for (i = 0; util && i < in.nr; i++)
+		if (!strcmp(in.v[i], "-"))
+			usage_error(usage, opts, "--util reads a file twice: not standard input");
 	o.target = output;
 	err = prism_sql__open(&o, &x);
 	if (err) {
@@ -182,6 +214,8 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 			goto out;
 		}
 		prism_session__free(s);
+		if (util && add_util(x, in.v[i], force))
+			goto out;
 	}
 	err = prism_sql__commit(x);
 	if (err) {

@@ -83,6 +83,19 @@ struct prism_sql_file {
  */
 PRISM_API int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *file);
 
+/**
+ * prism_sql__add_util - write prism util's result into util_tasks and util_calls
+ * @u: a finished analysis of the file prism_sql__add_session() added last
+ *     (its host): prism_util__process() on the same file
+ *
+ * The rows and call records of prism util --csv, with the same numbers
+ * (times in ms; cpu -1 for a task's, process's or the system's ALL row).
+ *
+ * Return: 0, -ENOMEM or -EIO (prism_sql__error()).
+ */
+struct prism_util;
+PRISM_API int prism_sql__add_util(struct prism_sql *x, struct prism_util *u);
+
 /* commit the transaction (and rename a new SQLite file into place); 0 or -EIO */
 PRISM_API int prism_sql__commit(struct prism_sql *x);
 

@@ -19,6 +19,7 @@
 
 #include <prism/export-sql.h>
 #include <prism/features.h>
+#include <prism/offcpu-data.h>
 #include <prism/session.h>
 #include <prism/task.h>
 
@@ -42,6 +43,7 @@ struct prism_sql {
 	struct prism_callchain cc;
 	const struct prism_features *feat;
 	int64_t host_id, machine_id;
+	struct prism_evsel *offcpu_ev; /* prism offcpu record's event, if the file has it */
 	uint64_t nr_records, done, total;
 };
 
@@ -82,7 +84,7 @@ const char *prism_sql__error(const struct prism_sql *x)
 }
 
 /* write a row; tables with a host_id column get the current host's */
-static int put(struct prism_sql *x, enum sql_table_id t, struct sql_val *v)
+int sql_put(struct prism_sql *x, enum sql_table_id t, struct sql_val *v)
 {
 	const struct sql_table *tab = &sql_tables[t];
 	int err;
@@ -96,7 +98,17 @@ static int put(struct prism_sql *x, enum sql_table_id t, struct sql_val *v)
 	return 0;
 }
 
-static int64_t new_id(struct prism_sql *x, enum sql_table_id t)
+bool sql_failed(const struct prism_sql *x)
+{
+	return x->failed || x->committed;
+}
+
+void sql_fail(struct prism_sql *x)
+{
+	x->failed = true;
+}
+
+int64_t sql_new_id(struct prism_sql *x, enum sql_table_id t)
 {
 	return x->next_id[t]++;
 }
@@ -130,29 +142,29 @@ static int fixed_rows(struct prism_sql *x)
 
 	snprintf(version, sizeof(version), "%d", PRISM_SQL_SCHEMA_VERSION);
 	for (i = 0; !err && i < PRISM_ARRAY_SIZE(meta); i++)
-		err = put(x, SQL_T_META, meta[i]);
+		err = sql_put(x, SQL_T_META, meta[i]);
 	if (!err)
-		err = put(x, SQL_T_HOSTS, host);
+		err = sql_put(x, SQL_T_HOSTS, host);
 	if (!err)
-		err = put(x, SQL_T_SELECTED_EVENTS, ev);
+		err = sql_put(x, SQL_T_SELECTED_EVENTS, ev);
 	if (!err)
-		err = put(x, SQL_T_MACHINES, machine);
+		err = sql_put(x, SQL_T_MACHINES, machine);
 	if (!err)
-		err = put(x, SQL_T_THREADS, thread);
+		err = sql_put(x, SQL_T_THREADS, thread);
 	if (!err)
-		err = put(x, SQL_T_COMMS, comm);
+		err = sql_put(x, SQL_T_COMMS, comm);
 	if (!err)
-		err = put(x, SQL_T_DSOS, dso);
+		err = sql_put(x, SQL_T_DSOS, dso);
 	if (!err)
-		err = put(x, SQL_T_SYMBOLS, sym);
+		err = sql_put(x, SQL_T_SYMBOLS, sym);
 	if (!err)
-		err = put(x, SQL_T_SAMPLES, sample);
+		err = sql_put(x, SQL_T_SAMPLES, sample);
 	if (!err)
-		err = put(x, SQL_T_CALL_PATHS, path);
+		err = sql_put(x, SQL_T_CALL_PATHS, path);
 	for (i = 0; !err && i < sql_nr_branch_types; i++) {
 		struct sql_val bt[3] = { I(sql_branch_types[i].id), S(sql_branch_types[i].name) };
 
-		err = put(x, SQL_T_BRANCH_TYPES, bt);
+		err = sql_put(x, SQL_T_BRANCH_TYPES, bt);
 	}
 	for (i = 0; i < SQL_T__NR; i++)
 		x->next_id[i] = 1;
@@ -293,7 +305,7 @@ static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *o
 	err = 0;
 	if (pid != tid && pid != (uint32_t)-1)
 		err = thread_id(x, pid, pid, &process_id);
-	id = new_id(x, SQL_T_THREADS);
+	id = sql_new_id(x, SQL_T_THREADS);
 	if (pid == tid || pid == (uint32_t)-1)
 		process_id = id;
 	if (!err)
@@ -302,7 +314,7 @@ static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *o
 		struct sql_val v[6] = { I(id), I(x->machine_id), I(process_id), I((int32_t)pid),
 					I((int32_t)tid) };
 
-		err = put(x, SQL_T_THREADS, v);
+		err = sql_put(x, SQL_T_THREADS, v);
 	}
 	*out = id;
 	return err;
@@ -327,17 +339,17 @@ static int comm_id(struct prism_sql *x, uint32_t tid, int64_t thread, int64_t *o
 	if (!added)
 		return 0;
 	sql_ids__find(x->ids, &e, sizeof(e), &when);
-	id = new_id(x, SQL_T_COMMS);
+	id = sql_new_id(x, SQL_T_COMMS);
 	err = remember(x, &k, sizeof(k), id);
 	if (!err) {
 		struct sql_val v[6] = { I(id), S(name), I(thread), I(when >> 1), I(when & 1) };
 
-		err = put(x, SQL_T_COMMS, v);
+		err = sql_put(x, SQL_T_COMMS, v);
 	}
 	if (!err) {
-		struct sql_val v[4] = { I(new_id(x, SQL_T_COMM_THREADS)), I(id), I(thread) };
+		struct sql_val v[4] = { I(sql_new_id(x, SQL_T_COMM_THREADS)), I(id), I(thread) };
 
-		err = put(x, SQL_T_COMM_THREADS, v);
+		err = sql_put(x, SQL_T_COMM_THREADS, v);
 	}
 	*out = id;
 	return err;
@@ -374,7 +386,7 @@ static int dso_id(struct prism_sql *x, const struct prism_frame *f, int64_t *out
 	find_or_add(x, &k, sizeof(k), out, &added);
 	if (!added)
 		return 0;
-	id = new_id(x, SQL_T_DSOS);
+	id = sql_new_id(x, SQL_T_DSOS);
 	err = remember(x, &k, sizeof(k), id);
 	/* the frame's lookup loaded the DSO: a build id read from the binary is known */
 	if (!prism_dso__build_id(f->dso, hex, sizeof(hex)) || !hex[0])
@@ -383,7 +395,7 @@ static int dso_id(struct prism_sql *x, const struct prism_frame *f, int64_t *out
 		struct sql_val v[6] = { I(id), I(x->machine_id), S(f->dso_name), S(f->dso_path),
 					S(hex) };
 
-		err = put(x, SQL_T_DSOS, v);
+		err = sql_put(x, SQL_T_DSOS, v);
 	}
 	*out = id;
 	return err;
@@ -409,7 +421,7 @@ static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *
 	find_or_add(x, &k, sizeof(k), out, &added);
 	if (!added)
 		return 0;
-	id = new_id(x, SQL_T_SYMBOLS);
+	id = sql_new_id(x, SQL_T_SYMBOLS);
 	err = remember(x, &k, sizeof(k), id);
 	if (!err) {
 		struct sql_val v[7] = { I(id),
@@ -419,7 +431,7 @@ static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *
 					I(f->sym ? f->sym_binding : 0),
 					S(f->sym ? f->sym : "unknown") };
 
-		err = put(x, SQL_T_SYMBOLS, v);
+		err = sql_put(x, SQL_T_SYMBOLS, v);
 	}
 	*out = id;
 	return err;
@@ -435,12 +447,12 @@ static int call_path_id(struct prism_sql *x, int64_t parent, int64_t sym, uint64
 	find_or_add(x, &k, sizeof(k), out, &added);
 	if (!added)
 		return 0;
-	id = new_id(x, SQL_T_CALL_PATHS);
+	id = sql_new_id(x, SQL_T_CALL_PATHS);
 	err = remember(x, &k, sizeof(k), id);
 	if (!err) {
 		struct sql_val v[5] = { I(id), I(parent), I(sym), I(ip) };
 
-		err = put(x, SQL_T_CALL_PATHS, v);
+		err = sql_put(x, SQL_T_CALL_PATHS, v);
 	}
 	*out = id;
 	return err;
@@ -456,12 +468,12 @@ static int evsel_id(struct prism_sql *x, struct prism_evsel *evsel, int64_t *out
 	find_or_add(x, &k, sizeof(k), out, &added);
 	if (!added)
 		return 0;
-	id = new_id(x, SQL_T_SELECTED_EVENTS);
+	id = sql_new_id(x, SQL_T_SELECTED_EVENTS);
 	err = remember(x, &k, sizeof(k), id);
 	if (!err) {
 		struct sql_val v[3] = { I(id), S(prism_evsel__name(evsel)) };
 
-		err = put(x, SQL_T_SELECTED_EVENTS, v);
+		err = sql_put(x, SQL_T_SELECTED_EVENTS, v);
 	}
 	*out = id;
 	return err;
@@ -524,7 +536,7 @@ static int on_switch(void *ctx, const struct prism_event *ev)
 		err = comm_id(x, ev->sw.next_prev_tid, oth, &ocomm);
 	if (!err) {
 		struct sql_val v[10] = {
-			I(new_id(x, SQL_T_CONTEXT_SWITCHES)),
+			I(sql_new_id(x, SQL_T_CONTEXT_SWITCHES)),
 			I(x->machine_id),
 			I(s->time),
 			I((s->type & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1),
@@ -535,9 +547,38 @@ static int on_switch(void *ctx, const struct prism_event *ev)
 			I((ev->sw.out ? 1 : 0) | (ev->sw.out && ev->sw.preempt ? 2 : 0)),
 		};
 
-		err = put(x, SQL_T_CONTEXT_SWITCHES, v);
+		err = sql_put(x, SQL_T_CONTEXT_SWITCHES, v);
 	}
 	return err;
+}
+
+/* prism offcpu record's samples: the block's state, count and start beside the sample */
+static int offcpu_row(struct prism_sql *x, const struct prism_event *ev, int64_t sample, int64_t th,
+		      int64_t comm, int64_t path, uint64_t period)
+{
+	static const char *const kinds[] = { "entry", "block", "block_open", "stats" };
+	struct prism_offcpu_raw raw;
+
+	if (!(ev->sample.type & PERF_SAMPLE_RAW) ||
+	    prism_offcpu_raw__decode(ev->sample.raw_data, ev->sample.raw_size, &raw) ||
+	    raw.kind == PRISM_OFFCPU_KIND_STATS)
+		return 0;
+	{
+		struct sql_val v[11] = {
+			I(sql_new_id(x, SQL_T_OFFCPU)),
+			I(sample),
+			I(th),
+			I(comm),
+			I(path),
+			S(prism_offcpu_state_name(raw.state)),
+			I(raw.count),
+			I(raw.start),
+			I(period),
+			S(raw.kind < PRISM_ARRAY_SIZE(kinds) ? kinds[raw.kind] : "?"),
+		};
+
+		return sql_put(x, SQL_T_OFFCPU, v);
+	}
 }
 
 /* perf 6.1 takes a chain with a context marker other than HV/KERNEL/USER as empty */
@@ -611,7 +652,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		err = sample_path(x, ev, &path);
 	if (!err) {
 		struct sql_val v[26] = {
-			I(new_id(x, SQL_T_SAMPLES)), I(ev_id), I(x->machine_id), I(th), I(comm),
+			I(sql_new_id(x, SQL_T_SAMPLES)), I(ev_id), I(x->machine_id), I(th), I(comm),
 			I(dso), I(sym), I(off), I(s->ip), I(s->time),
 			I((s->type & PERF_SAMPLE_CPU) ? (int32_t)s->cpu : -1),
 			I(0), /* to_dso_id: branch samples only */
@@ -625,7 +666,9 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 			I(0), /* flags */
 		};
 
-		err = put(x, SQL_T_SAMPLES, v);
+		err = sql_put(x, SQL_T_SAMPLES, v);
+		if (!err && x->offcpu_ev == ev->evsel)
+			err = offcpu_row(x, ev, v[0].i, th, comm, path, period);
 	}
 	return err;
 }
@@ -645,7 +688,7 @@ static int file_rows(struct prism_sql *x)
 		when = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
 	for (i = 0; cl && i < cl->argc; i++)
 		prism_strbuf_addf(&cmd, "%s%s", i ? " " : "", cl->argv[i]);
-	x->host_id = new_id(x, SQL_T_HOSTS);
+	x->host_id = sql_new_id(x, SQL_T_HOSTS);
 	{
 		struct sql_val v[9] = {
 			I(x->host_id),
@@ -659,14 +702,14 @@ static int file_rows(struct prism_sql *x)
 			S(cmd.failed ? NULL : cmd.buf),
 		};
 
-		err = put(x, SQL_T_HOSTS, v);
+		err = sql_put(x, SQL_T_HOSTS, v);
 	}
 	prism_strbuf_release(&cmd);
-	x->machine_id = new_id(x, SQL_T_MACHINES);
+	x->machine_id = sql_new_id(x, SQL_T_MACHINES);
 	if (!err) {
 		struct sql_val v[4] = { I(x->machine_id), I(-1), S("") };
 
-		err = put(x, SQL_T_MACHINES, v);
+		err = sql_put(x, SQL_T_MACHINES, v);
 	}
 	return err;
 }
@@ -683,6 +726,7 @@ int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *fil
 		.other = on_other,
 		.user = on_other,
 	};
+	size_t i;
 	int err;
 
 	if (x->failed || x->committed)
@@ -692,6 +736,13 @@ int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *fil
 	x->total = prism_session__file_info(file->session)->file_size;
 	x->done = 0;
 	x->nr_records = 0;
+	x->offcpu_ev = NULL;
+	for (i = 0; i < prism_session__nr_evsels(file->session); i++) {
+		struct prism_evsel *e = prism_session__evsel(file->session, i);
+
+		if (!strcmp(prism_evsel__name(e), PRISM_OFFCPU_EVENT_NAME))
+			x->offcpu_ev = e;
+	}
 	sql_ids__clear(x->ids);
 	x->sy = prism_symbols__new(file->symbols);
 	x->tasks = prism_tasks__new();
@@ -708,6 +759,7 @@ int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *fil
 		file->progress(file->ctx, x->total ? x->total : x->done, x->total);
 	prism_callchain__release(&x->cc);
 	memset(&x->cc, 0, sizeof(x->cc));
+	/* the host stays: prism_sql__add_util() may add the file's util rows */
 	prism_symbols__free(x->sy);
 	prism_tasks__free(x->tasks);
 	x->sy = NULL;

@@ -18,7 +18,8 @@ enum sql_type {
 	SQL_I64,
 	SQL_I32,
 	SQL_BOOL,
-	SQL_TEXT, /* varchar(width); longer values are cut to width bytes */
+	SQL_F64, /* double precision */
+	SQL_TEXT, /* varchar(width); longer values are cut to width bytes (PostgreSQL) */
 };
 
 struct sql_col {
@@ -43,6 +44,9 @@ enum sql_table_id {
 	SQL_T_SAMPLES,
 	SQL_T_CALL_PATHS,
 	SQL_T_CONTEXT_SWITCHES,
+	SQL_T_OFFCPU,
+	SQL_T_UTIL_TASKS,
+	SQL_T_UTIL_CALLS,
 	SQL_T__NR,
 };
 
@@ -55,10 +59,12 @@ struct sql_table {
 
 extern const struct sql_table sql_tables[SQL_T__NR];
 
-/* one value of a row: i for numbers, s for text (NULL = SQL NULL) */
+/* one value of a row: i for integers, d for F64, s for text (NULL = SQL NULL); null */
 struct sql_val {
 	int64_t i;
 	const char *s;
+	double d;
+	bool null;
 };
 
 enum sql_dialect { SQL_DIALECT_SQLITE, SQL_DIALECT_PG };
@@ -107,6 +113,13 @@ extern const struct sql_backend_ops sql_pg_ops;
 /* sets db->err from a format; returns @err */
 int sql_db__fail(struct sql_db *db, int err, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* sql-export.c: write a row into @t (its host_id set), a new id of @t */
+int sql_put(struct prism_sql *x, enum sql_table_id t, struct sql_val *v);
+int64_t sql_new_id(struct prism_sql *x, enum sql_table_id t);
+/* whether the export can take no more rows (failed or committed); mark it failed */
+bool sql_failed(const struct prism_sql *x);
+void sql_fail(struct prism_sql *x);
 
 /*
  * sql-ids.c: a map from byte-string keys to ids, for the rows written once

@@ -149,7 +149,12 @@ static int pg_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v
 	fwrite(&n, 2, 1, f);
 	for (i = 0; i < tab->nr_cols; i++) {
 		const struct sql_col *c = &tab->cols[i];
+		uint64_t bits;
 
+		if (v[i].null) {
+			put32(f, UINT32_MAX);
+			continue;
+		}
 		switch (c->type) {
 		case SQL_ID:
 		case SQL_I64:
@@ -163,6 +168,11 @@ static int pg_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v
 		case SQL_BOOL:
 			put32(f, 1);
 			fputc(v[i].i ? 1 : 0, f);
+			break;
+		case SQL_F64: /* float8: the IEEE bits, big-endian */
+			memcpy(&bits, &v[i].d, 8);
+			put32(f, 8);
+			put64(f, bits);
 			break;
 		case SQL_TEXT:
 			if (!v[i].s) {

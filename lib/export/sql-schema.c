@@ -107,6 +107,73 @@ static const struct sql_col context_switches_cols[] = {
 	HOST,
 };
 
+/* prism's: an off-CPU sample's block (prism offcpu record files, event offcpu-time) */
+static const struct sql_col offcpu_cols[] = {
+	COL("id", SQL_ID),
+	COL("sample_id", SQL_I64),
+	COL("thread_id", SQL_I64),
+	COL("comm_id", SQL_I64),
+	COL("call_path_id", SQL_I64),
+	TXT("state", 4),
+	COL("blocks", SQL_I64),
+	COL("start_time", SQL_I64),
+	COL("off_cpu_ns", SQL_I64),
+	TXT("kind", 16),
+	HOST,
+};
+/* prism util --csv's row records: its columns, times in ms (cpu -1 = its ALL row) */
+#define F(n) COL(n, SQL_F64)
+static const struct sql_col util_tasks_cols[] = {
+	COL("id", SQL_ID),
+	TXT("scope", 16),
+	COL("pid", SQL_I64),
+	COL("tid", SQL_I64),
+	COL("image", SQL_I32),
+	TXT("comm", 16),
+	COL("cpu", SQL_I32),
+	F("user_ms"),
+	F("sys_ms"),
+	F("irq_ms"),
+	F("softirq_ms"),
+	F("hv_ms"),
+	F("busy_ms"),
+	F("idle_ms"),
+	F("wait_ms"),
+	F("sleep_ms"),
+	F("util_pct"),
+	COL("moves", SQL_I64),
+	COL("wakeups", SQL_I64),
+	F("wakeup_avg_ms"),
+	F("wakeup_max_ms"),
+	F("inferred_ms"),
+	F("steal_ms"),
+	HOST,
+};
+/* and its call records */
+static const struct sql_col util_calls_cols[] = {
+	COL("id", SQL_ID),
+	TXT("scope", 16),
+	COL("pid", SQL_I64),
+	COL("tid", SQL_I64),
+	COL("image", SQL_I32),
+	TXT("kind", 16),
+	COL("call_id", SQL_I64),
+	TXT("name", 256),
+	COL("count", SQL_I64),
+	F("elapsed_ms"),
+	F("pending_ms"),
+	F("average_ms"),
+	F("minimum_ms"),
+	F("maximum_ms"),
+	F("oncpu_ms"),
+	COL("pending_start", SQL_I64),
+	COL("pending_end", SQL_I64),
+	COL("inherited", SQL_I64),
+	COL("unmatched_exits", SQL_I64),
+	COL("duplicate_exits", SQL_I64),
+	HOST,
+};
+
 const struct sql_table sql_tables[SQL_T__NR] = {
 	[SQL_T_META] = { .name = "prism_meta",
 			 .cols = meta_cols,
@@ -123,6 +190,9 @@ const struct sql_table sql_tables[SQL_T__NR] = {
 	[SQL_T_SAMPLES] = TABLE("samples", samples_cols),
 	[SQL_T_CALL_PATHS] = TABLE("call_paths", call_paths_cols),
 	[SQL_T_CONTEXT_SWITCHES] = TABLE("context_switches", context_switches_cols),
+	[SQL_T_OFFCPU] = TABLE("offcpu", offcpu_cols),
+	[SQL_T_UTIL_TASKS] = TABLE("util_tasks", util_tasks_cols),
+	[SQL_T_UTIL_CALLS] = TABLE("util_calls", util_calls_cols),
 };
 
 /* perf's branch types: a branch kind, or-ed with trace begin (256) / end (512) */
@@ -201,6 +271,9 @@ void sql_schema__create_table(enum sql_dialect d, enum sql_table_id t, struct pr
 			break;
 		case SQL_BOOL:
 			prism_strbuf_addstr(sb, "boolean");
+			break;
+		case SQL_F64:
+			prism_strbuf_addstr(sb, "double precision");
 			break;
 		case SQL_TEXT:
 			prism_strbuf_addf(sb, "varchar(%u)", c->width);
@@ -304,6 +377,14 @@ static const char *const views[] = {
 	"INNER JOIN threads AS th_in ON th_in.id = context_switches.thread_in_id "
 	"INNER JOIN comms AS comm_out ON comm_out.id = context_switches.comm_out_id "
 	"INNER JOIN comms AS comm_in ON comm_in.id = context_switches.comm_in_id",
+
+	"CREATE VIEW offcpu_view AS SELECT o.id, o.sample_id, s.time, "
+	"(SELECT pid FROM threads WHERE id = o.thread_id) AS pid, "
+	"(SELECT tid FROM threads WHERE id = o.thread_id) AS tid, "
+	"(SELECT comm FROM comms WHERE id = o.comm_id) AS command, o.state, o.blocks, "
+	"o.off_cpu_ns, o.kind, (SELECT name FROM symbols WHERE id = s.symbol_id) AS symbol, "
+	"o.call_path_id, (SELECT hostname FROM hosts WHERE id = o.host_id) AS host "
+	"FROM offcpu o INNER JOIN samples s ON s.id = o.sample_id",
 
 	"CREATE VIEW hosts_view AS SELECT id, hostname, os_release, arch, nr_cpus, perf_version, "
 	"record_time, file_name, cmdline, "

@@ -155,12 +155,14 @@ static int sq_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v
 		st = d->ins[t];
 	}
 	for (i = 0; i < tab->nr_cols; i++) {
-		if (tab->cols[i].type != SQL_TEXT)
-			rc = sqlite3_bind_int64(st, (int)i + 1, v[i].i);
-		else if (v[i].s)
-			rc = sqlite3_bind_text(st, (int)i + 1, v[i].s, -1, SQLITE_STATIC);
-		else
+		if (v[i].null || (tab->cols[i].type == SQL_TEXT && !v[i].s))
 			rc = sqlite3_bind_null(st, (int)i + 1);
+		else if (tab->cols[i].type == SQL_TEXT)
+			rc = sqlite3_bind_text(st, (int)i + 1, v[i].s, -1, SQLITE_STATIC);
+		else if (tab->cols[i].type == SQL_F64)
+			rc = sqlite3_bind_double(st, (int)i + 1, v[i].d);
+		else
+			rc = sqlite3_bind_int64(st, (int)i + 1, v[i].i);
 		if (rc != SQLITE_OK)
 			break;
 	}
