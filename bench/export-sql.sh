@@ -81,7 +81,7 @@ measure() { # NAME COMMAND...
 	[ "$status" = 0 ] || { echo "# $name failed: $(tail -2 "$tmp/$name.err")"; return 1; }
 	printf '%-22s wall %7.2f s  cpu %7.2f s  peak RSS %7.1f MB  %9.0f samples/s\n' \
 		"$name" "$wall" "$cpu" "$(echo "$rss / 1024" | bc -l)" "$(echo "$n / $wall" | bc -l)"
-	eval "${name//-/_}_wall=$wall"
+	eval "${name//-/_}_wall=$wall ${name//-/_}_cpu=$cpu"
 }
 
 rm -f "$tmp/p.db"
@@ -107,8 +107,10 @@ if [ "${NO_PERF:-0}" = 1 ] || [ -z "$SCRIPT" ]; then
 else
 	python3 -c 'import PySide2.QtSql' 2>/dev/null || export PYTHONPATH=$src/tests/tools/pyside2-shim
 	if measure perf-export-to-sqlite "$PERF" script -i "$F" -s "$SCRIPT" "$tmp/perf.db" all calls callchains; then
-		printf '# ratio: prism export sqlite is %.1fx faster than perf export-to-sqlite.py\n' \
-			"$(echo "$perf_export_to_sqlite_wall / $prism_sqlite_wall" | bc -l)"
+		echo "#   perf's samples rows: $(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('SELECT count(*) FROM samples').fetchone()[0])" "$tmp/perf.db")"
+		printf '# ratio: prism export sqlite is %.1fx faster (wall), %.1fx less CPU than perf export-to-sqlite.py\n' \
+			"$(echo "$perf_export_to_sqlite_wall / $prism_sqlite_wall" | bc -l)" \
+			"$(echo "$perf_export_to_sqlite_cpu / $prism_sqlite_cpu" | bc -l)"
 	fi
 fi
 exit 0

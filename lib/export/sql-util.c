@@ -11,13 +11,24 @@
 #include "internal.h"
 #include "export/sql-internal.h"
 
-#define MS(ns) { .d = (double)(ns) / 1e6 }
-#define I(v) { .i = (int64_t)(v) }
-#define S(v) { .s = (v) }
-#define NUL { .null = true }
+#define MS(ns)                          \
+	{                               \
+		.d = (double)(ns) / 1e6 \
+	}
+#define I(v)                      \
+	{                         \
+		.i = (int64_t)(v) \
+	}
+#define S(v)             \
+	{                \
+		.s = (v) \
+	}
+#define NUL                  \
+	{                    \
+		.null = true \
+	}
 
-static const char *const kind_names[PRISM_UTIL_NR_KINDS] = { "syscall", "irq", "softirq",
-							    "hcall" };
+static const char *const kind_names[PRISM_UTIL_NR_KINDS] = { "syscall", "irq", "softirq", "hcall" };
 
 static uint64_t run_of(const struct prism_util_times *t)
 {
@@ -25,8 +36,8 @@ static uint64_t run_of(const struct prism_util_times *t)
 }
 
 /* one row record; @extra: the ALL row of a task, which has moves .. inferred */
-static int task_row(struct prism_sql *x, const char *scope, const struct sql_val *who,
-		    int64_t cpu, const struct prism_util_times *t, uint64_t whole,
+static int task_row(struct prism_sql *x, const char *scope, const struct sql_val *who, int64_t cpu,
+		    const struct prism_util_times *t, uint64_t whole,
 		    const struct prism_util_task *extra, const uint64_t *moves)
 {
 	uint64_t run = run_of(t);
@@ -63,8 +74,8 @@ static int task_row(struct prism_sql *x, const char *scope, const struct sql_val
 	if (extra) {
 		v[18] = (struct sql_val)I(extra->wakeups);
 		v[19] = (struct sql_val){ .d = extra->wakeups ? (double)extra->wakeup_total / 1e6 /
-									 (double)extra->wakeups :
-								  0.0 };
+									(double)extra->wakeups :
+								0.0 };
 		v[20] = (struct sql_val)MS(extra->wakeup_max);
 		v[21] = (struct sql_val)MS(extra->inferred);
 	}
@@ -92,7 +103,8 @@ static int call_rows(struct prism_sql *x, const char *scope, int64_t pid, int64_
 				I(c->count),
 				MS(c->elapsed),
 				MS(c->pending),
-				{ .d = c->count ? (double)c->elapsed / 1e6 / (double)c->count : 0.0 },
+				{ .d = c->count ? (double)c->elapsed / 1e6 / (double)c->count :
+						  0.0 },
 				MS(c->min),
 				MS(c->max),
 				MS(c->oncpu),
@@ -120,7 +132,8 @@ static int process_rows(struct prism_sql *x, struct prism_util *u,
 		struct sql_val who[4] = { I(t->pid), I(t->tid), I(t->image), S(t->comm) };
 
 		for (k = 0; !err && k < t->nr_cpus; k++)
-			err = task_row(x, "task", who, t->cpus[k].cpu, &t->cpus[k].t, 0, NULL, NULL);
+			err = task_row(x, "task", who, t->cpus[k].cpu, &t->cpus[k].t, 0, NULL,
+				       NULL);
 		if (!err)
 			err = task_row(x, "task", who, -1, &t->all, 0, t, &t->moves);
 		if (!err)
