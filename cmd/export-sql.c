@@ -154,6 +154,11 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 			 "add to a database prism exported before: each file becomes a new host"),
 		OPT_BOOL(0, "no-callchains", &o.no_callchains,
 			 "no call_paths rows (samples' call_path_id 0): a faster export"),
+		OPT_BOOL(
+			0, "calls", &o.calls,
+			"calls rows (perf's calls table) from each thread's consecutive call chains: "
+			"called at the first sample with the function on the stack, returned at the "
+			"first without; calls between two samples are not seen"),
 		OPT_BOOL(0, "util", &util,
 			 "also prism util's rows and call records (util_tasks, util_calls): reads "
 			 "each file a second time, so not from a pipe"),
@@ -178,6 +183,8 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		usage_error(usage, opts, "-o is required: the %s",
 			    kind == PRISM_SQL_SQLITE ? "SQLite file to write" :
 						       "PostgreSQL database (a connection string)");
+	if (o.calls && o.no_callchains)
+		usage_error(usage, opts, "--calls needs the call chains: not with --no-callchains");
 	if (!in.nr) {
 		in.v = xmalloc(sizeof(*in.v));
 		in.v[in.nr++] = default_input[0];

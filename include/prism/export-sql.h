@@ -3,7 +3,7 @@
  * Exporting perf.data files into an SQL database: SQLite (a file) or
  * PostgreSQL (a server), in the schema of perf's export-to-sqlite.py and
  * export-to-postgresql.py (selected_events, machines, threads, comms,
- * comm_threads, dsos, symbols, branch_types, samples, call_paths,
+ * comm_threads, dsos, symbols, branch_types, samples, call_paths, calls,
  * context_switches and their views; SQLite names the samples' transaction
  * column transaction_), so perf's exported-sql-viewer.py and existing
  * queries work on it.  prism adds a hosts table and a host_id column in
@@ -46,6 +46,13 @@ struct prism_sql_opts {
 	bool append;
 	/* no call_paths rows: samples keep call_path_id 0 */
 	bool no_callchains;
+	/*
+	 * calls rows from each thread's consecutive call chains: a function is
+	 * called at the first sample that has it on the stack and returns at
+	 * the first that no longer has it (a sampled view: calls between two
+	 * samples are not seen); open ones at the end have flags 2, no return
+	 */
+	bool calls;
 };
 
 /**

@@ -44,6 +44,9 @@ struct prism_sql {
 	const struct prism_features *feat;
 	int64_t host_id, machine_id;
 	struct prism_evsel *offcpu_ev; /* prism offcpu record's event, if the file has it */
+	struct sql_calls *calls; /* with opts.calls */
+	int64_t *path; /* the sample's call paths, root first */
+	size_t path_nr, path_alloc;
 	uint64_t nr_records, done, total;
 };
 
@@ -137,6 +140,7 @@ static int fixed_rows(struct prism_sql *x)
 	struct sql_val sym[7] = { I(0), I(0), I(0), I(0), I(0), S("unknown") };
 	struct sql_val sample[26] = { I(0) };
 	struct sql_val path[5] = { I(0) };
+	struct sql_val call[15] = { I(0) };
 	size_t i;
 	int err = 0;
 
@@ -161,6 +165,8 @@ static int fixed_rows(struct prism_sql *x)
 		err = sql_put(x, SQL_T_SAMPLES, sample);
 	if (!err)
 		err = sql_put(x, SQL_T_CALL_PATHS, path);
+	if (!err)
+		err = sql_put(x, SQL_T_CALLS, call);
 	for (i = 0; !err && i < sql_nr_branch_types; i++) {
 		struct sql_val bt[3] = { I(sql_branch_types[i].id), S(sql_branch_types[i].name) };
 
@@ -250,6 +256,8 @@ int prism_sql__open(const struct prism_sql_opts *opts, struct prism_sql **out)
 	x->opts = *opts;
 	x->ids = sql_ids__new();
 	if (!x->ids)
+		return -ENOMEM;
+	if (opts->calls && !(x->calls = sql_calls__new()))
 		return -ENOMEM;
 	ops = opts->kind == PRISM_SQL_POSTGRESQL ? &sql_pg_ops : &sql_sqlite_ops;
 	err = ops->open(opts->target, opts->append, &x->db);
@@ -613,6 +621,10 @@ static int sample_path(struct prism_sql *x, const struct prism_event *ev, int64_
 	err = call_path_id(x, 0, 0, 0, &parent);
 	if (err)
 		return err;
+	x->path_nr = 0;
+	if (prism_ensure_mem((void **)&x->path, &x->path_alloc, sizeof(*x->path), x->cc.nr + 1))
+		return -ENOMEM;
+	x->path[x->path_nr++] = parent;
 	for (i = x->cc.nr; i-- > 0;) {
 		const struct prism_frame *f = &x->cc.frames[i];
 
@@ -621,6 +633,7 @@ static int sample_path(struct prism_sql *x, const struct prism_event *ev, int64_
 			err = call_path_id(x, parent, sym, sym ? 0 : f->ip, &parent);
 		if (err)
 			return err;
+		x->path[x->path_nr++] = parent;
 	}
 	*out = parent;
 	return 0;
@@ -667,6 +680,9 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		};
 
 		err = sql_put(x, SQL_T_SAMPLES, v);
+		if (!err && x->calls && path)
+			err = sql_calls__sample(x, x->calls, s->tid, th, comm, v[0].i, s->time,
+						x->path, x->path_nr);
 		if (!err && x->offcpu_ev == ev->evsel)
 			err = offcpu_row(x, ev, v[0].i, th, comm, path, period);
 	}
@@ -755,6 +771,8 @@ int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *fil
 		err = prism_session__process(file->session, &tool, x);
 	if (err > 0)
 		err = 0;
+	if (!err && x->calls)
+		err = sql_calls__flush(x, x->calls);
 	if (!err && file->progress)
 		file->progress(file->ctx, x->total ? x->total : x->done, x->total);
 	prism_callchain__release(&x->cc);
@@ -787,6 +805,8 @@ void prism_sql__free(struct prism_sql *x)
 	if (x->db)
 		x->db->ops->free(x->db);
 	sql_ids__free(x->ids);
+	sql_calls__free(x->calls);
+	free(x->path);
 	prism_strbuf_release(&x->err);
 	free(x);
 }

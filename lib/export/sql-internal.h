@@ -44,6 +44,7 @@ enum sql_table_id {
 	SQL_T_SAMPLES,
 	SQL_T_CALL_PATHS,
 	SQL_T_CONTEXT_SWITCHES,
+	SQL_T_CALLS,
 	SQL_T_OFFCPU,
 	SQL_T_UTIL_TASKS,
 	SQL_T_UTIL_CALLS,
@@ -120,6 +121,18 @@ int64_t sql_new_id(struct prism_sql *x, enum sql_table_id t);
 /* whether the export can take no more rows (failed or committed); mark it failed */
 bool sql_failed(const struct prism_sql *x);
 void sql_fail(struct prism_sql *x);
+
+/*
+ * sql-calls.c: the calls table from the call paths of each thread's
+ * consecutive samples (root first, paths[0] the root)
+ */
+struct sql_calls;
+struct sql_calls *sql_calls__new(void);
+void sql_calls__free(struct sql_calls *c);
+int sql_calls__sample(struct prism_sql *x, struct sql_calls *c, uint32_t tid, int64_t thread,
+		      int64_t comm, int64_t sample, uint64_t time, const int64_t *paths, size_t n);
+/* the end of a file: the calls still open, written as not returned */
+int sql_calls__flush(struct prism_sql *x, struct sql_calls *c);
 
 /*
  * sql-ids.c: a map from byte-string keys to ids, for the rows written once

@@ -107,6 +107,23 @@ static const struct sql_col context_switches_cols[] = {
 	HOST,
 };
 
+static const struct sql_col calls_cols[] = {
+	COL("id", SQL_ID),
+	COL("thread_id", SQL_I64),
+	COL("comm_id", SQL_I64),
+	COL("call_path_id", SQL_I64),
+	COL("call_time", SQL_I64),
+	COL("return_time", SQL_I64),
+	COL("branch_count", SQL_I64),
+	COL("call_id", SQL_I64),
+	COL("return_id", SQL_I64),
+	COL("parent_call_path_id", SQL_I64),
+	COL("flags", SQL_I32),
+	COL("parent_id", SQL_I64),
+	COL("insn_count", SQL_I64),
+	COL("cyc_count", SQL_I64),
+	HOST,
+};
 /* prism's: an off-CPU sample's block (prism offcpu record files, event offcpu-time) */
 static const struct sql_col offcpu_cols[] = {
 	COL("id", SQL_ID),
@@ -190,6 +207,7 @@ const struct sql_table sql_tables[SQL_T__NR] = {
 	[SQL_T_SAMPLES] = TABLE("samples", samples_cols),
 	[SQL_T_CALL_PATHS] = TABLE("call_paths", call_paths_cols),
 	[SQL_T_CONTEXT_SWITCHES] = TABLE("context_switches", context_switches_cols),
+	[SQL_T_CALLS] = TABLE("calls", calls_cols),
 	[SQL_T_OFFCPU] = TABLE("offcpu", offcpu_cols),
 	[SQL_T_UTIL_TASKS] = TABLE("util_tasks", util_tasks_cols),
 	[SQL_T_UTIL_CALLS] = TABLE("util_calls", util_calls_cols),
@@ -289,12 +307,15 @@ void sql_schema__create_table(enum sql_dialect d, enum sql_table_id t, struct pr
  */
 static void add_view(enum sql_dialect d, struct prism_strbuf *sb, const char *text)
 {
-	const char *p = text, *h, *ipc;
+	const char *p = text;
 
-	while ((h = strstr(p, "HEX(")) || (ipc = strstr(p, "IPC AS"))) {
+	for (;;) {
+		const char *h = strstr(p, "HEX("), *ipc = strstr(p, "IPC AS");
 		const char *end;
 
-		if (!h) {
+		if (!h && !ipc)
+			break;
+		if (ipc && (!h || ipc < h)) {
 			prism_strbuf_add(sb, p, (size_t)(ipc - p));
 			prism_strbuf_addstr(
 				sb,
@@ -350,6 +371,18 @@ static const char *const views[] = {
 	"(SELECT dso_id FROM symbols WHERE id = p.symbol_id) AS parent_dso_id, "
 	"(SELECT dso FROM symbols_view WHERE id = p.symbol_id) AS parent_dso_short_name "
 	"FROM call_paths c INNER JOIN call_paths p ON p.id = c.parent_id",
+
+	"CREATE VIEW calls_view AS SELECT calls.id, thread_id, "
+	"(SELECT pid FROM threads WHERE id = thread_id) AS pid, "
+	"(SELECT tid FROM threads WHERE id = thread_id) AS tid, "
+	"(SELECT comm FROM comms WHERE id = comm_id) AS command, call_path_id, HEX(ip) AS ip, "
+	"symbol_id, (SELECT name FROM symbols WHERE id = symbol_id) AS symbol, call_time, "
+	"return_time, return_time - call_time AS elapsed_time, branch_count, insn_count, "
+	"cyc_count, IPC AS IPC, call_id, return_id, "
+	"CASE WHEN flags=0 THEN '' WHEN flags=1 THEN 'no call' WHEN flags=2 THEN 'no return' "
+	"WHEN flags=3 THEN 'no call/return' WHEN flags=6 THEN 'jump' "
+	"ELSE CAST(flags AS varchar(16)) END AS flags, parent_call_path_id, calls.parent_id "
+	"FROM calls INNER JOIN call_paths ON call_paths.id = call_path_id",
 
 	"CREATE VIEW samples_view AS SELECT id, time, cpu, "
 	"(SELECT pid FROM threads WHERE id = thread_id) AS pid, "

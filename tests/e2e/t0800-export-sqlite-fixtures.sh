@@ -70,6 +70,24 @@ done
 check "schema version 1 in prism_meta" \
 	test "$(q "$db" "SELECT value FROM prism_meta WHERE key = 'schema_version'")" = 1
 
+# --calls: calls from consecutive call chains, nested in time and in call paths
+for name in a-fp b-dwarf c-zstd; do
+	db=$TMP/$name-calls.db
+	prism export sqlite --calls -i "$F/$name.data" -o "$db" -q 2>/dev/null
+	check "$name --calls: exits 0" test $? -eq 0
+	check "$name --calls: rows" test "$(q "$db" 'SELECT count(*) FROM calls WHERE id > 0')" -gt 0
+	check "$name --calls: each call inside its parent, whose path is its parent path" \
+		test "$(q "$db" 'SELECT count(*) FROM calls c JOIN calls p ON p.id = c.parent_id WHERE c.parent_id > 0 AND (p.call_path_id != c.parent_call_path_id OR p.call_time > c.call_time OR p.return_time < c.return_time)')" -eq 0
+	check "$name --calls: call and return times are their samples' times" \
+		test "$(q "$db" 'SELECT count(*) FROM calls c JOIN samples a ON a.id = c.call_id JOIN samples b ON b.id = c.return_id WHERE c.id > 0 AND (a.time != c.call_time OR b.time != c.return_time)')" -eq 0
+	check "$name --calls: a returned call is on no later sample's path at its return" \
+		test "$(q "$db" 'SELECT count(*) FROM calls c JOIN samples b ON b.id = c.return_id WHERE c.flags = 0 AND c.id > 0 AND b.call_path_id = c.call_path_id')" -eq 0
+done
+db=$TMP/a-fp-calls.db
+last=$(q "$db" "WITH RECURSIVE up(id, n) AS (SELECT call_path_id, 0 FROM samples WHERE id = (SELECT max(id) FROM samples) UNION ALL SELECT c.parent_id, n + 1 FROM call_paths c JOIN up ON c.id = up.id WHERE c.id > 1) SELECT max(n) FROM up")
+check "a-fp --calls: open at the end = the last sample's $last frames" \
+	test "$(q "$db" "SELECT count(*) FROM calls_view WHERE flags = 'no return'")" -eq "$last"
+
 # pipe input from standard input
 prism export sqlite -i - -o "$TMP/pipe.db" <"$F/c2-zstd-pipe.data" >/dev/null 2>&1
 check "pipe on stdin: exits 0" test $? -eq 0
