@@ -108,8 +108,7 @@ int sql_calls__sample(struct prism_sql *x, struct sql_calls *c, uint32_t tid, in
 		;
 	while (!err && s->nr > k)
 		err = ret(x, s, time, sample, 0);
-	if (!err && n > 1 &&
-	    prism_ensure_mem((void **)&s->e, &s->alloc, sizeof(*s->e), n - 1))
+	if (!err && n > 1 && prism_ensure_mem((void **)&s->e, &s->alloc, sizeof(*s->e), n - 1))
 		err = -ENOMEM;
 	for (; !err && k + 1 < n; k++) {
 		struct entry *e = &s->e[s->nr++];

@@ -188,7 +188,14 @@ static int create_schema(struct prism_sql *x)
 		prism_strbuf_reset(&sb);
 		sql_schema__create_table(x->db->dialect, i, &sb);
 		err = sb.failed ? -ENOMEM : x->db->ops->exec(x->db, sb.buf);
+		if (x->db->dialect == SQL_DIALECT_PG && sql_tables[i].has_id) {
+			sql_schema__primary_key(i, &x->db->after);
+			prism_strbuf_addch(&x->db->after, '\0');
+			x->db->nr_after++;
+		}
 	}
+	if (x->db->after.failed)
+		err = -ENOMEM;
 	prism_strbuf_reset(&sb);
 	n = sql_schema__views(x->db->dialect, &sb);
 	for (i = 0, p = sb.buf; !err && i < n; i++, p += strlen(p) + 1)

@@ -70,8 +70,14 @@ struct sql_val {
 
 enum sql_dialect { SQL_DIALECT_SQLITE, SQL_DIALECT_PG };
 
-/* CREATE TABLE for table @t, appended to @sb */
+/*
+ * CREATE TABLE for table @t, appended to @sb.  PostgreSQL's tables get their
+ * primary key after the rows are in (as perf's export-to-postgresql does:
+ * COPY into an indexed table is slower): sql_schema__primary_key()'s
+ * ALTER TABLE, run by the backend's commit (db->after).
+ */
 void sql_schema__create_table(enum sql_dialect d, enum sql_table_id t, struct prism_strbuf *sb);
+void sql_schema__primary_key(enum sql_table_id t, struct prism_strbuf *sb);
 /* the views' CREATE VIEW statements, NULL-terminated list built into @sb, separated by '\0' */
 size_t sql_schema__views(enum sql_dialect d, struct prism_strbuf *sb);
 /* the column's name in dialect @d */
@@ -95,6 +101,9 @@ struct sql_db {
 	const struct sql_backend_ops *ops;
 	enum sql_dialect dialect;
 	struct prism_strbuf err;
+	/* statements commit() runs after the rows, '\0'-separated (nr_after of them) */
+	struct prism_strbuf after;
+	size_t nr_after;
 };
 
 struct sql_backend_ops {

@@ -50,6 +50,16 @@ static int pg_exec(struct sql_db *b, const char *sql)
 	return pg_result(d, PQexec(d->c, sql), PGRES_COMMAND_OK, what);
 }
 
+static bool pg_has_hosts(struct pg_db *d)
+{
+	PGresult *r = PQexec(d->c, "SELECT 1 FROM pg_tables WHERE tablename = 'hosts' AND "
+				   "schemaname = current_schema()");
+	bool yes = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+
+	PQclear(r);
+	return yes;
+}
+
 static int pg_open(const char *target, bool append, struct sql_db **out)
 {
 	struct pg_db *d = calloc(1, sizeof(*d));
@@ -61,6 +71,7 @@ static int pg_open(const char *target, bool append, struct sql_db **out)
 	d->base.ops = &sql_pg_ops;
 	d->base.dialect = SQL_DIALECT_PG;
 	prism_strbuf_init(&d->base.err);
+	prism_strbuf_init(&d->base.after);
 	d->c = PQconnectdb(target);
 	if (!d->c)
 		return -ENOMEM;
@@ -70,8 +81,11 @@ static int pg_open(const char *target, bool append, struct sql_db **out)
 				    PQerrorMessage(d->c));
 	PQsetNoticeProcessor(d->c, quiet_notice, NULL);
 	err = pg_exec(&d->base, "BEGIN");
-	/* appends of several exports at once: one after the other, for the ids */
-	if (!err && append)
+	/*
+	 * appends of several exports at once: one after the other, for the ids
+	 * (a database without prism's tables is told so by the schema check)
+	 */
+	if (!err && append && pg_has_hosts(d))
 		err = pg_exec(&d->base, "LOCK TABLE hosts IN EXCLUSIVE MODE");
 	return err;
 }
@@ -230,12 +244,15 @@ static int copy_table(struct pg_db *d, enum sql_table_id t)
 static int pg_commit(struct sql_db *b)
 {
 	struct pg_db *d = DB(b);
+	const char *p = b->after.buf;
 	size_t t;
 	int err = 0;
 
 	for (t = 0; !err && t < SQL_T__NR; t++)
 		if (d->spool[t])
 			err = copy_table(d, t);
+	for (t = 0; !err && t < b->nr_after; t++, p += strlen(p) + 1)
+		err = pg_exec(b, p);
 	if (!err)
 		err = pg_exec(b, "COMMIT");
 	d->committed = !err;
@@ -254,6 +271,7 @@ static void pg_free(struct sql_db *b)
 		PQclear(PQexec(d->c, "ROLLBACK"));
 	PQfinish(d->c);
 	prism_strbuf_release(&d->base.err);
+	prism_strbuf_release(&d->base.after);
 	free(d);
 }
 

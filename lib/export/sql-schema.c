@@ -277,9 +277,10 @@ void sql_schema__create_table(enum sql_dialect d, enum sql_table_id t, struct pr
 		prism_strbuf_addf(sb, "%s%s ", i ? ", " : "", sql_col__name(c, d));
 		switch (c->type) {
 		case SQL_ID:
+			/* PostgreSQL: the key after the load (sql_schema__primary_key()) */
 			prism_strbuf_addstr(sb, d == SQL_DIALECT_SQLITE ?
 							"integer NOT NULL PRIMARY KEY" :
-							"bigint NOT NULL PRIMARY KEY");
+							"bigint NOT NULL");
 			break;
 		case SQL_I64:
 			prism_strbuf_addstr(sb, "bigint");
@@ -299,6 +300,11 @@ void sql_schema__create_table(enum sql_dialect d, enum sql_table_id t, struct pr
 		}
 	}
 	prism_strbuf_addstr(sb, ")");
+}
+
+void sql_schema__primary_key(enum sql_table_id t, struct prism_strbuf *sb)
+{
+	prism_strbuf_addf(sb, "ALTER TABLE %s ADD PRIMARY KEY (id)", sql_tables[t].name);
 }
 
 /*

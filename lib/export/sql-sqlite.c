@@ -53,6 +53,7 @@ static int sq_open(const char *target, bool append, struct sql_db **out)
 	d->base.ops = &sql_sqlite_ops;
 	d->base.dialect = SQL_DIALECT_SQLITE;
 	prism_strbuf_init(&d->base.err);
+	prism_strbuf_init(&d->base.after);
 	d->append = append;
 	d->target = strdup(target);
 	if (!d->target)
@@ -225,6 +226,7 @@ static void sq_free(struct sql_db *b)
 	free(d->tmp);
 	free(d->target);
 	prism_strbuf_release(&d->base.err);
+	prism_strbuf_release(&d->base.after);
 	free(d);
 }
 

@@ -70,6 +70,8 @@ check "views: samples_view in PostgreSQL's dialect" \
 	test "$(pq "SELECT count(*) FROM samples_view WHERE ip_hex <> '' AND host = 'vm'")" -ge "$na"
 check "views: call_paths_view" test "$(pq 'SELECT count(*) FROM call_paths_view')" -gt 0
 check "views: context_switches_view" pq 'SELECT count(*) FROM context_switches_view' >/dev/null
+check "primary keys on every table's id (added after the load)" \
+	test "$(pq "SELECT count(*) FROM information_schema.table_constraints WHERE constraint_type = 'PRIMARY KEY' AND table_schema = 'public'")" -eq "$(pq "SELECT count(*) FROM information_schema.columns WHERE column_name = 'id' AND table_schema = 'public' AND table_name NOT LIKE '%view'")"
 check "column: transaction (perf's PostgreSQL name)" \
 	test "$(pq "SELECT count(*) FROM information_schema.columns WHERE table_name = 'samples' AND column_name = 'transaction'")" -eq 1
 
@@ -91,8 +93,24 @@ check "schema version 7: exit 1" test $? -eq 1
 grep_q "schema version 7, this prism writes version 1" "$TMP/err"
 prism export postgresql --append -i "$A" -o "host=$PG dbname=other user=postgres" 2>"$TMP/err"
 check "append to a database without prism's tables: exit 1" test $? -eq 1
+grep_q "is not a database prism exported" "$TMP/err"
 check "that database still has no tables" \
 	test "$(pq "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'" other)" -eq 0
+# --util and --calls: the rows of the SQLite export of the same file
+G=$F/g-syscalls-group.data
+prism export postgresql --util --calls -i "$G" -o "host=$PG dbname=other user=postgres" -q 2>/dev/null
+check "--util --calls: exits 0" test $? -eq 0
+prism export sqlite --util --calls -i "$G" -o "$TMP/g.db" -q 2>/dev/null
+for t in util_tasks util_calls calls; do
+	n=$(sqlite3 "$TMP/g.db" "SELECT count(*) FROM $t")
+	check "--util --calls: $t has SQLite's $n rows" test "$(pq "SELECT count(*) FROM $t" other)" -eq "$n"
+done
+check "--util: the system's syscalls as in SQLite" \
+	test "$(pq "SELECT sum(count) FROM util_calls WHERE scope = 'system'" other)" -eq \
+	"$(sqlite3 "$TMP/g.db" "SELECT sum(count) FROM util_calls WHERE scope = 'system'")"
+check "--util: the busy time as in SQLite (ns)" \
+	test "$(pq "SELECT round(sum(busy_ms) * 1000000) FROM util_tasks" other)" = \
+	"$(sqlite3 "$TMP/g.db" "SELECT CAST(round(sum(busy_ms) * 1000000) AS integer) FROM util_tasks")"
 prism export postgresql -i "$A" -o "host=$PG dbname=nosuchdb user=postgres" 2>"$TMP/err"
 check "a database that does not exist: exit 1" test $? -eq 1
 grep_q "cannot connect to PostgreSQL" "$TMP/err"

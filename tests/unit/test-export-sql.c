@@ -59,7 +59,7 @@ static void test_schema_dialects(void)
 	TEST_TRUE(strstr(sb.buf, "host_id bigint)") != NULL);
 	prism_strbuf_reset(&sb);
 	sql_schema__create_table(SQL_DIALECT_PG, SQL_T_SAMPLES, &sb);
-	TEST_TRUE(strstr(sb.buf, "id bigint NOT NULL PRIMARY KEY") != NULL);
+	TEST_TRUE(strstr(sb.buf, "id bigint NOT NULL, ") != NULL);
 	TEST_TRUE(strstr(sb.buf, " transaction bigint") != NULL);
 	prism_strbuf_reset(&sb);
 	sql_schema__create_table(SQL_DIALECT_PG, SQL_T_COMMS, &sb);
