@@ -116,14 +116,8 @@ int64_t sql_new_id(struct prism_sql *x, enum sql_table_id t)
 	return x->next_id[t]++;
 }
 
-#define I(v)                      \
-	{                         \
-		.i = (int64_t)(v) \
-	}
-#define S(v)             \
-	{                \
-		.s = (v) \
-	}
+#define I(v) SQL_I(v)
+#define S(v) SQL_S(v)
 
 /* a new database's fixed rows: perf's id 0 "unknown" rows and branch types */
 static int fixed_rows(struct prism_sql *x)
@@ -141,32 +135,24 @@ static int fixed_rows(struct prism_sql *x)
 	struct sql_val sample[26] = { I(0) };
 	struct sql_val path[5] = { I(0) };
 	struct sql_val call[15] = { I(0) };
+	const struct {
+		enum sql_table_id t;
+		struct sql_val *v;
+	} unknown[] = {
+		{ SQL_T_HOSTS, host },	     { SQL_T_SELECTED_EVENTS, ev },
+		{ SQL_T_MACHINES, machine }, { SQL_T_THREADS, thread },
+		{ SQL_T_COMMS, comm },	     { SQL_T_DSOS, dso },
+		{ SQL_T_SYMBOLS, sym },	     { SQL_T_SAMPLES, sample },
+		{ SQL_T_CALL_PATHS, path },  { SQL_T_CALLS, call },
+	};
 	size_t i;
 	int err = 0;
 
 	snprintf(version, sizeof(version), "%d", PRISM_SQL_SCHEMA_VERSION);
 	for (i = 0; !err && i < PRISM_ARRAY_SIZE(meta); i++)
 		err = sql_put(x, SQL_T_META, meta[i]);
-	if (!err)
-		err = sql_put(x, SQL_T_HOSTS, host);
-	if (!err)
-		err = sql_put(x, SQL_T_SELECTED_EVENTS, ev);
-	if (!err)
-		err = sql_put(x, SQL_T_MACHINES, machine);
-	if (!err)
-		err = sql_put(x, SQL_T_THREADS, thread);
-	if (!err)
-		err = sql_put(x, SQL_T_COMMS, comm);
-	if (!err)
-		err = sql_put(x, SQL_T_DSOS, dso);
-	if (!err)
-		err = sql_put(x, SQL_T_SYMBOLS, sym);
-	if (!err)
-		err = sql_put(x, SQL_T_SAMPLES, sample);
-	if (!err)
-		err = sql_put(x, SQL_T_CALL_PATHS, path);
-	if (!err)
-		err = sql_put(x, SQL_T_CALLS, call);
+	for (i = 0; !err && i < PRISM_ARRAY_SIZE(unknown); i++)
+		err = sql_put(x, unknown[i].t, unknown[i].v);
 	for (i = 0; !err && i < sql_nr_branch_types; i++) {
 		struct sql_val bt[3] = { I(sql_branch_types[i].id), S(sql_branch_types[i].name) };
 
@@ -289,16 +275,16 @@ struct key {
 	uint64_t a, b, c;
 };
 
-/* *@id when @k has one; else *@added is set and the caller makes the row */
-static void find_or_add(struct prism_sql *x, const struct key *k, size_t len, int64_t *id,
-			bool *added)
+/*
+ * The id of @k in table @t: the known one, or a new one remembered, and
+ * then true (the caller writes the row).  Return: 1 new, 0 known, -ENOMEM.
+ */
+static int key_id(struct prism_sql *x, const struct key *k, enum sql_table_id t, int64_t *id)
 {
-	*added = !sql_ids__find(x->ids, k, len, id);
-}
-
-static int remember(struct prism_sql *x, const struct key *k, size_t len, int64_t id)
-{
-	return sql_ids__set(x->ids, k, len, id);
+	if (sql_ids__find(x->ids, k, sizeof(*k), id))
+		return 0;
+	*id = sql_new_id(x, t);
+	return sql_ids__set(x->ids, k, sizeof(*k), *id) ? -ENOMEM : 1;
 }
 
 #define KEY(kd, va, vb, vc)                                                                 \
@@ -309,29 +295,23 @@ static int remember(struct prism_sql *x, const struct key *k, size_t len, int64_
 static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out)
 {
 	struct key k = KEY('T', tid, 0, 0);
-	int64_t id, process_id;
-	bool added;
-	int err;
+	bool main = pid == tid || pid == (uint32_t)-1;
+	int64_t process_id = 0;
+	int err = 0;
 
-	find_or_add(x, &k, sizeof(k), out, &added);
-	if (!added)
+	if (sql_ids__find(x->ids, &k, sizeof(k), out))
 		return 0;
 	/* the process's main thread first, as perf exports them */
-	err = 0;
-	if (pid != tid && pid != (uint32_t)-1)
+	if (!main)
 		err = thread_id(x, pid, pid, &process_id);
-	id = sql_new_id(x, SQL_T_THREADS);
-	if (pid == tid || pid == (uint32_t)-1)
-		process_id = id;
 	if (!err)
-		err = remember(x, &k, sizeof(k), id);
-	if (!err) {
-		struct sql_val v[6] = { I(id), I(x->machine_id), I(process_id), I((int32_t)pid),
-					I((int32_t)tid) };
+		err = key_id(x, &k, SQL_T_THREADS, out);
+	if (err > 0) {
+		struct sql_val v[6] = { I(*out), I(x->machine_id), I(main ? *out : process_id),
+					I((int32_t)pid), I((int32_t)tid) };
 
 		err = sql_put(x, SQL_T_THREADS, v);
 	}
-	*out = id;
 	return err;
 }
 
@@ -341,8 +321,7 @@ static int comm_id(struct prism_sql *x, uint32_t tid, int64_t thread, int64_t *o
 	char unnamed[16];
 	struct key k = KEY('C', tid, 0, 0);
 	struct key e = KEY('E', tid, 0, 0);
-	int64_t id, when = 0;
-	bool added;
+	int64_t when = 0;
 	int err;
 
 	if (!name) {
@@ -350,23 +329,20 @@ static int comm_id(struct prism_sql *x, uint32_t tid, int64_t thread, int64_t *o
 		name = unnamed;
 	}
 	k.b = prism_fnv1a(PRISM_FNV_SEED, name);
-	find_or_add(x, &k, sizeof(k), out, &added);
-	if (!added)
-		return 0;
+	err = key_id(x, &k, SQL_T_COMMS, out);
+	if (err <= 0)
+		return err;
 	sql_ids__find(x->ids, &e, sizeof(e), &when);
-	id = sql_new_id(x, SQL_T_COMMS);
-	err = remember(x, &k, sizeof(k), id);
-	if (!err) {
-		struct sql_val v[6] = { I(id), S(name), I(thread), I(when >> 1), I(when & 1) };
+	{
+		struct sql_val v[6] = { I(*out), S(name), I(thread), I(when >> 1), I(when & 1) };
 
 		err = sql_put(x, SQL_T_COMMS, v);
 	}
 	if (!err) {
-		struct sql_val v[4] = { I(sql_new_id(x, SQL_T_COMM_THREADS)), I(id), I(thread) };
+		struct sql_val v[4] = { I(sql_new_id(x, SQL_T_COMM_THREADS)), I(*out), I(thread) };
 
 		err = sql_put(x, SQL_T_COMM_THREADS, v);
 	}
-	*out = id;
 	return err;
 }
 
@@ -391,29 +367,23 @@ static int dso_id(struct prism_sql *x, const struct prism_frame *f, int64_t *out
 {
 	struct key k = KEY('D', (uintptr_t)f->dso, 0, 0);
 	char hex[2 * 64 + 1] = "";
-	int64_t id;
-	bool added;
 	int err;
 
 	*out = 0;
 	if (!f->dso)
 		return 0;
-	find_or_add(x, &k, sizeof(k), out, &added);
-	if (!added)
-		return 0;
-	id = sql_new_id(x, SQL_T_DSOS);
-	err = remember(x, &k, sizeof(k), id);
+	err = key_id(x, &k, SQL_T_DSOS, out);
+	if (err <= 0)
+		return err;
 	/* the frame's lookup loaded the DSO: a build id read from the binary is known */
 	if (!prism_dso__build_id(f->dso, hex, sizeof(hex)) || !hex[0])
 		header_build_id(x, f->dso_path, hex, sizeof(hex));
-	if (!err) {
-		struct sql_val v[6] = { I(id), I(x->machine_id), S(f->dso_name), S(f->dso_path),
+	{
+		struct sql_val v[6] = { I(*out), I(x->machine_id), S(f->dso_name), S(f->dso_path),
 					S(hex) };
 
-		err = sql_put(x, SQL_T_DSOS, v);
+		return sql_put(x, SQL_T_DSOS, v);
 	}
-	*out = id;
-	return err;
 }
 
 /* the frame's symbol (perf's "unknown" symbol at the address when none covers it) */
@@ -422,8 +392,6 @@ static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *
 {
 	struct key k =
 		KEY('S', (uintptr_t)f->dso, (uintptr_t)f->sym_id, f->sym_id ? 0 : f->dso_addr);
-	int64_t id;
-	bool added;
 	int err;
 
 	*out = 0;
@@ -433,65 +401,43 @@ static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *
 		return err;
 	if (f->sym)
 		*offset = f->symoff;
-	find_or_add(x, &k, sizeof(k), out, &added);
-	if (!added)
-		return 0;
-	id = sql_new_id(x, SQL_T_SYMBOLS);
-	err = remember(x, &k, sizeof(k), id);
-	if (!err) {
-		struct sql_val v[7] = { I(id),
+	err = key_id(x, &k, SQL_T_SYMBOLS, out);
+	if (err <= 0)
+		return err;
+	{
+		struct sql_val v[7] = { I(*out),
 					I(*dso),
 					I(f->sym ? f->sym_start : f->dso_addr),
 					I(f->sym ? f->sym_end : f->dso_addr),
 					I(f->sym ? f->sym_binding : 0),
 					S(f->sym ? f->sym : "unknown") };
 
-		err = sql_put(x, SQL_T_SYMBOLS, v);
+		return sql_put(x, SQL_T_SYMBOLS, v);
 	}
-	*out = id;
-	return err;
 }
 
 static int call_path_id(struct prism_sql *x, int64_t parent, int64_t sym, uint64_t ip, int64_t *out)
 {
 	struct key k = KEY('P', parent, sym, ip);
-	int64_t id;
-	bool added;
-	int err;
+	struct sql_val v[5] = { I(0), I(parent), I(sym), I(ip) };
+	int err = key_id(x, &k, SQL_T_CALL_PATHS, out);
 
-	find_or_add(x, &k, sizeof(k), out, &added);
-	if (!added)
-		return 0;
-	id = sql_new_id(x, SQL_T_CALL_PATHS);
-	err = remember(x, &k, sizeof(k), id);
-	if (!err) {
-		struct sql_val v[5] = { I(id), I(parent), I(sym), I(ip) };
-
-		err = sql_put(x, SQL_T_CALL_PATHS, v);
-	}
-	*out = id;
-	return err;
+	if (err <= 0)
+		return err;
+	v[0].i = *out;
+	return sql_put(x, SQL_T_CALL_PATHS, v);
 }
 
 static int evsel_id(struct prism_sql *x, struct prism_evsel *evsel, int64_t *out)
 {
 	struct key k = KEY('V', (uintptr_t)evsel, 0, 0);
-	int64_t id;
-	bool added;
-	int err;
+	struct sql_val v[3] = { I(0), S(prism_evsel__name(evsel)) };
+	int err = key_id(x, &k, SQL_T_SELECTED_EVENTS, out);
 
-	find_or_add(x, &k, sizeof(k), out, &added);
-	if (!added)
-		return 0;
-	id = sql_new_id(x, SQL_T_SELECTED_EVENTS);
-	err = remember(x, &k, sizeof(k), id);
-	if (!err) {
-		struct sql_val v[3] = { I(id), S(prism_evsel__name(evsel)) };
-
-		err = sql_put(x, SQL_T_SELECTED_EVENTS, v);
-	}
-	*out = id;
-	return err;
+	if (err <= 0)
+		return err;
+	v[0].i = *out;
+	return sql_put(x, SQL_T_SELECTED_EVENTS, v);
 }
 
 /* ---- records ---- */

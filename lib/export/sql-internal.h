@@ -68,6 +68,16 @@ struct sql_val {
 	bool null;
 };
 
+/* initializers of a value */
+#define SQL_I(v)                  \
+	{                         \
+		.i = (int64_t)(v) \
+	}
+#define SQL_S(v)         \
+	{                \
+		.s = (v) \
+	}
+
 enum sql_dialect { SQL_DIALECT_SQLITE, SQL_DIALECT_PG };
 
 /*

@@ -15,14 +15,8 @@
 	{                               \
 		.d = (double)(ns) / 1e6 \
 	}
-#define I(v)                      \
-	{                         \
-		.i = (int64_t)(v) \
-	}
-#define S(v)             \
-	{                \
-		.s = (v) \
-	}
+#define I(v) SQL_I(v)
+#define S(v) SQL_S(v)
 #define NUL                  \
 	{                    \
 		.null = true \

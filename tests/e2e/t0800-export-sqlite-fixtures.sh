@@ -8,9 +8,7 @@
 # and their call chains (report --children --sort dso / dso,sym).  Also
 # perf's schema: its tables, views and SQLite's transaction_ column.
 . tests/e2e/lib.sh
-require_fixtures
-require_cmd sqlite3 "apt-get install sqlite3"
-prism version --build-options | grep -q 'sqlite: \[ on' || skip "built without libsqlite3"
+require_export sqlite
 
 F=$FIXTURES/perf-6.1
 q() { sqlite3 "$1" "$2"; }

@@ -16,10 +16,8 @@
 # kallsyms), symbols, samples' symbol columns and call paths are left out
 # (sql-compare.py --no-symbols); their counts are t0800's.
 . tests/e2e/lib.sh
-require_fixtures
+require_export sqlite
 require_perf
-require_cmd sqlite3 "apt-get install sqlite3"
-prism version --build-options | grep -q 'sqlite: \[ on' || skip "built without libsqlite3"
 SCRIPT=$(perf script -l 2>/dev/null >/dev/null; ls /usr/lib/perf-core/scripts/python/export-to-sqlite.py \
 	/usr/libexec/perf-core/scripts/python/export-to-sqlite.py 2>/dev/null | head -1)
 [ -n "$SCRIPT" ] || skip "perf's export-to-sqlite.py is not installed"

@@ -7,9 +7,7 @@
 # format.  Each exits 1 (129 for usage) with a clear message and leaves no
 # database, or the appended one as it was.
 . tests/e2e/lib.sh
-require_fixtures
-require_cmd sqlite3 "apt-get install sqlite3"
-prism version --build-options | grep -q 'sqlite: \[ on' || skip "built without libsqlite3"
+require_export sqlite
 
 F=$FIXTURES/perf-6.1
 q() { sqlite3 "$1" "$2"; }

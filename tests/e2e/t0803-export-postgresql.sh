@@ -8,9 +8,7 @@
 # PostgreSQL's dialect, and a failed export (damaged input, other schema
 # version) leaving the database as it was.
 . tests/e2e/lib.sh
-require_fixtures
-require_cmd sqlite3 "apt-get install sqlite3"
-prism version --build-options | grep -q 'postgresql: \[ on' || skip "built without libpq"
+require_export postgresql
 PGBIN=${PGBIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)}
 [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] ||
 	skip "needs the PostgreSQL server binaries (apt-get install postgresql)"

@@ -7,9 +7,7 @@
 # (recorded here when BPF works: state, blocks and off-CPU time per sample,
 # their sum equal to the samples' periods).
 . tests/e2e/lib.sh
-require_fixtures
-require_cmd sqlite3 "apt-get install sqlite3"
-prism version --build-options | grep -q 'sqlite: \[ on' || skip "built without libsqlite3"
+require_export sqlite
 
 F=$FIXTURES/perf-6.1
 q() { sqlite3 "$1" "$2"; }
