@@ -130,17 +130,45 @@ static void put64(FILE *f, uint64_t v)
 	fwrite(&v, 8, 1, f);
 }
 
-/* @s cut to at most @width bytes, not inside a UTF-8 sequence */
-static size_t text_len(const char *s, unsigned int width)
+/* the length of the valid UTF-8 sequence at @p (at most @n bytes), 0 if it is not one */
+static size_t utf8_len(const unsigned char *p, size_t n)
 {
-	size_t n = strlen(s);
+	size_t len, i;
 
-	if (n <= width)
-		return n;
-	n = width;
-	while (n && ((unsigned char)s[n] & 0xc0) == 0x80)
-		n--;
-	return n;
+	if (p[0] < 0x80)
+		return 1;
+	len = p[0] >= 0xf0 && p[0] < 0xf5 ? 4 : p[0] >= 0xe0 ? 3 : p[0] >= 0xc2 ? 2 : 0;
+	if (!len || len > n)
+		return 0;
+	for (i = 1; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * @s as PostgreSQL takes it into @out: cut to @width bytes at a character's
+ * end, and bytes that are not UTF-8 (comm and file names are any bytes) as
+ * '?', where the server would refuse the whole COPY.  Return: its length.
+ */
+static size_t pg_text(const char *s, unsigned int width, char *out)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0, l;
+
+	while (n) {
+		l = utf8_len(p, n);
+		if (o + (l ? l : 1) > width)
+			break;
+		if (l)
+			memcpy(out + o, p, l);
+		else
+			out[o] = '?';
+		o += l ? l : 1;
+		p += l ? l : 1;
+		n -= l ? l : 1;
+	}
+	return o;
 }
 
 static int pg_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v)
@@ -192,10 +220,13 @@ static int pg_row(struct sql_db *b, enum sql_table_id t, const struct sql_val *v
 			if (!v[i].s) {
 				put32(f, UINT32_MAX);
 			} else {
-				size_t len = text_len(v[i].s, c->width);
+				char buf[4096];
+				size_t len = pg_text(
+					v[i].s, c->width < sizeof(buf) ? c->width : sizeof(buf),
+					buf);
 
 				put32(f, (uint32_t)len);
-				fwrite(v[i].s, 1, len, f);
+				fwrite(buf, 1, len, f);
 			}
 			break;
 		}

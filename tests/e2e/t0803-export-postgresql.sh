@@ -109,6 +109,20 @@ check "--util: the system's syscalls as in SQLite" \
 check "--util: the busy time as in SQLite (ns)" \
 	test "$(pq "SELECT round(sum(busy_ms) * 1000000) FROM util_tasks" other)" = \
 	"$(sqlite3 "$TMP/g.db" "SELECT CAST(round(sum(busy_ms) * 1000000) AS integer) FROM util_tasks")"
+# names that are not UTF-8 (a comm is any bytes): '?' in PostgreSQL, where
+# the server would refuse the whole COPY
+bad=$TMP/$'\xff\xfe'sh
+cp /bin/sh "$bad"
+if perf record -q -e cpu-clock -c 100000 -o "$TMP/bad.data" -- "$bad" -c \
+	'i=0; while [ $i -lt 30000 ]; do i=$((i+1)); done' >/dev/null 2>&1; then
+	psql -h "$PG" -U postgres -qc "CREATE DATABASE bad ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C' TEMPLATE template0" >/dev/null 2>&1
+	prism export postgresql -i "$TMP/bad.data" -o "host=$PG dbname=bad user=postgres" -q 2>/dev/null
+	check "a comm that is not UTF-8: exits 0" test $? -eq 0
+	check "a comm that is not UTF-8: '??sh'" \
+		test "$(pq "SELECT count(*) FROM comms WHERE comm = '??sh'" bad)" -eq 1
+else
+	echo "note: perf record failed here: no check of names that are not UTF-8" >&3
+fi
 prism export postgresql -i "$A" -o "host=$PG dbname=nosuchdb user=postgres" 2>"$TMP/err"
 check "a database that does not exist: exit 1" test $? -eq 1
 grep_q "cannot connect to PostgreSQL" "$TMP/err"
