@@ -5,6 +5,7 @@
  * in one transaction (lib/export/sql-*.c).
  */
 #include <errno.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +34,25 @@ static int opt_input(const struct option_def *opt, const char *arg)
 	in->v = xrealloc(in->v, (in->nr + 1) * sizeof(*in->v));
 	in->v[in->nr++] = arg;
 	return 0;
+}
+
+/*
+ * Killed (Ctrl-C) while a new SQLite file is written: remove it, so no
+ * half-written database stays (PostgreSQL rolls back a dropped connection,
+ * SQLite's journal an interrupted append).  Only async-signal-safe calls.
+ */
+static const char *volatile temp_path;
+
+static void on_signal(int sig)
+{
+	static const char msg[] = "\nprism export: interrupted, nothing was written\n";
+	ssize_t n;
+
+	if (temp_path)
+		unlink(temp_path);
+	n = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+	(void)n;
+	_exit(128 + sig);
 }
 
 struct progress {
@@ -198,6 +218,11 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		explain_open_error(err, &o, x ? prism_sql__error(x) : "");
 		goto out;
 	}
+	if (prism_sql__temp_path(x))
+		temp_path = xstrdup(prism_sql__temp_path(x));
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
 	for (i = 0; i < in.nr; i++) {
 		struct progress p = { .name = in.v[i], .last = -1 };
 		struct prism_sql_file f = { .name = in.v[i], .symbols = &so };
@@ -232,6 +257,12 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 	print_summary(x, output, in.nr);
 	ret = 0;
 out:
+	if (temp_path) {
+		const char *p = temp_path;
+
+		temp_path = NULL;
+		free((char *)p);
+	}
 	if (ret && x && err != -EEXIST)
 		hint("nothing was written to '%s'", output);
 	prism_sql__free(x);

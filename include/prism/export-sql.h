@@ -106,6 +106,12 @@ PRISM_API int prism_sql__add_util(struct prism_sql *x, struct prism_util *u);
 /* commit the transaction (and rename a new SQLite file into place); 0 or -EIO */
 PRISM_API int prism_sql__commit(struct prism_sql *x);
 
+/*
+ * the file a new SQLite database is written to until the commit renames it
+ * (for a caller that removes it when it is killed), else NULL
+ */
+PRISM_API const char *prism_sql__temp_path(const struct prism_sql *x);
+
 /* the last database error as text ("" when none) */
 PRISM_API const char *prism_sql__error(const struct prism_sql *x);
 

@@ -79,6 +79,11 @@ uint64_t prism_sql__rows(const struct prism_sql *x, size_t idx)
 	return idx < SQL_T__NR ? x->rows[idx] : 0;
 }
 
+const char *prism_sql__temp_path(const struct prism_sql *x)
+{
+	return x->db ? x->db->tmp_path : NULL;
+}
+
 const char *prism_sql__error(const struct prism_sql *x)
 {
 	if (x->db && x->db->err.len)

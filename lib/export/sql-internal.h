@@ -111,6 +111,8 @@ struct sql_db {
 	const struct sql_backend_ops *ops;
 	enum sql_dialect dialect;
 	struct prism_strbuf err;
+	/* a file the export writes before its commit renames it, else NULL */
+	const char *tmp_path;
 	/* statements commit() runs after the rows, '\0'-separated (nr_after of them) */
 	struct prism_strbuf after;
 	size_t nr_after;

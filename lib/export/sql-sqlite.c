@@ -82,6 +82,7 @@ static int sq_open(const char *target, bool append, struct sql_db **out)
 				    strerror(-err));
 	}
 	close(fd);
+	d->base.tmp_path = d->tmp;
 	if (sqlite3_open_v2(d->tmp, &d->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
 		return fail_sqlite(d, "cannot create");
 	/* nothing to roll back into: an error removes the file */
@@ -204,6 +205,7 @@ static int sq_commit(struct sql_db *b)
 		if (link(d->tmp, d->target))
 			return sql_db__fail(b, -errno, "cannot create '%s': %s", d->target,
 					    strerror(errno));
+		d->base.tmp_path = NULL;
 		unlink(d->tmp);
 		free(d->tmp);
 		d->tmp = NULL;

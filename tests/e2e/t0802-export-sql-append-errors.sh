@@ -90,6 +90,16 @@ grep_q "schema version 9, this prism writes version 1" "$TMP/err"
 check "schema version 9: left as it was" \
 	test "$(q "$TMP/v9.db" 'SELECT count(*) FROM hosts')" -eq 3
 
+# killed while it writes (a pipe that stalls): no database, no temporary file
+(cat "$F/d-pipe.data"; sleep 3) | "$PRISM_BIN" export sqlite -i - -o "$TMP/killed.db" -q 2>"$TMP/err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+check "interrupted: no database" test ! -e "$TMP/killed.db"
+check "interrupted: no temporary file" test -z "$(ls "$TMP" | grep killed.db)"
+grep_q "interrupted, nothing was written" "$TMP/err"
+
 # the command line
 prism export sqlite -i "$A" 2>"$TMP/err"
 check "no -o: usage error 129" test $? -eq 129
