@@ -22,17 +22,19 @@
 #include "input.h"
 #include "options.h"
 
-struct inputs {
+/* a repeatable option's values, NULL-terminated */
+struct strs {
 	const char **v;
 	size_t nr;
 };
 
-static int opt_input(const struct option_def *opt, const char *arg)
+static int opt_strs(const struct option_def *opt, const char *arg)
 {
-	struct inputs *in = opt->value;
+	struct strs *in = opt->value;
 
-	in->v = xrealloc(in->v, (in->nr + 1) * sizeof(*in->v));
+	in->v = xrealloc(in->v, (in->nr + 2) * sizeof(*in->v));
 	in->v[in->nr++] = arg;
+	in->v[in->nr] = NULL;
 	return 0;
 }
 
@@ -157,14 +159,14 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 	const char *const *usage = kind == PRISM_SQL_SQLITE ? sqlite_usage : pg_usage;
 	struct prism_sql_opts o = { .kind = kind };
 	struct prism_symbols_opts so = { 0 };
-	struct inputs in = { 0 };
+	struct strs in = { 0 }, map_path = { 0 };
 	const char *output = NULL;
 	bool force = false, no_progress = false, util = false;
 	const struct option_def opts[] = {
 		OPT_CALLBACK('i', "input", &in, "file",
 			     "input file (default: perf.data; '-' reads standard input); repeat it "
 			     "for more files, each becomes a host of its own",
-			     opt_input),
+			     opt_strs),
 		OPT_STRING(
 			'o', "output", &output, kind == PRISM_SQL_SQLITE ? "file.db" : "conninfo",
 			kind == PRISM_SQL_SQLITE ?
@@ -186,6 +188,9 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		OPT_FORCE(&force),
 		OPT_STRING(0, "symfs", &so.symfs, "dir",
 			   "look for every binary under this directory"),
+		OPT_CALLBACK(0, "map-path", &map_path, "old=new",
+			     "read binaries recorded under path prefix OLD from NEW (repeatable)",
+			     opt_strs),
 		OPT_STRING(0, "kallsyms", &so.kallsyms, "file",
 			   "kernel symbols from this file instead of /proc/kallsyms"),
 		OPT_BOOL(0, "no-demangle", &so.no_demangle, "keep C++/Rust symbols mangled"),
@@ -209,6 +214,7 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		in.v = xmalloc(sizeof(*in.v));
 		in.v[in.nr++] = default_input[0];
 	}
+	so.path_map = map_path.v;
 	for (i = 0; util && i < in.nr; i++)
 		if (!strcmp(in.v[i], "-"))
 			usage_error(usage, opts, "--util reads a file twice: not standard input");
@@ -267,6 +273,7 @@ out:
 		hint("nothing was written to '%s'", output);
 	prism_sql__free(x);
 	free(in.v);
+	free(map_path.v);
 	return ret;
 }
 

@@ -11,17 +11,19 @@
 require_export sqlite
 
 F=$FIXTURES/perf-6.1
+# the workload binary the files name, from the fixture directory (as t0600)
+MAP=(--map-path "/tmp/perfdata-workload=$F/perfdata-workload.bin")
 q() { sqlite3 "$1" "$2"; }
 # distinct report rows over every event's section, percentages cut off
 rows() {
-	prism report "${@:2}" -i "$1" -g none 2>/dev/null | grep '%' |
+	prism report "${MAP[@]}" "${@:2}" -i "$1" -g none 2>/dev/null | grep '%' |
 		sed -E 's/^( *[0-9.]+%)+ +//' | sort -u | wc -l
 }
 
 for name in a-fp b-dwarf c-zstd d-pipe e-two-events f-sched-tp g-syscalls-group \
 	i-fixed-period p-sched r-lost; do
 	db=$TMP/$name.db
-	prism export sqlite -i "$F/$name.data" -o "$db" >"$TMP/$name.out" 2>"$TMP/$name.err"
+	prism export sqlite "${MAP[@]}" -i "$F/$name.data" -o "$db" >"$TMP/$name.out" 2>"$TMP/$name.err"
 	check "$name: export exits 0" test $? -eq 0
 	stats=$(prism stats -i "$F/$name.data" 2>/dev/null | awk '$1 == "SAMPLE" { n += $3 } END { print n }')
 	# stats lists SAMPLE once in the totals and once per event
@@ -30,7 +32,7 @@ for name in a-fp b-dwarf c-zstd d-pipe e-two-events f-sched-tp g-syscalls-group 
 	check "$name: samples $samples = prism stats $stats" test "$samples" -eq "$stats"
 	grep_q "samples +$((samples + 1)) rows" "$TMP/$name.out"
 	thr=$(q "$db" 'SELECT count(DISTINCT thread_id) FROM samples WHERE id > 0')
-	want=$(prism report -i "$F/$name.data" --sort pid -g none 2>/dev/null | grep '%' |
+	want=$(prism report "${MAP[@]}" -i "$F/$name.data" --sort pid -g none 2>/dev/null | grep '%' |
 		sed -E 's/^( *[0-9.]+%)+ +//; s/:.*//' | sort -u | wc -l)
 	check "$name: sampled threads $thr = report's $want" test "$thr" -eq "$want"
 	comms=$(q "$db" 'SELECT count(DISTINCT c.comm) FROM samples s JOIN comms c ON c.id = s.comm_id WHERE s.id > 0')
@@ -71,7 +73,7 @@ check "schema version 1 in prism_meta" \
 # --calls: calls from consecutive call chains, nested in time and in call paths
 for name in a-fp b-dwarf c-zstd; do
 	db=$TMP/$name-calls.db
-	prism export sqlite --calls -i "$F/$name.data" -o "$db" -q 2>/dev/null
+	prism export sqlite "${MAP[@]}" --calls -i "$F/$name.data" -o "$db" -q 2>/dev/null
 	check "$name --calls: exits 0" test $? -eq 0
 	check "$name --calls: rows" test "$(q "$db" 'SELECT count(*) FROM calls WHERE id > 0')" -gt 0
 	check "$name --calls: each call inside its parent, whose path is its parent path" \
