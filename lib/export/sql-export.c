@@ -45,6 +45,8 @@ struct prism_sql {
 	int64_t host_id, machine_id;
 	struct prism_evsel *offcpu_ev; /* prism offcpu record's event, if the file has it */
 	struct sql_calls *calls; /* with opts.calls */
+	struct comm_hist *hist; /* per thread, indexed by the ids map's 'H' keys */
+	size_t nr_hist, hist_alloc;
 	int64_t *path; /* the sample's call paths, root first */
 	size_t path_nr, path_alloc;
 	uint64_t nr_records, done, total;
@@ -280,6 +282,50 @@ struct key {
 	uint64_t a, b, c;
 };
 
+#define KEY(kd, va, vb, vc)                                                                 \
+	{                                                                                   \
+		.kind = (kd), .a = (uint64_t)(va), .b = (uint64_t)(vb), .c = (uint64_t)(vc) \
+	}
+
+/* the names COMM records gave a thread: its first and its last exec's */
+struct comm_hist {
+	char first[16], exec[16];
+	uint64_t first_time, exec_time;
+	unsigned int nr_exec;
+};
+
+static struct comm_hist *comm_hist(struct prism_sql *x, uint32_t tid)
+{
+	struct key k = KEY('H', tid, 0, 0);
+	int64_t idx;
+
+	return sql_ids__find(x->ids, &k, sizeof(k), &idx) ? &x->hist[idx] : NULL;
+}
+
+static int comm_record(struct prism_sql *x, const struct prism_event *ev)
+{
+	struct key k = KEY('H', ev->comm.tid, 0, 0);
+	uint64_t t = (ev->sample.type & PERF_SAMPLE_TIME) ? ev->sample.time : 0;
+	struct comm_hist *h = comm_hist(x, ev->comm.tid);
+
+	if (!h) {
+		if (prism_ensure_mem((void **)&x->hist, &x->hist_alloc, sizeof(*x->hist),
+				     x->nr_hist + 1) ||
+		    sql_ids__set(x->ids, &k, sizeof(k), (int64_t)x->nr_hist))
+			return -ENOMEM;
+		h = &x->hist[x->nr_hist++];
+		memset(h, 0, sizeof(*h));
+		snprintf(h->first, sizeof(h->first), "%s", ev->comm.comm);
+		h->first_time = t;
+	}
+	if (ev->comm.exec) {
+		snprintf(h->exec, sizeof(h->exec), "%s", ev->comm.comm);
+		h->exec_time = t;
+		h->nr_exec++;
+	}
+	return 0;
+}
+
 /*
  * The id of @k in table @t: the known one, or a new one remembered, and
  * then true (the caller writes the row).  Return: 1 new, 0 known, -ENOMEM.
@@ -291,11 +337,6 @@ static int key_id(struct prism_sql *x, const struct key *k, enum sql_table_id t,
 	*id = sql_new_id(x, t);
 	return sql_ids__set(x->ids, k, sizeof(*k), *id) ? -ENOMEM : 1;
 }
-
-#define KEY(kd, va, vb, vc)                                                                 \
-	{                                                                                   \
-		.kind = (kd), .a = (uint64_t)(va), .b = (uint64_t)(vb), .c = (uint64_t)(vc) \
-	}
 
 static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out)
 {
@@ -320,35 +361,57 @@ static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *o
 	return err;
 }
 
-static int comm_id(struct prism_sql *x, uint32_t tid, int64_t thread, int64_t *out)
+/*
+ * A thread's comm as perf's exporter names it: its process's "exec comm"
+ * (the name the main thread's last exec gave, else the first name a COMM
+ * record gave it, else the one it has), one row per process and name, with
+ * a comm_threads row for each thread that has it.
+ */
+static int comm_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t thread, int64_t *out)
 {
-	const char *name = prism_tasks__comm(x->tasks, tid);
+	uint32_t main = pid == (uint32_t)-1 ? tid : pid;
+	const struct comm_hist *h = comm_hist(x, main);
+	const char *name = h ? (h->nr_exec ? h->exec : h->first) :
+			       prism_tasks__comm(x->tasks, main);
 	char unnamed[16];
-	struct key k = KEY('C', tid, 0, 0);
-	struct key e = KEY('E', tid, 0, 0);
-	int64_t when = 0;
+	struct key k = KEY('C', main, 0, 0), ct = KEY('X', 0, thread, 0);
+	int64_t main_id = thread, id;
 	int err;
 
 	if (!name) {
-		snprintf(unnamed, sizeof(unnamed), ":%u", tid);
+		snprintf(unnamed, sizeof(unnamed), ":%u", main);
 		name = unnamed;
 	}
 	k.b = prism_fnv1a(PRISM_FNV_SEED, name);
+	if (main != tid)
+		sql_ids__find(x->ids, &(struct key)KEY('T', main, 0, 0), sizeof(k), &main_id);
 	err = key_id(x, &k, SQL_T_COMMS, out);
-	if (err <= 0)
-		return err;
-	sql_ids__find(x->ids, &e, sizeof(e), &when);
-	{
-		struct sql_val v[6] = { I(*out), S(name), I(thread), I(when >> 1), I(when & 1) };
+	if (err > 0) {
+		struct sql_val v[6] = { I(*out), S(name), I(main_id),
+					I(h ? (h->nr_exec ? h->exec_time : h->first_time) : 0),
+					I(h && h->nr_exec) };
 
 		err = sql_put(x, SQL_T_COMMS, v);
-	}
-	if (!err) {
-		struct sql_val v[4] = { I(sql_new_id(x, SQL_T_COMM_THREADS)), I(*out), I(thread) };
+		/* perf links a process's comm to its main thread first */
+		ct.b = (uint64_t)main_id;
+		ct.a = (uint64_t)*out;
+		if (!err && main_id != thread && key_id(x, &ct, SQL_T_COMM_THREADS, &id) > 0) {
+			struct sql_val c[4] = { I(id), I(*out), I(main_id) };
 
-		err = sql_put(x, SQL_T_COMM_THREADS, v);
+			err = sql_put(x, SQL_T_COMM_THREADS, c);
+		}
 	}
-	return err;
+	if (err < 0)
+		return err;
+	ct.a = (uint64_t)*out;
+	ct.b = (uint64_t)thread;
+	err = key_id(x, &ct, SQL_T_COMM_THREADS, &id);
+	if (err > 0) {
+		struct sql_val c[4] = { I(id), I(*out), I(thread) };
+
+		err = sql_put(x, SQL_T_COMM_THREADS, c);
+	}
+	return err < 0 ? err : 0;
 }
 
 /* the build id the file's header gives @path (the kernel's), as hex */
@@ -462,11 +525,7 @@ static int on_task(void *ctx, const struct prism_event *ev)
 
 	progress(x, ev);
 	if (ev->type == PERF_RECORD_COMM) {
-		struct key e = KEY('E', ev->comm.tid, 0, 0);
-		uint64_t t = (ev->sample.type & PERF_SAMPLE_TIME) ? ev->sample.time : 0;
-
-		err = sql_ids__set(x->ids, &e, sizeof(e),
-				   (int64_t)((t & (UINT64_MAX >> 1)) << 1 | ev->comm.exec));
+		err = comm_record(x, ev);
 		if (err)
 			return err;
 	}
@@ -484,23 +543,37 @@ static int on_other(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
+/*
+ * A side of a switch, as perf's exporter takes it: a thread no COMM record
+ * named is not traced (id 0, no row); the idle task is told apart.
+ */
+static int switch_side(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *th, int64_t *comm,
+		       bool *idle)
+{
+	*th = *comm = 0;
+	*idle = !pid && !tid;
+	if (tid == (uint32_t)-1 || !prism_tasks__comm(x->tasks, tid))
+		return 0;
+	return thread_id(x, pid, tid, th) ?: comm_id(x, pid, tid, *th, comm);
+}
+
 static int on_switch(void *ctx, const struct prism_event *ev)
 {
 	struct prism_sql *x = ctx;
 	const struct prism_sample *s = &ev->sample;
-	bool wide = ev->sw.next_prev_tid != (uint32_t)-1;
-	int64_t th = 0, comm = 0, oth = 0, ocomm = 0;
+	int64_t th, comm, oth = 0, ocomm = 0;
+	bool idle, oidle = false;
 	int err;
 
 	progress(x, ev);
-	err = thread_id(x, s->pid, s->tid, &th);
-	if (!err)
-		err = comm_id(x, s->tid, th, &comm);
-	if (!err && wide)
-		err = thread_id(x, ev->sw.next_prev_pid, ev->sw.next_prev_tid, &oth);
-	if (!err && wide)
-		err = comm_id(x, ev->sw.next_prev_tid, oth, &ocomm);
-	if (!err) {
+	err = switch_side(x, s->pid, s->tid, &th, &comm, &idle);
+	if (!err && ev->type == PERF_RECORD_SWITCH_CPU_WIDE)
+		err = switch_side(x, ev->sw.next_prev_pid, ev->sw.next_prev_tid, &oth, &ocomm,
+				  &oidle);
+	/* neither side traced, or one not and the other idle: no row, as perf */
+	if (err || ((!th || idle) && (!oth || oidle)))
+		return err;
+	{
 		struct sql_val v[10] = {
 			I(sql_new_id(x, SQL_T_CONTEXT_SWITCHES)),
 			I(x->machine_id),
@@ -513,9 +586,8 @@ static int on_switch(void *ctx, const struct prism_event *ev)
 			I((ev->sw.out ? 1 : 0) | (ev->sw.out && ev->sw.preempt ? 2 : 0)),
 		};
 
-		err = sql_put(x, SQL_T_CONTEXT_SWITCHES, v);
+		return sql_put(x, SQL_T_CONTEXT_SWITCHES, v);
 	}
-	return err;
 }
 
 /* prism offcpu record's samples: the block's state, count and start beside the sample */
@@ -614,7 +686,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if (!err)
 		err = thread_id(x, s->pid, s->tid, &th);
 	if (!err)
-		err = comm_id(x, s->tid, th, &comm);
+		err = comm_id(x, s->pid, s->tid, th, &comm);
 	if (err)
 		return err;
 	prism_symbols__resolve(x->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK, s->ip, &f);
@@ -718,6 +790,7 @@ int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *fil
 			x->offcpu_ev = e;
 	}
 	sql_ids__clear(x->ids);
+	x->nr_hist = 0;
 	x->sy = prism_symbols__new(file->symbols);
 	x->tasks = prism_tasks__new();
 	err = x->sy && x->tasks ? 0 : -ENOMEM;
@@ -764,6 +837,7 @@ void prism_sql__free(struct prism_sql *x)
 		x->db->ops->free(x->db);
 	sql_ids__free(x->ids);
 	sql_calls__free(x->calls);
+	free(x->hist);
 	free(x->path);
 	prism_strbuf_release(&x->err);
 	free(x);

@@ -14,7 +14,11 @@
 # resolve the same) and call_paths.  Where perf leaves an address
 # unresolved that prism resolves (libc of another build, kernel without
 # kallsyms), symbols, samples' symbol columns and call paths are left out
-# (sql-compare.py --no-symbols); their counts are t0800's.
+# (sql-compare.py --no-symbols); their counts are t0800's.  The system-wide
+# files with switch records compare threads, DSOs, samples and switches
+# without comms: perf makes a comm row per comm object of its threads
+# (inherited names, a process's names before and after exec), prism one per
+# process and name (its main thread's exec name, as perf's exporter picks).
 . tests/e2e/lib.sh
 require_export sqlite
 require_perf
@@ -69,4 +73,7 @@ compare c-zstd --no-symbols
 compare d-pipe --no-symbols
 compare i-fixed-period --no-symbols
 compare j-inject-b --no-symbols
+for name in h-switch-cpu-wide h2-switch-task; do
+	compare $name --tables selected_events,machines,threads,dsos,samples/threads,context_switches/threads
+done
 done_testing
