@@ -81,8 +81,15 @@ endif
 ifneq ($(NO_ZLIB),1)
 HAVE_ZLIB := $(call probe,zlib,-lz)
 endif
+ifneq ($(NO_LIBSQLITE3),1)
+HAVE_LIBSQLITE3 := $(call probe,libsqlite3,-lsqlite3)
+endif
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+ifneq ($(NO_LIBPQ),1)
+HAVE_LIBPQ := $(call probe,libpq,$(PQ_CFLAGS) -lpq)
+endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB LIBSQLITE3 LIBPQ
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
@@ -91,6 +98,8 @@ LIBS_LIBBPF := -lbpf -lelf -lz
 LIBS_LIBIBERTY := -liberty
 LIBS_LIBBZ2 := -lbz2
 LIBS_ZLIB := -lz
+LIBS_LIBSQLITE3 := -lsqlite3
+LIBS_LIBPQ := -lpq
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -102,6 +111,8 @@ FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c lib/offcpu/offcpu
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
 FEATURE_SRCS_ZLIB := lib/export/gzip.c
+FEATURE_SRCS_LIBSQLITE3 := lib/export/sql-sqlite.c
+FEATURE_SRCS_LIBPQ := lib/export/sql-pg.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \
@@ -146,7 +157,7 @@ STRING_OPS := $(shell t=$$(mktemp) && $(CC) $(STRING_OPS) -x c -c -o $$t /dev/nu
 BASE_CFLAGS := $(STRING_OPS) -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -fvisibility=hidden \
 	-DPRISM_VERSION='"$(PRISM_VERSION)"' $(WARNINGS) $(SAN_FLAGS) -MMD -MP
 LIB_CFLAGS := $(BASE_CFLAGS) $(FEATURE_DEFS) -Iinclude -Ilib \
-	$(shell pkg-config --cflags libtraceevent 2>/dev/null)
+	$(shell pkg-config --cflags libtraceevent 2>/dev/null) $(PQ_CFLAGS)
 CMD_CFLAGS := $(BASE_CFLAGS) -Iinclude
 TEST_CFLAGS := $(BASE_CFLAGS) $(FEATURE_DEFS) -Iinclude -Ilib -Itests/unit
 LDLIBS := $(FEATURE_LIBS) -lm

@@ -26,6 +26,11 @@ struct export_format {
 
 /* one row per format; a format = one cmd/export-<fmt>.c + a row here */
 static const struct export_format formats[] = {
+	{ "sqlite", export_sqlite,
+	  "an SQLite file in perf's export-to-sqlite.py schema (hosts appended with --append)" },
+	{ "postgresql", export_postgresql,
+	  "a PostgreSQL database (libpq connection string) in perf's export-to-postgresql.py "
+	  "schema" },
 	{ "pprof", export_pprof,
 	  "gzipped profile.proto for go tool pprof, Pyroscope, Parca, Grafana" },
 	{ "perfetto", export_perfetto,

@@ -19,6 +19,8 @@
 int export_pprof(int argc, const char **argv);
 int export_speedscope(int argc, const char **argv);
 int export_perfetto(int argc, const char **argv);
+int export_sqlite(int argc, const char **argv);
+int export_postgresql(int argc, const char **argv);
 /* the wall-clock time (ns since the epoch) of records' time @t, from CLOCK_DATA; 0 if unknown */
 struct export_reader;
 int64_t export_wall_time(struct export_reader *r, uint64_t t);

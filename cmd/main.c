@@ -35,7 +35,7 @@ const struct cmd_struct commands[] = {
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
 	{ "export", cmd_export,
-	  "write a profile or trace for other tools: pprof, perfetto, speedscope" },
+	  "write a profile or trace for other tools: sqlite, postgresql, pprof, perfetto, speedscope" },
 	{ "stat", cmd_stat, "count events of a command, CPUs or threads (like perf stat)" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);

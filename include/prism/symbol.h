@@ -73,6 +73,8 @@ struct prism_frame {
 	const void *sym_id; /* identity of the symbol (for grouping), NULL when unresolved */
 	uint64_t sym_start; /* symbol start, in the DSO's address space */
 	uint64_t symoff; /* dso_addr - sym_start */
+	uint64_t sym_end; /* symbol end (exclusive), in the DSO's address space */
+	uint8_t sym_binding; /* STB_LOCAL, STB_GLOBAL, STB_WEAK of the ELF symbol */
 	bool kernel; /* a kernel-space address (cpumode kernel / guest kernel) */
 	enum prism_frame_kind kind;
 };
@@ -303,7 +305,11 @@ PRISM_API const char *prism_dso__path(const struct prism_dso *dso); /* long name
 /* the file symbols were read from, NULL when none was found (or not loaded yet) */
 PRISM_API const char *prism_dso__symsrc(const struct prism_dso *dso);
 PRISM_API size_t prism_dso__nr_symbols(const struct prism_dso *dso);
-/* the build id (recorded, or read from the binary) as hex into @buf (41 bytes do); NULL if unknown */
-PRISM_API const char *prism_dso__build_id(const struct prism_dso *dso, char *buf, size_t size);
+/*
+ * the build id known for the DSO (the file's header or its MMAP2 record, else
+ * the binary's symbols were read from) as hex into @hex, "" when none; NULL
+ * when @len is too small
+ */
+PRISM_API const char *prism_dso__build_id(const struct prism_dso *dso, char *hex, size_t len);
 
 #endif /* PRISM_SYMBOL_H */

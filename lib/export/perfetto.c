@@ -454,7 +454,7 @@ static uint64_t mapping_iid(struct prism_perfetto *pf, const struct prism_frame 
 	}
 	pf->nr_mappings++;
 	path = intern_str(pf, &pf->paths, &pf->paths_done, ID_MAPPING_PATHS, f->dso_path);
-	if (prism_dso__build_id(f->dso, hex, sizeof(hex)))
+	if (prism_dso__build_id(f->dso, hex, sizeof(hex)) && hex[0])
 		bid = intern_str(pf, &pf->build_ids, &pf->build_ids_done, ID_BUILD_IDS, hex);
 	pb_reset(&pf->sub);
 	pb_varint(&pf->sub, MAP_IID, iid);

@@ -332,7 +332,7 @@ int prism_pprof__finish(struct prism_pprof *p, int64_t time_nanos, uint64_t dura
 		if (m->lo_offset)
 			pb_varint(&p->sub, MAPPING_OFFSET, m->lo_offset);
 		pb_varint(&p->sub, MAPPING_FILENAME, intern(p, m->path));
-		if (id)
+		if (id && *id)
 			pb_varint(&p->sub, MAPPING_BUILD_ID, intern(p, id));
 		pb_varint(&p->sub, MAPPING_HAS_FUNCTIONS, 1);
 		if (m->lines) {

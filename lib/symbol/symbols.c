@@ -663,6 +663,8 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 	out->sym = s->name;
 	out->sym_id = s;
 	out->sym_start = s->start;
+	out->sym_end = s->end;
+	out->sym_binding = s->binding;
 	out->symoff = out->dso_addr - s->start;
 	return 0;
 }

@@ -127,6 +127,13 @@ require_event() {
 		skip "this machine delivers $n of $want expected $ev events (perf stat)"
 }
 
+# require_export FEATURE: prism export's database (sqlite, postgresql) and the fixtures
+require_export() {
+	require_fixtures
+	require_cmd sqlite3 "apt-get install sqlite3"
+	prism version --build-options | grep -q "$1: \[ on" || skip "built without $1"
+}
+
 require_fixtures() {
 	[ -d "$FIXTURES/perf-6.1" ] || skip "needs ../shared/fixtures"
 }
