@@ -35,7 +35,7 @@ PRISM_API const char *prism_version(void);
 	_(LIBBPF, "bpf", "libbpf-dev clang llvm bpftool")      \
 	_(LIBIBERTY, "demangle", "libiberty-dev")              \
 	_(LIBBZ2, "bzip2", "libbz2-dev")                       \
-	_(ZLIB, "zlib", "zlib1g-dev")              \
+	_(ZLIB, "zlib", "zlib1g-dev")                          \
 	_(LIBSQLITE3, "sqlite", "libsqlite3-dev")              \
 	_(LIBPQ, "postgresql", "libpq-dev")
 
