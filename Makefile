@@ -78,8 +78,11 @@ endif
 ifneq ($(NO_LIBBZ2),1)
 HAVE_LIBBZ2 := $(call probe,libbz2,-lbz2)
 endif
+ifneq ($(NO_LIBIPT),1)
+HAVE_LIBIPT := $(call probe,libipt,-lipt)
+endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 LIBIPT
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
@@ -87,6 +90,7 @@ LIBS_LIBDW := -ldw -lelf
 LIBS_LIBBPF := -lbpf -lelf -lz
 LIBS_LIBIBERTY := -liberty
 LIBS_LIBBZ2 := -lbz2
+LIBS_LIBIPT := -lipt
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -97,6 +101,7 @@ FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
 FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
+FEATURE_SRCS_LIBIPT := lib/pt/packets.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \

@@ -660,11 +660,18 @@ static int dump_malformed(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
+static int dump_flush(void *ctx, struct prism_strbuf *sb)
+{
+	(void)sb; /* sc->line */
+	emit(ctx);
+	return 0;
+}
+
 static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	if (script_dump_record(&sc->dump, sc->s, &sc->line, ev))
+	if (script_dump_record(&sc->dump, sc->s, &sc->line, ev, dump_flush, sc))
 		emit(sc);
 	return 0;
 }
@@ -905,6 +912,7 @@ int cmd_script(int argc, const char **argv)
 		tool.other_all = true;
 		tool.sample = dump_record;
 		tool.user = dump_record;
+		tool.auxtrace_data = true;
 		tool.malformed = dump_malformed;
 	} else {
 		tool.other = on_record;

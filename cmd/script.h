@@ -56,9 +56,17 @@ struct script_dump {
 	size_t nr_evsels;
 	uint64_t sample_type;
 	bool id_all;
+	bool intel_pt; /* an AUXTRACE_INFO of Intel PT was read: AUXTRACE data is its packets */
+	bool no_libipt_warned;
 };
+/*
+ * -D: a record; an AUXTRACE's Intel PT packets are appended in pieces,
+ * @flush(@ctx, @sb) writing each.  Return: false for a record perf does
+ * not show (nothing appended), else true.
+ */
 bool script_dump_record(struct script_dump *d, const struct prism_session *s,
-			struct prism_strbuf *sb, const struct prism_event *ev);
+			struct prism_strbuf *sb, const struct prism_event *ev,
+			int (*flush)(void *ctx, struct prism_strbuf *sb), void *ctx);
 /* -D: a record the session skipped: its bytes, and why it has no decoded line */
 void script_dump_malformed(const struct script_dump *d, const struct prism_session *s,
 			   struct prism_strbuf *sb, const struct prism_event *ev);

@@ -27,6 +27,10 @@ options:
   --pipe          pipe mode (HEADER_ATTR records, no file header sections)
   --split N       the trace in AUXTRACE records of N bytes at most
   --map-path P    the name the MMAP2 record gives the workload
+  --zoo           after the trace, one packet of every kind libipt knows
+                  (for -D; not meant to be decoded), and bytes that are no packet
+  --error         an AUXTRACE_ERROR record (as perf inject writes them) after
+                  the trace
 """
 import struct
 import sys
@@ -155,7 +159,34 @@ def pt_trace(o, base, ret_main, tsc0):
     t.ip(0x0D, leaf)  # call *%rcx
     t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+    if o.zoo:
+        zoo(t, loop)
     return bytes(t.buf)
+
+
+def zoo(t, ip):
+    """every packet kind, each IP compression, and bytes that are no packet"""
+    t.put(b"\x02\x73\x34\x12\x00\x56\x01")  # TMA CTC 0x1234 FC 0x156
+    t.put(b"\x59\x2a")  # MTC
+    t.put(b"\x1f\x04")  # CYC, two bytes
+    t.put(b"\x03")  # CYC 0
+    t.put(b"\x02\x43" + struct.pack("<Q", (0x123456789 << 1) | 1)[:6])  # PIP, NR
+    t.put(b"\x02\xc8" + struct.pack("<Q", 0xABCDE)[:5])  # VMCS
+    t.put(b"\x99\x21\x99\x22\x99\x05\x99\x02\x99\x00")  # MODE.TSX x2, MODE.Exec IF 64/32/16
+    t.put(b"\x02\x12\x78\x56\x34\x12")  # PTW 4 bytes, no IP
+    t.put(b"\x02\xb2" + struct.pack("<Q", 0x1122334455667788))  # PTW 8 bytes, IP
+    t.put(b"\x02\x62\x02\xe2")  # EXSTOP, EXSTOP IP
+    t.put(b"\x02\xc2" + struct.pack("<Q", 0x0000000300000021))  # MWAIT
+    t.put(b"\x02\x22\x80\x21")  # PWRE
+    t.put(b"\x02\xa2\x21\x03\x00\x00\x00")  # PWRX
+    t.put(b"\x02\xa3" + struct.pack("<Q", (1 << 47) | 0x5A5A5A5A5A5A)[:6])  # long TNT
+    t.put(b"\x02\xc3\x88" + struct.pack("<Q", 0xFEEDFACE))  # MNT
+    for ipc, n in ((1, 2), (2, 4), (4, 6), (6, 8)):
+        t.put(bytes([(ipc << 5) | 0x1D]) + struct.pack("<Q", ip)[:n])  # FUP
+    t.put(b"\x0d\x11\x01\x1d")  # TIP, TIP.PGE, TIP.PGD, FUP without IP
+    t.put(b"\x02\x83")  # TraceSTOP
+    t.put(b"\x00\x00\x02\xff\xd9\x02\x82\x02\x82")  # PADs, bad ext, bad opcode, part PSB
+    t.put(b"\xf9\x01")  # IP compression 7: reserved
 
 
 def sid(time):
@@ -221,6 +252,10 @@ def build(o):
         data += rec(71, 0, struct.pack("<QQQIIII", len(chunk), off, 0x1234 + off, 0, PID, CPU, 0))
         data += chunk
         off += len(chunk)
+    if o.error:  # type 1, code 7 (overflow), fmt 1, at the loop's top
+        data += rec(72, 0, struct.pack("<IIIIIIQQ64s", 1, 7, CPU, PID, PID, 1,
+                                       BASE + o.syms["pt_loop"] + 3, t0 + 15000,
+                                       b"Overflow packet"))
     data += rec(4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, t0 + 20000) + sid(t0 + 20000))
     data += rec(68, 0, b"")  # FINISHED_ROUND
     if o.pipe:
@@ -242,8 +277,8 @@ def build(o):
 
 
 class Opts:
-    loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path = 3, True, 0, 0, False, \
-        False, 0, None
+    loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
+        0, False, False, 0, None, False, False
 
 
 def main(argv):
@@ -260,7 +295,7 @@ def main(argv):
             o.map_path = next(it, None)
         elif a == "--no-tsc":
             o.tsc = False
-        elif a in ("--truncated", "--pipe"):
+        elif a in ("--truncated", "--pipe", "--error", "--zoo"):
             setattr(o, a[2:], True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
