@@ -25,7 +25,8 @@ packet_blocks() {
 }
 
 for c in "plain:" "ovf:--loops 12 --ovf 3 --tsc-every 2" "notsc:--no-tsc --loops 5" \
-	"trunc:--truncated --loops 8 --error" "split:--split 24 --loops 9" "zoo:--zoo"; do
+	"trunc:--truncated --loops 8 --error" "split:--split 24 --loops 9" "zoo:--zoo" \
+	"percpu:--per-cpu --loops 4 --split 40"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"

@@ -24,6 +24,9 @@ options:
                   to the loop top
   --truncated     the AUX record flagged truncated, the trace cut after
                   the first half of its bytes
+  --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
+                  CPU 0, thread 2 again on CPU 1, with SWITCH_CPU_WIDE side-band
+                  (loops N, N+1, N+2)
   --pipe          pipe mode (HEADER_ATTR records, no file header sections)
   --split N       the trace in AUXTRACE records of N bytes at most
   --map-path P    the name the MMAP2 record gives the workload
@@ -136,14 +139,16 @@ class Trace:
         self.put(b"\x19" + struct.pack("<Q", v)[:7])
 
 
-def pt_trace(o, base, ret_main, tsc0):
-    loop, leaf = base + o.syms["pt_loop"], base + o.syms["pt_leaf"]
-    t = Trace()
-    tsc = tsc0 if o.tsc else None
-    t.psb(tsc)
+def run(o, t, ret_main, loops, tsc, first):
+    """one run of pt_loop(loops) into @t: PSB+ first on a buffer, else TSC and MODE.Exec"""
+    loop, leaf = BASE + o.syms["pt_loop"], BASE + o.syms["pt_leaf"]
+    if first:
+        t.psb(tsc)
+    elif tsc is not None:
+        t.tsc(tsc)
     t.put(b"\x99\x01")  # MODE.Exec: 64-bit
     t.ip(0x11, loop)  # TIP.PGE
-    i, it = o.loops, 0
+    i, it = loops, 0
     while i:
         t.branch(True)  # pt_leaf's ret (compressed)
         t.branch(i % 2 == 0)  # jz 2f
@@ -161,7 +166,6 @@ def pt_trace(o, base, ret_main, tsc0):
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
     if o.zoo:
         zoo(t, loop)
-    return bytes(t.buf)
 
 
 def zoo(t, ip):
@@ -189,9 +193,9 @@ def zoo(t, ip):
     t.put(b"\xf9\x01")  # IP compression 7: reserved
 
 
-def sid(time):
+def sid(time, tid=PID, cpu=CPU, ident=DUMMY_ID):
     """the sample_id trailer: TID, TIME, CPU, IDENTIFIER"""
-    return struct.pack("<IIQIIQ", PID, PID, time, CPU, 0, DUMMY_ID)
+    return struct.pack("<IIQIIQ", PID, tid, time, cpu, 0, ident)
 
 
 def rec(rtype, misc, body):
@@ -214,49 +218,93 @@ def tsc_to_ns(tsc):
     return TIME_ZERO + q * TIME_MULT + ((r * TIME_MULT) >> TIME_SHIFT)
 
 
+def segments(o):
+    """(cpu, tid, first TSC, loops) of each run of pt_loop"""
+    if not o.per_cpu:
+        return [(CPU, PID, 2000000, o.loops)]
+    # thread 1 then thread 2 on CPU 0, thread 2 again on CPU 1
+    return [(0, PID, 2000000, o.loops), (0, PID + 1, 2200000, o.loops + 1),
+            (1, PID + 1, 2400000, o.loops + 2)]
+
+
 def build(o):
     img, o.syms, text = workload(o.workload)
     ret_main = BASE + check_layout(img, o.syms, text)
-    tsc0 = 2000000
-    t0 = tsc_to_ns(tsc0)
-    trace = pt_trace(o, BASE, ret_main, tsc0)
-    if o.truncated:
-        trace = trace[:len(trace) // 2]
+    segs = segments(o)
+    t0 = tsc_to_ns(segs[0][2])
+    traces, side = {}, []
+    for k, (cpu, tid, tsc, loops) in enumerate(segs):
+        first = cpu not in traces
+        t = traces.setdefault(cpu, Trace())
+        run(o, t, ret_main, loops, tsc if o.tsc else None, first)
+        t.flush()
+        if not o.per_cpu:
+            continue
+        # SWITCH_CPU_WIDE in (prev task) before the run's TSC, out (next task) after it
+        prev = [g[1] for g in segs[:k] if g[0] == cpu]
+        nxt = [g[1] for g in segs[k + 1:] if g[0] == cpu]
+        ns = tsc_to_ns(tsc)
+        side.append((ns - 100, 15, 0, struct.pack("<II", PID if prev else 0,
+                                                  prev[-1] if prev else 0), tid, cpu))
+        side.append((ns + 50000, 15, 1 << 13, struct.pack("<II", PID if nxt else 0,
+                                                          nxt[0] if nxt else 0), tid, cpu))
     config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
     # disabled, exclude_kernel, exclude_hv, sample_id_all, exclude_guest
     common = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 18) | (1 << 20)
-    # + mmap, comm, task, mmap2, comm_exec
+    # + mmap, comm, task, mmap2, comm_exec (+ context_switch per CPU)
     tracking = common | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 23) | (1 << 24)
+    if o.per_cpu:
+        tracking |= 1 << 35
     attrs = [(attr(PT_TYPE, config, common), [PT_ID]),
              (attr(1, 9, tracking), [DUMMY_ID])]  # dummy:u
-    priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT, 0, 0, 0,
+    priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT,
+            3 if o.per_cpu else 0, 0, 1 if o.per_cpu else 0,
             MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, 24, 0]
     data = rec(70, 0, struct.pack("<II", 1, 0) + b"".join(struct.pack("<Q", v) for v in priv))
     data += rec(79, 0, struct.pack("<QQQQQBB6x", TIME_SHIFT, TIME_MULT, TIME_ZERO, 0, 0, 1, 0))
-    data += rec(3, 1 << 13, struct.pack("<II", PID, PID) + padded("pt-loop") + sid(t0 - 2000))
+    side.append((t0 - 2000, 3, 1 << 13, struct.pack("<II", PID, PID) + padded("pt-loop"),
+                 PID, CPU))
+    if o.per_cpu:
+        side.append((t0 - 1900, 3, 0, struct.pack("<II", PID, PID + 1) + padded("pt-loop-2"),
+                     PID + 1, CPU))
     p_off, p_vaddr, p_filesz = text
     start = BASE + (p_vaddr & ~0xFFF)
     length = (p_filesz + (p_vaddr & 0xFFF) + 0xFFF) & ~0xFFF
-    data += rec(10, 2, struct.pack("<IIQQQIIQQII", PID, PID, start, length, p_off & ~0xFFF,
-                                   8, 1, 4242, 0, 5, 2) + padded(o.map_path or o.workload)
-                + sid(t0 - 1000))
-    data += rec(12, 0, struct.pack("<II", PID, PID) + sid(t0 - 500)[:-8] +
-                struct.pack("<Q", PT_ID))
-    padlen = -len(trace) % 8
-    payload = trace + b"\0" * padlen
-    data += rec(11, 0, struct.pack("<QQQ", 0, len(payload), 1 if o.truncated else 0) +
-                sid(t0 + 10000)[:-8] + struct.pack("<Q", PT_ID))
-    off = 0
-    while off < len(payload):
-        chunk = payload[off:off + (o.split or len(payload))]
-        data += rec(71, 0, struct.pack("<QQQIIII", len(chunk), off, 0x1234 + off, 0, PID, CPU, 0))
-        data += chunk
-        off += len(chunk)
+    side.append((t0 - 1000, 10, 2, struct.pack("<IIQQQIIQQII", PID, PID, start, length,
+                                               p_off & ~0xFFF, 8, 1, 4242, 0, 5, 2) +
+                 padded(o.map_path or o.workload), PID, CPU))
+    for cpu in sorted(traces):
+        tid = PID if cpu == segs[0][0] else PID + 1
+        side.append((t0 - 500 + cpu, 12, 0, struct.pack("<II", PID, tid), -PT_ID, cpu))
     if o.error:  # type 1, code 7 (overflow), fmt 1, at the loop's top
-        data += rec(72, 0, struct.pack("<IIIIIIQQ64s", 1, 7, CPU, PID, PID, 1,
-                                       BASE + o.syms["pt_loop"] + 3, t0 + 15000,
-                                       b"Overflow packet"))
-    data += rec(4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, t0 + 20000) + sid(t0 + 20000))
+        side.append((None, 72, 0, struct.pack("<IIIIIIQQ64s", 1, 7, CPU, PID, PID, 1,
+                                              BASE + o.syms["pt_loop"] + 3, t0 + 15000,
+                                              b"Overflow packet"), 0, 0))
+    tend = tsc_to_ns(segs[-1][2]) + 100000
+    side.append((tend, 4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, tend), PID, CPU))
+    side.sort(key=lambda r: 1 << 62 if r[0] is None else r[0])
+    for time, rtype, misc, body, tid, cpu in side:
+        if time is None:
+            data += rec(rtype, misc, body)
+        elif tid < 0:  # the intel_pt event's own record
+            data += rec(rtype, misc, body + sid(time, PID, cpu, PT_ID))
+        else:
+            data += rec(rtype, misc, body + sid(time, tid, cpu))
+    for cpu in sorted(traces):
+        trace = bytes(traces[cpu].buf)
+        if o.truncated:
+            trace = trace[:len(trace) // 2]
+        payload = trace + b"\0" * (-len(trace) % 8)
+        data += rec(11, 0, struct.pack("<QQQ", 0, len(payload), 1 if o.truncated else 0) +
+                    sid(tend - 1000, PID, cpu, PT_ID))
+        off = 0
+        while off < len(payload):
+            chunk = payload[off:off + (o.split or len(payload))]
+            data += rec(71, 0, struct.pack("<QQQIIII", len(chunk), off, 0x1234 + off,
+                                           cpu if o.per_cpu else 0,
+                                           0xFFFFFFFF if o.per_cpu else PID, cpu, 0))
+            data += chunk
+            off += len(chunk)
     data += rec(68, 0, b"")  # FINISHED_ROUND
     if o.pipe:
         out = b"PERFILE2" + struct.pack("<Q", 16)
@@ -279,6 +327,7 @@ def build(o):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
+    per_cpu = False
 
 
 def main(argv):
@@ -295,8 +344,8 @@ def main(argv):
             o.map_path = next(it, None)
         elif a == "--no-tsc":
             o.tsc = False
-        elif a in ("--truncated", "--pipe", "--error", "--zoo"):
-            setattr(o, a[2:], True)
+        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu"):
+            setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
         else:
