@@ -101,7 +101,7 @@ FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
 FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
-FEATURE_SRCS_LIBIPT := lib/pt/packets.c
+FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \

@@ -80,4 +80,14 @@ struct script_stat {
 int script_stat_event(struct script_stat *st, struct prism_session *s, const struct prism_event *ev,
 		      struct prism_strbuf *sb);
 
+/*
+ * --itrace: decode the file's Intel PT trace into perf's synthesized samples
+ * and print them (cmd/script-pt.c); @flags: -F +flags.  Return: exit status.
+ */
+struct prism_itrace;
+struct prism_tasks;
+struct prism_symbols;
+int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input);
+
 #endif /* PRISM_CMD_SCRIPT_H */

@@ -68,8 +68,7 @@ PRISM_API int prism_pt_info__parse(const struct prism_event *ev, struct prism_pt
 PRISM_API int prism_auxtrace__parse(const struct prism_event *ev, struct prism_auxtrace *out);
 PRISM_API int prism_aux__parse(const struct prism_event *ev, struct prism_aux *out);
 /* ITRACE_START: its pid and tid */
-PRISM_API int prism_itrace_start__parse(const struct prism_event *ev, uint32_t *pid,
-					uint32_t *tid);
+PRISM_API int prism_itrace_start__parse(const struct prism_event *ev, uint32_t *pid, uint32_t *tid);
 PRISM_API int prism_auxtrace_error__parse(const struct prism_event *ev,
 					  struct prism_auxtrace_error *out);
 PRISM_API int prism_time_conv__parse(const struct prism_event *ev, struct prism_time_conv *out);
@@ -105,5 +104,78 @@ PRISM_API bool prism_pt__dump_detail(const struct prism_event *ev, struct prism_
  */
 PRISM_API int prism_pt__dump_packets(const uint8_t *data, size_t len, struct prism_strbuf *sb,
 				     int (*flush)(void *ctx, struct prism_strbuf *sb), void *ctx);
+
+/* ---- decoding (libipt) ---- */
+
+/* perf's --itrace options */
+enum prism_itrace_period { PRISM_ITRACE_INSNS, PRISM_ITRACE_TICKS, PRISM_ITRACE_NS };
+struct prism_itrace {
+	bool instructions, branches, calls, returns, errors, callchain;
+	enum prism_itrace_period period_type;
+	uint64_t period; /* instructions: every period-th (or ns, ticks) */
+	unsigned int callchain_sz;
+	uint64_t skip; /* 's': events skipped at the start */
+};
+/*
+ * prism_itrace__parse - perf's --itrace letters: i[PERIOD], b, c, r, e,
+ * g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns; default i100us)
+ *
+ * Return: 0, or -EINVAL with @bad pointing at the letter not understood.
+ */
+PRISM_API int prism_itrace__parse(const char *s, struct prism_itrace *out, const char **bad);
+
+/* perf's branch flags (PERF_IP_FLAG_*) */
+#define PRISM_PT_FL_BRANCH 0x01u
+#define PRISM_PT_FL_CALL 0x02u
+#define PRISM_PT_FL_RETURN 0x04u
+#define PRISM_PT_FL_CONDITIONAL 0x08u
+#define PRISM_PT_FL_SYSCALLRET 0x10u
+#define PRISM_PT_FL_ASYNC 0x20u
+#define PRISM_PT_FL_INTERRUPT 0x40u
+#define PRISM_PT_FL_TX_ABORT 0x80u
+#define PRISM_PT_FL_TRACE_BEGIN 0x100u
+#define PRISM_PT_FL_TRACE_END 0x200u
+/* perf script's text of @flags ("call", "tr strt", "tr end  return") */
+PRISM_API void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb);
+
+/* one synthesized sample, or a decoding error */
+enum prism_pt_item_kind { PRISM_PT_BRANCH, PRISM_PT_INSN, PRISM_PT_ERROR };
+struct prism_pt_item {
+	enum prism_pt_item_kind kind;
+	uint64_t time; /* perf time; 0 when the trace has no timing */
+	uint64_t ip, addr; /* branch: from, to (0 = unknown); insn: ip; error: ip */
+	uint32_t flags;
+	uint32_t cpu; /* (uint32_t)-1 when unknown */
+	int32_t pid, tid; /* -1 when unknown */
+	uint64_t period; /* instructions: the count the sample stands for */
+	int code; /* error: perf's code (7 overflow, 8 lost data, ...) */
+	const char *msg; /* error: perf's message */
+};
+
+struct prism_symbols;
+struct prism_tasks;
+struct prism_pt_decoder;
+struct prism_pt_decoder_opts {
+	struct prism_pt_info info; /* the file's AUXTRACE_INFO */
+	uint64_t config; /* the intel_pt event's attr.config (tsc, mtc_period ...) */
+	struct prism_itrace itrace;
+	struct prism_symbols *sy; /* code: the files the maps name (fed the side-band) */
+	struct prism_tasks *tasks; /* thread -> process */
+};
+/* NULL + errno; -PRISM_E_UNSUPPORTED without libipt */
+PRISM_API struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opts *o);
+PRISM_API void prism_pt_decoder__free(struct prism_pt_decoder *d);
+/* an AUXTRACE record and its bytes (copied) */
+PRISM_API int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrace *at);
+/* side-band: a SWITCH_CPU_WIDE / SWITCH / ITRACE_START / AUX record (others ignored) */
+PRISM_API int prism_pt_decoder__side_band(struct prism_pt_decoder *d, const struct prism_event *ev);
+/*
+ * prism_pt_decoder__run - decode every queue, handing @fn the samples and
+ * errors in time order (one queue's in trace order); @fn's non-zero return
+ * stops it and is returned
+ */
+PRISM_API int prism_pt_decoder__run(struct prism_pt_decoder *d,
+				    int (*fn)(void *ctx, const struct prism_pt_item *it),
+				    void *ctx);
 
 #endif /* PRISM_PT_H */

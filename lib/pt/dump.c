@@ -90,13 +90,15 @@ bool prism_pt__dump_detail(const struct prism_event *ev, struct prism_strbuf *sb
 		prism_strbuf_addf(sb,
 				  " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
 				  "  idx: %u  tid: %d  cpu: %d\n",
-				  at.size, at.offset, at.reference, at.idx, (int)at.tid, (int)at.cpu);
+				  at.size, at.offset, at.reference, at.idx, (int)at.tid,
+				  (int)at.cpu);
 		return true;
 	case PERF_RECORD_AUX:
 		if (prism_aux__parse(ev, &aux))
 			break;
-		prism_strbuf_addf(sb, " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64
-				      " [%s%s%s]\n",
+		prism_strbuf_addf(sb,
+				  " offset: %#" PRIx64 " size: %#" PRIx64 " flags: %#" PRIx64
+				  " [%s%s%s]\n",
 				  aux.offset, aux.size, aux.flags,
 				  aux.flags & PRISM_AUX_FLAG_TRUNCATED ? "T" : "",
 				  aux.flags & PRISM_AUX_FLAG_OVERWRITE ? "O" : "",

@@ -90,14 +90,18 @@ static void describe(struct prism_strbuf *sb, const struct pt_packet *p, const u
 	case ppt_mode:
 		if (p->payload.mode.leaf == pt_mol_exec)
 			prism_strbuf_addf(sb, "MODE.Exec IF:%d %d", b[1] >> 2 & 1,
-					  (b[1] & 3) == 1 ? 64 : (b[1] & 3) == 2 ? 32 : 16);
+					  (b[1] & 3) == 1 ? 64 :
+					  (b[1] & 3) == 2 ? 32 :
+							    16);
 		else
 			prism_strbuf_addf(sb, "MODE.TSX TXAbort:%u InTX:%u",
-					  p->payload.mode.bits.tsx.abrt, p->payload.mode.bits.tsx.intx);
+					  p->payload.mode.bits.tsx.abrt,
+					  p->payload.mode.bits.tsx.intx);
 		break;
 	case ppt_pip:
 		v = le(b + 2, 6);
-		prism_strbuf_addf(sb, "PIP 0x%" PRIx64 " (NR=%d)", (v & ~(uint64_t)1) >> 1, (int)(v & 1));
+		prism_strbuf_addf(sb, "PIP 0x%" PRIx64 " (NR=%d)", (v & ~(uint64_t)1) >> 1,
+				  (int)(v & 1));
 		break;
 	case ppt_vmcs:
 		prism_strbuf_addf(sb, "VMCS 0x%" PRIx64, le(b + 2, 5));
@@ -109,7 +113,8 @@ static void describe(struct prism_strbuf *sb, const struct pt_packet *p, const u
 		prism_strbuf_addf(sb, "TSC 0x%" PRIx64, p->payload.tsc.tsc);
 		break;
 	case ppt_tma:
-		prism_strbuf_addf(sb, "TMA CTC 0x%x FC 0x%x", p->payload.tma.ctc, p->payload.tma.fc);
+		prism_strbuf_addf(sb, "TMA CTC 0x%x FC 0x%x", p->payload.tma.ctc,
+				  p->payload.tma.fc);
 		break;
 	case ppt_mtc:
 		prism_strbuf_addf(sb, "MTC 0x%x", p->payload.mtc.ctc);

@@ -306,22 +306,40 @@ def build(o):
             data += chunk
             off += len(chunk)
     data += rec(68, 0, b"")  # FINISHED_ROUND
+    desc = event_desc(attrs, ["intel_pt//u", "dummy:u"])
     if o.pipe:
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
             out += rec(64, 0, a + b"".join(struct.pack("<Q", i) for i in ids))
-        return out + data
+        return out + rec(80, 0, struct.pack("<Q", FEAT_EVENT_DESC) + desc) + data
     hdr_size, attr_entry = 104, 128 + 16
+    # header: magic, size, attr size, attrs, data, event_types, features
     ids_off = hdr_size
     attr_off = ids_off + 8 * len(attrs)
     data_off = attr_off + attr_entry * len(attrs)
     out = b"PERFILE2" + struct.pack("<QQQQQQQQ", hdr_size, attr_entry, attr_off,
                                     attr_entry * len(attrs), data_off, len(data), 0, 0)
-    out += b"\0" * 32  # no features
+    out += struct.pack("<Q", 1 << FEAT_EVENT_DESC) + b"\0" * 24  # features: EVENT_DESC
     out += b"".join(struct.pack("<Q", ids[0]) for _, ids in attrs)
     for n, (a, ids) in enumerate(attrs):
         out += a + struct.pack("<QQ", ids_off + 8 * n, 8)
-    return out + data
+    out += data
+    # the feature sections' table, then EVENT_DESC (the event names, as perf record writes)
+    return out + struct.pack("<QQ", len(out) + 16, len(desc)) + desc
+
+
+FEAT_EVENT_DESC = 12
+
+
+def event_desc(attrs, names):
+    """the EVENT_DESC feature: each event's attr, ids and name"""
+    out = struct.pack("<II", len(attrs), 128)
+    for (a, ids), name in zip(attrs, names):
+        b = name.encode() + b"\0"
+        b += b"\0" * (-len(b) % 64)
+        out += a + struct.pack("<II", len(ids), len(b)) + b
+        out += b"".join(struct.pack("<Q", i) for i in ids)
+    return out
 
 
 class Opts:

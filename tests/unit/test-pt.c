@@ -158,8 +158,11 @@ static void test_time(void)
 		TEST_EQ_U64(prism_perf_time_to_tsc(&tc, prism_tsc_to_perf_time(&tc, tsc)),
 			    tsc & ~(uint64_t)1);
 	/* a 1:1 clock with cap_user_time_short: the counter wraps at the mask */
-	tc = (struct prism_time_conv){ .time_shift = 0, .time_mult = 1, .time_zero = 0,
-				       .time_cycles = 0x100, .time_mask = 0xff,
+	tc = (struct prism_time_conv){ .time_shift = 0,
+				       .time_mult = 1,
+				       .time_zero = 0,
+				       .time_cycles = 0x100,
+				       .time_mask = 0xff,
 				       .cap_user_time_short = true };
 	TEST_EQ_U64(prism_tsc_to_perf_time(&tc, 0x305), 0x105);
 
@@ -206,11 +209,12 @@ static void test_packets(void)
 	TEST_STREQ(sb.buf, ". ... Intel Processor Trace data: size 0 bytes\n");
 	prism_strbuf_reset(&sb);
 	TEST_EQ(prism_pt__dump_packets(cut, sizeof(cut), &sb, NULL, NULL), 0);
-	TEST_STREQ(sb.buf, ". ... Intel Processor Trace data: size 4 bytes\n"
-			   ".  00000000:  06                                              TNT T (1)\n"
-			   ".  00000001:  6d                                              Bad packet!\n"
-			   ".  00000002:  39                                              Bad packet!\n"
-			   ".  00000003:  51                                              Bad packet!\n");
+	TEST_STREQ(sb.buf,
+		   ". ... Intel Processor Trace data: size 4 bytes\n"
+		   ".  00000000:  06                                              TNT T (1)\n"
+		   ".  00000001:  6d                                              Bad packet!\n"
+		   ".  00000002:  39                                              Bad packet!\n"
+		   ".  00000003:  51                                              Bad packet!\n");
 	/* zeros after a packet go with it up to 8 bytes, the rest are a PAD */
 	prism_strbuf_reset(&sb);
 	TEST_EQ(prism_pt__dump_packets(pad, sizeof(pad), &sb, NULL, NULL), 0);

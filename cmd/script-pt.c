@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism script --itrace: Intel PT traces decoded (lib/pt) into perf's
+ * synthesized "branches" / "instructions" samples and its error lines,
+ * printed in perf script's layout:
+ *
+ *   comm tid [cpu] time: period event: [flags] ip sym+off (dso) => addr sym+off (dso)
+ *
+ * The side-band (maps, comms, switches) is read first; the queues are
+ * decoded after the session, together, in time order.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/error.h>
+#include <prism/evsel.h>
+#include <prism/pt.h>
+#include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/symbol.h>
+#include <prism/task.h>
+
+#include "cmd.h"
+#include "input.h"
+#include "script.h"
+
+struct spt {
+	struct prism_session *s;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_pt_decoder_opts o;
+	struct prism_pt_decoder *d;
+	bool have_info, flags, cpu, warned_type;
+	int width;
+	char mods[8];
+	uint64_t nr_errors;
+	struct prism_strbuf line;
+	struct prism_frame fr;
+	int err;
+};
+
+static int sb_event(void *ctx, const struct prism_event *ev)
+{
+	struct spt *p = ctx;
+	int err = prism_symbols__event(p->sy, ev);
+
+	if (!err)
+		err = prism_tasks__event(p->tasks, ev);
+	if (!err && p->d)
+		err = prism_pt_decoder__side_band(p->d, ev);
+	return err;
+}
+
+/* perf's modifiers of an event name: ":uH" for exclude_kernel, _hv and _guest */
+static void modifiers(const struct perf_event_attr *a, char *out)
+{
+	char *m = out;
+
+	*m++ = ':';
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_user)
+			*m++ = 'u';
+		if (!a->exclude_kernel)
+			*m++ = 'k';
+		if (!a->exclude_hv)
+			*m++ = 'h';
+	}
+	if (a->exclude_host || a->exclude_guest) {
+		if (!a->exclude_host)
+			*m++ = 'H';
+		if (!a->exclude_guest)
+			*m++ = 'G';
+	}
+	*m = 0;
+	if (m == out + 1)
+		*out = 0;
+}
+
+/* the intel_pt event: its config and modifiers; the names' column width (the file's events) */
+static int find_pt_event(struct spt *p)
+{
+	size_t i, n = prism_session__nr_evsels(p->s);
+	const struct perf_event_attr *pt = NULL;
+	int w;
+
+	for (i = 0; i < n; i++) {
+		struct prism_evsel *e = prism_session__evsel(p->s, i);
+		const struct perf_event_attr *a = prism_evsel__attr(e);
+
+		w = (int)strlen(prism_evsel__name(e));
+		if (w > p->width)
+			p->width = w;
+		if (a->type == p->o.info.pmu_type)
+			pt = a;
+	}
+	if (!pt)
+		return -1;
+	p->o.config = pt->config;
+	modifiers(pt, p->mods);
+	return 0;
+}
+
+static int print_item(void *ctx, const struct prism_pt_item *it);
+
+static int on_user(void *ctx, const struct prism_event *ev)
+{
+	struct spt *p = ctx;
+	struct prism_auxtrace at;
+	struct prism_auxtrace_error ae;
+
+	if (ev->type == PRISM_RECORD_AUXTRACE_INFO) {
+		if (prism_pt_info__parse(ev, &p->o.info) ||
+		    p->o.info.type != PRISM_AUXTRACE_INTEL_PT) {
+			if (!p->warned_type)
+				warning("AUXTRACE_INFO at offset %#" PRIx64
+					" is not Intel PT's (type %u): its trace is not decoded",
+					ev->file_offset, p->o.info.type);
+			p->warned_type = true;
+			return 0;
+		}
+		p->have_info = true;
+		if (find_pt_event(p)) {
+			error("no event of the Intel PT PMU (type %" PRIu64 ") in the file",
+			      p->o.info.pmu_type);
+			return -PRISM_E_BAD_RECORD;
+		}
+		p->d = prism_pt_decoder__new(&p->o);
+		if (!p->d)
+			return errno == PRISM_E_UNSUPPORTED ? -PRISM_E_UNSUPPORTED : -ENOMEM;
+		return 0;
+	}
+	if (ev->type == PRISM_RECORD_AUXTRACE && p->d && !prism_auxtrace__parse(ev, &at))
+		return prism_pt_decoder__add(p->d, &at);
+	if (ev->type == PRISM_RECORD_AUXTRACE_ERROR && !prism_auxtrace_error__parse(ev, &ae)) {
+		/* perf prints a file's decoding errors as it reads them */
+		struct prism_pt_item it = { .kind = PRISM_PT_ERROR,
+					    .time = ae.fmt ? ae.time : 0,
+					    .ip = ae.ip,
+					    .cpu = ae.cpu,
+					    .pid = (int32_t)ae.pid,
+					    .tid = (int32_t)ae.tid,
+					    .code = (int)ae.code,
+					    .msg = ae.msg };
+
+		return print_item(p, &it);
+	}
+	return prism_symbols__event(p->sy, ev);
+}
+
+static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t addr)
+{
+	prism_strbuf_addf(&p->line, " %16" PRIx64 " ", addr);
+	if (addr && it->pid >= 0) {
+		prism_symbols__resolve(p->sy, (uint32_t)it->pid,
+				       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				       addr, &p->fr);
+		prism_frame__format_sym(&p->fr, PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO,
+					&p->line);
+	} else {
+		prism_strbuf_addstr(&p->line, "[unknown] ([unknown])");
+	}
+}
+
+static int print_item(void *ctx, const struct prism_pt_item *it)
+{
+	struct spt *p = ctx;
+	struct prism_strbuf *sb = &p->line;
+	const char *comm;
+	char name[32];
+
+	if (it->kind == PRISM_PT_ERROR) {
+		p->nr_errors++;
+		prism_strbuf_addf(sb,
+				  " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
+				  " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
+				  it->time / 1000000000, it->time % 1000000000, (int)it->cpu,
+				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
+	} else {
+		comm = it->tid >= 0 ? prism_tasks__comm(p->tasks, (uint32_t)it->tid) : NULL;
+		prism_strbuf_addf(sb, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
+		if (p->cpu)
+			prism_strbuf_addf(sb, "[%03u] ", it->cpu);
+		if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+			prism_strbuf_addf(sb, "%5" PRIu64 ".%06" PRIu64 ": ", it->time / 1000000000,
+					  it->time % 1000000000 / 1000);
+		snprintf(name, sizeof(name), "%s%s",
+			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
+		prism_strbuf_addf(sb, "%10" PRIu64 " %*s: ", it->period, p->width, name);
+		if (p->flags) {
+			size_t at = sb->len;
+
+			prism_strbuf_addstr(sb, "  ");
+			prism_pt_flags__str(it->flags, sb);
+			while (sb->len < at + 2 + 21)
+				prism_strbuf_addch(sb, ' ');
+			prism_strbuf_addch(sb, ' ');
+		}
+		put_addr(p, it, it->ip);
+		if (it->kind == PRISM_PT_BRANCH) {
+			prism_strbuf_addstr(sb, " =>");
+			put_addr(p, it, it->addr);
+		}
+		prism_strbuf_addch(sb, '\n');
+	}
+	if (sb->len >= 65536) {
+		fwrite(sb->buf, 1, sb->len, stdout);
+		prism_strbuf_reset(sb);
+	}
+	return 0;
+}
+
+int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input)
+{
+	struct spt p = { .s = s, .sy = sy, .tasks = tasks, .flags = flags, .line = STRBUF_INIT };
+	struct prism_tool tool = { 0 };
+	int err;
+
+	p.o.itrace = *itrace;
+	p.o.sy = sy;
+	p.o.tasks = tasks;
+	tool.mmap = tool.comm = tool.fork = tool.exit = sb_event;
+	tool.switch_ = tool.other = sb_event;
+	tool.other_all = true;
+	tool.user = on_user;
+	tool.auxtrace_data = true;
+	err = prism_session__process(s, &tool, &p);
+	if (err < 0) {
+		err = report_process_result(s, input, err);
+		goto out;
+	}
+	if (!p.have_info) {
+		error("'%s' has no Intel PT trace (no AUXTRACE_INFO record of Intel PT)",
+		      input ? input : "perf.data");
+		hint("record one with prism record -e intel_pt//u or perf record -e intel_pt//u");
+		err = 1;
+		goto out;
+	}
+	p.cpu = p.o.info.per_cpu_mmaps;
+	err = prism_pt_decoder__run(p.d, print_item, &p);
+	fwrite(p.line.buf, 1, p.line.len, stdout);
+	if (err) {
+		error_errno(err, "decoding the Intel PT trace of '%s' failed", input ? input : "perf.data");
+		err = 1;
+	} else if (p.nr_errors) {
+		warning("%" PRIu64 " instruction trace errors", p.nr_errors);
+	}
+out:
+	prism_pt_decoder__free(p.d);
+	prism_strbuf_release(&p.line);
+	return err ? 1 : 0;
+}
