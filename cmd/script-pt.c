@@ -79,7 +79,7 @@ static void modifiers(const struct perf_event_attr *a, char *out)
 		*out = 0;
 }
 
-/* the intel_pt event: its config and modifiers; the names' column width (the file's events) */
+/* the intel_pt event: its config and modifiers; the names' column width */
 static int find_pt_event(struct spt *p)
 {
 	size_t i, n = prism_session__nr_evsels(p->s);
@@ -100,6 +100,12 @@ static int find_pt_event(struct spt *p)
 		return -1;
 	p->o.config = pt->config;
 	modifiers(pt, p->mods);
+	/* perf's synthesized events count too */
+	w = (int)strlen(p->mods);
+	if (p->o.itrace.instructions && w + 12 > p->width)
+		p->width = w + 12; /* "instructions" */
+	if (p->o.itrace.branches && w + 8 > p->width)
+		p->width = w + 8; /* "branches" */
 	return 0;
 }
 
@@ -243,7 +249,8 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
 	err = prism_pt_decoder__run(p.d, print_item, &p);
 	fwrite(p.line.buf, 1, p.line.len, stdout);
 	if (err) {
-		error_errno(err, "decoding the Intel PT trace of '%s' failed", input ? input : "perf.data");
+		error_errno(err, "decoding the Intel PT trace of '%s' failed",
+			    input ? input : "perf.data");
 		err = 1;
 	} else if (p.nr_errors) {
 		warning("%" PRIu64 " instruction trace errors", p.nr_errors);

@@ -67,6 +67,7 @@ struct queue {
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
 	uint64_t insn_count, last_insn_time;
+	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
 	/* the code mapping last read */
 	struct prism_code_map cm;
 	const struct file_map *cf;
@@ -125,8 +126,7 @@ static const struct file_map *file_get(struct prism_pt_decoder *d, const char *p
 }
 
 /* libipt's memory callback: the bytes of the running process's code */
-static int read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip,
-		     void *ctx)
+static int read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx)
 {
 	struct queue *q = ctx;
 	uint64_t off, n;
@@ -305,8 +305,7 @@ int prism_pt_decoder__side_band(struct prism_pt_decoder *d, const struct prism_e
 		if (prism_aux__parse(ev, &aux) || !(aux.flags & PRISM_AUX_FLAG_TRUNCATED))
 			return 0;
 		{
-			struct prism_pt_item *e =
-				realloc(d->errs, (d->nr_errs + 1) * sizeof(*e));
+			struct prism_pt_item *e = realloc(d->errs, (d->nr_errs + 1) * sizeof(*e));
 
 			if (!e)
 				return -ENOMEM;
@@ -446,9 +445,9 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 
+	q->last_insn = NULL;
 	if (q->pend) {
-		bool taken = insn->ip != q->pend_next ||
-			     !(q->pend_flags & PRISM_PT_FL_CONDITIONAL);
+		bool taken = insn->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL);
 
 		if (taken)
 			branch(q, q->pend_from, insn->ip, q->pend_flags);
@@ -470,6 +469,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			if (it) {
 				it->ip = insn->ip;
 				it->period = q->insn_count;
+				it->flags = class_flags(insn->iclass);
+				q->last_insn = it;
 			}
 			q->insn_count = 0;
 			q->last_insn_time = q->time;
@@ -501,6 +502,9 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		else if (q->pend)
 			branch(q, q->pend_from, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
 			       q->pend_flags | PRISM_PT_FL_TRACE_END);
+		if (q->last_insn)
+			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
+		q->last_insn = NULL;
 		q->pend = false;
 		break;
 	case ptev_async_branch:
@@ -572,7 +576,9 @@ static int queue_step(struct queue *q)
 	struct pt_event ev;
 	int st;
 
-	while (!q->n && !q->done) {
+	/* an instruction's events first: a trace end marks its sample */
+	while (!q->done &&
+	       (!q->n || (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
 		if (!q->synced) {
 			st = pt_insn_sync_forward(q->dec);
 			if (st < 0) {
@@ -588,7 +594,15 @@ static int queue_step(struct queue *q)
 			if (st >= 0)
 				on_event(q, &ev);
 		}
+		/*
+		 * At the trace's end, as perf: stop once the last trace bit is
+		 * used; the next instruction only tells where a pending branch went.
+		 */
 		if (st >= 0 && (st & pts_eos)) {
+			if (q->pend && pt_insn_next(q->dec, &insn, sizeof(insn)) >= 0 &&
+			    (insn.ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
+				branch(q, q->pend_from, insn.ip, q->pend_flags);
+			q->pend = false;
 			q->done = true;
 			break;
 		}
@@ -649,6 +663,8 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			break;
 		err = fn(ctx, it);
 		if (best && it == &best->fifo[best->head]) {
+			if (best->last_insn == it)
+				best->last_insn = NULL;
 			best->head = (best->head + 1) % FIFO;
 			best->n--;
 		}

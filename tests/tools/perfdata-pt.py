@@ -22,8 +22,8 @@ options:
   --tsc-every K   a TSC packet every K iterations (default 0: only in the PSB)
   --ovf K         an OVF after iteration K, the next 2 iterations lost, FUP
                   to the loop top
-  --truncated     the AUX record flagged truncated, the trace cut after
-                  the first half of its bytes
+  --truncated     the AUX record flagged truncated, the trace cut at the
+                  last packet boundary in the first half of its bytes
   --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
                   CPU 0, thread 2 again on CPU 1, with SWITCH_CPU_WIDE side-band
                   (loops N, N+1, N+2)
@@ -105,6 +105,7 @@ class Trace:
     def __init__(self):
         self.buf = bytearray()
         self.tnt = []
+        self.starts = [0]  # where packets start
 
     def flush(self):
         while self.tnt:
@@ -113,10 +114,12 @@ class Trace:
             for b in bits:
                 v = (v << 1) | b
             self.buf.append(v << 1)
+            self.starts.append(len(self.buf))
 
     def put(self, b):
         self.flush()
         self.buf += b
+        self.starts.append(len(self.buf))
 
     def branch(self, taken):
         self.tnt.append(1 if taken else 0)
@@ -292,8 +295,8 @@ def build(o):
             data += rec(rtype, misc, body + sid(time, tid, cpu))
     for cpu in sorted(traces):
         trace = bytes(traces[cpu].buf)
-        if o.truncated:
-            trace = trace[:len(trace) // 2]
+        if o.truncated:  # cut between packets, half way
+            trace = trace[:max(n for n in traces[cpu].starts if n <= len(trace) // 2)]
         payload = trace + b"\0" * (-len(trace) % 8)
         data += rec(11, 0, struct.pack("<QQQ", 0, len(payload), 1 if o.truncated else 0) +
                     sid(tend - 1000, PID, cpu, PT_ID))
