@@ -388,6 +388,9 @@ FUZZ_SEEDS_fuzz-compressed = $(wildcard tests/data/fuzz-regress/*.comp)
 FUZZ_SEED_CMD_fuzz-compressed = python3 tests/fuzz/make-seeds.py compressed $(1) \
 	$(FUZZ_FIXTURES)/perf-6.1/*.data >/dev/null
 FUZZ_DICT_fuzz-compressed = session
+# fuzz-pt: Intel PT files of tests/tools/perfdata-pt.py (the AUX path)
+FUZZ_SEED_CMD_fuzz-pt = tests/fuzz/make-pt-seeds.sh $(1)
+FUZZ_DICT_fuzz-pt = session
 
 $(FUZZ_DIR)/lib/%.o: lib/%.c $(FUZZ_DIR)/CFLAGS
 	@mkdir -p $(dir $@)

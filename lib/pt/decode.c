@@ -28,7 +28,17 @@
 #define FIFO 8
 
 /* perf's error codes and words (intel-pt-decoder.h) */
-enum { ERR_BADPKT = 3, ERR_NOINSN = 5, ERR_MISMAT = 6, ERR_OVR = 7, ERR_LOST = 8, ERR_UNK = 9 };
+enum {
+	ERR_BADPKT = 3,
+	ERR_NOINSN = 5,
+	ERR_MISMAT = 6,
+	ERR_OVR = 7,
+	ERR_LOST = 8,
+	ERR_UNK = 9,
+	ERR_NELOOP = 10,
+};
+/* instructions decoded without a byte of trace before it is a loop without end (perf's) */
+#define MAX_LOOPS 100000
 static const char *const err_msg[] = {
 	[ERR_BADPKT] = "Bad packet",
 	[ERR_NOINSN] = "Failed to get instruction",
@@ -36,6 +46,7 @@ static const char *const err_msg[] = {
 	[ERR_OVR] = "Overflow packet",
 	[ERR_LOST] = "Lost trace data",
 	[ERR_UNK] = "Unknown error!",
+	[ERR_NELOOP] = "Never-ending loop (refer perf config intel-pt.max-loops)",
 };
 
 struct switch_ev {
@@ -67,6 +78,7 @@ struct queue {
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
 	uint64_t insn_count, last_insn_time;
+	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
 	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
 	/* the code mapping last read */
 	struct prism_code_map cm;
@@ -610,8 +622,21 @@ static int queue_step(struct queue *q)
 			memset(&insn, 0, sizeof(insn));
 			st = pt_insn_next(q->dec, &insn, sizeof(insn));
 			if (st >= 0) {
+				uint64_t off = 0;
+
 				update_time(q);
 				on_insn(q, &insn);
+				pt_insn_get_offset(q->dec, &off);
+				if (off != q->stall_off) {
+					q->stall_off = off;
+					q->stall_n = 0;
+				} else if (++q->stall_n > MAX_LOOPS) {
+					q->stall_n = 0;
+					error(q, ERR_NELOOP, insn.ip);
+					q->pend = false;
+					q->synced = false;
+					continue;
+				}
 			}
 		}
 		if (st == -pte_eos) {

@@ -24,8 +24,8 @@ static uint64_t le(const uint8_t *p, unsigned int n)
 {
 	uint64_t v = 0;
 
-	while (n--)
-		v = (v << 8) | p[n];
+	for (; n; n--)
+		v = (v << 8) | p[n - 1];
 	return v;
 }
 
