@@ -105,6 +105,13 @@ PRISM_API bool prism_pt__dump_detail(const struct prism_event *ev, struct prism_
 PRISM_API int prism_pt__dump_packets(const uint8_t *data, size_t len, struct prism_strbuf *sb,
 				     int (*flush)(void *ctx, struct prism_strbuf *sb), void *ctx);
 
+/* ---- recording ---- */
+
+/* whether a -e list names the intel_pt PMU (intel_pt, intel_pt//u, {intel_pt/cyc/,...}) */
+PRISM_API bool prism_pt__names_intel_pt(const char *events);
+/* whether @sysfs (NULL: /sys) has the intel_pt PMU */
+PRISM_API bool prism_pt__pmu_present(const char *sysfs);
+
 /* ---- decoding (libipt) ---- */
 
 /* perf's --itrace options */

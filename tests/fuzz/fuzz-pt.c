@@ -93,8 +93,7 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 	size_t i;
 
 	for (i = 0; i < prism_session__nr_evsels(c->s); i++) {
-		const struct perf_event_attr *a =
-			prism_evsel__attr(prism_session__evsel(c->s, i));
+		const struct perf_event_attr *a = prism_evsel__attr(prism_session__evsel(c->s, i));
 
 		if (a->type == info->pmu_type)
 			o.config = a->config;

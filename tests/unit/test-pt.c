@@ -4,7 +4,9 @@
  * edge cases (an empty trace, a packet cut at the end, bytes that are no
  * packet, the flush callback).  t1000 compares whole dumps with perf.
  */
+#include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <prism/core.h>
@@ -233,4 +235,67 @@ static void test_packets(void)
 	prism_strbuf_release(&sb);
 }
 
-TEST_MAIN(TEST(info), TEST(records), TEST(time), TEST(packets));
+static void test_pmu(void)
+{
+	char dir[] = "/tmp/prism-test-pt-XXXXXX", path[128];
+	FILE *f;
+
+	TEST_TRUE(prism_pt__names_intel_pt("intel_pt//u"));
+	TEST_TRUE(prism_pt__names_intel_pt("intel_pt"));
+	TEST_TRUE(prism_pt__names_intel_pt("cycles,intel_pt/cyc/k"));
+	TEST_TRUE(prism_pt__names_intel_pt("{intel_pt//,cycles}"));
+	TEST_TRUE(prism_pt__names_intel_pt("intel_pt:u"));
+	TEST_TRUE(!prism_pt__names_intel_pt("intel_ptx//"));
+	TEST_TRUE(!prism_pt__names_intel_pt("my_intel_pt//"));
+	TEST_TRUE(!prism_pt__names_intel_pt("cpu-clock"));
+	/* a sysfs tree with and without the PMU */
+	TEST_TRUE(mkdtemp(dir));
+	TEST_TRUE(!prism_pt__pmu_present(dir));
+	snprintf(path, sizeof(path), "mkdir -p %s/bus/event_source/devices/intel_pt", dir);
+	TEST_EQ(system(path), 0);
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/intel_pt/type", dir);
+	f = fopen(path, "w");
+	TEST_TRUE(f);
+	fputs("8\n", f);
+	fclose(f);
+	TEST_TRUE(prism_pt__pmu_present(dir));
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	TEST_EQ(system(path), 0);
+}
+
+static void test_itrace(void)
+{
+	struct prism_itrace o;
+	struct prism_strbuf sb = STRBUF_INIT;
+	const char *bad = NULL;
+
+	TEST_EQ(prism_itrace__parse("i1i", &o, NULL), 0);
+	TEST_TRUE(o.instructions && !o.branches && o.period == 1);
+	TEST_EQ(o.period_type, PRISM_ITRACE_INSNS);
+	TEST_EQ(prism_itrace__parse("i100us", &o, NULL), 0);
+	TEST_EQ_U64(o.period, 100000);
+	TEST_EQ(o.period_type, PRISM_ITRACE_NS);
+	TEST_EQ(prism_itrace__parse("i", &o, NULL), 0); /* perf's default i100us */
+	TEST_EQ_U64(o.period, 100000);
+	TEST_EQ(prism_itrace__parse("i10000", &o, NULL), 0);
+	TEST_TRUE(o.period == 10000 && o.period_type == PRISM_ITRACE_INSNS);
+	TEST_EQ(prism_itrace__parse("crg8s5", &o, NULL), 0);
+	TEST_TRUE(o.branches && o.calls && o.returns && o.callchain);
+	TEST_EQ(o.callchain_sz, 8);
+	TEST_EQ_U64(o.skip, 5);
+	TEST_EQ(prism_itrace__parse("bq", &o, &bad), -EINVAL);
+	TEST_EQ(*bad, 'q');
+	TEST_EQ(prism_itrace__parse("i0i", &o, &bad), -EINVAL);
+	TEST_EQ(prism_itrace__parse("g0", &o, &bad), -EINVAL);
+	prism_pt_flags__str(PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL, &sb);
+	TEST_STREQ(sb.buf, "call");
+	prism_strbuf_reset(&sb);
+	prism_pt_flags__str(PRISM_PT_FL_TRACE_BEGIN, &sb);
+	TEST_STREQ(sb.buf, "tr strt");
+	prism_strbuf_reset(&sb);
+	prism_pt_flags__str(PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_TRACE_END, &sb);
+	TEST_STREQ(sb.buf, "tr end  return");
+	prism_strbuf_release(&sb);
+}
+
+TEST_MAIN(TEST(info), TEST(records), TEST(time), TEST(packets), TEST(pmu), TEST(itrace));
