@@ -146,3 +146,14 @@ done_testing() {
 	fi
 	exit 0
 }
+
+# require_pt_files: what the Intel PT tests need (perf, python3, a prism built
+# with libipt, the pt-loop workload); sets WL (the workload) and GEN (the generator)
+require_pt_files() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	prism version --build-options | grep -q 'intel-pt: \[ on' || skip "prism built without libipt"
+	WL=$PRISM_OUT/tests/workloads/pt-loop
+	[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
+	GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
+}

@@ -9,12 +9,7 @@
 # bytes that follow AUXTRACE records outside their size (stats counts the
 # records as perf does; script, report, util and header read to the end).
 . tests/e2e/lib.sh
-command -v perf >/dev/null || skip "perf is not installed"
-command -v python3 >/dev/null || skip "python3 is not installed"
-prism version --build-options | grep -q 'intel-pt: \[ on' || skip "prism built without libipt"
-WL=$PRISM_OUT/tests/workloads/pt-loop
-[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
-GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
+require_pt_files
 
 # the AUX-area records' lines and what follows them up to a blank line
 aux_lines() {

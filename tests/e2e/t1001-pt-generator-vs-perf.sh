@@ -8,11 +8,7 @@
 # switch side-band naming the threads), with and without TSC.  This proves
 # the files the other t10xx tests compare prism with perf on.
 . tests/e2e/lib.sh
-command -v perf >/dev/null || skip "perf is not installed"
-command -v python3 >/dev/null || skip "python3 is not installed"
-WL=$PRISM_OUT/tests/workloads/pt-loop
-[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
-GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
+require_pt_files
 
 branches() { # the branches of one run of pt_loop($1)
 	local n=$1 i c=4

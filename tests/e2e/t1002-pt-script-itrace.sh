@@ -10,12 +10,7 @@
 # a file; a trace split in pieces perf mis-decodes against prism's own
 # output of the whole; code that is missing gives error lines, not a crash.
 . tests/e2e/lib.sh
-command -v perf >/dev/null || skip "perf is not installed"
-command -v python3 >/dev/null || skip "python3 is not installed"
-prism version --build-options | grep -q 'intel-pt: \[ on' || skip "prism built without libipt"
-WL=$PRISM_OUT/tests/workloads/pt-loop
-[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
-GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
+require_pt_files
 
 for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-tsc --loops 5" \
 	"percpu:--per-cpu --loops 4" "percpu-notsc:--per-cpu --loops 3 --tsc-every 1" \
