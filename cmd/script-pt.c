@@ -218,6 +218,20 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 	return 0;
 }
 
+const char *script_itrace_unsupported(const struct prism_itrace *it)
+{
+	if (it->instructions && it->period_type != PRISM_ITRACE_INSNS)
+		return "instruction periods in time or ticks are not supported: give one in "
+		       "instructions (i1i, i10000i)";
+	if (it->callchain)
+		return "g (call chains on samples) is not supported";
+	if (it->skip)
+		return "s (skipping events) is not supported";
+	if (!it->instructions && !it->branches && !it->errors)
+		return "nothing to synthesize: give i, b, c, r or e";
+	return NULL;
+}
+
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 		  const struct prism_itrace *itrace, bool flags, const char *input)
 {

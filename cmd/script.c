@@ -824,7 +824,7 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--itrace=<opts>]",
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
@@ -886,6 +886,8 @@ int cmd_script(int argc, const char **argv)
 	if (itrace && prism_itrace__parse(itrace, &it, &bad))
 		usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows", itrace,
 			    *bad);
+	if (itrace && script_itrace_unsupported(&it))
+		usage_error(usage, opts, "--itrace %s: %s", itrace, script_itrace_unsupported(&it));
 	if (itrace && ((fields && strcmp(fields, "+flags")) || csv || json || dump))
 		usage_error(usage, opts,
 			    "--itrace prints perf's layout: only -F +flags goes with it");

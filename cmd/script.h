@@ -89,5 +89,7 @@ struct prism_tasks;
 struct prism_symbols;
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 		  const struct prism_itrace *itrace, bool flags, const char *input);
+/* why prism cannot do these --itrace options, or NULL */
+const char *script_itrace_unsupported(const struct prism_itrace *it);
 
 #endif /* PRISM_CMD_SCRIPT_H */

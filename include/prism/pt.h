@@ -125,7 +125,8 @@ struct prism_itrace {
 };
 /*
  * prism_itrace__parse - perf's --itrace letters: i[PERIOD], b, c, r, e,
- * g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns; default i100us)
+ * g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns, a bare N in ns;
+ * default i100us)
  *
  * Return: 0, or -EINVAL with @bad pointing at the letter not understood.
  */
@@ -169,7 +170,11 @@ struct prism_pt_decoder_opts {
 	struct prism_symbols *sy; /* code: the files the maps name (fed the side-band) */
 	struct prism_tasks *tasks; /* thread -> process */
 };
-/* NULL + errno; -PRISM_E_UNSUPPORTED without libipt */
+/*
+ * NULL + errno: PRISM_E_UNSUPPORTED without libipt, EINVAL for an
+ * instruction period not counted in instructions (time and ticks are not
+ * done)
+ */
 PRISM_API struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opts *o);
 PRISM_API void prism_pt_decoder__free(struct prism_pt_decoder *d);
 /* an AUXTRACE record and its bytes (copied) */

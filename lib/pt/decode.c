@@ -77,7 +77,7 @@ struct queue {
 	bool pend;
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
-	uint64_t insn_count, last_insn_time;
+	uint64_t insn_count;
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
 	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
 	/* the code mapping last read */
@@ -169,8 +169,14 @@ static int read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint
 
 struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opts *o)
 {
-	struct prism_pt_decoder *d = calloc(1, sizeof(*d));
+	struct prism_pt_decoder *d;
 
+	/* periods are counted in instructions only */
+	if (o->itrace.instructions && o->itrace.period_type != PRISM_ITRACE_INSNS) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	d->o = *o;
@@ -469,12 +475,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		bool due;
 
 		q->insn_count++;
-		if (o->period_type == PRISM_ITRACE_INSNS)
-			due = q->insn_count >= o->period;
-		else if (o->period_type == PRISM_ITRACE_NS)
-			due = q->time - q->last_insn_time >= o->period;
-		else
-			due = true;
+		due = q->insn_count >= o->period;
 		if (due) {
 			struct prism_pt_item *it = push(q, PRISM_PT_INSN);
 
@@ -485,7 +486,6 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				q->last_insn = it;
 			}
 			q->insn_count = 0;
-			q->last_insn_time = q->time;
 		}
 	}
 	q->pend_flags = class_flags(insn->iclass);

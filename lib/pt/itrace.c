@@ -9,7 +9,7 @@
 #include <prism/pt.h>
 #include <prism/strbuf.h>
 
-/* "100us", "1i", "10000": a period after 'i' */
+/* "100us", "1i", "10000" (ns): a period after 'i' */
 static const char *period(const char *p, struct prism_itrace *o)
 {
 	char *end;
@@ -32,8 +32,7 @@ static const char *period(const char *p, struct prism_itrace *o)
 		o->period *= p[0] == 'm' ? 1000000 : p[0] == 'u' ? 1000 : 1;
 		return p + 2;
 	}
-	/* a bare number counts instructions */
-	o->period_type = PRISM_ITRACE_INSNS;
+	/* a bare number is in ns, as perf's default unit */
 	return p;
 }
 

@@ -17,7 +17,8 @@ bool prism_pt__names_intel_pt(const char *events)
 		bool starts = p == events || p[-1] == ',' || p[-1] == '{';
 		char next = p[8];
 
-		if (starts && (next == 0 || next == '/' || next == ':' || next == ',' || next == '}'))
+		if (starts &&
+		    (next == 0 || next == '/' || next == ':' || next == ',' || next == '}'))
 			return true;
 		p += 8;
 	}

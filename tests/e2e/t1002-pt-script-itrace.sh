@@ -63,6 +63,19 @@ check "missing code: an error line" grep -q 'code 5: Failed to get instruction' 
 check "missing code: the trace start into the missing file" \
 	grep -q '=> *55555555513d \[unknown\] (/nonexistent/pt-loop)' "$TMP/out"
 
+# periods in instructions
+$GEN --loops 9 --tsc-every 2 "$WL" "$TMP/per.data"
+for it in i3i i5ib i20i; do
+	perf script -i "$TMP/per.data" --itrace=$it >"$TMP/perf.txt" 2>/dev/null
+	prism script -i "$TMP/per.data" --itrace=$it >"$TMP/prism.txt" 2>/dev/null
+	check "--itrace=$it: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+done
+# what prism does not do is refused, not approximated
+for it in i i100us i7 i2t bg bs3; do
+	expect_exit 129 prism script -i "$TMP/per.data" --itrace=$it
+done
+
 # bad options and files without a trace
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=bq
 check "a bad --itrace letter is named" grep -q "'q'" <(prism script -i "$TMP/plain.data" --itrace=bq 2>&1)

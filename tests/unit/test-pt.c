@@ -277,7 +277,9 @@ static void test_itrace(void)
 	TEST_EQ(o.period_type, PRISM_ITRACE_NS);
 	TEST_EQ(prism_itrace__parse("i", &o, NULL), 0); /* perf's default i100us */
 	TEST_EQ_U64(o.period, 100000);
-	TEST_EQ(prism_itrace__parse("i10000", &o, NULL), 0);
+	TEST_EQ(prism_itrace__parse("i10000", &o, NULL), 0); /* perf: ns */
+	TEST_TRUE(o.period == 10000 && o.period_type == PRISM_ITRACE_NS);
+	TEST_EQ(prism_itrace__parse("i10000i", &o, NULL), 0);
 	TEST_TRUE(o.period == 10000 && o.period_type == PRISM_ITRACE_INSNS);
 	TEST_EQ(prism_itrace__parse("crg8s5", &o, NULL), 0);
 	TEST_TRUE(o.branches && o.calls && o.returns && o.callchain);
