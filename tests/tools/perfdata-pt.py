@@ -152,6 +152,13 @@ def run(o, t, ret_main, loops, tsc, first):
     t.put(b"\x99\x01")  # MODE.Exec: 64-bit
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
+    if not o.ovf and not o.tsc_every and loops > 64:
+        # the bits repeat every two iterations (one TNT byte each) until the last two
+        pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
+        t.flush()
+        t.buf += bytes([_pair_tnt()]) * pairs
+        t.starts.append(len(t.buf))
+        i -= 2 * pairs
     while i:
         t.branch(True)  # pt_leaf's ret (compressed)
         t.branch(i % 2 == 0)  # jz 2f
@@ -169,6 +176,14 @@ def run(o, t, ret_main, loops, tsc, first):
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
     if o.zoo:
         zoo(t, loop)
+
+
+def _pair_tnt():
+    """the TNT byte of iterations i (even) and i - 1 (odd, not the last)"""
+    v = 1
+    for b in (1, 1, 1, 1, 0, 1):  # ret, jz taken, jnz taken; ret, jz not, jnz taken
+        v = (v << 1) | b
+    return v << 1
 
 
 def zoo(t, ip):
