@@ -27,6 +27,15 @@
 #include "input.h"
 #include "script.h"
 
+#define NR_CACHE 4096
+
+struct addr_text {
+	uint64_t addr;
+	int32_t pid;
+	size_t len;
+	char *text;
+};
+
 struct spt {
 	struct prism_session *s;
 	struct prism_symbols *sy;
@@ -37,8 +46,13 @@ struct spt {
 	int width;
 	char mods[8];
 	uint64_t nr_errors;
-	struct prism_strbuf line;
+	struct prism_strbuf line, head;
 	struct prism_frame fr;
+	struct addr_text cache[NR_CACHE];
+	int32_t head_tid;
+	uint32_t head_cpu;
+	uint64_t head_us, head_period;
+	enum prism_pt_item_kind head_kind;
 	int err;
 };
 
@@ -156,26 +170,73 @@ static int on_user(void *ctx, const struct prism_event *ev)
 	return prism_symbols__event(p->sy, ev);
 }
 
+/* " %16lx sym+0xoff (dso)" of an address, cached: a trace's addresses repeat */
 static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t addr)
 {
-	prism_strbuf_addf(&p->line, " %16" PRIx64 " ", addr);
+	struct addr_text *c = &p->cache[(addr ^ (addr >> 12) ^ (uint64_t)it->pid * 31) % NR_CACHE];
+	struct prism_strbuf *sb = &p->line;
+	size_t at = sb->len;
+
+	if (c->text && c->addr == addr && c->pid == it->pid) {
+		prism_strbuf_add(sb, c->text, c->len);
+		return;
+	}
+	prism_strbuf_addf(sb, " %16" PRIx64 " ", addr);
 	if (addr && it->pid >= 0) {
 		prism_symbols__resolve(p->sy, (uint32_t)it->pid,
 				       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
 				       addr, &p->fr);
-		prism_frame__format_sym(&p->fr, PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO,
-					&p->line);
+		prism_frame__format_sym(&p->fr, PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, sb);
 	} else {
-		prism_strbuf_addstr(&p->line, "[unknown] ([unknown])");
+		prism_strbuf_addstr(sb, "[unknown] ([unknown])");
 	}
+	if (sb->failed)
+		return;
+	free(c->text);
+	c->len = sb->len - at;
+	c->text = malloc(c->len);
+	if (c->text)
+		memcpy(c->text, sb->buf + at, c->len);
+	c->addr = addr;
+	c->pid = it->pid;
+}
+
+/* "comm tid [cpu] time: period name: " of a sample, kept while they stay the same */
+static void put_head(struct spt *p, const struct prism_pt_item *it)
+{
+	struct prism_strbuf *sb = &p->line;
+	uint64_t us = it->time / 1000;
+	const char *comm;
+	char name[32];
+
+	if (p->head.len && p->head_tid == it->tid && p->head_cpu == it->cpu && p->head_us == us &&
+	    p->head_kind == it->kind && p->head_period == it->period) {
+		prism_strbuf_add(sb, p->head.buf, p->head.len);
+		return;
+	}
+	prism_strbuf_reset(&p->head);
+	comm = it->tid >= 0 ? prism_tasks__comm(p->tasks, (uint32_t)it->tid) : NULL;
+	prism_strbuf_addf(&p->head, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
+	if (p->cpu)
+		prism_strbuf_addf(&p->head, "[%03u] ", it->cpu);
+	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%06" PRIu64 ": ", us / 1000000,
+				  us % 1000000);
+	snprintf(name, sizeof(name), "%s%s",
+		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
+	prism_strbuf_addf(&p->head, "%10" PRIu64 " %*s: ", it->period, p->width, name);
+	p->head_tid = it->tid;
+	p->head_cpu = it->cpu;
+	p->head_us = us;
+	p->head_kind = it->kind;
+	p->head_period = it->period;
+	prism_strbuf_add(sb, p->head.buf, p->head.len);
 }
 
 static int print_item(void *ctx, const struct prism_pt_item *it)
 {
 	struct spt *p = ctx;
 	struct prism_strbuf *sb = &p->line;
-	const char *comm;
-	char name[32];
 
 	if (it->kind == PRISM_PT_ERROR) {
 		p->nr_errors++;
@@ -185,16 +246,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				  it->time / 1000000000, it->time % 1000000000, (int)it->cpu,
 				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
 	} else {
-		comm = it->tid >= 0 ? prism_tasks__comm(p->tasks, (uint32_t)it->tid) : NULL;
-		prism_strbuf_addf(sb, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
-		if (p->cpu)
-			prism_strbuf_addf(sb, "[%03u] ", it->cpu);
-		if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
-			prism_strbuf_addf(sb, "%5" PRIu64 ".%06" PRIu64 ": ", it->time / 1000000000,
-					  it->time % 1000000000 / 1000);
-		snprintf(name, sizeof(name), "%s%s",
-			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
-		prism_strbuf_addf(sb, "%10" PRIu64 " %*s: ", it->period, p->width, name);
+		put_head(p, it);
 		if (p->flags) {
 			size_t at = sb->len;
 
@@ -235,10 +287,19 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 		  const struct prism_itrace *itrace, bool flags, const char *input)
 {
-	struct spt p = { .s = s, .sy = sy, .tasks = tasks, .flags = flags, .line = STRBUF_INIT };
+	/* static: the address cache is big for a stack */
+	static struct spt p;
+	size_t i;
 	struct prism_tool tool = { 0 };
 	int err;
 
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.sy = sy;
+	p.tasks = tasks;
+	p.flags = flags;
+	prism_strbuf_init(&p.line);
+	prism_strbuf_init(&p.head);
 	p.o.itrace = *itrace;
 	p.o.sy = sy;
 	p.o.tasks = tasks;
@@ -272,5 +333,8 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
 out:
 	prism_pt_decoder__free(p.d);
 	prism_strbuf_release(&p.line);
+	prism_strbuf_release(&p.head);
+	for (i = 0; i < NR_CACHE; i++)
+		free(p.cache[i].text);
 	return err ? 1 : 0;
 }
