@@ -76,6 +76,13 @@ for it in i i100us i7 i2t bg bs3; do
 	expect_exit 129 prism script -i "$TMP/per.data" --itrace=$it
 done
 
+# the binary elsewhere: found through --map-path and --symfs as for symbols
+prism script -i "$TMP/miss.data" --itrace=c --map-path "/nonexistent=$(dirname "$WL")" >"$TMP/out"
+check "--map-path: the calls decoded" test "$(grep -c 'pt_loop+0x5 .* => .* pt_leaf+0x0' "$TMP/out")" -eq 3
+mkdir -p "$TMP/symfs/nonexistent" && cp "$WL" "$TMP/symfs/nonexistent/"
+prism script -i "$TMP/miss.data" --itrace=c --symfs "$TMP/symfs" >"$TMP/out"
+check "--symfs: the calls decoded" test "$(grep -c 'pt_loop+0x5 .* => .* pt_leaf+0x0' "$TMP/out")" -eq 3
+
 # bad options and files without a trace
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=bq
 check "a bad --itrace letter is named" grep -q "'q'" <(prism script -i "$TMP/plain.data" --itrace=bq 2>&1)
