@@ -242,12 +242,8 @@ int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrac
 	q = queue_get(d, d->per_cpu ? at->cpu : at->tid);
 	if (!q)
 		return -ENOMEM;
-	if (!d->per_cpu) {
-		q->tid = (int32_t)at->tid;
-		q->pid = d->o.tasks ? (int32_t)prism_tasks__pid(d->o.tasks, at->tid) : -1;
-		if (q->pid < 0)
-			q->pid = q->tid;
-	}
+	if (!d->per_cpu)
+		q->tid = (int32_t)at->tid; /* its process: at the run, once the COMMs are read */
 	q->cpu = at->cpu;
 	if (at->size > SIZE_MAX - q->len)
 		return -ENOMEM;
@@ -660,10 +656,19 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 	int err;
 
 	for (i = 0; i < d->nr_qs; i++) {
-		err = queue_start(&d->qs[i]);
+		struct queue *q = &d->qs[i];
+
+		err = queue_start(q);
 		if (err)
 			return err;
-		follow_switches(&d->qs[i]);
+		if (!d->per_cpu) {
+			q->pid = d->o.tasks ?
+					 (int32_t)prism_tasks__pid(d->o.tasks, (uint32_t)q->tid) :
+					 -1;
+			if (q->pid < 0)
+				q->pid = q->tid;
+		}
+		follow_switches(q);
 	}
 	for (;;) {
 		struct queue *best = NULL;

@@ -3,9 +3,10 @@
 # prism script --itrace against perf 6.1's perf script --itrace, line for
 # line, on synthesized Intel PT files (tests/tools/perfdata-pt.py): branches
 # (b, and with -F +flags), every instruction (i1i), calls (c), returns (r),
-# branches with errors (be); per thread with and without TSC, with timing
-# packets and an overflow, per CPU with switch side-band, a trace split over
-# AUXTRACE records, a truncated AUX area, a file's AUXTRACE_ERROR record.
+# branches with errors (be); per thread (the main thread and another) with and
+# without TSC, with timing packets and an overflow, per CPU with switch
+# side-band, a trace split over AUXTRACE records, a truncated AUX area, a
+# file's AUXTRACE_ERROR record; periods in instructions.
 # Pipe mode (which perf 6.1 cannot decode) against perf on the same trace in
 # a file; a trace split in pieces perf mis-decodes against prism's own
 # output of the whole; code that is missing gives error lines, not a crash.
@@ -15,7 +16,7 @@ require_pt_files
 for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-tsc --loops 5" \
 	"percpu:--per-cpu --loops 4" "percpu-notsc:--per-cpu --loops 3 --tsc-every 1" \
 	"split:--split 40 --loops 9" "trunc:--truncated --loops 10 --tsc-every 3" \
-	"error:--error --loops 2"; do
+	"error:--error --loops 2" "thread2:--thread2 --loops 4"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"

@@ -27,6 +27,8 @@ options:
   --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
                   CPU 0, thread 2 again on CPU 1, with SWITCH_CPU_WIDE side-band
                   (loops N, N+1, N+2)
+  --thread2       per thread, the trace of thread 4344 of process 4343 (not its
+                  main thread)
   --pipe          pipe mode (HEADER_ATTR records, no file header sections)
   --split N       the trace in AUXTRACE records of N bytes at most
   --map-path P    the name the MMAP2 record gives the workload
@@ -239,7 +241,7 @@ def tsc_to_ns(tsc):
 def segments(o):
     """(cpu, tid, first TSC, loops) of each run of pt_loop"""
     if not o.per_cpu:
-        return [(CPU, PID, 2000000, o.loops)]
+        return [(CPU, PID + 1 if o.thread2 else PID, 2000000, o.loops)]
     # thread 1 then thread 2 on CPU 0, thread 2 again on CPU 1
     return [(0, PID, 2000000, o.loops), (0, PID + 1, 2200000, o.loops + 1),
             (1, PID + 1, 2400000, o.loops + 2)]
@@ -282,7 +284,7 @@ def build(o):
     data += rec(79, 0, struct.pack("<QQQQQBB6x", TIME_SHIFT, TIME_MULT, TIME_ZERO, 0, 0, 1, 0))
     side.append((t0 - 2000, 3, 1 << 13, struct.pack("<II", PID, PID) + padded("pt-loop"),
                  PID, CPU))
-    if o.per_cpu:
+    if o.per_cpu or o.thread2:
         side.append((t0 - 1900, 3, 0, struct.pack("<II", PID, PID + 1) + padded("pt-loop-2"),
                      PID + 1, CPU))
     p_off, p_vaddr, p_filesz = text
@@ -292,7 +294,7 @@ def build(o):
                                                p_off & ~0xFFF, 8, 1, 4242, 0, 5, 2) +
                  padded(o.map_path or o.workload), PID, CPU))
     for cpu in sorted(traces):
-        tid = PID if cpu == segs[0][0] else PID + 1
+        tid = segs[0][1] if cpu == segs[0][0] else PID + 1
         side.append((t0 - 500 + cpu, 12, 0, struct.pack("<II", PID, tid), -PT_ID, cpu))
     if o.error:  # type 1, code 7 (overflow), fmt 1, at the loop's top
         side.append((None, 72, 0, struct.pack("<IIIIIIQQ64s", 1, 7, CPU, PID, PID, 1,
@@ -320,7 +322,7 @@ def build(o):
             chunk = payload[off:off + (o.split or len(payload))]
             data += rec(71, 0, struct.pack("<QQQIIII", len(chunk), off, 0x1234 + off,
                                            cpu if o.per_cpu else 0,
-                                           0xFFFFFFFF if o.per_cpu else PID, cpu, 0))
+                                           0xFFFFFFFF if o.per_cpu else segs[0][1], cpu, 0))
             data += chunk
             off += len(chunk)
     data += rec(68, 0, b"")  # FINISHED_ROUND
@@ -363,7 +365,7 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = False
+    per_cpu = thread2 = False
 
 
 def main(argv):
@@ -380,7 +382,7 @@ def main(argv):
             o.map_path = next(it, None)
         elif a == "--no-tsc":
             o.tsc = False
-        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu"):
+        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
