@@ -53,6 +53,8 @@ struct spt {
 	uint32_t head_cpu;
 	uint64_t head_us, head_period;
 	enum prism_pt_item_kind head_kind;
+	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
+	void *fn_ctx;
 	int err;
 };
 
@@ -237,7 +239,15 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 {
 	struct spt *p = ctx;
 	struct prism_strbuf *sb = &p->line;
+	char name[32];
 
+	if (p->fn) {
+		if (it->kind == PRISM_PT_ERROR)
+			return 0;
+		snprintf(name, sizeof(name), "%s%s",
+			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
+		return p->fn(p->fn_ctx, it, name);
+	}
 	if (it->kind == PRISM_PT_ERROR) {
 		p->nr_errors++;
 		prism_strbuf_addf(sb,
@@ -284,8 +294,9 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 	return NULL;
 }
 
-int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input)
+static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input,
+		  pt_sample_fn *fn, void *fn_ctx)
 {
 	/* static: the address cache is big for a stack */
 	static struct spt p;
@@ -298,6 +309,8 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.sy = sy;
 	p.tasks = tasks;
 	p.flags = flags;
+	p.fn = fn;
+	p.fn_ctx = fn_ctx;
 	prism_strbuf_init(&p.line);
 	prism_strbuf_init(&p.head);
 	p.o.itrace = *itrace;
@@ -337,4 +350,16 @@ out:
 	for (i = 0; i < NR_CACHE; i++)
 		free(p.cache[i].text);
 	return err ? 1 : 0;
+}
+
+int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input)
+{
+	return decode(s, sy, tasks, itrace, flags, input, NULL, NULL);
+}
+
+int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx)
+{
+	return decode(s, sy, tasks, itrace, false, input, fn, ctx);
 }

@@ -91,5 +91,13 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
 		  const struct prism_itrace *itrace, bool flags, const char *input);
 /* why prism cannot do these --itrace options, or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
+/*
+ * The same decoding, each sample handed to @fn with its event's name
+ * ("branches:uH"), errors left out (prism report).  Return: exit status.
+ */
+struct prism_pt_item;
+typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);
+int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx);
 
 #endif /* PRISM_CMD_SCRIPT_H */
