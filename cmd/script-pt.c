@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <prism/core.h>
 #include <prism/error.h>
 #include <prism/evsel.h>
 #include <prism/pt.h>
@@ -304,6 +305,11 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	struct prism_tool tool = { 0 };
 	int err;
 
+	if (!prism_feature_enabled(PRISM_FEATURE_LIBIPT)) {
+		error("this prism was built without libipt: it cannot decode Intel PT traces");
+		hint("%s", prism_feature_hint(PRISM_FEATURE_LIBIPT));
+		return 1;
+	}
 	memset(&p, 0, sizeof(p));
 	p.s = s;
 	p.sy = sy;
