@@ -89,7 +89,11 @@ ifneq ($(NO_LIBPQ),1)
 HAVE_LIBPQ := $(call probe,libpq,$(PQ_CFLAGS) -lpq)
 endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB LIBSQLITE3 LIBPQ
+ifneq ($(NO_LIBIPT),1)
+HAVE_LIBIPT := $(call probe,libipt,-lipt)
+endif
+
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB LIBSQLITE3 LIBPQ LIBIPT
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
@@ -100,6 +104,7 @@ LIBS_LIBBZ2 := -lbz2
 LIBS_ZLIB := -lz
 LIBS_LIBSQLITE3 := -lsqlite3
 LIBS_LIBPQ := -lpq
+LIBS_LIBIPT := -lipt
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -113,6 +118,7 @@ FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
 FEATURE_SRCS_ZLIB := lib/export/gzip.c
 FEATURE_SRCS_LIBSQLITE3 := lib/export/sql-sqlite.c
 FEATURE_SRCS_LIBPQ := lib/export/sql-pg.c
+FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \
@@ -399,6 +405,9 @@ FUZZ_SEEDS_fuzz-compressed = $(wildcard tests/data/fuzz-regress/*.comp)
 FUZZ_SEED_CMD_fuzz-compressed = python3 tests/fuzz/make-seeds.py compressed $(1) \
 	$(FUZZ_FIXTURES)/perf-6.1/*.data >/dev/null
 FUZZ_DICT_fuzz-compressed = session
+# fuzz-pt: Intel PT files of tests/tools/perfdata-pt.py (the AUX path)
+FUZZ_SEED_CMD_fuzz-pt = tests/fuzz/make-pt-seeds.sh $(1)
+FUZZ_DICT_fuzz-pt = session
 
 $(FUZZ_DIR)/lib/%.o: lib/%.c $(FUZZ_DIR)/CFLAGS
 	@mkdir -p $(dir $@)

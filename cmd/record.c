@@ -17,6 +17,7 @@
 #include <prism/error.h>
 #include <prism/evspec.h>
 #include <prism/offcpu-data.h>
+#include <prism/pt.h>
 #include <prism/record.h>
 #include <prism/session.h>
 
@@ -301,6 +302,8 @@ struct prism_evspecs *record_specs;
 int record_opt_event(const struct option_def *opt, const char *arg)
 {
 	(void)opt;
+	if (prism_pt__names_intel_pt(arg))
+		exit(record_pt_refusal(arg));
 	if (!record_specs) {
 		record_specs = prism_evspecs__new();
 		if (!record_specs)

@@ -299,6 +299,21 @@ PRISM_API const char *prism_symbols__kernel_build_id(struct prism_symbols *sy);
 PRISM_API int prism_buildid_cache__add(const char *dir, const char *name, const char *hex,
 				       const char *src, const char *leaf);
 
+/* a mapping of code and the file that holds it */
+struct prism_code_map {
+	uint64_t start, end, pgoff; /* [start, end) maps the file from offset pgoff */
+	const char *path; /* the binary as found here (owned by the prism_symbols object) */
+	struct prism_dso *dso;
+};
+/*
+ * prism_symbols__code_map - the mapping of process @pid at @addr and the
+ * file whose bytes are there (user DSOs and the vdso, found as for symbols)
+ *
+ * Return: 0, or -ENOENT when no map covers @addr or its file is not here.
+ */
+PRISM_API int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t addr,
+				      struct prism_code_map *out);
+
 /* DSO facts */
 PRISM_API const char *prism_dso__name(const struct prism_dso *dso); /* short name */
 PRISM_API const char *prism_dso__path(const struct prism_dso *dso); /* long name */

@@ -169,3 +169,14 @@ check_offcpu_share() { # OFF WL FUNC...
 			awk -v m="${ms:-0}" -v n="${ns:-0}" 'BEGIN { r = m * 1e6 / (n ? n : 1); exit !(r >= 0.95 && r <= 1.01) }'
 	done
 }
+
+# require_pt_files: what the Intel PT tests need (perf, python3, a prism built
+# with libipt, the pt-loop workload); sets WL (the workload) and GEN (the generator)
+require_pt_files() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	prism version --build-options | grep -q 'intel-pt: \[ on' || skip "prism built without libipt"
+	WL=$PRISM_OUT/tests/workloads/pt-loop
+	[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
+	GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
+}
