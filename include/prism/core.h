@@ -37,7 +37,7 @@ PRISM_API const char *prism_version(void);
 	_(LIBBZ2, "bzip2", "libbz2-dev")                       \
 	_(ZLIB, "zlib", "zlib1g-dev")                          \
 	_(LIBSQLITE3, "sqlite", "libsqlite3-dev")              \
-	_(LIBPQ, "postgresql", "libpq-dev")              \
+	_(LIBPQ, "postgresql", "libpq-dev")                    \
 	_(LIBIPT, "intel-pt", "libipt-dev")
 
 enum prism_feature {
