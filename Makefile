@@ -78,8 +78,22 @@ endif
 ifneq ($(NO_LIBBZ2),1)
 HAVE_LIBBZ2 := $(call probe,libbz2,-lbz2)
 endif
+ifneq ($(NO_ZLIB),1)
+HAVE_ZLIB := $(call probe,zlib,-lz)
+endif
+ifneq ($(NO_LIBSQLITE3),1)
+HAVE_LIBSQLITE3 := $(call probe,libsqlite3,-lsqlite3)
+endif
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+ifneq ($(NO_LIBPQ),1)
+HAVE_LIBPQ := $(call probe,libpq,$(PQ_CFLAGS) -lpq)
+endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2
+ifneq ($(NO_LIBIPT),1)
+HAVE_LIBIPT := $(call probe,libipt,-lipt)
+endif
+
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB LIBSQLITE3 LIBPQ LIBIPT
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
@@ -87,6 +101,10 @@ LIBS_LIBDW := -ldw -lelf
 LIBS_LIBBPF := -lbpf -lelf -lz
 LIBS_LIBIBERTY := -liberty
 LIBS_LIBBZ2 := -lbz2
+LIBS_ZLIB := -lz
+LIBS_LIBSQLITE3 := -lsqlite3
+LIBS_LIBPQ := -lpq
+LIBS_LIBIPT := -lipt
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -94,9 +112,13 @@ FEATURE_SRCS_LIBTRACEEVENT := lib/tp/tp.c lib/tp/compiled.c
 FEATURE_SRCS_LIBZSTD := lib/data/zstd.c
 FEATURE_SRCS_LIBELF :=
 FEATURE_SRCS_LIBDW := lib/symbol/srcline.c lib/symbol/unwind.c
-FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c
+FEATURE_SRCS_LIBBPF := lib/offcpu/offcpu.c lib/trace/strings.c lib/offcpu/offcpu-ustacks.c
 FEATURE_SRCS_LIBIBERTY := lib/symbol/demangle.c
 FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
+FEATURE_SRCS_ZLIB := lib/export/gzip.c
+FEATURE_SRCS_LIBSQLITE3 := lib/export/sql-sqlite.c
+FEATURE_SRCS_LIBPQ := lib/export/sql-pg.c
+FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \
@@ -141,7 +163,7 @@ STRING_OPS := $(shell t=$$(mktemp) && $(CC) $(STRING_OPS) -x c -c -o $$t /dev/nu
 BASE_CFLAGS := $(STRING_OPS) -std=gnu11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -fvisibility=hidden \
 	-DPRISM_VERSION='"$(PRISM_VERSION)"' $(WARNINGS) $(SAN_FLAGS) -MMD -MP
 LIB_CFLAGS := $(BASE_CFLAGS) $(FEATURE_DEFS) -Iinclude -Ilib \
-	$(shell pkg-config --cflags libtraceevent 2>/dev/null)
+	$(shell pkg-config --cflags libtraceevent 2>/dev/null) $(PQ_CFLAGS)
 CMD_CFLAGS := $(BASE_CFLAGS) -Iinclude
 TEST_CFLAGS := $(BASE_CFLAGS) $(FEATURE_DEFS) -Iinclude -Ilib -Itests/unit
 LDLIBS := $(FEATURE_LIBS) -lm
@@ -395,6 +417,9 @@ FUZZ_SEEDS_fuzz-compressed = $(wildcard tests/data/fuzz-regress/*.comp)
 FUZZ_SEED_CMD_fuzz-compressed = python3 tests/fuzz/make-seeds.py compressed $(1) \
 	$(FUZZ_FIXTURES)/perf-6.1/*.data >/dev/null
 FUZZ_DICT_fuzz-compressed = session
+# fuzz-pt: Intel PT files of tests/tools/perfdata-pt.py (the AUX path)
+FUZZ_SEED_CMD_fuzz-pt = tests/fuzz/make-pt-seeds.sh $(1)
+FUZZ_DICT_fuzz-pt = session
 
 $(FUZZ_DIR)/lib/%.o: lib/%.c $(FUZZ_DIR)/CFLAGS
 	@mkdir -p $(dir $@)

@@ -86,5 +86,7 @@ int cmd_report(int argc, const char **argv);
 int cmd_offcpu(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
+int cmd_export(int argc, const char **argv);
+int cmd_stat(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

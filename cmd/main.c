@@ -34,6 +34,9 @@ const struct cmd_struct commands[] = {
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
+	{ "export", cmd_export,
+	  "write a profile or trace for other tools: sqlite, postgresql, pprof, perfetto, speedscope" },
+	{ "stat", cmd_stat, "count events of a command, CPUs or threads (like perf stat)" },
 	{ "top", cmd_top, "live CPU utilization per task, CPU and syscall, refreshed (like top)" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);

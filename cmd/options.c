@@ -102,8 +102,8 @@ static void short_usage(const char *const *usage, const struct option_def *o)
 	const char *cmd = usage[0] ? usage[0] : "prism";
 	size_t len = strcspn(cmd, " ");
 
-	/* "prism report [-i ...]" -> "prism report" */
-	if (cmd[len] == ' ' && cmd[len + 1] != '[' && cmd[len + 1] != '-' && cmd[len + 1] != '<')
+	/* "prism report [-i ...]" -> "prism report"; "prism export pprof [...]" keeps three */
+	while (cmd[len] == ' ' && cmd[len + 1] != '[' && cmd[len + 1] != '-' && cmd[len + 1] != '<')
 		len += 1 + strcspn(cmd + len + 1, " ");
 	print_usage_lines(stderr, usage);
 	if (o) {

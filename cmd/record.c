@@ -17,6 +17,7 @@
 #include <prism/error.h>
 #include <prism/evspec.h>
 #include <prism/offcpu-data.h>
+#include <prism/pt.h>
 #include <prism/record.h>
 #include <prism/session.h>
 
@@ -58,6 +59,7 @@ static void print_error(const char *msg)
 /* --off-cpu: set by prism record only (prism trace shares record_run) */
 enum offcpu_method { OFFCPU_NONE, OFFCPU_BPF, OFFCPU_SCHED };
 static enum offcpu_method offcpu_method;
+static bool sched_kstack; /* --off-cpu=sched --off-cpu-kernel-stack */
 
 static void print_offcpu_stats(const struct prism_record_stats *st)
 {
@@ -97,6 +99,8 @@ static int add_sched_fallback(struct prism_record *r)
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = PERF_COUNT_SW_CONTEXT_SWITCHES;
 	ev.attr.sample_period = 1;
+	/* as the BPF method: the kernel stack, which costs most, only when asked */
+	ev.attr.exclude_callchain_kernel = !sched_kstack;
 	return prism_record__add_event(r, &ev);
 }
 
@@ -298,6 +302,8 @@ struct prism_evspecs *record_specs;
 int record_opt_event(const struct option_def *opt, const char *arg)
 {
 	(void)opt;
+	if (prism_pt__names_intel_pt(arg))
+		exit(record_pt_refusal(arg));
 	if (!record_specs) {
 		record_specs = prism_evspecs__new();
 		if (!record_specs)
@@ -533,7 +539,9 @@ static void cgroup2_root(char *buf, size_t len)
 
 static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
 {
-	char path[4096], root[1024];
+	static char path[4096]; /* offcpu_opts.cgroup */
+	char root[1024];
+	uint64_t id;
 	int err;
 
 	(void)opt;
@@ -542,13 +550,15 @@ static int opt_offcpu_cgroup(const struct option_def *opt, const char *arg)
 		snprintf(path, sizeof(path), "%s", arg);
 	else
 		snprintf(path, sizeof(path), "%s/%s", root, arg[0] == '/' ? arg + 1 : arg);
-	err = prism_offcpu_cgroup_id(path, &offcpu_opts.cgroup_id);
+	/* a cgroup v2 directory has an id */
+	err = prism_offcpu_cgroup_id(path, &id);
 	if (err) {
 		error("cannot use cgroup '%s' (%s): %s", arg, path, strerror(-err));
 		hint("give a cgroup v2 directory below %s, e.g. --off-cpu-cgroup system.slice",
 		     root);
 		return -1;
 	}
+	offcpu_opts.cgroup = path;
 	offcpu_tuned = "--off-cpu-cgroup";
 	return 0;
 }
@@ -682,9 +692,9 @@ int cmd_record(int argc, const char **argv)
 			"skips above a function without frame pointers (libc's)",
 			opt_offcpu_window),
 		OPT_BOOL(0, "off-cpu-kernel-stack", &offcpu_kstack,
-			 "bpf: also collect the kernel stack of each block (where in the kernel "
-			 "it waited); off by default, like perf: it costs about as much again "
-			 "per context switch as the user stack"),
+			 "also collect the kernel stack of each block (where in the kernel it "
+			 "waited); off by default (perf's --off-cpu has none): it costs more per "
+			 "context switch than the user stack"),
 		OPT_BOOL(
 			0, "include-self", &o.include_self,
 			"also trace prism itself (excluded by default, so it never records its own writes)"),
@@ -722,8 +732,9 @@ int cmd_record(int argc, const char **argv)
 	 */
 	if (o.callgraph == PRISM_CALLGRAPH_DWARF)
 		o.data_addr = true;
-	if (offcpu_kstack)
-		offcpu_tuned = "--off-cpu-kernel-stack";
+	if (offcpu_kstack && offcpu_method == OFFCPU_NONE)
+		usage_error(usage, opts, "--off-cpu-kernel-stack applies to --off-cpu only");
+	sched_kstack = offcpu_method == OFFCPU_SCHED && offcpu_kstack;
 	if (offcpu_opts.min_ns)
 		offcpu_tuned = "--min-block";
 	if (offcpu_opts.max_ns)

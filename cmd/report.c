@@ -13,6 +13,7 @@
 #include <prism/error.h>
 #include <prism/features.h>
 #include <prism/profile.h>
+#include <prism/pt.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/symbol.h>
@@ -22,6 +23,7 @@
 #include "input.h"
 #include "options.h"
 #include "report.h"
+#include "script.h"
 
 enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
 
@@ -41,7 +43,7 @@ static void strlist_release(struct strlist *l)
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
-	const char *title;
+	const char *title, *itrace;
 	const char *comm_list, *pid_list, *tid_list, *dso_list, *sym_list;
 	struct strlist map_path;
 	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
@@ -62,7 +64,8 @@ struct report {
 	struct prism_session *s;
 	struct prism_symbols *sy;
 	struct prism_tasks *tasks;
-	struct prism_profile **profiles; /* by evsel index */
+	struct prism_profile **profiles; /* by evsel index; --itrace: branches, instructions */
+	char *pt_names[2]; /* --itrace: the synthesized events' names */
 	bool *excluded; /* by evsel index: not the --event one */
 	size_t nr_evsels;
 	struct prism_callchain cc;
@@ -326,15 +329,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	 * empty chain its only row: no caller row and no graph, as in perf)
 	 */
 	nochain = chain && !r->cc.nr;
-	if (!chain || !r->cc.nr) {
-		if (!r->cc.alloc) {
-			r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
-			r->cc.alloc = 1;
-		}
-		prism_symbols__resolve(r->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,
-				       s->ip, &r->cc.frames[0]);
-		r->cc.nr = 1;
-	}
+	if ((!chain || !r->cc.nr) && prism_symbols__sample_ip(r->sy, ev, &r->cc))
+		return -ENOMEM;
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
@@ -464,7 +460,7 @@ static void add_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 	prism_strbuf_addf(out, "  %s%7.2f%%%s", c, pct, *c ? COLOR_RESET : "");
 }
 
-static void print_section(struct report *r, struct prism_evsel *evsel, struct prism_profile *p,
+static void print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller)
 {
 	struct prism_strbuf out = STRBUF_INIT;
@@ -510,7 +506,7 @@ static void print_section(struct report *r, struct prism_evsel *evsel, struct pr
 			samples_w = strlen(buf);
 	}
 	ns = convert_unit((unsigned long)prism_profile__nr_samples(p), &unit);
-	printf("# Samples: %lu%c of event '%s'\n", ns, unit, prism_evsel__name(evsel));
+	printf("# Samples: %lu%c of event '%s'\n", ns, unit, name);
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 
 	/* column headers and the dotted line under them */
@@ -604,8 +600,10 @@ static void print_report(struct report *r)
 	for (i = 0; i < r->nr_evsels; i++) {
 		if (!r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
 			continue;
-		print_section(r, prism_session__evsel(r->s, i), r->profiles[i], children, graph,
-			      caller);
+		print_section(r,
+			      r->itrace ? r->pt_names[i] :
+					  prism_evsel__name(prism_session__evsel(r->s, i)),
+			      r->profiles[i], children, graph, caller);
 	}
 }
 
@@ -647,6 +645,41 @@ static struct prism_profile *profile_of(struct report *r, struct prism_evsel *ev
 		exit(1);
 	}
 	return r->profiles[idx];
+}
+
+/* --itrace: a synthesized sample into its event's profile (branches first, as perf) */
+static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name)
+{
+	struct report *r = ctx;
+	int idx = it->kind == PRISM_PT_BRANCH ? 0 : 1;
+	struct prism_profile *p;
+
+	if (!r->profiles) {
+		r->profiles = xcalloc(2, sizeof(*r->profiles));
+		r->nr_evsels = 2;
+	}
+	if (!r->profiles[idx]) {
+		unsigned int mask = 0;
+		size_t i;
+
+		for (i = 0; i < r->nr_keys; i++)
+			mask |= 1u << r->keys[i];
+		r->profiles[idx] = prism_profile__new(r->sy, mask);
+		if (!r->profiles[idx])
+			return -ENOMEM;
+		r->pt_names[idx] = xstrdup(name);
+	}
+	p = r->profiles[idx];
+	if (!r->cc.alloc) {
+		r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
+		r->cc.alloc = 1;
+	}
+	prism_symbols__resolve(r->sy, (uint32_t)it->pid,
+			       it->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+			       it->ip, &r->cc.frames[0]);
+	return prism_profile__add(
+		p, it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL,
+		(uint32_t)it->pid, (uint32_t)it->tid, it->cpu, it->period, r->cc.frames, 1);
 }
 
 static bool any_profile(const struct report *r)
@@ -716,6 +749,8 @@ static void free_report(struct report *r)
 	free(r->profiles);
 	free(r->excluded);
 	prism_callchain__release(&r->cc);
+	free(r->pt_names[0]);
+	free(r->pt_names[1]);
 	prism_symbols__free(r->sy);
 	prism_tasks__free(r->tasks);
 	prism_session__free(r->s);
@@ -752,6 +787,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOL(0, "no-children", &r.no_children,
 			 "only self overhead, even with call chains"),
 		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
+		OPT_STRING(0, "itrace", &r.itrace, "opts",
+			   "report the Intel PT trace's synthesized samples, as perf: iNi every "
+			   "N-th instruction, b branches, c calls, r returns"),
 		OPT_BOOL(0, "header", &r.header,
 			 "print the file's header (every feature, as perf's --header -I) before "
 			 "the report"),
@@ -818,6 +856,8 @@ int cmd_report(int argc, const char **argv)
 	struct prism_symbols_opts so = { 0 };
 	struct prism_tool tool = { 0 };
 	int err, ret = 0;
+	struct prism_itrace it;
+	const char *bad = NULL;
 
 	argc = parse_options(argc, argv, opts, usage, 0);
 	if (argc)
@@ -826,6 +866,14 @@ int cmd_report(int argc, const char **argv)
 		usage_error(usage, opts, "--children and --no-children cannot be combined");
 	if (r.folded + !!r.flamegraph > 1)
 		usage_error(usage, opts, "--folded and --flamegraph cannot be combined");
+	if (r.itrace &&
+	    (prism_itrace__parse(r.itrace, &it, &bad) || script_itrace_unsupported(&it)))
+		usage_error(usage, opts, "--itrace %s: %s", r.itrace,
+			    bad ? "a letter prism does not know" : script_itrace_unsupported(&it));
+	if (r.itrace && (r.csv_dir || r.folded || r.flamegraph || r.comm_list || r.pid_list ||
+			 r.tid_list || r.event || r.time_str))
+		usage_error(usage, opts,
+			    "--itrace goes with the text report only, without filters");
 	r.children_set = r.children || r.no_children;
 	if (parse_sort(&r) || parse_time(&r) || parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
 	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
@@ -881,6 +929,13 @@ int cmd_report(int argc, const char **argv)
 	tool.other = on_other;
 	tool.user = on_other;
 	tool.other_all = r.csv != NULL;
+	if (r.itrace) {
+		if (pt_decode(r.s, r.sy, r.tasks, &it, r.input, pt_sample, &r))
+			ret = 1;
+		else
+			print_report(&r);
+		goto out;
+	}
 	err = prism_session__process(r.s, &tool, &r);
 	if (report_process_result(r.s, r.input, err))
 		ret = 1;

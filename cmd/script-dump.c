@@ -6,8 +6,11 @@
  */
 #include <inttypes.h>
 
+#include <prism/error.h>
+#include <prism/pt.h>
 #include <prism/session.h>
 
+#include "cmd.h"
 #include "script.h"
 
 /* where perf -D says a record is: pipe mode counts from after the 16-byte pipe header */
@@ -26,9 +29,27 @@ void script_dump_malformed(const struct script_dump *d, const struct prism_sessi
 			  dump_offset(s, ev), ev->raw->size, prism_record_type_name(ev->type));
 }
 
-bool script_dump_record(struct script_dump *d, const struct prism_session *s,
-			struct prism_strbuf *sb, const struct prism_event *ev)
+/* perf -D: an AUXTRACE record's Intel PT packets under its line */
+static void dump_pt(struct script_dump *d, struct prism_strbuf *sb, const struct prism_event *ev,
+		    int (*flush)(void *ctx, struct prism_strbuf *sb), void *ctx)
 {
+	int err;
+
+	prism_strbuf_addstr(sb, ".\n");
+	err = prism_pt__dump_packets(ev->payload, ev->payload_size, sb, flush, ctx);
+	if (err == -PRISM_E_UNSUPPORTED && !d->no_libipt_warned) {
+		d->no_libipt_warned = true;
+		warning("this prism was built without libipt: Intel PT packets are not shown "
+			"(install libipt-dev and rebuild)");
+	}
+}
+
+bool script_dump_record(struct script_dump *d, const struct prism_session *s,
+			struct prism_strbuf *sb, const struct prism_event *ev,
+			int (*flush)(void *ctx, struct prism_strbuf *sb), void *ctx)
+{
+	struct prism_pt_info info;
+
 	size_t n = prism_session__nr_evsels(s);
 
 	/* as perf: the records a COMPRESSED one holds, not the container */
@@ -47,6 +68,12 @@ bool script_dump_record(struct script_dump *d, const struct prism_session *s,
 	prism_event__dump_tstamp(ev, d->sample_type, d->id_all, sb);
 	prism_strbuf_addf(sb, "%#" PRIx64 " [%#x]: PERF_RECORD_%s", dump_offset(s, ev),
 			  ev->raw->size, prism_record_type_name(ev->type));
-	prism_event__dump_detail(ev, sb);
+	if (ev->type == PRISM_RECORD_AUXTRACE_INFO)
+		d->intel_pt = !prism_pt_info__parse(ev, &info) &&
+			      info.type == PRISM_AUXTRACE_INTEL_PT;
+	if (!prism_pt__dump_detail(ev, sb))
+		prism_event__dump_detail(ev, sb);
+	if (ev->type == PRISM_RECORD_AUXTRACE && d->intel_pt && ev->payload)
+		dump_pt(d, sb, ev, flush, ctx);
 	return true;
 }

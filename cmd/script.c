@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <prism/pt.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/suggest.h>
@@ -660,11 +661,18 @@ static int dump_malformed(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
+static int dump_flush(void *ctx, struct prism_strbuf *sb)
+{
+	(void)sb; /* sc->line */
+	emit(ctx);
+	return 0;
+}
+
 static int dump_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
 
-	if (script_dump_record(&sc->dump, sc->s, &sc->line, ev))
+	if (script_dump_record(&sc->dump, sc->s, &sc->line, ev, dump_flush, sc))
 		emit(sc);
 	return 0;
 }
@@ -816,10 +824,11 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--itrace=<opts>]",
 		NULL
 	};
-	const char *input = NULL, *fields = NULL;
+	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
+	struct prism_itrace it;
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
 	struct prism_symbols_opts so = { 0 };
 	struct path_map map_path = { 0 };
@@ -846,6 +855,10 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
+		OPT_STRING(
+			0, "itrace", &itrace, "opts",
+			"decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
+			"(i1i: each), b branches, c calls, r returns, e errors (-F +flags only)"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",
@@ -870,7 +883,15 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
 	if (sc.max_stack < 0)
 		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
-	if (fields && parse_fields(&sc, fields)) {
+	if (itrace && prism_itrace__parse(itrace, &it, &bad))
+		usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows", itrace,
+			    *bad);
+	if (itrace && script_itrace_unsupported(&it))
+		usage_error(usage, opts, "--itrace %s: %s", itrace, script_itrace_unsupported(&it));
+	if (itrace && ((fields && strcmp(fields, "+flags")) || csv || json || dump))
+		usage_error(usage, opts,
+			    "--itrace prints perf's layout: only -F +flags goes with it");
+	if (!itrace && fields && parse_fields(&sc, fields)) {
 		free(map_path.v);
 		return EXIT_USAGE;
 	}
@@ -901,11 +922,16 @@ int cmd_script(int argc, const char **argv)
 		err = 1;
 		goto out;
 	}
+	if (itrace) {
+		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, fields != NULL, input);
+		goto out;
+	}
 	if (dump) {
 		tool.other = dump_record;
 		tool.other_all = true;
 		tool.sample = dump_record;
 		tool.user = dump_record;
+		tool.auxtrace_data = true;
 		tool.malformed = dump_malformed;
 	} else {
 		tool.other = on_record;

@@ -56,9 +56,17 @@ struct script_dump {
 	size_t nr_evsels;
 	uint64_t sample_type;
 	bool id_all;
+	bool intel_pt; /* an AUXTRACE_INFO of Intel PT was read: AUXTRACE data is its packets */
+	bool no_libipt_warned;
 };
+/*
+ * -D: a record; an AUXTRACE's Intel PT packets are appended in pieces,
+ * @flush(@ctx, @sb) writing each.  Return: false for a record perf does
+ * not show (nothing appended), else true.
+ */
 bool script_dump_record(struct script_dump *d, const struct prism_session *s,
-			struct prism_strbuf *sb, const struct prism_event *ev);
+			struct prism_strbuf *sb, const struct prism_event *ev,
+			int (*flush)(void *ctx, struct prism_strbuf *sb), void *ctx);
 /* -D: a record the session skipped: its bytes, and why it has no decoded line */
 void script_dump_malformed(const struct script_dump *d, const struct prism_session *s,
 			   struct prism_strbuf *sb, const struct prism_event *ev);
@@ -71,5 +79,25 @@ struct script_stat {
 /* feed a record; at a STAT_ROUND, append perf script's lines; 0 or -ENOMEM */
 int script_stat_event(struct script_stat *st, struct prism_session *s, const struct prism_event *ev,
 		      struct prism_strbuf *sb);
+
+/*
+ * --itrace: decode the file's Intel PT trace into perf's synthesized samples
+ * and print them (cmd/script-pt.c); @flags: -F +flags.  Return: exit status.
+ */
+struct prism_itrace;
+struct prism_tasks;
+struct prism_symbols;
+int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input);
+/* why prism cannot do these --itrace options, or NULL */
+const char *script_itrace_unsupported(const struct prism_itrace *it);
+/*
+ * The same decoding, each sample handed to @fn with its event's name
+ * ("branches:uH"), errors left out (prism report).  Return: exit status.
+ */
+struct prism_pt_item;
+typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);
+int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx);
 
 #endif /* PRISM_CMD_SCRIPT_H */

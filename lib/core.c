@@ -32,6 +32,9 @@ const char *prism_version(void)
 #ifndef HAVE_LIBIBERTY
 #define HAVE_LIBIBERTY 0
 #endif
+#ifndef HAVE_LIBIPT
+#define HAVE_LIBIPT 0
+#endif
 
 /* " LIBBPF LIBDW ": the features the build left out on purpose (NO_LIBBPF=1 ...) */
 #ifndef PRISM_DISABLED_FEATURES

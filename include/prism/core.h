@@ -34,7 +34,11 @@ PRISM_API const char *prism_version(void);
 	_(LIBDW, "libdw", "libdw-dev")                         \
 	_(LIBBPF, "bpf", "libbpf-dev clang llvm bpftool")      \
 	_(LIBIBERTY, "demangle", "libiberty-dev")              \
-	_(LIBBZ2, "bzip2", "libbz2-dev")
+	_(LIBBZ2, "bzip2", "libbz2-dev")                       \
+	_(ZLIB, "zlib", "zlib1g-dev")                          \
+	_(LIBSQLITE3, "sqlite", "libsqlite3-dev")              \
+	_(LIBPQ, "postgresql", "libpq-dev")                    \
+	_(LIBIPT, "intel-pt", "libipt-dev")
 
 enum prism_feature {
 #define PRISM_FEATURE_ENUM(id, name, pkg) PRISM_FEATURE_##id,

@@ -209,6 +209,9 @@ struct prism_event {
 	uint32_t type;
 	uint64_t file_offset; /* where the record starts (in its chunk, if compressed) */
 	bool compressed; /* came out of a COMPRESSED record */
+	/* AUXTRACE: the trace bytes after the record (struct prism_tool's auxtrace_data) */
+	const void *payload;
+	uint64_t payload_size;
 	struct prism_evsel *evsel; /* the record's event; NULL for user records */
 	struct prism_sample sample; /* SAMPLE, or the sample_id trailer */
 	union {

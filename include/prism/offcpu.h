@@ -68,7 +68,7 @@ struct prism_offcpu_opts {
 	size_t nr_tids;
 	bool follow_children; /* processes in pids (and added later) include their descendants */
 	bool task_filter; /* filter on tasks even with no pids/tids yet (add them later) */
-	uint64_t cgroup_id; /* only tasks in this cgroup (v2) or below it; 0 = any */
+	const char *cgroup; /* only tasks in this cgroup v2 directory (a path) or below it */
 	uint32_t max_stack_depth; /* frames per stack; 0 = 127 (capped by perf_event_max_stack) */
 	uint32_t max_stacks; /* distinct stacks; 0 = 16384 */
 	uint32_t max_entries; /* distinct (task, stacks, state) sums; 0 = 32768 */
@@ -190,7 +190,7 @@ struct prism_offcpu;
 PRISM_API int prism_offcpu_check(char *reason, size_t len);
 
 /**
- * prism_offcpu_cgroup_id - the id of a cgroup v2 directory, for opts.cgroup_id
+ * prism_offcpu_cgroup_id - the id of a cgroup v2 directory (fails for other paths)
  * @path: e.g. /sys/fs/cgroup/system.slice
  * @id: result
  *

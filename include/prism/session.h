@@ -64,6 +64,12 @@ struct prism_tool {
 	int (*malformed)(void *ctx, const struct prism_event *ev);
 	bool other_all; /* send every kernel record without a set callback to 'other' */
 	/*
+	 * hand 'user' the trace bytes that follow each AUXTRACE record
+	 * (ev->payload, ev->payload_size); without it they are stepped over
+	 * unread
+	 */
+	bool auxtrace_data;
+	/*
 	 * Instead of 'sample', for a tool that needs only the basic fields of
 	 * samples: they come decoded straight from the record into a small
 	 * struct, without the struct prism_event being filled (prism util on

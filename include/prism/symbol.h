@@ -73,6 +73,8 @@ struct prism_frame {
 	const void *sym_id; /* identity of the symbol (for grouping), NULL when unresolved */
 	uint64_t sym_start; /* symbol start, in the DSO's address space */
 	uint64_t symoff; /* dso_addr - sym_start */
+	uint64_t sym_end; /* symbol end (exclusive), in the DSO's address space */
+	uint8_t sym_binding; /* STB_LOCAL, STB_GLOBAL, STB_WEAK of the ELF symbol */
 	bool kernel; /* a kernel-space address (cpumode kernel / guest kernel) */
 	enum prism_frame_kind kind;
 };
@@ -160,6 +162,13 @@ struct prism_callchain {
 #define PRISM_CALLCHAIN_INLINE_UNWOUND 2u
 PRISM_API int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event *ev,
 				       struct prism_callchain *cc, unsigned int flags);
+/*
+ * prism_symbols__sample_ip - make @cc the sample's own address alone, for a
+ * sample without a call chain or one of which nothing could be unwound
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_symbols__sample_ip(struct prism_symbols *sy, const struct prism_event *ev,
+				       struct prism_callchain *cc);
 /* frees the frames array (not the names); accepts an empty chain */
 PRISM_API void prism_callchain__release(struct prism_callchain *cc);
 
@@ -290,11 +299,32 @@ PRISM_API const char *prism_symbols__kernel_build_id(struct prism_symbols *sy);
 PRISM_API int prism_buildid_cache__add(const char *dir, const char *name, const char *hex,
 				       const char *src, const char *leaf);
 
+/* a mapping of code and the file that holds it */
+struct prism_code_map {
+	uint64_t start, end, pgoff; /* [start, end) maps the file from offset pgoff */
+	const char *path; /* the binary as found here (owned by the prism_symbols object) */
+	struct prism_dso *dso;
+};
+/*
+ * prism_symbols__code_map - the mapping of process @pid at @addr and the
+ * file whose bytes are there (user DSOs and the vdso, found as for symbols)
+ *
+ * Return: 0, or -ENOENT when no map covers @addr or its file is not here.
+ */
+PRISM_API int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t addr,
+				      struct prism_code_map *out);
+
 /* DSO facts */
 PRISM_API const char *prism_dso__name(const struct prism_dso *dso); /* short name */
 PRISM_API const char *prism_dso__path(const struct prism_dso *dso); /* long name */
 /* the file symbols were read from, NULL when none was found (or not loaded yet) */
 PRISM_API const char *prism_dso__symsrc(const struct prism_dso *dso);
 PRISM_API size_t prism_dso__nr_symbols(const struct prism_dso *dso);
+/*
+ * the build id known for the DSO (the file's header or its MMAP2 record, else
+ * the binary's symbols were read from) as hex into @hex, "" when none; NULL
+ * when @len is too small
+ */
+PRISM_API const char *prism_dso__build_id(const struct prism_dso *dso, char *hex, size_t len);
 
 #endif /* PRISM_SYMBOL_H */

@@ -25,6 +25,8 @@
 
 struct prism_session;
 struct prism_util;
+struct prism_event;
+struct prism_sample_basic;
 
 /* ---- feeding events (decoded from tracepoints, or synthetic) ---- */
 
@@ -350,6 +352,39 @@ PRISM_API int prism_util__report(struct prism_util *u, const struct prism_util_r
 PRISM_API int prism_util__process_calls(struct prism_util *u, const struct prism_util_process *p,
 					size_t nr[PRISM_UTIL_NR_KINDS],
 					const struct prism_util_call *calls[PRISM_UTIL_NR_KINDS]);
+
+/* one completed call, as the observer sees it */
+struct prism_util_call_span {
+	enum prism_util_call_kind kind;
+	int64_t id;
+	const char *name; /* display name (valid during the callback only) */
+	uint32_t cpu;
+	uint32_t pid, tid; /* the task the call counts for (0/0: an IRQ on an idle CPU) */
+	uint64_t start, end;
+};
+
+/*
+ * What prism_util__process() reads, handed on while it goes, for a tool
+ * that draws the same trace (prism export perfetto).  Every member may be
+ * NULL; callbacks return 0 or a negative error that stops the read.
+ */
+struct prism_util_observer {
+	/* each completed call: exactly those prism_util_call.count counts */
+	int (*call)(void *ctx, const struct prism_util_call_span *c);
+	/*
+	 * each event fed to the analysis (duplicates included) other than
+	 * syscall entries and exits
+	 */
+	int (*event)(void *ctx, const struct prism_util_event *ev);
+	/* each sample, after the analysis took it */
+	int (*sample)(void *ctx, const struct prism_sample_basic *b);
+	/* MMAP/MMAP2, COMM, FORK, EXIT and KSYMBOL records (for symbols and names) */
+	int (*record)(void *ctx, const struct prism_event *e);
+	void *ctx;
+};
+
+/* observe what the analysis is fed (call before prism_util__process()); @o is copied */
+PRISM_API void prism_util__set_observer(struct prism_util *u, const struct prism_util_observer *o);
 
 /**
  * prism_util_preset - the tracepoints the analysis uses, as "sys:name"

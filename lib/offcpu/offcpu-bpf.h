@@ -28,9 +28,6 @@
 #define OFFCPU_TRACK_MATCH 1u
 #define OFFCPU_TRACK_CHILDREN 2u
 
-/* the cgroup filter matches the cgroup or any descendant up to this depth */
-#define OFFCPU_MAX_CGROUP_LEVELS 16
-
 /*
  * The user context at switch-out that a frame-pointer walk does not give:
  * the registers the unwinders start from and a window of the user stack at
@@ -46,35 +43,52 @@ struct offcpu_ustate {
 	__u8 win[OFFCPU_WIN_MAX];
 };
 
+/*
+ * A user stack as the program walks it (by frame pointers, ips[0] the user
+ * ip), kept in the ustacks map under a 63-bit hash of its frames: that hash
+ * is the user stack id.  The map's values are cut to the frames asked for.
+ */
+#define OFFCPU_USTACK_MAX 127
+#define OFFCPU_FRAME_MAX (8u << 20) /* a frame record above the last by more: the end */
+struct offcpu_ustack {
+	__u64 nr;
+	__u64 ips[OFFCPU_USTACK_MAX];
+};
+
 /* Per-task switch-out record kept in task storage. */
 struct offcpu_tstamp {
 	__u64 ts; /* bpf_ktime_get_ns() at switch-out; 0 = not off CPU (or not tracked) */
-	__s32 ustack; /* stack map id, or -errno */
-	__s32 kstack;
+	__s64 ustack; /* user stack id (a hash), or -errno */
+	__s32 kstack; /* kernel stack map id, or -errno */
 	__u32 state; /* __state & 0xff */
 	__u32 cpu; /* CPU it left */
+	__u32 pad;
 	__u64 runtime; /* task->se.sum_exec_runtime at switch-out */
+	__u64 uhash; /* ustate_hash(&u) */
 	struct offcpu_ustate u;
 };
 
 /*
  * Aggregation key; an unavailable stack is kept as -errno so its time still
- * counts.  The user state is part of it: two callers of one frameless libc
- * function share a frame-pointer stack but not their return addresses.
+ * counts.  The user state is part of it, as its hash: two callers of one
+ * frameless libc function share a frame-pointer stack but not their return
+ * addresses.  A 32-byte key keeps the hash table's hashing and compares
+ * cheap; the user state itself is in the value (that of the key's first
+ * block, the same for all of them but for a 64-bit hash collision).
  */
 struct offcpu_key {
 	__u32 tid;
 	__u32 tgid;
-	__s32 ustack;
+	__s64 ustack;
 	__s32 kstack;
 	__u32 state;
-	__u32 pad;
-	struct offcpu_ustate u;
+	__u64 uhash; /* a hash of the user state (ustate_hash() in offcpu.bpf.c) */
 };
 
 struct offcpu_val {
 	__u64 total_ns;
 	__u64 count;
+	struct offcpu_ustate u;
 };
 
 /* the stack id of a block that began before the recording (asleep at its start): -ENODATA */
@@ -95,12 +109,14 @@ struct offcpu_block {
 	__u64 duration_ns;
 	__u32 tid;
 	__u32 tgid;
-	__s32 ustack;
+	__s64 ustack;
 	__s32 kstack;
 	__u32 state;
 	__u32 flags; /* OFFCPU_BLOCK_* */
 	__u32 cpu_out; /* CPU it left */
 	__u32 cpu_in; /* CPU it came back on (cpu_out when in progress) */
+	__u32 pad2;
+	__u64 uhash; /* ustate_hash(&u): with the rest, the key of its DWARF copy */
 	struct offcpu_ustate u;
 };
 
@@ -128,7 +144,7 @@ enum offcpu_counter {
 	OFFCPU_CNT_SHORT, /* blocks below min_ns, dropped on purpose */
 	OFFCPU_CNT_EMITTED, /* blocks sent individually through the ring buffer */
 	OFFCPU_CNT_IN_PROGRESS, /* blocks still open at stop, counted up to the stop */
-	OFFCPU_CNT_USTACK_EEXIST, /* user stack lost: stack-map bucket collision */
+	OFFCPU_CNT_USTACK_EEXIST, /* unused: user stacks are kept by hash, without collisions */
 	OFFCPU_CNT_USTACK_EFAULT, /* user stack unreadable */
 	OFFCPU_CNT_USTACK_OTHER, /* other bpf_get_stackid error (e.g. -ENOMEM) */
 	OFFCPU_CNT_KSTACK_EEXIST,

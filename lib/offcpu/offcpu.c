@@ -6,6 +6,7 @@
  * filters, attaches, collects the long blocks from the ring buffer, and at
  * stop closes the blocks still open and reads the sums, stacks and counters.
  */
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <time.h>
@@ -37,6 +38,7 @@ struct stack_slot {
 struct prism_offcpu {
 	struct prism_offcpu_opts opts;
 	int *cpus, *pids, *tids; /* copies of the opts arrays */
+	char *cgroup; /* copy of opts.cgroup */
 	enum offcpu_phase phase;
 	struct offcpu_bpf *skel;
 	struct ring_buffer *rb;
@@ -47,12 +49,14 @@ struct prism_offcpu {
 	size_t nr_raw, cap_raw;
 	struct offcpu_copy **copies; /* DWARF mode: as received (data cut to size), sorted at stop */
 	size_t nr_copies, cap_copies;
-	struct offcpu_key *keys; /* of the entries: their windows */
+	struct offcpu_key *keys; /* of the entries */
+	struct offcpu_ustate *ustates; /* of the entries: their windows */
 	struct prism_offcpu_block *blocks;
 	struct prism_offcpu_entry *entries;
 	size_t nr_entries;
-	struct stack_slot *slots; /* indexed by stack id */
+	struct stack_slot *slots; /* indexed by kernel stack id */
 	size_t nr_slots;
+	struct offcpu_ustacks ustacks;
 	uint64_t *stack_buf; /* one map value */
 	struct prism_offcpu_stats stats;
 	uint64_t iter_start, iter_end; /* __traceiter_sched_switch, to trim from kernel stacks */
@@ -189,6 +193,15 @@ struct prism_offcpu *prism_offcpu__new(const struct prism_offcpu_opts *opts)
 		errno = ENOMEM;
 		return NULL;
 	}
+	if (opts->cgroup) {
+		off->cgroup = strdup(opts->cgroup);
+		if (!off->cgroup) {
+			prism_offcpu__free(off);
+			errno = ENOMEM;
+			return NULL;
+		}
+	}
+	off->opts.cgroup = off->cgroup;
 	off->opts.cpus = off->cpus;
 	off->opts.pids = off->pids;
 	off->opts.tids = off->tids;
@@ -221,13 +234,20 @@ static int configure(struct prism_offcpu *off)
 	s->rodata->want_kstack = !o->no_kernel_stack;
 	s->rodata->has_cpu_filter = o->nr_cpus > 0;
 	s->rodata->has_task_filter = has_task_filter(o);
-	s->rodata->cgroup_id = o->cgroup_id;
+	s->rodata->has_cgroup_filter = o->cgroup != NULL;
 	s->rodata->win_size = o->window_size;
 	s->rodata->copy_size = o->no_user_stack ? 0 : o->dwarf_size;
 
+	s->rodata->ustack_depth = off->depth;
 	err = bpf_map__set_value_size(s->maps.stacks, off->depth * sizeof(uint64_t));
 	if (!err)
-		err = bpf_map__set_max_entries(s->maps.stacks, o->max_stacks);
+		err = bpf_map__set_max_entries(s->maps.stacks,
+					       o->no_kernel_stack ? 1 : o->max_stacks);
+	if (!err)
+		err = bpf_map__set_value_size(s->maps.ustacks, (1 + off->depth) * sizeof(uint64_t));
+	if (!err)
+		err = bpf_map__set_max_entries(s->maps.ustacks,
+					       o->no_user_stack ? 1 : o->max_stacks);
 	if (!err)
 		err = bpf_map__set_max_entries(s->maps.agg, o->max_entries);
 	if (!err)
@@ -265,6 +285,25 @@ static int fill_filters(struct prism_offcpu *off)
 			return off_error(off, "offcpu: cannot set the CPU filter: %s",
 					 strerror(errno)),
 			       -errno;
+	}
+	if (o->cgroup) {
+		uint32_t zero = 0;
+		int cg = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC), err = 0;
+
+		if (cg < 0)
+			return off_error(off, "offcpu: cannot open the cgroup %s: %s", o->cgroup,
+					 strerror(errno)),
+			       -errno;
+		/* the map takes its own reference to the cgroup */
+		if (bpf_map_update_elem(bpf_map__fd(off->skel->maps.cgroup_filter), &zero, &cg,
+					BPF_ANY)) {
+			err = -errno;
+			off_error(off, "offcpu: cannot set the cgroup filter to %s: %s", o->cgroup,
+				  strerror(errno));
+		}
+		close(cg);
+		if (err)
+			return err;
 	}
 	fd = bpf_map__fd(off->skel->maps.tid_filter);
 	for (i = 0; i < o->nr_tids; i++) {
@@ -631,7 +670,7 @@ static uint32_t kernel_frames_to_skip(struct prism_offcpu *off, const uint64_t *
 }
 
 /* the stack behind id (or the error kept instead of an id) */
-static int resolve_stack(struct prism_offcpu *off, int32_t id, bool kernel,
+static int resolve_stack(struct prism_offcpu *off, int64_t id, bool kernel,
 			 struct prism_offcpu_stack *out)
 {
 	struct stack_slot *s;
@@ -641,6 +680,10 @@ static int resolve_stack(struct prism_offcpu *off, int32_t id, bool kernel,
 	out->nr = 0;
 	if (id < 0) {
 		out->err = id;
+		return 0;
+	}
+	if (!kernel) {
+		offcpu_ustacks__find(&off->ustacks, id, out);
 		return 0;
 	}
 	if ((size_t)id >= off->nr_slots) {
@@ -711,19 +754,19 @@ static const struct offcpu_copy *find_copy(const struct prism_offcpu *off,
 	return NULL;
 }
 
-/* the user state of @key (window in @key's memory) and its DWARF copy, if any */
+/* the user state @us of @key (window in @us's memory) and its DWARF copy, if any */
 static void fill_ustate(const struct prism_offcpu *off, const struct offcpu_key *key,
-			struct prism_offcpu_ustate *u)
+			const struct offcpu_ustate *us, struct prism_offcpu_ustate *u)
 {
 	const struct offcpu_copy *c = find_copy(off, key);
 
 	memset(u, 0, sizeof(*u));
-	u->ip = key->u.ip;
-	u->sp = key->u.sp;
-	u->bp = key->u.bp;
-	if (key->u.win_size && key->u.win_size <= OFFCPU_WIN_MAX) {
-		u->window = key->u.win;
-		u->window_size = key->u.win_size;
+	u->ip = us->ip;
+	u->sp = us->sp;
+	u->bp = us->bp;
+	if (us->win_size && us->win_size <= OFFCPU_WIN_MAX) {
+		u->window = us->win;
+		u->window_size = us->win_size;
 	}
 	if (c) {
 		u->regs = (const uint64_t *)c->regs;
@@ -748,7 +791,7 @@ static int read_entries(struct prism_offcpu *off)
 	int fd = bpf_map__fd(off->skel->maps.agg);
 	struct offcpu_key key, next, *prev = NULL;
 	struct offcpu_val val;
-	size_t cap = 0, kcap = 0, i;
+	size_t cap = 0, kcap = 0, ucap = 0, i;
 	int err;
 
 	if (off->nr_copies)
@@ -763,9 +806,12 @@ static int read_entries(struct prism_offcpu *off)
 		if (prism_ensure_mem((void **)&off->entries, &cap, sizeof(*off->entries),
 				     off->nr_entries + 1) ||
 		    prism_ensure_mem((void **)&off->keys, &kcap, sizeof(*off->keys),
+				     off->nr_entries + 1) ||
+		    prism_ensure_mem((void **)&off->ustates, &ucap, sizeof(*off->ustates),
 				     off->nr_entries + 1))
 			return -ENOMEM;
 		off->keys[off->nr_entries] = key;
+		off->ustates[off->nr_entries] = val.u;
 		e = &off->entries[off->nr_entries++];
 		memset(e, 0, sizeof(*e));
 		e->pid = key.tgid;
@@ -781,7 +827,7 @@ static int read_entries(struct prism_offcpu *off)
 	}
 	/* the keys array moved while growing: point at the windows once it is final */
 	for (i = 0; i < off->nr_entries; i++)
-		fill_ustate(off, &off->keys[i], &off->entries[i].ustate);
+		fill_ustate(off, &off->keys[i], &off->ustates[i], &off->entries[i].ustate);
 	if (off->nr_entries)
 		qsort(off->entries, off->nr_entries, sizeof(*off->entries), cmp_entry);
 	return 0;
@@ -817,12 +863,10 @@ static int convert_blocks(struct prism_offcpu *off)
 				.ustack = r->ustack,
 				.kstack = r->kstack,
 				.state = r->state,
+				.uhash = r->uhash,
 			};
 
-			key.u = r->u;
-			fill_ustate(off, &key, &b->ustate);
-			/* the window of the block itself, not of the key on the stack */
-			b->ustate.window = b->ustate.window ? r->u.win : NULL;
+			fill_ustate(off, &key, &r->u, &b->ustate);
 		}
 		err = resolve_stack(off, r->ustack, false, &b->user);
 		if (!err)
@@ -870,7 +914,8 @@ int prism_offcpu__stop(struct prism_offcpu *off)
 		return off_error(off, "offcpu: out of memory"), -ENOMEM;
 	fill_stats(&off->stats, c);
 	off->stats.prog_misses = prog_misses(s->progs.offcpu_switch);
-	if (read_entries(off) || convert_blocks(off))
+	if (offcpu_ustacks__read(&off->ustacks, bpf_map__fd(s->maps.ustacks), off->depth) ||
+	    read_entries(off) || convert_blocks(off))
 		return off_error(off, "offcpu: out of memory reading the results"), -ENOMEM;
 	return err;
 }
@@ -911,12 +956,15 @@ void prism_offcpu__free(struct prism_offcpu *off)
 	for (i = 0; i < off->nr_slots; i++)
 		free(off->slots[i].ips);
 	free(off->slots);
+	offcpu_ustacks__release(&off->ustacks);
 	free(off->stack_buf);
 	free(off->raw_blocks);
 	for (i = 0; i < off->nr_copies; i++)
 		free(off->copies[i]);
 	free(off->copies);
 	free(off->keys);
+	free(off->ustates);
+	free(off->cgroup);
 	free(off->blocks);
 	free(off->entries);
 	free(off->cpus);

@@ -24,6 +24,7 @@ struct rec_event {
 	bool precise_max, weak_group; /* :P, :W (see prism_record_event) */
 	uint64_t *ids; /* one per fd */
 	size_t nr_ids;
+	struct prism_evsel *evsel; /* for parsing its samples (record-stack.c), or NULL */
 };
 
 /* one ring buffer (per CPU, or per thread without CPUs) */
@@ -95,7 +96,8 @@ struct prism_record {
 
 	struct prism_record_stats st;
 	char err[2048];
-	uint8_t rec_buf[65536 + 8]; /* a record copied out of a wrapped buffer */
+	/* a record copied out of a wrapped buffer */
+	uint8_t rec_buf[65536 + 8] __attribute__((aligned(8)));
 };
 
 __attribute__((format(printf, 2, 3))) int rec_error(struct prism_record *r, const char *fmt, ...);
@@ -113,6 +115,13 @@ int rec_mmap_rings(struct prism_record *r);
 void rec_unmap_rings(struct prism_record *r);
 /* drain every buffer once; *wrote tells whether anything was written */
 int rec_drain(struct prism_record *r, bool *wrote);
+
+/* record-stack.c: --call-graph dwarf samples with their stack copy cut to dyn_size */
+/* whether a record of this type may be cut: a sample of a recording with STACK_USER */
+bool rec_stack_trimmable(const struct prism_record *r, const struct perf_event_header *h);
+/* cut the record at @rec (8-byte aligned, writable) in place; its new size */
+size_t rec_stack_trim(struct prism_record *r, uint8_t *rec);
+void rec_stack_free(struct prism_record *r);
 
 /* record-synth.c */
 int rec_synthesize(struct prism_record *r);

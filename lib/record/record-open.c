@@ -5,16 +5,15 @@
  * tracepoint filters set, RLIMIT_NOFILE raised as needed; and enabling the
  * leaders once everything is open.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <prism/perf-open.h>
 
 #include "record/record-internal.h"
+#include "targets.h"
 
 int rec_configure(struct prism_record *r);
 
@@ -22,61 +21,6 @@ static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int
 			   unsigned long flags)
 {
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
-}
-
-/* "0-3,6" -> list; 0 or -EINVAL */
-static int parse_list(const char *s, int **out, size_t *nr, int max)
-{
-	size_t cap = 0;
-	const char *p = s;
-
-	*out = NULL;
-	*nr = 0;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0)
-			return -EINVAL;
-		b = a;
-		p = end;
-		if (*p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a)
-				return -EINVAL;
-			p = end;
-		}
-		if (max >= 0 && b >= max)
-			return -ERANGE;
-		for (; a <= b; a++) {
-			if (prism_ensure_mem((void **)out, &cap, sizeof(int), *nr + 1))
-				return -ENOMEM;
-			(*out)[(*nr)++] = (int)a;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
-	}
-	return *nr ? 0 : -EINVAL;
-}
-
-static int online_cpus(int **out, size_t *nr)
-{
-	char buf[1024];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	int err;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = 0;
-	err = parse_list(buf, out, nr, -1);
-	return err;
 }
 
 static int add_thread(struct prism_record *r, size_t *cap, pid_t tid)
@@ -93,39 +37,9 @@ static int setup_targets(struct prism_record *r)
 	size_t cap = 0, i;
 	int *ids = NULL, err;
 
-	err = online_cpus(&r->cpus, &r->nr_cpus);
+	err = prism_target_cpus(o->cpu_list, &r->cpus, &r->nr_cpus, r->err, sizeof(r->err));
 	if (err)
-		return rec_error(
-			       r,
-			       "cannot read the online CPUs from /sys/devices/system/cpu/online: %s",
-			       strerror(-err)),
-		       err;
-	if (o->cpu_list) {
-		int *sel;
-		size_t nsel, j;
-
-		err = parse_list(o->cpu_list, &sel, &nsel, 1 << 20);
-		if (err) {
-			free(sel);
-			return rec_error(r, "bad CPU list '%s' (expected e.g. 0-3,6)", o->cpu_list),
-			       -EINVAL;
-		}
-		for (j = 0; j < nsel; j++) {
-			for (i = 0; i < r->nr_cpus && r->cpus[i] != sel[j]; i++)
-				;
-			if (i == r->nr_cpus) {
-				rec_error(r, "CPU %d in -C %s is not online", sel[j], o->cpu_list);
-				rec_hint(
-					r,
-					"online CPUs are listed in /sys/devices/system/cpu/online");
-				free(sel);
-				return -EINVAL;
-			}
-		}
-		free(r->cpus);
-		r->cpus = sel;
-		r->nr_cpus = nsel;
-	}
+		return err;
 	r->per_cpu = o->system_wide || o->cpu_list;
 	if (r->per_cpu)
 		return add_thread(r, &cap, -1);
@@ -134,7 +48,7 @@ static int setup_targets(struct prism_record *r)
 	if (o->tid_list) {
 		size_t n;
 
-		err = parse_list(o->tid_list, &ids, &n, -1);
+		err = prism_parse_int_list(o->tid_list, &ids, &n, -1);
 		if (err) {
 			free(ids);
 			return rec_error(r, "bad thread list '%s' (expected e.g. 123,456)",
@@ -160,7 +74,7 @@ static int setup_targets(struct prism_record *r)
 	if (o->pid_list) {
 		size_t n;
 
-		err = parse_list(o->pid_list, &ids, &n, -1);
+		err = prism_parse_int_list(o->pid_list, &ids, &n, -1);
 		if (err) {
 			free(ids);
 			return rec_error(r, "bad process list '%s' (expected e.g. 123,456)",
@@ -168,57 +82,18 @@ static int setup_targets(struct prism_record *r)
 			       -EINVAL;
 		}
 		for (i = 0; i < n && !err; i++) {
-			char path[64];
-			struct dirent *d;
-			DIR *dir;
-
-			snprintf(path, sizeof(path), "/proc/%d/task", ids[i]);
-			dir = opendir(path);
-			if (!dir) {
-				rec_error(r, "no process %d (%s: %s)", ids[i], path,
-					  strerror(errno));
+			err = prism_proc_tids(ids[i], &r->threads, &r->nr_threads, &cap);
+			if (err == -ESRCH) {
+				rec_error(r, "no process %d (/proc/%d/task: %s)", ids[i], ids[i],
+					  strerror(ENOENT));
 				free(ids);
 				return -ESRCH;
 			}
-			while (!err && (d = readdir(dir)))
-				if (d->d_name[0] != '.')
-					err = add_thread(r, &cap, atoi(d->d_name));
-			closedir(dir);
 		}
 		free(ids);
 		return err;
 	}
 	return add_thread(r, &cap, -1);
-}
-
-static int raise_nofile(struct prism_record *r, size_t needed)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl))
-		return 0;
-	if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur >= needed)
-		return 0;
-	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < needed) {
-		rec_error(
-			r,
-			"%zu file descriptors are needed (events x CPUs x threads) but the hard limit RLIMIT_NOFILE is %llu",
-			needed, (unsigned long long)rl.rlim_max);
-		rec_hint(
-			r,
-			"raise it: 'ulimit -Hn %zu' as root, or 'nofile' in /etc/security/limits.conf",
-			needed);
-		rec_hint(r, "or record fewer events, CPUs (-C) or threads");
-		return -EMFILE;
-	}
-	rl.rlim_cur = needed;
-	if (setrlimit(RLIMIT_NOFILE, &rl)) {
-		int err = errno;
-
-		rec_error(r, "cannot raise RLIMIT_NOFILE to %zu: %s", needed, strerror(err));
-		return -err;
-	}
-	return 0;
 }
 
 static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int group_fd)
@@ -312,7 +187,7 @@ int rec_open_events(struct prism_record *r)
 	if (err)
 		return rec_error(r, "out of memory"), err;
 	n = r->nr_ev * r->nr_cpus * r->nr_threads;
-	err = raise_nofile(r, n + r->nr_cpus + 64);
+	err = prism_raise_nofile(n + r->nr_cpus + 64, r->err, sizeof(r->err));
 	if (err)
 		return err;
 	r->fds = malloc(n * sizeof(*r->fds));

@@ -237,6 +237,22 @@ static int drain_one(struct prism_record *r, struct rec_ring *rg, bool *wrote)
 			span = pos;
 			continue;
 		}
+		if (rec_stack_trimmable(r, &h)) {
+			size_t n;
+
+			ring_copy(rg, pos, r->rec_buf, h.size);
+			n = rec_stack_trim(r, r->rec_buf);
+			if (n < h.size) {
+				/* the record cut: write up to it, then its new form */
+				err = write_span(r, rg, span, pos);
+				if (!err)
+					err = prism_writer__write_data(r->w, r->rec_buf, n, NULL,
+								       0);
+				pos += h.size;
+				span = pos;
+				continue;
+			}
+		}
 		pos += h.size;
 		if (pos - span >= SPAN_BYTES) {
 			err = write_span(r, rg, span, pos);

@@ -122,6 +122,7 @@ void prism_record__free(struct prism_record *r)
 	rec_offcpu_free(r);
 	rec_unmap_rings(r);
 	rec_close_events(r);
+	rec_stack_free(r);
 	for (i = 0; i < r->nr_ev; i++) {
 		free(r->ev[i].name);
 		free(r->ev[i].filter);

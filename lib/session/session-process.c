@@ -33,6 +33,8 @@
 
 #define MAX_DECOMPRESSED (64u << 20) /* one COMPRESSED payload may expand to this much */
 #define MAX_TRACING_DATA (256u << 20)
+/* one AUXTRACE record's trace bytes, read in one piece (perf's AUX areas: MiBs) */
+#define MAX_AUXTRACE_DATA (1024u << 20)
 /* data.N files of a directory read back by the time sort (kept open); the rest are copied */
 #define MAX_REF_DIR_FILES 256
 
@@ -550,6 +552,8 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 {
 	struct perf_event_header *hdr = rec;
 	const uint8_t *b = rec;
+	const void *payload = NULL;
+	uint64_t aux_size = 0;
 	int err = 0;
 
 	switch (hdr->type) {
@@ -572,9 +576,22 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 			err = prism_ordered__finished_round(s->ordered);
 		break;
 	case PRISM_RECORD_AUXTRACE:
-		/* AUX data follows the record, outside header.size: skip it */
+		/* AUX data follows the record, outside header.size: skipped after the callback */
 		if (hdr->size >= 16 && !compressed)
-			err = prism_input__skip(s->in, get_u64(b + 8));
+			aux_size = get_u64(b + 8);
+		if (aux_size && s->tool->user && s->tool->auxtrace_data) {
+			if (aux_size > MAX_AUXTRACE_DATA)
+				return err_at(s, off, -PRISM_E_BAD_RECORD,
+					      "AUXTRACE data of %llu bytes (more than %u MiB)",
+					      (unsigned long long)aux_size,
+					      MAX_AUXTRACE_DATA >> 20);
+			payload = prism_input__peek(s->in, (size_t)aux_size, &err);
+			if (!payload)
+				return err_at(
+					s, off, err ? err : -PRISM_E_TRUNCATED,
+					"AUXTRACE data of %llu bytes runs past the end of the input",
+					(unsigned long long)aux_size);
+		}
 		break;
 	case PRISM_RECORD_COMPRESSED:
 		if (compressed)
@@ -612,9 +629,13 @@ static int handle_user(struct prism_session *s, void *rec, uint64_t off, bool co
 		ev.type = hdr->type;
 		ev.file_offset = off;
 		ev.compressed = compressed;
-		return s->tool->user(s->ctx, &ev);
+		ev.payload = payload;
+		ev.payload_size = payload ? aux_size : 0;
+		err = s->tool->user(s->ctx, &ev);
 	}
-	return 0;
+	if (err || !aux_size)
+		return err;
+	return prism_input__skip(s->in, aux_size);
 }
 
 /*

@@ -581,3 +581,17 @@ size_t prism_dso__nr_symbols(const struct prism_dso *dso)
 {
 	return dso->syms.nr;
 }
+
+const char *prism_dso__build_id(const struct prism_dso *dso, char *hex, size_t len)
+{
+	uint8_t id[BUILD_ID_MAX], size = dso->build_id_size;
+
+	memcpy(id, dso->build_id, size);
+	/* none recorded: the one of the file symbols were read from, as perf reads it */
+	if (!size && dso->symsrc && elf__read_build_id(dso->symsrc, id, &size))
+		size = 0;
+	if (len < 2 * (size_t)size + 1)
+		return NULL;
+	build_id__hex(id, size, hex);
+	return hex;
+}

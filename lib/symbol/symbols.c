@@ -663,6 +663,8 @@ int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uint8_t cpumo
 	out->sym = s->name;
 	out->sym_id = s;
 	out->sym_start = s->start;
+	out->sym_end = s->end;
+	out->sym_binding = s->binding;
 	out->symoff = out->dso_addr - s->start;
 	return 0;
 }
@@ -840,6 +842,18 @@ const char *prism_unwind_stop__str(enum prism_unwind_stop why)
 	};
 
 	return (unsigned int)why < PRISM_UNWIND__NR ? str[why] : "?";
+}
+
+int prism_symbols__sample_ip(struct prism_symbols *sy, const struct prism_event *ev,
+			     struct prism_callchain *cc)
+{
+	cc->nr = 0;
+	if (prism_ensure_mem((void **)&cc->frames, &cc->alloc, sizeof(*cc->frames), 1))
+		return -ENOMEM;
+	prism_symbols__resolve(sy, ev->sample.pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,
+			       ev->sample.ip, &cc->frames[0]);
+	cc->nr = 1;
+	return 0;
 }
 
 void prism_callchain__release(struct prism_callchain *cc)

@@ -58,7 +58,7 @@ int util_sys_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t id
 	if (t->in_sc) {
 		if (id == t->sc_id || id == -1) {
 			/* id -1: x86 rt_sigreturn, seccomp: closes what was entered */
-			sys_exit_matched(t, now);
+			sys_exit_matched(u, t, now);
 		} else if (cpu_first) {
 			/* the open call ended unseen before this CPU was traced */
 			call = &t->calls.v[t->sc_idx];
@@ -114,6 +114,7 @@ int util_hcall_exit(struct prism_util *u, struct task *t, uint64_t now, int64_t 
 		reclassify(u, t, B_HV);
 	if (t->in_hc && t->hc_id == id) {
 		call_complete(&t->calls.v[t->hc_idx], span(t->hc_start, now));
+		call_observe(u, PRISM_UTIL_HCALL, id, t, t->cpu, t->hc_start, now);
 		t->mode = t->hc_prev_mode;
 	} else if (!t->in_hc && !t->seen_hc) {
 		call = calltab_get(&t->calls, PRISM_UTIL_HCALL, id, NULL);

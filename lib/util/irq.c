@@ -92,6 +92,7 @@ __wraps int util_irq_exit(struct prism_util *u, struct cpu *c, uint64_t now, uin
 	if (!call)
 		return -ENOMEM;
 	call_complete(call, now - c->ictx[i].start);
+	call_observe(u, kind, id, c->ictx[i].task, (uint32_t)(c - u->cpus), c->ictx[i].start, now);
 	call->pub.oncpu += now - c->ictx[i].start;
 	if (i != c->nr_ictx - 1)
 		u->an.unmatched_irq_exits += (uint64_t)(c->nr_ictx - 1 - i);

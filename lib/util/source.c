@@ -335,6 +335,13 @@ static int on_sample(void *ctx, const struct prism_sample_basic *b)
 
 	if (unlikely(b->time < src->time_lo || b->time > src->time_hi))
 		return 0;
+	if (unlikely(src->u->obs.sample || src->u->obs_err)) {
+		err = src->u->obs_err;
+		if (!err && src->u->obs.sample)
+			err = src->u->obs.sample(src->u->obs.ctx, b);
+		if (err)
+			return err;
+	}
 	if (unlikely(src->u->opts.on_interval)) {
 		err = interval_edge(src, b->time);
 		if (err)
@@ -388,7 +395,24 @@ static int on_task(void *ctx, const struct prism_event *e)
 
 		prism_util__event(src->u, &ev);
 	}
+	if (src->u->obs.record) {
+		int err = src->u->obs.record(src->u->obs.ctx, e);
+
+		if (err)
+			return err;
+	}
 	return prism_tasks__event(src->tasks, e) < 0 ? -ENOMEM : 0;
+}
+
+/* records only an observer wants (maps, BPF symbols) */
+static int on_observed(void *ctx, const struct prism_event *e)
+{
+	struct source *src = ctx;
+
+	if (e->type != PERF_RECORD_MMAP && e->type != PERF_RECORD_MMAP2 &&
+	    e->type != PERF_RECORD_KSYMBOL)
+		return 0;
+	return src->u->obs.record(src->u->obs.ctx, e);
 }
 
 /* a switch or exit record about the task of its sample_id (prism_util_event's SWITCH_IN ...) */
@@ -505,6 +529,10 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 	size_t i;
 	int err;
 
+	if (u->obs.record) {
+		tool.mmap = on_observed;
+		tool.other = on_observed;
+	}
 	src.nr_ev = prism_session__nr_evsels(s);
 	src.ev = calloc(src.nr_ev ? src.nr_ev : 1, sizeof(*src.ev));
 	src.tasks = prism_tasks__new();
@@ -542,6 +570,8 @@ int prism_util__process(struct prism_util *u, struct prism_session *s)
 		if (src.ev[i].kind == K_UNRESOLVED)
 			resolve(&src, prism_session__evsel(s, i), &src.ev[i]);
 	note_missing(&src);
+	if (!err && u->obs_err)
+		err = u->obs_err;
 	u->an.out_of_order = prism_session__stats(s)->nr_out_of_order;
 	prism_util__finish(u);
 	fill_names(&src);

@@ -114,11 +114,13 @@ static inline __attribute__((always_inline)) void sys_exit_close(struct task *t)
 }
 
 /* the syscall @t entered completes (its exit, of the same id or -1) */
-static inline __attribute__((always_inline)) void sys_exit_matched(struct task *t, uint64_t now)
+static inline __attribute__((always_inline)) void sys_exit_matched(struct prism_util *u,
+								   struct task *t, uint64_t now)
 {
 	struct ucall *call = &t->calls.v[t->sc_idx];
 
 	call_complete(call, span(t->sc_start, now));
+	call_observe(u, PRISM_UTIL_SYSCALL, call->pub.id, t, t->cpu, t->sc_start, now);
 	if (t->sc_inherited)
 		call->pub.nr_inherited++;
 }
@@ -189,7 +191,7 @@ util_sys_fast(struct prism_util *u, enum prism_util_ev_type type, uint64_t now, 
 	charge_inline(u, c, cpu, now);
 	if (type == PRISM_UTIL_EV_SYS_ENTER)
 		return sys_enter_known(u, t, now, a);
-	sys_exit_matched(t, now);
+	sys_exit_matched(u, t, now);
 	sys_exit_close(t);
 	return 0;
 }

@@ -624,8 +624,42 @@ static int duplicate_exit(struct prism_util *u, const struct prism_util_event *e
 
 static int event(struct prism_util *u, const struct prism_util_event *ev);
 
+void prism_util__set_observer(struct prism_util *u, const struct prism_util_observer *o)
+{
+	u->obs = *o;
+}
+
+void util_observe_call(struct prism_util *u, enum prism_util_call_kind kind, int64_t id,
+		       const struct task *t, uint32_t cpu, uint64_t start, uint64_t end)
+{
+	struct prism_util_call_span c = {
+		.kind = kind,
+		.id = id,
+		.cpu = cpu,
+		.pid = t ? t->pid : 0,
+		.tid = t ? t->tid : 0,
+		.start = start,
+		.end = end,
+	};
+	char buf[32];
+	int err;
+
+	if (u->obs_err)
+		return;
+	util_call_name(u, kind, id, buf, sizeof(buf), &c.name);
+	err = u->obs.call(u->obs.ctx, &c);
+	if (err)
+		u->obs_err = err;
+}
+
 int prism_util__event(struct prism_util *u, const struct prism_util_event *ev)
 {
+	if (unlikely(u->obs.event != NULL) && ev->type > PRISM_UTIL_EV_SYS_EXIT && !u->finished) {
+		int err = u->obs.event(u->obs.ctx, ev);
+
+		if (err)
+			return err;
+	}
 	if (likely(ev->type <= PRISM_UTIL_EV_SYS_EXIT)) {
 		int ret = util_sys_fast(u, ev->type, ev->time, ev->cpu, ev->pid, ev->tid, ev->a,
 					ev->b, ev->c);

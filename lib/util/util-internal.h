@@ -204,6 +204,8 @@ struct prism_util {
 	uint64_t end_at; /* prism_util__set_end() */
 	struct prism_util_anomalies an;
 	char *missing;
+	struct prism_util_observer obs; /* prism_util__set_observer() */
+	int obs_err; /* the first error an observer returned */
 
 	/* report storage, rebuilt by prism_util__report() */
 	void *rep;
@@ -249,6 +251,16 @@ static inline struct ucall *calltab_get(struct calltab *ct, enum prism_util_call
 /* give the room of calls never made back (tables done growing, for a report) */
 void calltab_shrink(struct calltab *ct);
 void calltab_release(struct calltab *ct);
+/* hand a completed call to the observer (state.c) */
+void util_observe_call(struct prism_util *u, enum prism_util_call_kind kind, int64_t id,
+		       const struct task *t, uint32_t cpu, uint64_t start, uint64_t end);
+static inline void call_observe(struct prism_util *u, enum prism_util_call_kind kind, int64_t id,
+				const struct task *t, uint32_t cpu, uint64_t start, uint64_t end)
+{
+	if (__builtin_expect(u->obs.call != NULL, 0))
+		util_observe_call(u, kind, id, t, cpu, start, end);
+}
+
 /* a call of @dt ns completed */
 static inline void call_complete(struct ucall *c, uint64_t dt)
 {

@@ -127,6 +127,13 @@ require_event() {
 		skip "this machine delivers $n of $want expected $ev events (perf stat)"
 }
 
+# require_export FEATURE: prism export's database (sqlite, postgresql) and the fixtures
+require_export() {
+	require_fixtures
+	require_cmd sqlite3 "apt-get install sqlite3"
+	prism version --build-options | grep -q "$1: \[ on" || skip "built without $1"
+}
+
 require_fixtures() {
 	[ -d "$FIXTURES/perf-6.1" ] || skip "needs ../shared/fixtures"
 }
@@ -145,4 +152,31 @@ done_testing() {
 		exit 1
 	fi
 	exit 0
+}
+
+# prism offcpu's function table (OFF, default output) gives each FUNC 95..101%
+# of the time the workload measured around its blocking calls (WL, its
+# "time FUNC NS" lines)
+check_offcpu_share() { # OFF WL FUNC...
+	local off=$1 wl=$2 f ms ns
+	shift 2
+	for f in "$@"; do
+		ms=$(awk -v f="$f" '/^# Off-CPU time by function/ { t = 1; next } /^#/ && t && !/total ms/ { t = 0 }
+			t && $(NF-1) == f { print $1; exit }' "$off")
+		ns=$(awk -v f="$f" '$1 == "time" && $2 == f { print $3 }' "$wl")
+		echo "note: $f: prism ${ms:-none} ms, workload measured ${ns:-none} ns" >&3
+		check "$f holds 95..101% of the measured time (${ms:-none} ms vs ${ns:-none} ns)" \
+			awk -v m="${ms:-0}" -v n="${ns:-0}" 'BEGIN { r = m * 1e6 / (n ? n : 1); exit !(r >= 0.95 && r <= 1.01) }'
+	done
+}
+
+# require_pt_files: what the Intel PT tests need (perf, python3, a prism built
+# with libipt, the pt-loop workload); sets WL (the workload) and GEN (the generator)
+require_pt_files() {
+	command -v perf >/dev/null || skip "perf is not installed"
+	command -v python3 >/dev/null || skip "python3 is not installed"
+	prism version --build-options | grep -q 'intel-pt: \[ on' || skip "prism built without libipt"
+	WL=$PRISM_OUT/tests/workloads/pt-loop
+	[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
+	GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The man pages the build makes from the option tables: prism.1 and
 # prism-<cmd>.1 for every command, clean under man --warnings, naming every
-# option --help shows; make install puts them (and the completion) in place.
+# option of the tables --help shows; make install puts them (and the completion) in place.
 . tests/e2e/lib.sh
 require_cmd man
 D=$PRISM_BUILD/docs
@@ -23,7 +23,8 @@ for c in $(prism --list-cmds); do
 	grep -q "prism-$c(1)" prism.txt || fail "prism.1 does not list prism-$c(1)"
 	# every long option of --help is in the page
 	missing=
-	for o in $(prism "$c" --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+	for o in $(prism "$c" --help | grep -E -- '^    (-[a-zA-Z0-9], )?--[a-z]' |
+		grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
 		grep -qF -- "$o" "$c.txt" || missing="$missing $o"
 	done
 	check "prism-$c.1 documents every option of --help${missing:+ (missing:$missing)}" \

@@ -624,7 +624,7 @@ static void test_cgroup_filter(void)
 	struct prism_offcpu *off;
 	struct workload w;
 	char mnt[1024], dir[1100], err[1200];
-	uint64_t sleeper = 0, writer = 0;
+	uint64_t sleeper = 0, writer = 0, id;
 	size_t i;
 	int ret;
 
@@ -635,7 +635,8 @@ static void test_cgroup_filter(void)
 	snprintf(dir, sizeof(dir), "%s/prism-offcpu-test-%d", mnt, (int)getpid());
 	if (mkdir(dir, 0755) && errno != EEXIST)
 		TEST_SKIP("cannot create a cgroup v2 directory");
-	ret = prism_offcpu_cgroup_id(dir, &o.cgroup_id);
+	ret = prism_offcpu_cgroup_id(dir, &id);
+	o.cgroup = dir;
 	if (ret) {
 		rmdir(dir);
 		TEST_FAIL("cgroup id of %s: %s", dir, strerror(-ret));

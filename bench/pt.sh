@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Intel PT decoding benchmark (issue 16): a synthesized trace of
+# tests/workloads/pt-loop (tests/tools/perfdata-pt.py: pt_loop's loop, a TNT
+# byte per two iterations, in AUXTRACE records of 4 MiB) of $PT_MB MB, read by
+#
+#   prism script --itrace=b   vs  perf script --itrace=b   (every branch, 3.5 per trace byte)
+#   prism script -D           vs  perf report -D           (every packet)
+#
+# Each command runs $REPS times, interleaved; the table shows the median
+# wall and CPU time, the largest peak RSS, and packets (trace bytes) per
+# second; the --itrace=b outputs are compared line for line.  The issue's
+# 100 MB make --itrace=b print 350 M lines (an hour here): the default is
+# smaller, PT_MB=100 runs it.
+#
+# Environment: PRISM (default out/prism), BENCH_BIN (dir with the rss tool,
+# default out/bench), WORKLOAD (default out/tests/workloads/pt-loop),
+# BENCH_DIR (default /var/tmp/prism-bench), REPS (default 3), PT_MB
+# (default 2), PERF (default perf).
+set -uo pipefail
+
+src=$(cd "$(dirname "$0")/.." && pwd)
+PRISM=${PRISM:-$src/out/prism}
+BENCH_BIN=${BENCH_BIN:-$src/out/bench}
+WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/pt-loop}
+BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
+REPS=${REPS:-3}
+PT_MB=${PT_MB:-2}
+PERF=${PERF:-perf}
+export LC_ALL=C PERF_PAGER=cat PAGER=cat
+
+die() {
+	echo "pt.sh: $*" >&2
+	exit 1
+}
+
+[ -x "$PRISM" ] || die "$PRISM is missing: build prism first"
+[ -x "$BENCH_BIN/rss" ] || die "$BENCH_BIN/rss is missing: run 'make bench-bins'"
+[ -x "$WORKLOAD" ] || die "$WORKLOAD is missing: make test-bins (or set WORKLOAD)"
+command -v "$PERF" >/dev/null || die "perf not found (apt-get install linux-perf)"
+"$PRISM" version --build-options | grep -q 'intel-pt: \[ on' || die "prism was built without libipt"
+mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
+tmp=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$tmp"' EXIT
+F=$BENCH_DIR/pt-$PT_MB.data
+loops=$((PT_MB * 2000000))
+if [ ! -s "$F" ]; then
+	python3 "$src/tests/tools/perfdata-pt.py" --loops "$loops" --split 4194304 \
+		"$WORKLOAD" "$F.tmp" || die "the generator failed"
+	mv "$F.tmp" "$F"
+fi
+bytes=$(stat -c %s "$F")
+
+run() { # key output command...: appends "wall rss cpu" to $tmp/key.m
+	local key=$1 out=$2
+	shift 2
+	if ! "$BENCH_BIN/rss" -o "$tmp/one" "$@" >"$out" 2>"$tmp/err"; then
+		echo "pt.sh: failed: $* :" >&2
+		head -5 "$tmp/err" >&2
+		return 1
+	fi
+	awk '{ print $1, $2, $4 }' "$tmp/one" >>"$tmp/$key.m"
+}
+
+keys=(pb fb pd fd)
+declare -A label
+label[pb]="prism script --itrace=b"
+label[fb]="perf script --itrace=b"
+label[pd]="prism script -D"
+label[fd]="perf report -D"
+cat "$F" >/dev/null
+for ((r = 0; r < REPS; r++)); do
+	run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
+	run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
+	run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
+	run fd /dev/null "$PERF" report -D -i "$F" || exit 1
+done
+
+median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+declare -A wall cpu rss
+for k in "${keys[@]}"; do
+	wall[$k]=$(awk '{ print $1 }' "$tmp/$k.m" | median)
+	cpu[$k]=$(awk '{ print $3 }' "$tmp/$k.m" | median)
+	rss[$k]=$(awk '$2 > m { m = $2 } END { print m }' "$tmp/$k.m")
+done
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+
+echo "file:   $F ($(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'), pt_loop($loops))"
+echo "prism:  $PRISM"
+echo "perf:   $("$PERF" --version)"
+echo "runs:   $REPS per command, interleaved, warm page cache; wall, cpu = median, RSS = max"
+echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine inflates wall times)"
+echo
+printf '%-26s %8s %8s %9s %14s\n' command 'wall(s)' 'cpu(s)' 'RSS(MB)' 'packets/s'
+for k in "${keys[@]}"; do
+	printf '%-26s %8.2f %8.2f %9.1f %14.0f\n' "${label[$k]}" "${wall[$k]}" "${cpu[$k]}" \
+		"$(awk -v r="${rss[$k]}" 'BEGIN { print r / 1024 }')" \
+		"$(awk -v b="$bytes" -v w="${wall[$k]}" 'BEGIN { print (w > 0 ? b / w : 0) }')"
+done
+echo
+echo "--itrace=b: prism $(ratio "${wall[fb]}" "${wall[pb]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fb]}" "${cpu[pb]}")x (cpu), RSS $(ratio "${rss[pb]}" "${rss[fb]}")x perf's"
+echo "-D:         prism $(ratio "${wall[fd]}" "${wall[pd]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fd]}" "${cpu[pd]}")x (cpu), RSS $(ratio "${rss[pd]}" "${rss[fd]}")x perf's"
+if cmp -s "$tmp/prism.b" "$tmp/perf.b"; then
+	echo "--itrace=b output: identical ($(wc -l <"$tmp/perf.b") lines)"
+else
+	echo "--itrace=b output: DIFFERS (prism $(wc -l <"$tmp/prism.b"), perf $(wc -l <"$tmp/perf.b") lines)"
+fi
+exit 0

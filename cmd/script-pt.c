@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism script --itrace: Intel PT traces decoded (lib/pt) into perf's
+ * synthesized "branches" / "instructions" samples and its error lines,
+ * printed in perf script's layout:
+ *
+ *   comm tid [cpu] time: period event: [flags] ip sym+off (dso) => addr sym+off (dso)
+ *
+ * The side-band (maps, comms, switches) is read first; the queues are
+ * decoded after the session, together, in time order.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/core.h>
+#include <prism/error.h>
+#include <prism/evsel.h>
+#include <prism/pt.h>
+#include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/symbol.h>
+#include <prism/task.h>
+
+#include "cmd.h"
+#include "input.h"
+#include "script.h"
+
+#define NR_CACHE 4096
+
+struct addr_text {
+	uint64_t addr;
+	int32_t pid;
+	size_t len;
+	char *text;
+};
+
+struct spt {
+	struct prism_session *s;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_pt_decoder_opts o;
+	struct prism_pt_decoder *d;
+	bool have_info, flags, cpu, warned_type;
+	int width;
+	char mods[8];
+	uint64_t nr_errors;
+	struct prism_strbuf line, head;
+	struct prism_frame fr;
+	struct addr_text cache[NR_CACHE];
+	int32_t head_tid;
+	uint32_t head_cpu;
+	uint64_t head_us, head_period;
+	enum prism_pt_item_kind head_kind;
+	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
+	void *fn_ctx;
+	int err;
+};
+
+static int sb_event(void *ctx, const struct prism_event *ev)
+{
+	struct spt *p = ctx;
+	int err = prism_symbols__event(p->sy, ev);
+
+	if (!err)
+		err = prism_tasks__event(p->tasks, ev);
+	if (!err && p->d)
+		err = prism_pt_decoder__side_band(p->d, ev);
+	return err;
+}
+
+/* perf's modifiers of an event name: ":uH" for exclude_kernel, _hv and _guest */
+static void modifiers(const struct perf_event_attr *a, char *out)
+{
+	char *m = out;
+
+	*m++ = ':';
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_user)
+			*m++ = 'u';
+		if (!a->exclude_kernel)
+			*m++ = 'k';
+		if (!a->exclude_hv)
+			*m++ = 'h';
+	}
+	if (a->exclude_host || a->exclude_guest) {
+		if (!a->exclude_host)
+			*m++ = 'H';
+		if (!a->exclude_guest)
+			*m++ = 'G';
+	}
+	*m = 0;
+	if (m == out + 1)
+		*out = 0;
+}
+
+/* the intel_pt event: its config and modifiers; the names' column width */
+static int find_pt_event(struct spt *p)
+{
+	size_t i, n = prism_session__nr_evsels(p->s);
+	const struct perf_event_attr *pt = NULL;
+	int w;
+
+	for (i = 0; i < n; i++) {
+		struct prism_evsel *e = prism_session__evsel(p->s, i);
+		const struct perf_event_attr *a = prism_evsel__attr(e);
+
+		w = (int)strlen(prism_evsel__name(e));
+		if (w > p->width)
+			p->width = w;
+		if (a->type == p->o.info.pmu_type)
+			pt = a;
+	}
+	if (!pt)
+		return -1;
+	p->o.config = pt->config;
+	modifiers(pt, p->mods);
+	/* perf's synthesized events count too */
+	w = (int)strlen(p->mods);
+	if (p->o.itrace.instructions && w + 12 > p->width)
+		p->width = w + 12; /* "instructions" */
+	if (p->o.itrace.branches && w + 8 > p->width)
+		p->width = w + 8; /* "branches" */
+	return 0;
+}
+
+static int print_item(void *ctx, const struct prism_pt_item *it);
+
+static int on_user(void *ctx, const struct prism_event *ev)
+{
+	struct spt *p = ctx;
+	struct prism_auxtrace at;
+	struct prism_auxtrace_error ae;
+
+	if (ev->type == PRISM_RECORD_AUXTRACE_INFO) {
+		if (prism_pt_info__parse(ev, &p->o.info) ||
+		    p->o.info.type != PRISM_AUXTRACE_INTEL_PT) {
+			if (!p->warned_type)
+				warning("AUXTRACE_INFO at offset %#" PRIx64
+					" is not Intel PT's (type %u): its trace is not decoded",
+					ev->file_offset, p->o.info.type);
+			p->warned_type = true;
+			return 0;
+		}
+		p->have_info = true;
+		if (find_pt_event(p)) {
+			error("no event of the Intel PT PMU (type %" PRIu64 ") in the file",
+			      p->o.info.pmu_type);
+			return -PRISM_E_BAD_RECORD;
+		}
+		p->d = prism_pt_decoder__new(&p->o);
+		if (!p->d)
+			return errno == PRISM_E_UNSUPPORTED ? -PRISM_E_UNSUPPORTED : -ENOMEM;
+		return 0;
+	}
+	if (ev->type == PRISM_RECORD_AUXTRACE && p->d && !prism_auxtrace__parse(ev, &at))
+		return prism_pt_decoder__add(p->d, &at);
+	if (ev->type == PRISM_RECORD_AUXTRACE_ERROR && !prism_auxtrace_error__parse(ev, &ae)) {
+		/* perf prints a file's decoding errors as it reads them */
+		struct prism_pt_item it = { .kind = PRISM_PT_ERROR,
+					    .time = ae.fmt ? ae.time : 0,
+					    .ip = ae.ip,
+					    .cpu = ae.cpu,
+					    .pid = (int32_t)ae.pid,
+					    .tid = (int32_t)ae.tid,
+					    .code = (int)ae.code,
+					    .msg = ae.msg };
+
+		return print_item(p, &it);
+	}
+	return prism_symbols__event(p->sy, ev);
+}
+
+/* " %16lx sym+0xoff (dso)" of an address, cached: a trace's addresses repeat */
+static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t addr)
+{
+	struct addr_text *c = &p->cache[(addr ^ (addr >> 12) ^ (uint64_t)it->pid * 31) % NR_CACHE];
+	struct prism_strbuf *sb = &p->line;
+	size_t at = sb->len;
+
+	if (c->text && c->addr == addr && c->pid == it->pid) {
+		prism_strbuf_add(sb, c->text, c->len);
+		return;
+	}
+	prism_strbuf_addf(sb, " %16" PRIx64 " ", addr);
+	if (addr && it->pid >= 0) {
+		prism_symbols__resolve(p->sy, (uint32_t)it->pid,
+				       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				       addr, &p->fr);
+		prism_frame__format_sym(&p->fr, PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, sb);
+	} else {
+		prism_strbuf_addstr(sb, "[unknown] ([unknown])");
+	}
+	if (sb->failed)
+		return;
+	free(c->text);
+	c->len = sb->len - at;
+	c->text = malloc(c->len);
+	if (c->text)
+		memcpy(c->text, sb->buf + at, c->len);
+	c->addr = addr;
+	c->pid = it->pid;
+}
+
+/* "comm tid [cpu] time: period name: " of a sample, kept while they stay the same */
+static void put_head(struct spt *p, const struct prism_pt_item *it)
+{
+	struct prism_strbuf *sb = &p->line;
+	uint64_t us = it->time / 1000;
+	const char *comm;
+	char name[32];
+
+	if (p->head.len && p->head_tid == it->tid && p->head_cpu == it->cpu && p->head_us == us &&
+	    p->head_kind == it->kind && p->head_period == it->period) {
+		prism_strbuf_add(sb, p->head.buf, p->head.len);
+		return;
+	}
+	prism_strbuf_reset(&p->head);
+	comm = it->tid >= 0 ? prism_tasks__comm(p->tasks, (uint32_t)it->tid) : NULL;
+	prism_strbuf_addf(&p->head, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
+	if (p->cpu)
+		prism_strbuf_addf(&p->head, "[%03u] ", it->cpu);
+	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%06" PRIu64 ": ", us / 1000000,
+				  us % 1000000);
+	snprintf(name, sizeof(name), "%s%s",
+		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
+	prism_strbuf_addf(&p->head, "%10" PRIu64 " %*s: ", it->period, p->width, name);
+	p->head_tid = it->tid;
+	p->head_cpu = it->cpu;
+	p->head_us = us;
+	p->head_kind = it->kind;
+	p->head_period = it->period;
+	prism_strbuf_add(sb, p->head.buf, p->head.len);
+}
+
+static int print_item(void *ctx, const struct prism_pt_item *it)
+{
+	struct spt *p = ctx;
+	struct prism_strbuf *sb = &p->line;
+	char name[32];
+
+	if (p->fn) {
+		if (it->kind == PRISM_PT_ERROR)
+			return 0;
+		snprintf(name, sizeof(name), "%s%s",
+			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
+		return p->fn(p->fn_ctx, it, name);
+	}
+	if (it->kind == PRISM_PT_ERROR) {
+		p->nr_errors++;
+		prism_strbuf_addf(sb,
+				  " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
+				  " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
+				  it->time / 1000000000, it->time % 1000000000, (int)it->cpu,
+				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
+	} else {
+		put_head(p, it);
+		if (p->flags) {
+			size_t at = sb->len;
+
+			prism_strbuf_addstr(sb, "  ");
+			prism_pt_flags__str(it->flags, sb);
+			while (sb->len < at + 2 + 21)
+				prism_strbuf_addch(sb, ' ');
+			prism_strbuf_addch(sb, ' ');
+		}
+		put_addr(p, it, it->ip);
+		if (it->kind == PRISM_PT_BRANCH) {
+			prism_strbuf_addstr(sb, " =>");
+			put_addr(p, it, it->addr);
+		}
+		prism_strbuf_addch(sb, '\n');
+	}
+	if (sb->len >= 65536) {
+		fwrite(sb->buf, 1, sb->len, stdout);
+		prism_strbuf_reset(sb);
+	}
+	return 0;
+}
+
+const char *script_itrace_unsupported(const struct prism_itrace *it)
+{
+	if (it->instructions && it->period_type != PRISM_ITRACE_INSNS)
+		return "instruction periods in time or ticks are not supported: give one in "
+		       "instructions (i1i, i10000i)";
+	if (it->callchain)
+		return "g (call chains on samples) is not supported";
+	if (it->skip)
+		return "s (skipping events) is not supported";
+	if (!it->instructions && !it->branches && !it->errors)
+		return "nothing to synthesize: give i, b, c, r or e";
+	return NULL;
+}
+
+static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input,
+		  pt_sample_fn *fn, void *fn_ctx)
+{
+	/* static: the address cache is big for a stack */
+	static struct spt p;
+	size_t i;
+	struct prism_tool tool = { 0 };
+	int err;
+
+	if (!prism_feature_enabled(PRISM_FEATURE_LIBIPT)) {
+		error("this prism was built without libipt: it cannot decode Intel PT traces");
+		hint("%s", prism_feature_hint(PRISM_FEATURE_LIBIPT));
+		return 1;
+	}
+	memset(&p, 0, sizeof(p));
+	p.s = s;
+	p.sy = sy;
+	p.tasks = tasks;
+	p.flags = flags;
+	p.fn = fn;
+	p.fn_ctx = fn_ctx;
+	prism_strbuf_init(&p.line);
+	prism_strbuf_init(&p.head);
+	p.o.itrace = *itrace;
+	p.o.sy = sy;
+	p.o.tasks = tasks;
+	tool.mmap = tool.comm = tool.fork = tool.exit = sb_event;
+	tool.switch_ = tool.other = sb_event;
+	tool.other_all = true;
+	tool.user = on_user;
+	tool.auxtrace_data = true;
+	err = prism_session__process(s, &tool, &p);
+	if (err < 0) {
+		err = report_process_result(s, input, err);
+		goto out;
+	}
+	if (!p.have_info) {
+		error("'%s' has no Intel PT trace (no AUXTRACE_INFO record of Intel PT)",
+		      input ? input : "perf.data");
+		hint("record one with prism record -e intel_pt//u or perf record -e intel_pt//u");
+		err = 1;
+		goto out;
+	}
+	p.cpu = p.o.info.per_cpu_mmaps;
+	err = prism_pt_decoder__run(p.d, print_item, &p);
+	fwrite(p.line.buf, 1, p.line.len, stdout);
+	if (err) {
+		error_errno(err, "decoding the Intel PT trace of '%s' failed",
+			    input ? input : "perf.data");
+		err = 1;
+	} else if (p.nr_errors) {
+		warning("%" PRIu64 " instruction trace errors", p.nr_errors);
+	}
+out:
+	prism_pt_decoder__free(p.d);
+	prism_strbuf_release(&p.line);
+	prism_strbuf_release(&p.head);
+	for (i = 0; i < NR_CACHE; i++)
+		free(p.cache[i].text);
+	return err ? 1 : 0;
+}
+
+int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+		  const struct prism_itrace *itrace, bool flags, const char *input)
+{
+	return decode(s, sy, tasks, itrace, flags, input, NULL, NULL);
+}
+
+int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
+	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx)
+{
+	return decode(s, sy, tasks, itrace, false, input, fn, ctx);
+}

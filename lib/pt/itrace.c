@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: MIT
+/*
+ * perf's --itrace option string and branch-flag names (perf 6.1's words).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/pt.h>
+#include <prism/strbuf.h>
+
+/* "100us", "1i", "10000" (ns): a period after 'i' */
+static const char *period(const char *p, struct prism_itrace *o)
+{
+	char *end;
+	uint64_t v = strtoull(p, &end, 10);
+
+	if (end == p)
+		return p;
+	o->period = v;
+	o->period_type = PRISM_ITRACE_NS;
+	p = end;
+	if (*p == 'i') {
+		o->period_type = PRISM_ITRACE_INSNS;
+		return p + 1;
+	}
+	if (*p == 't') {
+		o->period_type = PRISM_ITRACE_TICKS;
+		return p + 1;
+	}
+	if (p[0] && p[1] == 's' && (p[0] == 'm' || p[0] == 'u' || p[0] == 'n')) {
+		o->period *= p[0] == 'm' ? 1000000 : p[0] == 'u' ? 1000 : 1;
+		return p + 2;
+	}
+	/* a bare number is in ns, as perf's default unit */
+	return p;
+}
+
+int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
+{
+	const char *p = s;
+	char *end;
+
+	memset(o, 0, sizeof(*o));
+	o->period_type = PRISM_ITRACE_NS;
+	o->period = 100000;
+	while (*p) {
+		switch (*p++) {
+		case 'i':
+			o->instructions = true;
+			p = period(p, o);
+			break;
+		case 'b':
+			o->branches = true;
+			break;
+		case 'c':
+			o->branches = o->calls = true;
+			break;
+		case 'r':
+			o->branches = o->returns = true;
+			break;
+		case 'e':
+			o->errors = true;
+			break;
+		case 'g':
+			o->callchain = true;
+			o->callchain_sz = (unsigned int)strtoul(p, &end, 10);
+			if (end == p)
+				o->callchain_sz = 16;
+			else if (!o->callchain_sz || o->callchain_sz > 1024)
+				goto err;
+			p = end;
+			break;
+		case 's':
+			o->skip = strtoull(p, &end, 10);
+			p = end;
+			break;
+		case ' ':
+		case ',':
+			break;
+		default:
+			goto err;
+		}
+		if (o->instructions && !o->period)
+			goto err;
+	}
+	return 0;
+err:
+	if (bad)
+		*bad = p > s ? p - 1 : p;
+	return -EINVAL;
+}
+
+/* perf's names of the branch kinds, without the trace begin/end bits */
+static const char *kind_name(uint32_t f)
+{
+	switch (f) {
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL:
+		return "call";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN:
+		return "return";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CONDITIONAL:
+		return "jcc";
+	case PRISM_PT_FL_BRANCH:
+		return "jmp";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_ASYNC | PRISM_PT_FL_INTERRUPT:
+		return "int";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_INTERRUPT:
+		return "iret";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_SYSCALLRET:
+		return "syscall";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_SYSCALLRET:
+		return "sysret";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC:
+		return "async";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_ASYNC:
+		return "hw int";
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_TX_ABORT:
+		return "tx abrt";
+	default:
+		return "";
+	}
+}
+
+void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb)
+{
+	const char *k = kind_name(flags & ~(PRISM_PT_FL_TRACE_BEGIN | PRISM_PT_FL_TRACE_END));
+	size_t start = sb->len;
+
+	if (flags & PRISM_PT_FL_TRACE_BEGIN)
+		prism_strbuf_addstr(sb, "tr strt ");
+	if (flags & PRISM_PT_FL_TRACE_END)
+		prism_strbuf_addstr(sb, "tr end  ");
+	prism_strbuf_addstr(sb, k);
+	while (sb->len > start && sb->buf[sb->len - 1] == ' ')
+		prism_strbuf_setlen(sb, sb->len - 1);
+}

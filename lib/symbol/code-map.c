@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where the code at an address of a process comes from: the mapping and
+ * the file behind it (after --symfs, --map-path and the build-id cache,
+ * as for symbols), for decoders that read instructions (Intel PT).
+ */
+#include <prism/symbol.h>
+
+#include "symbol-internal.h"
+
+int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t addr,
+			    struct prism_code_map *out)
+{
+	struct maps *maps = symbols__maps(sy, pid);
+	struct map *map = maps ? maps__find(maps, addr) : NULL;
+	struct prism_dso *dso;
+
+	if (!map)
+		return -ENOENT;
+	dso = map->dso;
+	if (!dso || (dso->kind != DSO_USER && dso->kind != DSO_VDSO))
+		return -ENOENT;
+	if (!dso->loaded)
+		dso__load(sy, dso, pid);
+	if (!dso->runtime)
+		return -ENOENT;
+	out->start = map->start;
+	out->end = map->end;
+	out->pgoff = map->pgoff;
+	out->path = dso->runtime;
+	out->dso = dso;
+	return 0;
+}

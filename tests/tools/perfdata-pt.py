@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""perfdata-pt.py - write a perf.data file with a synthesized Intel PT trace.
+
+usage: perfdata-pt.py [options] WORKLOAD OUT
+
+WORKLOAD is the built tests/workloads/pt-loop (its pt_loop and pt_leaf
+are assembly, so their control flow is known here: see pt-loop.c).  The
+file holds what `perf record -e intel_pt//u --per-thread` writes for one
+run of pt_loop(N): an intel_pt event (PMU type 8) and a dummy:u tracking
+event, AUXTRACE_INFO (Intel PT, TIME_SHIFT/MULT/ZERO below), TIME_CONV,
+COMM, an MMAP2 of WORKLOAD's executable segment at 0x555555554000 (under
+the name --map-path, default WORKLOAD), ITRACE_START, AUX, the AUXTRACE
+record with the trace, EXIT.  The trace (hand-made packets, return
+compression on): PSB, [TSC,] CBR, PSBEND, MODE.Exec 64, TIP.PGE pt_loop,
+the loop's TNT bits, TIP to pt_leaf for the indirect call, TIP.PGD to the
+return address in main.
+
+options:
+  --loops N       pt_loop's count (default 3)
+  --no-tsc        no timing packets (the event without its tsc bit)
+  --tsc-every K   a TSC packet every K iterations (default 0: only in the PSB)
+  --ovf K         an OVF after iteration K, the next 2 iterations lost, FUP
+                  to the loop top
+  --truncated     the AUX record flagged truncated, the trace cut at the
+                  last packet boundary in the first half of its bytes
+  --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
+                  CPU 0, thread 2 again on CPU 1, with SWITCH_CPU_WIDE side-band
+                  (loops N, N+1, N+2)
+  --thread2       per thread, the trace of thread 4344 of process 4343 (not its
+                  main thread)
+  --pipe          pipe mode (HEADER_ATTR records, no file header sections)
+  --split N       the trace in AUXTRACE records of N bytes at most
+  --map-path P    the name the MMAP2 record gives the workload
+  --zoo           after the trace, one packet of every kind libipt knows
+                  (for -D; not meant to be decoded), and bytes that are no packet
+  --error         an AUXTRACE_ERROR record (as perf inject writes them) after
+                  the trace
+"""
+import struct
+import sys
+
+PID, CPU = 4343, 0
+PT_TYPE = 8
+BASE = 0x555555554000
+TIME_SHIFT, TIME_MULT, TIME_ZERO = 10, 512, 1000000000000  # ns = tsc / 2 + 1000 s
+TSC_BIT, NORETCOMP_BIT, MTC_BIT, CYC_BIT = 1 << 10, 1 << 11, 1 << 9, 1 << 1
+PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
+SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
+SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
+PT_ID, DUMMY_ID = 11, 12
+
+
+def die(msg):
+    sys.exit("perfdata-pt.py: " + msg)
+
+
+def workload(path):
+    """symbols and the executable PT_LOAD (offset, vaddr, filesz) of an ELF64 file"""
+    with open(path, "rb") as f:
+        img = f.read()
+    if img[:4] != b"\x7fELF" or img[4] != 2:
+        die("%s: not an ELF64 file" % path)
+    phoff, shoff = struct.unpack_from("<QQ", img, 32)
+    phentsize, phnum, shentsize, shnum = struct.unpack_from("<HHHH", img, 54)
+    text = None
+    for i in range(phnum):
+        p_type, p_flags, p_off, p_vaddr, _, p_filesz = struct.unpack_from(
+            "<IIQQQQ", img, phoff + i * phentsize)
+        if p_type == 1 and p_flags & 1:
+            text = (p_off, p_vaddr, p_filesz)
+    syms = {}
+    sh = [struct.unpack_from("<IIQQQQIIQQ", img, shoff + i * shentsize) for i in range(shnum)]
+    for s in (s for s in sh if s[1] == 2):
+        strtab = sh[s[6]][4]
+        for j in range(s[5] // 24):
+            name, _, _, _, value, _ = struct.unpack_from("<IBBHQQ", img, s[4] + j * 24)
+            syms[img[strtab + name:img.index(b"\0", strtab + name)].decode()] = value
+    if text is None or "pt_loop" not in syms or "pt_leaf" not in syms:
+        die("%s: not tests/workloads/pt-loop (no pt_loop, pt_leaf or code segment)" % path)
+    return img, syms, text
+
+
+def check_layout(img, syms, text):
+    """the instruction bytes pt-loop.c's comments promise; the return address in main"""
+    def at(vaddr, n):
+        off = vaddr - text[1] + text[0]
+        return img[off:off + n]
+    loop, leaf = syms["pt_loop"], syms["pt_leaf"]
+    expect = {leaf: b"\x8d\x47\x01\xc3", loop: b"\x53\x89\xfb\x89\xdf\xe8",
+              loop + 10: b"\xf6\xc3\x01\x74\x03\x83\xc0\x02\xff\xcb\x75\xed\x48\x8d\x0d",
+              loop + 29: b"\xff\xd1\x5b\xc3"}
+    for addr, code in expect.items():
+        if at(addr, len(code)) != code:
+            die("pt_loop/pt_leaf are not laid out as pt-loop.c says (at %#x)" % addr)
+    main = syms.get("main")
+    code = at(main, 64) if main else b""
+    for i in range(len(code) - 4):
+        if code[i] == 0xE8 and main + i + 5 + struct.unpack_from("<i", code, i + 1)[0] == loop:
+            return main + i + 5
+    die("main does not call pt_loop")
+
+
+class Trace:
+    """Intel PT packets, TNT bits gathered into short TNT packets"""
+
+    def __init__(self):
+        self.buf = bytearray()
+        self.tnt = []
+        self.starts = [0]  # where packets start
+
+    def flush(self):
+        while self.tnt:
+            bits, self.tnt = self.tnt[:6], self.tnt[6:]
+            v = 1
+            for b in bits:
+                v = (v << 1) | b
+            self.buf.append(v << 1)
+            self.starts.append(len(self.buf))
+
+    def put(self, b):
+        self.flush()
+        self.buf += b
+        self.starts.append(len(self.buf))
+
+    def branch(self, taken):
+        self.tnt.append(1 if taken else 0)
+
+    def ip(self, opcode, ip):
+        """TIP (0x0d), TIP.PGE (0x11), TIP.PGD (0x01), FUP (0x1d); None: IP suppressed"""
+        if ip is None:
+            self.put(bytes([opcode]))
+        else:  # IPBytes 3: 48 bits, sign-extended
+            self.put(bytes([(3 << 5) | opcode]) + struct.pack("<Q", ip)[:6])
+
+    def psb(self, tsc, cbr=40):
+        self.put(b"\x02\x82" * 8)
+        if tsc is not None:
+            self.tsc(tsc)
+        self.put(bytes([0x02, 0x03, cbr, 0]))  # CBR
+        self.put(b"\x02\x23")  # PSBEND
+
+    def tsc(self, v):
+        self.put(b"\x19" + struct.pack("<Q", v)[:7])
+
+
+def run(o, t, ret_main, loops, tsc, first):
+    """one run of pt_loop(loops) into @t: PSB+ first on a buffer, else TSC and MODE.Exec"""
+    loop, leaf = BASE + o.syms["pt_loop"], BASE + o.syms["pt_leaf"]
+    if first:
+        t.psb(tsc)
+    elif tsc is not None:
+        t.tsc(tsc)
+    t.put(b"\x99\x01")  # MODE.Exec: 64-bit
+    t.ip(0x11, loop)  # TIP.PGE
+    i, it = loops, 0
+    if not o.ovf and not o.tsc_every and loops > 64:
+        # the bits repeat every two iterations (one TNT byte each) until the last two
+        pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
+        t.flush()
+        t.buf += bytes([_pair_tnt()]) * pairs
+        t.starts.append(len(t.buf))
+        i -= 2 * pairs
+    while i:
+        t.branch(True)  # pt_leaf's ret (compressed)
+        t.branch(i % 2 == 0)  # jz 2f
+        t.branch(i != 1)  # jnz 1b
+        i, it = i - 1, it + 1
+        if o.ovf and it == o.ovf and i > 3:
+            i -= 2  # two iterations lost in the overflow
+            t.put(b"\x02\xf3")  # OVF
+            t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
+            tsc += 1000
+            t.tsc(tsc)
+    t.ip(0x0D, leaf)  # call *%rcx
+    t.branch(True)  # pt_leaf's ret
+    t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+    if o.zoo:
+        zoo(t, loop)
+
+
+def _pair_tnt():
+    """the TNT byte of iterations i (even) and i - 1 (odd, not the last)"""
+    v = 1
+    for b in (1, 1, 1, 1, 0, 1):  # ret, jz taken, jnz taken; ret, jz not, jnz taken
+        v = (v << 1) | b
+    return v << 1
+
+
+def zoo(t, ip):
+    """every packet kind, each IP compression, and bytes that are no packet"""
+    t.put(b"\x02\x73\x34\x12\x00\x56\x01")  # TMA CTC 0x1234 FC 0x156
+    t.put(b"\x59\x2a")  # MTC
+    t.put(b"\x1f\x04")  # CYC, two bytes
+    t.put(b"\x03")  # CYC 0
+    t.put(b"\x02\x43" + struct.pack("<Q", (0x123456789 << 1) | 1)[:6])  # PIP, NR
+    t.put(b"\x02\xc8" + struct.pack("<Q", 0xABCDE)[:5])  # VMCS
+    t.put(b"\x99\x21\x99\x22\x99\x05\x99\x02\x99\x00")  # MODE.TSX x2, MODE.Exec IF 64/32/16
+    t.put(b"\x02\x12\x78\x56\x34\x12")  # PTW 4 bytes, no IP
+    t.put(b"\x02\xb2" + struct.pack("<Q", 0x1122334455667788))  # PTW 8 bytes, IP
+    t.put(b"\x02\x62\x02\xe2")  # EXSTOP, EXSTOP IP
+    t.put(b"\x02\xc2" + struct.pack("<Q", 0x0000000300000021))  # MWAIT
+    t.put(b"\x02\x22\x80\x21")  # PWRE
+    t.put(b"\x02\xa2\x21\x03\x00\x00\x00")  # PWRX
+    t.put(b"\x02\xa3" + struct.pack("<Q", (1 << 47) | 0x5A5A5A5A5A5A)[:6])  # long TNT
+    t.put(b"\x02\xc3\x88" + struct.pack("<Q", 0xFEEDFACE))  # MNT
+    for ipc, n in ((1, 2), (2, 4), (4, 6), (6, 8)):
+        t.put(bytes([(ipc << 5) | 0x1D]) + struct.pack("<Q", ip)[:n])  # FUP
+    t.put(b"\x0d\x11\x01\x1d")  # TIP, TIP.PGE, TIP.PGD, FUP without IP
+    t.put(b"\x02\x83")  # TraceSTOP
+    t.put(b"\x00\x00\x02\xff\xd9\x02\x82\x02\x82")  # PADs, bad ext, bad opcode, part PSB
+    t.put(b"\xf9\x01")  # IP compression 7: reserved
+
+
+def sid(time, tid=PID, cpu=CPU, ident=DUMMY_ID):
+    """the sample_id trailer: TID, TIME, CPU, IDENTIFIER"""
+    return struct.pack("<IIQIIQ", PID, tid, time, cpu, 0, ident)
+
+
+def rec(rtype, misc, body):
+    return struct.pack("<IHH", rtype, misc, 8 + len(body)) + body
+
+
+def padded(s):
+    b = s.encode() + b"\0"
+    return b + b"\0" * (-len(b) % 8)
+
+
+def attr(atype, config, flags):
+    a = struct.pack("<IIQQQQQIIQQQQIi", atype, 128, config, 1, SAMPLE_TYPE, 0, flags,
+                    0, 0, 0, 0, 0, 0, 0, 0)
+    return a + b"\0" * (128 - len(a))
+
+
+def tsc_to_ns(tsc):
+    q, r = tsc >> TIME_SHIFT, tsc & ((1 << TIME_SHIFT) - 1)
+    return TIME_ZERO + q * TIME_MULT + ((r * TIME_MULT) >> TIME_SHIFT)
+
+
+def segments(o):
+    """(cpu, tid, first TSC, loops) of each run of pt_loop"""
+    if not o.per_cpu:
+        return [(CPU, PID + 1 if o.thread2 else PID, 2000000, o.loops)]
+    # thread 1 then thread 2 on CPU 0, thread 2 again on CPU 1
+    return [(0, PID, 2000000, o.loops), (0, PID + 1, 2200000, o.loops + 1),
+            (1, PID + 1, 2400000, o.loops + 2)]
+
+
+def build(o):
+    img, o.syms, text = workload(o.workload)
+    ret_main = BASE + check_layout(img, o.syms, text)
+    segs = segments(o)
+    t0 = tsc_to_ns(segs[0][2])
+    traces, side = {}, []
+    for k, (cpu, tid, tsc, loops) in enumerate(segs):
+        first = cpu not in traces
+        t = traces.setdefault(cpu, Trace())
+        run(o, t, ret_main, loops, tsc if o.tsc else None, first)
+        t.flush()
+        if not o.per_cpu:
+            continue
+        # SWITCH_CPU_WIDE in (prev task) before the run's TSC, out (next task) after it
+        prev = [g[1] for g in segs[:k] if g[0] == cpu]
+        nxt = [g[1] for g in segs[k + 1:] if g[0] == cpu]
+        ns = tsc_to_ns(tsc)
+        side.append((ns - 100, 15, 0, struct.pack("<II", PID if prev else 0,
+                                                  prev[-1] if prev else 0), tid, cpu))
+        side.append((ns + 50000, 15, 1 << 13, struct.pack("<II", PID if nxt else 0,
+                                                          nxt[0] if nxt else 0), tid, cpu))
+    config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
+    # disabled, exclude_kernel, exclude_hv, sample_id_all, exclude_guest
+    common = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 18) | (1 << 20)
+    # + mmap, comm, task, mmap2, comm_exec (+ context_switch per CPU)
+    tracking = common | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 23) | (1 << 24)
+    if o.per_cpu:
+        tracking |= 1 << 35
+    attrs = [(attr(PT_TYPE, config, common), [PT_ID]),
+             (attr(1, 9, tracking), [DUMMY_ID])]  # dummy:u
+    priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT,
+            3 if o.per_cpu else 0, 0, 1 if o.per_cpu else 0,
+            MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, 24, 0]
+    data = rec(70, 0, struct.pack("<II", 1, 0) + b"".join(struct.pack("<Q", v) for v in priv))
+    data += rec(79, 0, struct.pack("<QQQQQBB6x", TIME_SHIFT, TIME_MULT, TIME_ZERO, 0, 0, 1, 0))
+    side.append((t0 - 2000, 3, 1 << 13, struct.pack("<II", PID, PID) + padded("pt-loop"),
+                 PID, CPU))
+    if o.per_cpu or o.thread2:
+        side.append((t0 - 1900, 3, 0, struct.pack("<II", PID, PID + 1) + padded("pt-loop-2"),
+                     PID + 1, CPU))
+    p_off, p_vaddr, p_filesz = text
+    start = BASE + (p_vaddr & ~0xFFF)
+    length = (p_filesz + (p_vaddr & 0xFFF) + 0xFFF) & ~0xFFF
+    side.append((t0 - 1000, 10, 2, struct.pack("<IIQQQIIQQII", PID, PID, start, length,
+                                               p_off & ~0xFFF, 8, 1, 4242, 0, 5, 2) +
+                 padded(o.map_path or o.workload), PID, CPU))
+    for cpu in sorted(traces):
+        tid = segs[0][1] if cpu == segs[0][0] else PID + 1
+        side.append((t0 - 500 + cpu, 12, 0, struct.pack("<II", PID, tid), -PT_ID, cpu))
+    if o.error:  # type 1, code 7 (overflow), fmt 1, at the loop's top
+        side.append((None, 72, 0, struct.pack("<IIIIIIQQ64s", 1, 7, CPU, PID, PID, 1,
+                                              BASE + o.syms["pt_loop"] + 3, t0 + 15000,
+                                              b"Overflow packet"), 0, 0))
+    tend = tsc_to_ns(segs[-1][2]) + 100000
+    side.append((tend, 4, 0, struct.pack("<IIIIQ", PID, PID, PID, PID, tend), PID, CPU))
+    side.sort(key=lambda r: 1 << 62 if r[0] is None else r[0])
+    for time, rtype, misc, body, tid, cpu in side:
+        if time is None:
+            data += rec(rtype, misc, body)
+        elif tid < 0:  # the intel_pt event's own record
+            data += rec(rtype, misc, body + sid(time, PID, cpu, PT_ID))
+        else:
+            data += rec(rtype, misc, body + sid(time, tid, cpu))
+    for cpu in sorted(traces):
+        trace = bytes(traces[cpu].buf)
+        if o.truncated:  # cut between packets, half way
+            trace = trace[:max(n for n in traces[cpu].starts if n <= len(trace) // 2)]
+        payload = trace + b"\0" * (-len(trace) % 8)
+        data += rec(11, 0, struct.pack("<QQQ", 0, len(payload), 1 if o.truncated else 0) +
+                    sid(tend - 1000, PID, cpu, PT_ID))
+        off = 0
+        while off < len(payload):
+            chunk = payload[off:off + (o.split or len(payload))]
+            data += rec(71, 0, struct.pack("<QQQIIII", len(chunk), off, 0x1234 + off,
+                                           cpu if o.per_cpu else 0,
+                                           0xFFFFFFFF if o.per_cpu else segs[0][1], cpu, 0))
+            data += chunk
+            off += len(chunk)
+    data += rec(68, 0, b"")  # FINISHED_ROUND
+    desc = event_desc(attrs, ["intel_pt//u", "dummy:u"])
+    if o.pipe:
+        out = b"PERFILE2" + struct.pack("<Q", 16)
+        for a, ids in attrs:
+            out += rec(64, 0, a + b"".join(struct.pack("<Q", i) for i in ids))
+        return out + rec(80, 0, struct.pack("<Q", FEAT_EVENT_DESC) + desc) + data
+    hdr_size, attr_entry = 104, 128 + 16
+    # header: magic, size, attr size, attrs, data, event_types, features
+    ids_off = hdr_size
+    attr_off = ids_off + 8 * len(attrs)
+    data_off = attr_off + attr_entry * len(attrs)
+    out = b"PERFILE2" + struct.pack("<QQQQQQQQ", hdr_size, attr_entry, attr_off,
+                                    attr_entry * len(attrs), data_off, len(data), 0, 0)
+    out += struct.pack("<Q", 1 << FEAT_EVENT_DESC) + b"\0" * 24  # features: EVENT_DESC
+    out += b"".join(struct.pack("<Q", ids[0]) for _, ids in attrs)
+    for n, (a, ids) in enumerate(attrs):
+        out += a + struct.pack("<QQ", ids_off + 8 * n, 8)
+    out += data
+    # the feature sections' table, then EVENT_DESC (the event names, as perf record writes)
+    return out + struct.pack("<QQ", len(out) + 16, len(desc)) + desc
+
+
+FEAT_EVENT_DESC = 12
+
+
+def event_desc(attrs, names):
+    """the EVENT_DESC feature: each event's attr, ids and name"""
+    out = struct.pack("<II", len(attrs), 128)
+    for (a, ids), name in zip(attrs, names):
+        b = name.encode() + b"\0"
+        b += b"\0" * (-len(b) % 64)
+        out += a + struct.pack("<II", len(ids), len(b)) + b
+        out += b"".join(struct.pack("<Q", i) for i in ids)
+    return out
+
+
+class Opts:
+    loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
+        0, False, False, 0, None, False, False
+    per_cpu = thread2 = False
+
+
+def main(argv):
+    o = Opts()
+    args = []
+    it = iter(argv)
+    for a in it:
+        if a in ("--loops", "--tsc-every", "--ovf", "--split"):
+            try:
+                setattr(o, a[2:].replace("-", "_"), int(next(it)))
+            except (StopIteration, ValueError):
+                die("%s needs a number" % a)
+        elif a == "--map-path":
+            o.map_path = next(it, None)
+        elif a == "--no-tsc":
+            o.tsc = False
+        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2"):
+            setattr(o, a[2:].replace("-", "_"), True)
+        elif a.startswith("-"):
+            die("unknown option %s\n%s" % (a, __doc__))
+        else:
+            args.append(a)
+    if len(args) != 2:
+        sys.exit(__doc__)
+    o.workload = args[0]
+    with open(args[1], "wb") as f:
+        f.write(build(o))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
