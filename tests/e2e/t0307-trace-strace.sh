@@ -197,9 +197,10 @@ n=$(grep -c 'minfault' pf.maj.err)
 check "-F alone: major faults only ($n minor)" test "$n" -eq 0
 
 # -p of a single-threaded process: no comm/tid column, the call in progress
-# at the start as "[continued]", as perf prints it
+# at the start as "[continued]", as perf prints it (a 3 s sleep: the traced
+# process must outlive the start of a sanitizer build on a loaded machine)
 for t in prism perf; do
-	sleep 1 &
+	sleep 3 &
 	sp=$!
 	sleep 0.3
 	if [ $t = prism ]; then "$PRISM_BIN" trace -p $sp 2>p.$t.err; else perf trace -p $sp 2>p.$t.err; fi
