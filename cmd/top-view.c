@@ -38,6 +38,7 @@ void top_snap_free(struct top_snap *s)
 	free(s->cpus);
 	free(s->tasks);
 	free(s->syscalls);
+	top_hot_free(s->hot);
 	free(s);
 }
 
@@ -89,19 +90,6 @@ static int cmp_row(const void *pa, const void *pb)
 	return a->tid < b->tid ? -1 : a->tid > b->tid;
 }
 
-static bool selected(const struct prism_util_iv_task *t, const char *filter)
-{
-	char *end;
-	unsigned long n;
-
-	if (!*filter)
-		return true;
-	n = strtoul(filter, &end, 10);
-	if (!*end)
-		return t->pid == n || t->tid == n;
-	return strstr(t->comm, filter) != NULL;
-}
-
 static void add_times(struct prism_util_times *d, const struct prism_util_times *s)
 {
 	d->user += s->user;
@@ -137,7 +125,7 @@ static struct row *make_rows(const struct top_snap *s, const struct top_view *v,
 		const struct prism_util_iv_task *t = &s->iv.tasks[i];
 		struct row *r = NULL;
 
-		if (!selected(t, v->filter))
+		if (!top_filter_match(v->filter, t->pid, t->tid, t->comm))
 			continue;
 		/* a row per process, or per task (its exec images summed) */
 		for (j = 0; j < n && !r; j++)
@@ -242,8 +230,16 @@ void top_render(struct prism_strbuf *out, const struct top_snap *s, const struct
 			  "prism top - interval %u: %.2f s, %u CPUs, %" PRIu64
 			  " events; %s view, sort %s%s%s%s\n",
 			  s->seq, (double)iv->length / 1e9, iv->nr_cpus, iv->nr_events,
-			  v->procs ? "process" : "task", top_sort_name(v->sort),
+			  v->hot   ? "hot" :
+			  v->procs ? "process" :
+				     "task",
+			  v->hot ? "overhead" : top_sort_name(v->sort),
 			  *v->filter ? ", filter '" : "", v->filter, *v->filter ? "'" : "");
+	if (v->hot) {
+		top_hot_render(out, s->hot, v->rows);
+		cut_lines(out, start, v->cols);
+		return;
+	}
 	for (i = 0; i < iv->nr_cpus; i++) {
 		snprintf(name, sizeof(name), "cpu%u", iv->cpus[i].cpu);
 		cpu_line(out, name, &iv->cpus[i].t, iv->length);

@@ -35,9 +35,13 @@ struct top {
 	bool batch;
 	int iterations;
 	struct top_view v;
+	int freq; /* cpu-clock samples/s of the hot view */
+	bool callchains; /* -g */
 
 	struct prism_util *u;
 	struct prism_session *s;
+	struct top_hot_src *hot;
+	char hot_filter[64]; /* the filter for the hot view's next interval (under lock) */
 	int notify[2]; /* the reader (and signals) wake the display */
 	pthread_mutex_t lock;
 	struct top_snap *latest; /* handed over, not shown yet */
@@ -49,6 +53,9 @@ struct top {
 };
 
 static struct top *top_cur;
+
+/* rows of the hot view kept per interval (a screen shows fewer) */
+#define MAX_HOT_ROWS 200
 
 /* ---- the terminal ---- */
 
@@ -128,6 +135,7 @@ static int on_interval(void *ctx, struct prism_util *u, uint64_t now)
 	struct top *t = ctx;
 	const struct prism_util_interval *iv;
 	struct top_snap *s;
+	char filter[sizeof(t->hot_filter)];
 	ssize_t n;
 	int err;
 
@@ -137,6 +145,14 @@ static int on_interval(void *ctx, struct prism_util *u, uint64_t now)
 	if (err)
 		return err;
 	s = snap_copy(iv);
+	pthread_mutex_lock(&t->lock);
+	snprintf(filter, sizeof(filter), "%s", t->hot_filter);
+	pthread_mutex_unlock(&t->lock);
+	s->hot = top_hot_take(t->hot, MAX_HOT_ROWS, filter);
+	if (!s->hot) {
+		top_snap_free(s);
+		return -ENOMEM;
+	}
 	t->lost_total += iv->lost_events;
 	s->lost_total = t->lost_total;
 	pthread_mutex_lock(&t->lock);
@@ -185,6 +201,9 @@ static void show(struct top *t, const struct top_snap *s)
 		ws.ws_row = 24, ws.ws_col = 80;
 	/* header, CPUs, sum, lost, blank, titles; syscalls; status */
 	fixed = 5 + (int)s->iv.nr_cpus + 1 + 10 + 1;
+	/* hot view: header, samples, blank, titles; blank, status */
+	if (t->v.hot)
+		fixed = 6;
 	t->v.rows = ws.ws_row > fixed + 3 ? ws.ws_row - fixed : 3;
 	t->v.cols = ws.ws_col;
 	prism_strbuf_addstr(&sb, "\033[H");
@@ -195,8 +214,8 @@ static void show(struct top *t, const struct top_snap *s)
 	else
 		prism_strbuf_addf(
 			&sb,
-			"\n\033[7m q quit  u/s/U/l sort util/sys/user/latency  t tasks/processes  f filter  space %s \033[0m",
-			t->v.paused ? "resume" : "pause");
+			"\n\033[7m q quit  h %s view  u/s/U/l sort util/sys/user/latency  t tasks/processes  f filter  space %s \033[0m",
+			t->v.hot ? "util" : "hot", t->v.paused ? "resume" : "pause");
 	/* clear the rest of each line and of the screen */
 	{
 		struct prism_strbuf fr = STRBUF_INIT;
@@ -222,6 +241,9 @@ static void prompt_key(struct top *t, char c, char *line, size_t *len)
 		memcpy(t->v.filter, line, *len);
 		t->v.filter[*len] = '\0';
 		t->v.prompt = NULL;
+		pthread_mutex_lock(&t->lock);
+		memcpy(t->hot_filter, t->v.filter, sizeof(t->hot_filter));
+		pthread_mutex_unlock(&t->lock);
 	} else if (c == 27) {
 		t->v.prompt = NULL;
 	} else if ((c == 127 || c == 8) && *len) {
@@ -251,6 +273,10 @@ static bool key(struct top *t, char c)
 		break;
 	case 'l':
 		t->v.sort = TOP_SORT_LAT;
+		break;
+	case 'h':
+	case '\t':
+		t->v.hot = !t->v.hot;
 		break;
 	case 't':
 	case 'P':
@@ -339,7 +365,9 @@ static int start_reader(struct top *t, struct live_rec *lr, pthread_t *th)
 	struct prism_session_opts so = { .fd = lr->rfd };
 
 	t->u = prism_util__new(&uo);
-	if (!t->u)
+	if (t->u)
+		t->hot = top_hot_src_new(t->u, (unsigned int)t->freq, t->callchains, t->hot_filter);
+	if (!t->u || !t->hot)
 		return error("out of memory");
 	/* blocks until the recorder wrote the stream's header */
 	t->s = prism_session__open(&so);
@@ -354,9 +382,10 @@ int cmd_top(int argc, const char **argv)
 {
 	static const char *const usage[] = {
 		"prism top [-d <secs>] [-b [-n <count>]] [--sort <key>] [--processes] [--filter <pid|name>]",
+		"prism top --hot [-F <freq>] [-g] [-d <secs>] [-b [-n <count>]] [--filter <pid|name>]",
 		NULL,
 	};
-	struct top t = { .delay = 1, .lock = PTHREAD_MUTEX_INITIALIZER };
+	struct top t = { .delay = 1, .freq = 999, .lock = PTHREAD_MUTEX_INITIALIZER };
 	struct prism_record_opts o = { .system_wide = true };
 	struct prism_evspecs *specs = NULL;
 	const char *sort = NULL, *filter = NULL;
@@ -378,7 +407,16 @@ int cmd_top(int argc, const char **argv)
 			 "one row per process (its tasks summed), not per task"),
 		OPT_STRING(0, "filter", &filter, "pid|name",
 			   "only tasks of this pid or tid, or whose name contains this"),
-		OPT_INT(0, "rows", &t.v.rows, "n", "batch mode: at most this many task rows"),
+		OPT_INT(0, "rows", &t.v.rows, "n",
+			"batch mode: at most this many task rows (hot view: rows and caller lines)"),
+		OPT_BOOL(
+			0, "hot", &t.v.hot,
+			"start in the hot view: the functions cpu-clock samples land in, per interval, as perf top (key h switches)"),
+		OPT_INT('F', "freq", &t.freq, "hz",
+			"hot view: cpu-clock samples per second and CPU (default 999)"),
+		OPT_BOOL(
+			'g', "call-graph", &t.callchains,
+			"hot view: show the callers of the top functions (frame-pointer call chains)"),
 		OPT_END(),
 	};
 
@@ -394,8 +432,13 @@ int cmd_top(int argc, const char **argv)
 				    sort);
 		t.v.sort = (enum top_sort)s;
 	}
-	if (filter)
+	if (t.freq < 1 || t.freq > 100000)
+		usage_error(usage, opts, "-F expects samples per second in 1..100000, not %d",
+			    t.freq);
+	if (filter) {
 		snprintf(t.v.filter, sizeof(t.v.filter), "%s", filter);
+		snprintf(t.hot_filter, sizeof(t.hot_filter), "%s", filter);
+	}
 	if (!t.batch && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		error("prism top needs a terminal for its screen and keys");
 		hint("use -b (batch mode) to print the intervals as text");
@@ -406,6 +449,10 @@ int cmd_top(int argc, const char **argv)
 	ret = util_preset_events(&specs);
 	if (ret)
 		return ret;
+	if (top_hot_events(specs, (unsigned int)t.freq)) {
+		prism_evspecs__free(specs);
+		return 1;
+	}
 	o.events = specs;
 	util_preset_opts(&o);
 	/* top is long-running: smaller buffers than a one-shot recording */
@@ -429,10 +476,19 @@ int cmd_top(int argc, const char **argv)
 		ret = 1;
 	} else {
 		reading = true;
+		bool was_quiet = quiet;
+
 		if (!t.batch && tty_setup())
 			t.quit = true;
+		/* the library's warnings (a binary without symbols) would tear the screen */
+		if (!t.batch) {
+			quiet = 1;
+			setup_library_log();
+		}
 		display(&t);
 		tty_restore();
+		quiet = was_quiet;
+		setup_library_log();
 		live_stop();
 	}
 	if (reading)
@@ -451,6 +507,7 @@ out:
 	close(t.notify[1]);
 	prism_session__free(t.s);
 	prism_util__free(t.u);
+	top_hot_src_free(t.hot);
 	top_snap_free(t.latest);
 	prism_evspecs__free(specs);
 	return ret;

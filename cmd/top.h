@@ -13,6 +13,8 @@
 #include <prism/strbuf.h>
 #include <prism/util.h>
 
+#include "top-hot.h"
+
 /* one interval, copied out of the analysis (the display owns it) */
 struct top_snap {
 	struct prism_util_interval iv; /* its arrays point to the copies below */
@@ -21,6 +23,7 @@ struct top_snap {
 	struct prism_util_iv_call *syscalls;
 	uint64_t lost_total; /* lost events since the start */
 	unsigned int seq; /* 1, 2, ... */
+	struct top_hot *hot; /* the hot functions of the interval */
 };
 
 enum top_sort { TOP_SORT_UTIL, TOP_SORT_SYS, TOP_SORT_USER, TOP_SORT_LAT };
@@ -28,6 +31,7 @@ enum top_sort { TOP_SORT_UTIL, TOP_SORT_SYS, TOP_SORT_USER, TOP_SORT_LAT };
 struct top_view {
 	enum top_sort sort;
 	bool procs; /* one row per process, not per task */
+	bool hot; /* the hot functions, not the tasks */
 	bool paused;
 	char filter[64]; /* a pid/tid (digits) or part of a comm; "" = all */
 	int rows; /* task rows to show; 0 = all */

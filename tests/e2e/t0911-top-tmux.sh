@@ -2,13 +2,17 @@
 # SPDX-License-Identifier: MIT
 # prism top on a terminal (tmux): the screen shows a spinning process at
 # 100% (± 10 points); the keys sort (s, U, l, u), switch the task/process
-# view (t), filter by pid (f), pause (space) and quit (q); the terminal
-# comes back in its own mode and off the alternate screen after q, after
-# SIGTERM and after SIGHUP.
+# view (t), filter by pid (f), pause (space) and quit (q); h switches to the
+# hot functions, where a process spinning in a known function
+# (tests/workloads/hot-spin) is the top row once filtered, and back; the
+# terminal comes back in its own mode and off the alternate screen after q,
+# after SIGTERM and after SIGHUP.
 . tests/e2e/lib.sh
 require_tracefs
 require_cmd tmux
 require_cmd chrt
+WL=$PRISM_OUT/tests/workloads/hot-spin
+[ -x "$WL" ] || skip "the hot-spin workload is not built ($WL)"
 cd "$TMP" || exit 1
 
 SOCK="prism-t0911-$$"
@@ -38,6 +42,11 @@ start() {
 		"$PRISM_BIN top -d 0.5 $*; echo EXIT=\$?; stty -a >$TMP/stty.after; sleep 60"
 }
 stty_ok() { # the shell's terminal is back in cooked mode with echo
+	local i
+	for i in $(seq 1 50); do
+		[ -s "$TMP/stty.after" ] && break
+		sleep 0.1
+	done
 	grep -Eq '(^| )icanon( |$)' "$TMP/stty.after" && grep -Eq '(^| )echo( |$)' "$TMP/stty.after"
 }
 
@@ -78,6 +87,31 @@ tm send-keys -t top q
 check "q quits with status 0" wait_for '^EXIT=0'
 check "q: the terminal's mode is restored" stty_ok
 check "q: off the alternate screen" test "$(tm display -p -t top '#{alternate_on}')" = 0
+
+# the hot view: the spinner is now one in a known function (one SCHED_FIFO
+# spinner at a time: the others need the second CPU)
+kill $spin
+chrt -f 1 "$WL" 0 &
+spin=$!
+start
+check "the util view first" wait_for 'task view, sort util'
+check "the key line names h" wait_for 'h hot view'
+tm send-keys -t top h
+check "h switches to the hot view" wait_for 'hot view, sort overhead'
+check "the hot rows are shown" wait_for '^ Overhead  Shared Object'
+tm send-keys -t top f
+check "f asks for a filter in the hot view" wait_for '^filter \(pid'
+tm send-keys -t top "$spin" Enter
+check "the filter is applied" wait_for "hot view, sort overhead, filter '$spin'"
+check "hot_spin becomes the top row" wait_for '^ +[0-9.]+%  hot-spin +\[\.\] hot_spin'
+tm send-keys -t top h
+check "h switches back to the util view" wait_for "task view, sort util, filter '$spin'"
+check "the key line offers the hot view again" wait_for 'h hot view'
+tm send-keys -t top q
+check "q from the hot view: status 0" wait_for '^EXIT=0'
+check "hot view, q: the terminal's mode is restored" stty_ok
+check "hot view, q: off the alternate screen" \
+	test "$(tm display -p -t top '#{alternate_on}')" = 0
 
 for sig in TERM HUP; do
 	start
