@@ -127,6 +127,8 @@ static int one_process(struct prism_util_check *k, bool end, uint32_t pid)
 int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *pids,
 			   size_t nr_pids)
 {
+	uint32_t self = (uint32_t)getpid();
+	bool with_self = !pids;
 	struct dirent *d;
 	DIR *dir;
 	size_t i;
@@ -134,9 +136,19 @@ int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *
 
 	if (access("/proc/self/schedstat", R_OK))
 		return -ENOENT;
+	for (i = 0; pids && i < nr_pids; i++)
+		with_self |= pids[i] == self;
+	/*
+	 * the reader's own threads last at the start and first at the end, so
+	 * that the reading of the others (milliseconds for a whole machine) is
+	 * not in their window: the events are enabled right after the start
+	 * and were disabled right before the end
+	 */
+	if (with_self && end)
+		err = one_process(k, end, self);
 	if (pids) {
 		for (i = 0; !err && i < nr_pids; i++)
-			if (pids[i] > 0 && pids[i] <= UINT32_MAX)
+			if (pids[i] > 0 && pids[i] <= UINT32_MAX && pids[i] != self)
 				err = one_process(k, end, (uint32_t)pids[i]);
 	} else {
 		dir = opendir("/proc");
@@ -145,11 +157,13 @@ int prism_util_check__read(struct prism_util_check *k, bool end, const int64_t *
 		while (!err && (d = readdir(dir))) {
 			long pid = atol(d->d_name);
 
-			if (pid > 0 && pid <= UINT32_MAX)
+			if (pid > 0 && pid <= UINT32_MAX && (uint32_t)pid != self)
 				err = one_process(k, end, (uint32_t)pid);
 		}
 		closedir(dir);
 	}
+	if (!err && with_self && !end)
+		err = one_process(k, end, self);
 	if (!end)
 		check_sort(k);
 	return err;
