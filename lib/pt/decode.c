@@ -508,9 +508,10 @@ static bool takes_packet(const struct pt_insn *insn)
 }
 
 /*
- * After @insn: the TSC packets read since the last instruction (libipt
- * reads ahead) count once the TNT bits and TIPs before them are taken by
- * the instructions, as perf counts them (a FUP goes with an event).
+ * Before an instruction is counted: the TSC packets read since the last
+ * one (libipt reads ahead) count once the TNT bits and TIPs before them
+ * are taken by the instructions, as perf counts them (a FUP goes with an
+ * event, an OVF's TSC with the overflow's).
  */
 static void scan_packets(struct queue *q)
 {
