@@ -788,8 +788,9 @@ int cmd_report(int argc, const char **argv)
 			 "only self overhead, even with call chains"),
 		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
 		OPT_STRING(0, "itrace", &r.itrace, "opts",
-			   "report the Intel PT trace's synthesized samples, as perf: iNi every "
-			   "N-th instruction, b branches, c calls, r returns"),
+			   "report the Intel PT trace's synthesized samples, as perf: i[PERIOD] "
+			   "instructions (Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us), "
+			   "b branches, c calls, r returns"),
 		OPT_BOOL(0, "header", &r.header,
 			 "print the file's header (every feature, as perf's --header -I) before "
 			 "the report"),

@@ -283,9 +283,6 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 
 const char *script_itrace_unsupported(const struct prism_itrace *it)
 {
-	if (it->instructions && it->period_type != PRISM_ITRACE_INSNS)
-		return "instruction periods in time or ticks are not supported: give one in "
-		       "instructions (i1i, i10000i)";
 	if (it->callchain)
 		return "g (call chains on samples) is not supported";
 	if (it->skip)

@@ -855,10 +855,10 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
-		OPT_STRING(
-			0, "itrace", &itrace, "opts",
-			"decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
-			"(i1i: each), b branches, c calls, r returns, e errors (-F +flags only)"),
+		OPT_STRING(0, "itrace", &itrace, "opts",
+			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
+			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
+			   "b branches, c calls, r returns, e errors (-F +flags only)"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",

@@ -78,6 +78,22 @@ struct queue {
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
 	uint64_t insn_count;
+	/*
+	 * periods in ticks, as perf counts them: the TSC of the last timing
+	 * packet plus the instructions since; a sample where that crosses a
+	 * multiple of the period (a power of 2), checked once per run of
+	 * instructions up to a branch (perf's walk)
+	 */
+	uint64_t tsc, tsc_insns, last_masked, walk_max, walk_n;
+	bool continuous, in_walk;
+	/*
+	 * perf takes a TSC packet as soon as the TNT bits before it are used,
+	 * libipt when the next branch needs a packet: the packets read so far
+	 * (a packet decoder on the same trace) and the TNT bits left say when
+	 */
+	struct pt_packet_decoder *pkt;
+	uint64_t pkt_off, tnt_left, tsc_next, tsc_after;
+	bool has_tsc_next, synced_time, wait_ovf;
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
 	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
 	/* the code mapping last read */
@@ -92,6 +108,7 @@ struct prism_pt_decoder {
 	struct prism_pt_decoder_opts o;
 	struct prism_time_conv tc;
 	bool per_cpu, has_tsc;
+	uint64_t period_ticks; /* periods in ticks or ns: a power of 2 */
 	struct queue *qs;
 	size_t nr_qs;
 	struct switch_ev **sw; /* per CPU, in time order */
@@ -167,20 +184,37 @@ static int read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint
 	return (int)n;
 }
 
+/* ns -> TSC ticks by the time conversion's multiplier and shift (perf's) */
+static uint64_t ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns)
+{
+	uint64_t q, r;
+
+	if (!tc->time_mult)
+		return ns;
+	q = ns / tc->time_mult;
+	r = ns % tc->time_mult;
+	return (q << tc->time_shift) + (r << tc->time_shift) / tc->time_mult;
+}
+
 struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opts *o)
 {
 	struct prism_pt_decoder *d;
 
-	/* periods are counted in instructions only */
-	if (o->itrace.instructions && o->itrace.period_type != PRISM_ITRACE_INSNS) {
-		errno = EINVAL;
-		return NULL;
-	}
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		return NULL;
 	d->o = *o;
 	prism_pt_info__time_conv(&o->info, &d->tc);
+	if (o->itrace.instructions && o->itrace.period_type != PRISM_ITRACE_INSNS) {
+		uint64_t t = o->itrace.period;
+
+		if (o->itrace.period_type == PRISM_ITRACE_NS)
+			t = ns_to_ticks(&d->tc, t);
+		/* perf: the largest power of 2 not above it, at least 1 */
+		d->period_ticks = 1;
+		while (t >= 2 * d->period_ticks && d->period_ticks < (1ull << 62))
+			d->period_ticks *= 2;
+	}
 	d->per_cpu = o->info.per_cpu_mmaps;
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
@@ -194,6 +228,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		return;
 	for (i = 0; i < d->nr_qs; i++) {
 		pt_insn_free_decoder(d->qs[i].dec);
+		pt_pkt_free_decoder(d->qs[i].pkt);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
 	}
@@ -424,13 +459,159 @@ static void set_time(struct queue *q, uint64_t tsc)
 		q->time = prism_tsc_to_perf_time(&q->d->tc, tsc);
 }
 
+/* a timing packet's TSC: the ticks count from there */
+static void set_ticks(struct queue *q, uint64_t tsc)
+{
+	if (tsc != q->tsc) {
+		q->tsc = tsc;
+		q->tsc_insns = 0;
+	}
+}
+
 static void update_time(struct queue *q)
 {
 	uint64_t tsc;
 	uint32_t lm, lc;
 
-	if (q->d->has_tsc && pt_insn_time(q->dec, &tsc, &lm, &lc) >= 0)
+	if (pt_insn_time(q->dec, &tsc, &lm, &lc) < 0)
+		return;
+	if (!q->pkt || !q->synced_time) /* else the packets say when */
+		set_ticks(q, tsc);
+	q->synced_time = true;
+	if (q->d->has_tsc)
 		set_time(q, tsc);
+}
+
+/* the TSC read ahead, once what came before it is taken */
+static void apply_tsc(struct queue *q)
+{
+	if (q->has_tsc_next && !q->tsc_after && !q->wait_ovf) {
+		set_ticks(q, q->tsc_next);
+		q->has_tsc_next = false;
+	}
+}
+
+/* whether @insn takes a TNT bit or a TIP: conditional, return, indirect */
+static bool takes_packet(const struct pt_insn *insn)
+{
+	switch (insn->iclass) {
+	case ptic_cond_jump:
+	case ptic_return:
+		return true;
+	case ptic_call:
+	case ptic_jump: /* not call/jmp rel */
+		return insn->size && insn->raw[0] != 0xe8 && insn->raw[0] != 0xe9 &&
+		       insn->raw[0] != 0xeb;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Before an instruction is counted: the TSC packets read since the last
+ * one (libipt reads ahead) count once the TNT bits and TIPs before them
+ * are taken by the instructions, as perf counts them (a FUP goes with an
+ * event, an OVF's TSC with the overflow's).
+ */
+static void scan_packets(struct queue *q)
+{
+	struct pt_packet p;
+	uint64_t off, pos, units = 0, before = 0;
+	bool tsc = false;
+
+	if (!q->pkt || pt_insn_get_offset(q->dec, &off) < 0)
+		return;
+	if (off != q->pkt_off) {
+		if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)
+			while (pt_pkt_get_offset(q->pkt, &pos) >= 0 && pos < off &&
+			       pt_pkt_next(q->pkt, &p, sizeof(p)) >= 0) {
+				if (p.type == ppt_psb)
+					break; /* its TSC comes with the trace's start */
+				if (p.type == ppt_ovf) { /* after the overflow's event */
+					q->tnt_left = units = before = 0;
+					q->wait_ovf = true;
+				}
+				if (p.type == ppt_tsc) {
+					q->tsc_next = p.payload.tsc.tsc |
+						      (q->tsc & ~((1ull << 56) - 1));
+					tsc = true;
+					before = units;
+				} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
+					units += p.payload.tnt.bit_size;
+				} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
+					units++;
+				}
+			}
+		q->pkt_off = off;
+		if (tsc) {
+			q->has_tsc_next = true;
+			q->tsc_after = q->tnt_left + before;
+		}
+		q->tnt_left += units;
+	}
+	/* nothing before it: it counts from this instruction on */
+	apply_tsc(q);
+}
+
+/* after @insn: it took a TNT bit or TIP; a TSC after them counts from here */
+static void take_packet(struct queue *q, const struct pt_insn *insn)
+{
+	if (takes_packet(insn) && q->tnt_left) {
+		q->tnt_left--;
+		if (q->tsc_after)
+			q->tsc_after--;
+	}
+	/* what came before the TSC is taken: it counts from here */
+	apply_tsc(q);
+}
+
+/* instructions until the next sample in ticks, at the start of a walk (perf's) */
+static uint64_t next_period(struct queue *q)
+{
+	uint64_t period = q->d->period_ticks, mask = ~(period - 1);
+	uint64_t t = q->tsc + q->tsc_insns, m = t & mask;
+
+	if (q->continuous) {
+		if (m > q->last_masked)
+			return 1;
+	} else {
+		t++;
+		m = t & mask;
+		if (m > q->last_masked) {
+			q->last_masked = m;
+			q->continuous = true;
+		}
+	}
+	if (m < q->last_masked)
+		return period;
+	return period - (t - m);
+}
+
+/* whether this instruction is sampled, in ticks; it is counted */
+static bool ticks_due(struct queue *q, bool branch)
+{
+	uint64_t period = q->d->period_ticks;
+	bool due = false;
+
+	if (!q->in_walk) {
+		q->walk_max = next_period(q);
+		q->walk_n = 0;
+		q->in_walk = true;
+	}
+	q->walk_n++;
+	q->tsc_insns++;
+	if (q->walk_max && q->walk_n >= q->walk_max) {
+		uint64_t m = (q->tsc + q->tsc_insns) & ~(period - 1);
+
+		if (m > q->last_masked)
+			q->last_masked = m;
+		else
+			q->last_masked += period;
+		due = true;
+	}
+	if (due || branch)
+		q->in_walk = false;
+	return due;
 }
 
 static uint32_t class_flags(enum pt_insn_class c)
@@ -471,7 +652,10 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		bool due;
 
 		q->insn_count++;
-		due = q->insn_count >= o->period;
+		if (q->d->period_ticks)
+			due = ticks_due(q, insn->iclass != ptic_other);
+		else
+			due = q->insn_count >= o->period;
 		if (due) {
 			struct prism_pt_item *it = push(q, PRISM_PT_INSN);
 
@@ -494,8 +678,12 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
-	if (ev->has_tsc)
+	if (ev->has_tsc) {
+		if (!q->pkt) /* else the packets say when (scan_packets) */
+			set_ticks(q, ev->tsc);
 		set_time(q, ev->tsc);
+	}
+	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
 		follow_switches(q);
@@ -510,6 +698,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		else if (q->pend)
 			branch(q, q->pend_from, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
 			       q->pend_flags | PRISM_PT_FL_TRACE_END);
+		q->continuous = false;
 		if (q->last_insn)
 			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
 		q->last_insn = NULL;
@@ -522,6 +711,9 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_overflow:
+		q->tsc_insns = 0;
+		q->wait_ovf = false;
+		apply_tsc(q);
 		if (q->pend && !ev->ip_suppressed)
 			branch(q, q->pend_from, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
@@ -554,6 +746,11 @@ static int queue_start(struct queue *q)
 	q->dec = pt_insn_alloc_decoder(&cfg);
 	if (!q->dec)
 		return -ENOMEM;
+	if (q->d->period_ticks) {
+		q->pkt = pt_pkt_alloc_decoder(&cfg);
+		if (!q->pkt)
+			return -ENOMEM;
+	}
 	q->img = pt_insn_get_image(q->dec);
 	pt_image_set_callback(q->img, read_code, q);
 	q->img = NULL; /* the decoder's own */
@@ -595,6 +792,13 @@ static int queue_step(struct queue *q)
 			}
 			q->synced = true;
 			q->status = st;
+			q->tnt_left = 0;
+			q->tsc_after = 0;
+			q->has_tsc_next = q->wait_ovf = false;
+			q->synced_time = false;
+			update_time(q); /* the PSB's TSC */
+			if (pt_insn_get_offset(q->dec, &q->pkt_off) < 0)
+				q->pkt_off = 0;
 		}
 		st = q->status;
 		while (st >= 0 && (st & pts_event_pending)) {
@@ -621,7 +825,9 @@ static int queue_step(struct queue *q)
 				uint64_t off = 0;
 
 				update_time(q);
+				scan_packets(q);
 				on_insn(q, &insn);
+				take_packet(q, &insn);
 				pt_insn_get_offset(q->dec, &off);
 				if (off != q->stall_off) {
 					q->stall_off = off;

@@ -9,8 +9,13 @@
 #include <prism/pt.h>
 #include <prism/strbuf.h>
 
-/* "100us", "1i", "10000" (ns): a period after 'i' */
-static const char *period(const char *p, struct prism_itrace *o)
+/*
+ * "100us", "1i", "10000" (ns): a period after 'i'; as perf, a unit may
+ * follow spaces or commas, and a number without one ends the string.
+ * Return: past the period, or NULL for something else after the number
+ * (then *@stop points at it).
+ */
+static const char *period(const char *p, struct prism_itrace *o, const char **stop)
 {
 	char *end;
 	uint64_t v = strtoull(p, &end, 10);
@@ -20,6 +25,8 @@ static const char *period(const char *p, struct prism_itrace *o)
 	o->period = v;
 	o->period_type = PRISM_ITRACE_NS;
 	p = end;
+	while (*p == ' ' || *p == ',')
+		p++;
 	if (*p == 'i') {
 		o->period_type = PRISM_ITRACE_INSNS;
 		return p + 1;
@@ -32,8 +39,9 @@ static const char *period(const char *p, struct prism_itrace *o)
 		o->period *= p[0] == 'm' ? 1000000 : p[0] == 'u' ? 1000 : 1;
 		return p + 2;
 	}
-	/* a bare number is in ns, as perf's default unit */
-	return p;
+	/* a bare number is in ns, as perf's default unit, and ends the options */
+	*stop = p;
+	return *p ? NULL : p;
 }
 
 int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
@@ -46,10 +54,17 @@ int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
 	o->period = 100000;
 	while (*p) {
 		switch (*p++) {
-		case 'i':
+		case 'i': {
+			const char *stop = NULL, *q = period(p, o, &stop);
+
 			o->instructions = true;
-			p = period(p, o);
+			if (!q) {
+				p = stop + 1; /* err: the letter after the number */
+				goto err;
+			}
+			p = q;
 			break;
+		}
 		case 'b':
 			o->branches = true;
 			break;

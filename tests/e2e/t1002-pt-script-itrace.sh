@@ -6,7 +6,7 @@
 # branches with errors (be); per thread (the main thread and another) with and
 # without TSC, with timing packets and an overflow, per CPU with switch
 # side-band, a trace split over AUXTRACE records, a truncated AUX area, a
-# file's AUXTRACE_ERROR record; periods in instructions.
+# file's AUXTRACE_ERROR record; periods in instructions, ticks and time.
 # Pipe mode (which perf 6.1 cannot decode) against perf on the same trace in
 # a file; a trace split in pieces perf mis-decodes against prism's own
 # output of the whole; code that is missing gives error lines, not a crash.
@@ -72,8 +72,29 @@ for it in i3i i5ib i20i; do
 	check "--itrace=$it: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
 		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 done
+# periods in ticks and time (perf's default i100us among them): the TSC of
+# the last timing packet plus the instructions since, per run to a branch
+for c in "tsc:--loops 20000 --tsc-every 1" "ovf:--loops 20 --ovf 7 --tsc-every 1" \
+	"pcpu:--per-cpu --loops 8 --tsc-every 2" "thr:--thread2 --loops 40 --tsc-every 3" \
+	"notsc:--no-tsc --loops 30"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/t-$name.data" || fail "t-$name: the generator failed"
+	for it in i i1us i10us i64t i8t i5t i2t i3tbe i7tc i2ti4i; do
+		perf script -i "$TMP/t-$name.data" --itrace=$it >"$TMP/perf.txt" 2>/dev/null
+		prism script -i "$TMP/t-$name.data" --itrace=$it >"$TMP/prism.txt" 2>/dev/null
+		check "t-$name --itrace=$it: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+			cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+		diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+	done
+done
+# not empty: i (100 us) samples the 20000 loops, i2t about every other instruction
+check "t-tsc: --itrace=i gives samples" test "$(prism script -i "$TMP/t-tsc.data" --itrace=i | wc -l)" -gt 100
+check "t-notsc: --itrace=i2t without timing packets: every 2 instructions" \
+	test "$(prism script -i "$TMP/t-notsc.data" --itrace=i2t | grep -c ' 2 instructions')" -gt 100
+
 # what prism does not do is refused, not approximated
-for it in i i100us i7 i2t bg bs3; do
+for it in bg bs3 i2000b; do
 	expect_exit 129 prism script -i "$TMP/per.data" --itrace=$it
 done
 

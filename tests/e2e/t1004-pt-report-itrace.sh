@@ -6,7 +6,7 @@
 # thread and per CPU, with the default sort and with --sort (rows of the same
 # percentage compared in one order: perf's order of ties is not prism's);
 # pipe mode (which perf cannot decode) against perf on the file; options
-# that do not go with --itrace are refused.  Not compared: sorts ending in
+# that do not go with --itrace are refused; periods in time and ticks.  Not compared: sorts ending in
 # dso, pid or comm (perf pads those last columns differently there).
 . tests/e2e/lib.sh
 require_pt_files
@@ -33,6 +33,15 @@ for c in "plain:--loops 6" "ovf:--loops 12 --ovf 4 --tsc-every 2" "percpu:--per-
 		done
 	done
 done
+# periods in time and ticks: perf report's default --itrace=i (i100us), i1us, i8t
+$GEN --loops 20000 --tsc-every 1 "$WL" "$TMP/tsc.data"
+for it in i i1us i8t i5tb; do
+	perf report -i "$TMP/tsc.data" --itrace=$it --stdio >"$TMP/p1" 2>/dev/null
+	prism report -i "$TMP/tsc.data" --itrace=$it --stdio >"$TMP/p2" 2>/dev/null
+	check "tsc --itrace=$it: the report equals perf's" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
+done
+check "tsc --itrace=i: 152 samples of 100 us" \
+	grep -q "^# Samples: 152  of event 'instructions:uH'" <(prism report -i "$TMP/tsc.data" --itrace=i)
 check "plain: the branches section has 24 samples" \
 	grep -q "^# Samples: 24  of event 'branches:uH'" <(prism report -i "$TMP/plain.data" --itrace=b)
 
@@ -41,7 +50,7 @@ perf report -i "$TMP/plain.data" --itrace=i1ib --stdio >"$TMP/p1" 2>/dev/null
 prism report -i - --itrace=i1ib --stdio <"$TMP/pipe.data" >"$TMP/p2"
 check "pipe: the report equals perf's on the file" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
 
-for o in "--folded" "--comms pt-loop" "--itrace=i" "--itrace=bg"; do
+for o in "--folded" "--comms pt-loop" "--itrace=bg"; do
 	# shellcheck disable=SC2086
 	expect_exit 129 prism report -i "$TMP/plain.data" --itrace=b $o
 done

@@ -289,6 +289,13 @@ static void test_itrace(void)
 	TEST_EQ(*bad, 'q');
 	TEST_EQ(prism_itrace__parse("i0i", &o, &bad), -EINVAL);
 	TEST_EQ(prism_itrace__parse("g0", &o, &bad), -EINVAL);
+	/* as perf: a unit after spaces or commas; a bare number ends the options */
+	TEST_EQ(prism_itrace__parse("i2, us", &o, NULL), 0);
+	TEST_TRUE(o.period == 2000 && o.period_type == PRISM_ITRACE_NS);
+	TEST_EQ(prism_itrace__parse("i3t,b", &o, NULL), 0);
+	TEST_TRUE(o.period == 3 && o.period_type == PRISM_ITRACE_TICKS && o.branches);
+	TEST_EQ(prism_itrace__parse("i2000b", &o, &bad), -EINVAL);
+	TEST_EQ(*bad, 'b');
 	prism_pt_flags__str(PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL, &sb);
 	TEST_STREQ(sb.buf, "call");
 	prism_strbuf_reset(&sb);
