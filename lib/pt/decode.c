@@ -7,6 +7,13 @@
  * running thread of a CPU from the switch side-band.  The queues are
  * decoded together, each a step at a time, so that their samples come out
  * in time order; missing code is an error sample, not an end.
+ *
+ * Memory: a queue's trace bytes go to an unlinked temporary file as the
+ * AUXTRACE records arrive ($TMPDIR, else /var/tmp, else /tmp; in memory
+ * only when none can be made), which libipt reads through a mapping; the
+ * pages before where the queue's decoders stand are dropped as decoding
+ * goes on, so that what is resident is bounded by the queues, not by the
+ * trace (libipt sees the same contiguous bytes: the output is the same).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +33,8 @@
 #include "internal.h"
 
 #define FIFO 8
+/* the mapped trace is released in steps of this (a multiple of the page size) */
+#define RELEASE (1u << 20)
 
 /* perf's error codes and words (intel-pt-decoder.h) */
 enum {
@@ -63,8 +72,11 @@ struct file_map {
 struct queue {
 	struct prism_pt_decoder *d;
 	uint32_t key; /* cpu, or tid */
-	uint8_t *buf;
+	uint8_t *buf; /* in memory: no temporary file could be made */
 	size_t len, cap;
+	int fd; /* the temporary file of the trace bytes, or -1 */
+	uint8_t *map; /* its mapping while decoding */
+	size_t dropped; /* bytes of the mapping before this are released */
 	struct pt_insn_decoder *dec;
 	struct pt_image *img;
 	int status;
@@ -231,6 +243,10 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		pt_pkt_free_decoder(d->qs[i].pkt);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
+		if (d->qs[i].map)
+			munmap(d->qs[i].map, d->qs[i].len);
+		if (d->qs[i].fd >= 0)
+			close(d->qs[i].fd);
 	}
 	for (i = 0; i < d->nr_cpus; i++)
 		free(d->sw[i]);
@@ -246,6 +262,8 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 	free(d->errs);
 	free(d);
 }
+
+static int spill_open(void);
 
 static struct queue *queue_get(struct prism_pt_decoder *d, uint32_t key)
 {
@@ -265,7 +283,41 @@ static struct queue *queue_get(struct prism_pt_decoder *d, uint32_t key)
 	q->d = d;
 	q->pid = q->tid = -1;
 	q->cpu = (uint32_t)-1;
+	q->fd = spill_open();
 	return q;
+}
+
+/* an unlinked temporary file for a queue's trace bytes, or -1 */
+static int spill_open(void)
+{
+	const char *dirs[] = { getenv("TMPDIR"), "/var/tmp", "/tmp" };
+	size_t i;
+	int fd;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (!dirs[i] || !*dirs[i])
+			continue;
+		fd = open(dirs[i], O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd >= 0)
+			return fd;
+	}
+	return -1;
+}
+
+static int spill_write(struct queue *q, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t w = pwrite(q->fd, p, n, (off_t)q->len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return w < 0 ? -errno : -EIO;
+		p += w;
+		n -= (size_t)w;
+		q->len += (size_t)w;
+	}
+	return 0;
 }
 
 int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrace *at)
@@ -282,6 +334,8 @@ int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrac
 	q->cpu = at->cpu;
 	if (at->size > SIZE_MAX - q->len)
 		return -ENOMEM;
+	if (q->fd >= 0)
+		return spill_write(q, at->data, (size_t)at->size);
 	if (q->len + at->size > q->cap) {
 		size_t cap = q->cap ? q->cap : 65536;
 		uint8_t *b;
@@ -732,8 +786,15 @@ static int queue_start(struct queue *q)
 	const struct prism_pt_info *i = &q->d->o.info;
 
 	pt_config_init(&cfg);
-	cfg.begin = q->buf;
-	cfg.end = q->buf + q->len;
+	if (q->fd >= 0 && q->len) {
+		void *m = mmap(NULL, q->len, PROT_READ, MAP_SHARED, q->fd, 0);
+
+		if (m == MAP_FAILED)
+			return -errno;
+		q->map = m;
+	}
+	cfg.begin = q->map ? q->map : q->buf;
+	cfg.end = cfg.begin + q->len;
 	if (i->has_mtc && i->mtc_freq_bits) {
 		uint64_t bits = i->mtc_freq_bits;
 		unsigned int shift = (unsigned int)__builtin_ctzll(bits);
@@ -771,6 +832,22 @@ static int lib_error_code(int err)
 		return ERR_MISMAT;
 	default:
 		return ERR_UNK;
+	}
+}
+
+/* the mapped trace before @off (and the packet decoder's place) is not needed again */
+static void release(struct queue *q, uint64_t off)
+{
+	size_t at;
+
+	if (!q->map)
+		return;
+	if (q->pkt && q->pkt_off < off)
+		off = q->pkt_off;
+	at = (size_t)(off & ~(uint64_t)(RELEASE - 1));
+	if (at > q->dropped && at <= q->len) {
+		madvise(q->map + q->dropped, at - q->dropped, MADV_DONTNEED);
+		q->dropped = at;
 	}
 }
 
@@ -829,6 +906,7 @@ static int queue_step(struct queue *q)
 				on_insn(q, &insn);
 				take_packet(q, &insn);
 				pt_insn_get_offset(q->dec, &off);
+				release(q, off);
 				if (off != q->stall_off) {
 					q->stall_off = off;
 					q->stall_n = 0;
@@ -884,6 +962,10 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			struct queue *q = &d->qs[i];
 
 			queue_step(q);
+			if (q->done && q->map) { /* its decoders do not read it again */
+				munmap(q->map, q->len);
+				q->map = NULL;
+			}
 			if (q->n && (!best || q->fifo[q->head].time < best->fifo[best->head].time))
 				best = q;
 		}
