@@ -339,6 +339,15 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.cpu = p.o.info.per_cpu_mmaps;
 	err = prism_pt_decoder__run(p.d, print_item, &p);
 	fwrite(p.line.buf, 1, p.line.len, stdout);
+	if (verbose) {
+		struct prism_pt_decoder_stats st;
+
+		prism_pt_decoder__stats(p.d, &st);
+		fprintf(stderr,
+			"Intel PT: %" PRIu64 " trace bytes in %zu queues, %" PRIu64
+			" of them held in memory, %" PRIu64 " released while decoding\n",
+			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes);
+	}
 	if (err) {
 		error_errno(err, "decoding the Intel PT trace of '%s' failed",
 			    input ? input : "perf.data");

@@ -177,10 +177,22 @@ struct prism_pt_decoder_opts {
  */
 PRISM_API struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opts *o);
 PRISM_API void prism_pt_decoder__free(struct prism_pt_decoder *d);
-/* an AUXTRACE record and its bytes (copied) */
+/* an AUXTRACE record and its bytes (copied: to the queue's temporary file, see stats) */
 PRISM_API int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrace *at);
 /* side-band: a SWITCH_CPU_WIDE / SWITCH / ITRACE_START / AUX record (others ignored) */
 PRISM_API int prism_pt_decoder__side_band(struct prism_pt_decoder *d, const struct prism_event *ev);
+/*
+ * What the decoder held: the trace bytes added, how many of them are in
+ * memory (the rest are in temporary files, mapped while decoding, when one
+ * could be made), and how many of the mapped bytes were released as
+ * decoding passed them
+ */
+struct prism_pt_decoder_stats {
+	uint64_t trace_bytes, heap_bytes, released_bytes;
+	size_t queues;
+};
+PRISM_API void prism_pt_decoder__stats(const struct prism_pt_decoder *d,
+				       struct prism_pt_decoder_stats *st);
 /*
  * prism_pt_decoder__run - decode every queue, handing @fn the samples and
  * errors in time order (one queue's in trace order); @fn's non-zero return

@@ -39,3 +39,9 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 	(void)ctx;
 	return -PRISM_E_UNSUPPORTED;
 }
+
+void prism_pt_decoder__stats(const struct prism_pt_decoder *d, struct prism_pt_decoder_stats *st)
+{
+	(void)d;
+	*st = (struct prism_pt_decoder_stats){ 0 };
+}

@@ -31,6 +31,7 @@
 #include <prism/task.h>
 
 #include "internal.h"
+#include "spill.h"
 
 #define FIFO 8
 /* the mapped trace is released in steps of this (a multiple of the page size) */
@@ -129,6 +130,7 @@ struct prism_pt_decoder {
 	size_t nr_errs, next_err;
 	struct file_map *files;
 	size_t nr_files;
+	struct prism_pt_decoder_stats st;
 };
 
 static const struct file_map *file_get(struct prism_pt_decoder *d, const char *path)
@@ -263,8 +265,6 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 	free(d);
 }
 
-static int spill_open(void);
-
 static struct queue *queue_get(struct prism_pt_decoder *d, uint32_t key)
 {
 	struct queue *q;
@@ -283,41 +283,8 @@ static struct queue *queue_get(struct prism_pt_decoder *d, uint32_t key)
 	q->d = d;
 	q->pid = q->tid = -1;
 	q->cpu = (uint32_t)-1;
-	q->fd = spill_open();
+	q->fd = prism_spill__open();
 	return q;
-}
-
-/* an unlinked temporary file for a queue's trace bytes, or -1 */
-static int spill_open(void)
-{
-	const char *dirs[] = { getenv("TMPDIR"), "/var/tmp", "/tmp" };
-	size_t i;
-	int fd;
-
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (!dirs[i] || !*dirs[i])
-			continue;
-		fd = open(dirs[i], O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-		if (fd >= 0)
-			return fd;
-	}
-	return -1;
-}
-
-static int spill_write(struct queue *q, const uint8_t *p, size_t n)
-{
-	while (n) {
-		ssize_t w = pwrite(q->fd, p, n, (off_t)q->len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		p += w;
-		n -= (size_t)w;
-		q->len += (size_t)w;
-	}
-	return 0;
 }
 
 int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrace *at)
@@ -334,8 +301,16 @@ int prism_pt_decoder__add(struct prism_pt_decoder *d, const struct prism_auxtrac
 	q->cpu = at->cpu;
 	if (at->size > SIZE_MAX - q->len)
 		return -ENOMEM;
-	if (q->fd >= 0)
-		return spill_write(q, at->data, (size_t)at->size);
+	d->st.trace_bytes += at->size;
+	if (q->fd < 0)
+		d->st.heap_bytes += at->size;
+	if (q->fd >= 0) {
+		int err = prism_spill__write(q->fd, q->len, at->data, (size_t)at->size);
+
+		if (!err)
+			q->len += (size_t)at->size;
+		return err;
+	}
 	if (q->len + at->size > q->cap) {
 		size_t cap = q->cap ? q->cap : 65536;
 		uint8_t *b;
@@ -847,6 +822,7 @@ static void release(struct queue *q, uint64_t off)
 	at = (size_t)(off & ~(uint64_t)(RELEASE - 1));
 	if (at > q->dropped && at <= q->len) {
 		madvise(q->map + q->dropped, at - q->dropped, MADV_DONTNEED);
+		q->d->st.released_bytes += at - q->dropped;
 		q->dropped = at;
 	}
 }
@@ -990,4 +966,10 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			return err;
 	}
 	return 0;
+}
+
+void prism_pt_decoder__stats(const struct prism_pt_decoder *d, struct prism_pt_decoder_stats *st)
+{
+	*st = d->st;
+	st->queues = d->nr_qs;
 }
