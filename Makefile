@@ -491,7 +491,7 @@ fuzz-long: fuzz-bins
 BENCH_TOOL_SRCS := $(wildcard bench/*.c)
 BENCH_WORKLOAD_SRCS := $(wildcard bench/workloads/*.c)
 BENCH_BINS := $(BENCH_TOOL_SRCS:%.c=$(O)/%) $(BENCH_WORKLOAD_SRCS:bench/workloads/%.c=$(O)/bench/%)
-BENCH_SCRIPTS ?= $(wildcard bench/*.sh)
+BENCH_SCRIPTS ?= $(filter-out bench/lib.sh,$(wildcard bench/*.sh))
 
 $(O)/bench/%: bench/%.c
 	@mkdir -p $(dir $@)

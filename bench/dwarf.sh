@@ -25,22 +25,13 @@
 # (default 5), FREQ (default 999), PERF (default perf), BENCH_REGEN=1
 # records the profile again.
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
-BENCH_BIN=${BENCH_BIN:-$src/out/bench}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/report-split}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-5}
 SECONDS_REC=${SECONDS_REC:-5}
 FREQ=${FREQ:-999}
-PERF=${PERF:-perf}
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "dwarf.sh: $*" >&2
-	exit 1
-}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first (make O=...)"
 [ -x "$BENCH_BIN/rss" ] || die "$BENCH_BIN/rss is missing: run 'make bench-bins'"

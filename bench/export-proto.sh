@@ -25,19 +25,10 @@
 # BENCH_DIR (default /var/tmp/prism-bench), REPS (default 3), PERF (default
 # perf), BENCH_REGEN=1 records the files again.
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
-BENCH_BIN=${BENCH_BIN:-$src/out/bench}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-3}
-PERF=${PERF:-perf}
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "export-proto.sh: $*" >&2
-	exit 1
-}
 
 for t in rss sysloop; do
 	[ -x "$BENCH_BIN/$t" ] || die "$BENCH_BIN/$t is missing: run 'make bench-bins'"

@@ -24,22 +24,13 @@
 # (default 45), PERF (default perf), NO_PERF=1 skips perf's exporter (it is
 # slow: minutes for 1 M samples), BENCH_REGEN=1 records again.
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
-BENCH_BIN=${BENCH_BIN:-$src/out/bench}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/report-split}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 PERIOD=${PERIOD:-20000}
 SECONDS_REC=${SECONDS_REC:-45}
-PERF=${PERF:-perf}
 MIN_SAMPLES=1000000
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "export-sql.sh: $*" >&2
-	exit 1
-}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first"
 [ -x "$BENCH_BIN/rss" ] || die "$BENCH_BIN/rss is missing: run 'make bench-bins'"

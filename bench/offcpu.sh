@@ -43,20 +43,12 @@
 # (default 5), CPU (default 0), PERF (default perf), BENCH_DIR (default
 # /var/tmp/prism-bench).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
 LOOPS=${LOOPS:-100000}
 REPS=${REPS:-5}
 CPU=${CPU:-0}
-PERF=${PERF:-perf}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "offcpu.sh: $*" >&2
-	exit 1
-}
 
 [ "$(id -u)" -eq 0 ] || die "needs root (BPF and system-wide recording)"
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first (make O=...)"

@@ -19,21 +19,12 @@
 # BENCH_DIR (default /var/tmp/prism-bench), REPS (default 3), PT_MB
 # (default 2), PERF (default perf).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
-BENCH_BIN=${BENCH_BIN:-$src/out/bench}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/pt-loop}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-3}
 PT_MB=${PT_MB:-2}
-PERF=${PERF:-perf}
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "pt.sh: $*" >&2
-	exit 1
-}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first"
 [ -x "$BENCH_BIN/rss" ] || die "$BENCH_BIN/rss is missing: run 'make bench-bins'"

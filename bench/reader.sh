@@ -23,23 +23,14 @@
 # /var/tmp/prism-bench), REPS (default 3), BENCH_FILES (default "tp prof"),
 # PERF (default perf).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
-BENCH_BIN=${BENCH_BIN:-$src/out/bench}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-3}
 BENCH_FILES=${BENCH_FILES:-tp prof}
-PERF=${PERF:-perf}
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
 
 TP_MIN_RECORDS=4000000
 PROF_MIN_SAMPLES=300000
-
-die() {
-	echo "reader.sh: $*" >&2
-	exit 1
-}
 
 for t in floor rss sysloop; do
 	[ -x "$BENCH_BIN/$t" ] || die "$BENCH_BIN/$t is missing: run 'make bench' (or make $BENCH_BIN/$t)"

@@ -20,21 +20,13 @@
 # out/tests/workloads/getppid-loop), N (calls, default 2000000), REPS
 # (default 3), BENCH_DIR (default /var/tmp/prism-bench-record), PERF (perf).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/getppid-loop}
 N=${N:-2000000}
 REPS=${REPS:-3}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench-record}
-PERF=${PERF:-perf}
 EVENTS='{raw_syscalls:sys_enter,raw_syscalls:sys_exit}'
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "record.sh: $*" >&2
-	exit 1
-}
 
 [ "$(id -u)" -eq 0 ] || die "needs root (system-wide tracepoints)"
 [ -x "$PRISM" ] || die "no prism binary at $PRISM (make)"

@@ -26,20 +26,12 @@
 # PERF (default perf), FIXTURES (default ../shared/fixtures), BENCH_REGEN=1
 # records the profiles again.
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/report-split}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-11}
-PERF=${PERF:-perf}
 FIXTURES=${FIXTURES:-$src/../shared/fixtures}
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "report-small.sh: $*" >&2
-	exit 1
-}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first"
 [ -x "$WORKLOAD" ] || die "$WORKLOAD is missing: make test-bins (or set WORKLOAD)"

@@ -25,20 +25,12 @@
 # /var/tmp/prism-bench), REPS (default 3), PERF (default perf),
 # BENCH_REGEN=1 records the profile again.
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/report-split}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-3}
-PERF=${PERF:-perf}
 MIN_SAMPLES=300000
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "report.sh: $*" >&2
-	exit 1
-}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first (make O=...)"
 [ -x "$WORKLOAD" ] || die "$WORKLOAD is missing: make test-bins (or set WORKLOAD)"

@@ -19,22 +19,14 @@
 # default 2000000), REPS (default 5), BENCH_DIR (default
 # /var/tmp/prism-bench-stat), PERF (perf).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
 WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/getppid-loop}
 RSS=${RSS:-$src/out/bench/rss}
 N=${N:-2000000}
 REPS=${REPS:-5}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench-stat}
-PERF=${PERF:-perf}
 EV=syscalls:sys_enter_getppid
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "stat.sh: $*" >&2
-	exit 1
-}
 
 [ "$(id -u)" -eq 0 ] || die "needs root (tracepoints)"
 [ -x "$PRISM" ] || die "no prism binary at $PRISM (make)"

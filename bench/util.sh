@@ -19,20 +19,11 @@
 # default out/bench), BENCH_DIR (default /var/tmp/prism-bench), REPS
 # (default 3), BENCH_REGEN=1 to record again, PERF (default perf).
 set -uo pipefail
+. "$(dirname "$0")/lib.sh"
 
-src=$(cd "$(dirname "$0")/.." && pwd)
-PRISM=${PRISM:-$src/out/prism}
-BENCH_BIN=${BENCH_BIN:-$src/out/bench}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-3}
-PERF=${PERF:-perf}
 MIN_EVENTS=1500000
-export LC_ALL=C PERF_PAGER=cat PAGER=cat
-
-die() {
-	echo "util.sh: $*" >&2
-	exit 1
-}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first (make O=...)"
 [ -x /usr/bin/time ] || die "/usr/bin/time is missing (apt-get install time)"
