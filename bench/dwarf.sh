@@ -51,18 +51,6 @@ if [ ! -s "$F" ] || [ "${BENCH_REGEN:-0}" = 1 ]; then
 fi
 nsamp=$("$PRISM" stats -i "$F" 2>/dev/null | awk '$1 == "SAMPLE" { print $3; exit }')
 
-# one run of "$@" (stdout to $2's file): appends "wall rss cpu" to $tmp/$1.m
-run() {
-	local key=$1 out=$2
-	shift 2
-	if ! "$BENCH_BIN/rss" -o "$tmp/one" "$@" >"$out" 2>"$tmp/err"; then
-		echo "dwarf.sh: failed: $* :" >&2
-		head -5 "$tmp/err" >&2
-		return 1
-	fi
-	awk '{ print $1, $2, $4 }' "$tmp/one" >>"$tmp/$key.m"
-}
-
 keys=(pscript fscript preport freport)
 declare -A label
 label[pscript]="prism script"
@@ -71,10 +59,10 @@ label[preport]="prism report --stdio"
 label[freport]="perf report --stdio"
 cat "$F" >/dev/null
 for ((r = 0; r < REPS; r++)); do
-	run pscript "$tmp/prism.script" "$PRISM" script -i "$F" || exit 1
-	run fscript "$tmp/perf.script" "$PERF" script -i "$F" || exit 1
-	run preport "$tmp/prism.report" "$PRISM" report --stdio -i "$F" || exit 1
-	run freport "$tmp/perf.report" "$PERF" report --stdio -i "$F" || exit 1
+	rss_run pscript "$tmp/prism.script" "$PRISM" script -i "$F" || exit 1
+	rss_run fscript "$tmp/perf.script" "$PERF" script -i "$F" || exit 1
+	rss_run preport "$tmp/prism.report" "$PRISM" report --stdio -i "$F" || exit 1
+	rss_run freport "$tmp/perf.report" "$PERF" report --stdio -i "$F" || exit 1
 done
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }

@@ -16,3 +16,16 @@ die() {
 	echo "$(basename "$0"): $*" >&2
 	exit 1
 }
+
+# one run of "$@" under the rss tool, its stdout to file $2; appends "wall rss
+# cpu" to $tmp/$1.m (the caller's $tmp)
+rss_run() {
+	local key=$1 out=$2
+	shift 2
+	if ! "$BENCH_BIN/rss" -o "$tmp/one" "$@" >"$out" 2>"$tmp/err"; then
+		echo "$(basename "$0"): failed: $* :" >&2
+		head -5 "$tmp/err" >&2
+		return 1
+	fi
+	awk '{ print $1, $2, $4 }' "$tmp/one" >>"$tmp/$key.m"
+}

@@ -43,17 +43,6 @@ if [ ! -s "$F" ]; then
 fi
 bytes=$(stat -c %s "$F")
 
-run() { # key output command...: appends "wall rss cpu" to $tmp/key.m
-	local key=$1 out=$2
-	shift 2
-	if ! "$BENCH_BIN/rss" -o "$tmp/one" "$@" >"$out" 2>"$tmp/err"; then
-		echo "pt.sh: failed: $* :" >&2
-		head -5 "$tmp/err" >&2
-		return 1
-	fi
-	awk '{ print $1, $2, $4 }' "$tmp/one" >>"$tmp/$key.m"
-}
-
 keys=(pb fb pd fd)
 declare -A label
 label[pb]="prism script --itrace=b"
@@ -62,10 +51,10 @@ label[pd]="prism script -D"
 label[fd]="perf report -D"
 cat "$F" >/dev/null
 for ((r = 0; r < REPS; r++)); do
-	run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
-	run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
-	run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
-	run fd /dev/null "$PERF" report -D -i "$F" || exit 1
+	rss_run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
+	rss_run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
+	rss_run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
+	rss_run fd /dev/null "$PERF" report -D -i "$F" || exit 1
 done
 
 median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
