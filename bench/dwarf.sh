@@ -65,14 +65,7 @@ for ((r = 0; r < REPS; r++)); do
 	rss_run freport "$tmp/perf.report" "$PERF" report --stdio -i "$F" || exit 1
 done
 
-median() { sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
-declare -A wall cpu rss
-for k in "${keys[@]}"; do
-	wall[$k]=$(awk '{ print $1 }' "$tmp/$k.m" | median)
-	cpu[$k]=$(awk '{ print $3 }' "$tmp/$k.m" | median)
-	rss[$k]=$(awk '$2 > m { m = $2 } END { print m }' "$tmp/$k.m")
-done
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
+bench_summary "${keys[@]}"
 
 echo "file:   $F ($nsamp samples, $(stat -c %s "$F" | awk '{ printf "%.0f MB", $1 / 1e6 }'))"
 echo "prism:  $PRISM"

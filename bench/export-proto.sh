@@ -79,30 +79,11 @@ generate() { # name type want secs
 generate prof SAMPLE 1000000 60
 generate tp TOTAL 4000000 5
 
-measure() { # prints "median_wall max_rss_kb median_cpu"; $1 = output file to size
-	local out=$1 i
-	shift
-	: >"$tmp/m"
-	for ((i = 0; i < REPS; i++)); do
-		rm -f "$out"
-		if ! "$BENCH_BIN/rss" -o "$tmp/one" "$@" >/dev/null 2>"$tmp/err"; then
-			echo "export-proto.sh: failed: $* :" >&2
-			head -5 "$tmp/err" >&2
-			echo "0 0 0"
-			return 1
-		fi
-		cat "$tmp/one" >>"$tmp/m"
-	done
-	sort -n -k4,4 "$tmp/m" | awk '{ c[NR] = $4 } END { print c[int((NR + 1) / 2)] }' >"$tmp/cpu"
-	sort -n -k1,1 "$tmp/m" | awk -v c="$(cat "$tmp/cpu")" '{ w[NR] = $1; if ($2 > r) r = $2 }
-		END { printf "%s %d %s\n", w[int((NR + 1) / 2)], r, c }'
-}
-
 declare -A wall rss cpu bytes
 row() { # key file-label out cmd...
 	local key=$1 label=$2 out=$3 m
 	shift 3
-	m=$(measure "$out" "$@")
+	m=$(rss_measure --rm "$out" "$@")
 	read -r "wall[$key]" "rss[$key]" "cpu[$key]" <<<"$m"
 	bytes[$key]=$(stat -c %s "$out" 2>/dev/null || echo 0)
 	awk -v l="$label" -v w="${wall[$key]}" -v r="${rss[$key]}" -v c="${cpu[$key]}" \
@@ -111,7 +92,6 @@ row() { # key file-label out cmd...
 			(w > 0 ? b / w / 1e6 : 0), r / 1024 }'
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 P=$BENCH_DIR/export-prof.data
 T=$BENCH_DIR/export-tp.data

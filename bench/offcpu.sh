@@ -113,7 +113,6 @@ for ((r = 0; r < REPS; r++)); do
 	done
 done
 
-median() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
 base=$(echo "${res[none]}" | median)
 cbase=$(echo "${cpu[none]}" | median)
 printf '# perf bench sched pipe -l %s pinned to CPU %s, %s runs per mode interleaved, medians\n' "$LOOPS" "$CPU" "$REPS"

@@ -99,35 +99,16 @@ record_prof() {
 		"$BENCH_BIN/sysloop" "$1" 2 spin >/dev/null
 }
 
-# run "$@" REPS times with stdout to /dev/null; prints "median_wall max_rss_kb median_cpu"
-measure() {
-	local i
-	: >"$tmp/m"
-	for ((i = 0; i < REPS; i++)); do
-		if ! "$BENCH_BIN/rss" -o "$tmp/one" "$@" >/dev/null 2>"$tmp/err"; then
-			echo "reader.sh: failed: $* (output in $tmp/err):" >&2
-			head -5 "$tmp/err" >&2
-			echo "0 0 0"
-			return 1
-		fi
-		cat "$tmp/one" >>"$tmp/m"
-	done
-	sort -n -k4,4 "$tmp/m" | awk '{ c[NR] = $4 } END { print c[int((NR + 1) / 2)] }' >"$tmp/cpu"
-	sort -n -k1,1 "$tmp/m" | awk -v c="$(cat "$tmp/cpu")" '{ w[NR] = $1; if ($2 > r) r = $2 }
-		END { printf "%s %d %s\n", w[int((NR + 1) / 2)], r, c }'
-}
-
 declare -A wall rss cpu
 row() { # key file label cmd...
 	local key=$1 f=$2 label=$3 m
 	shift 3
-	m=$(measure "$@")
+	m=$(rss_measure "$@")
 	read -r "wall[$key]" "rss[$key]" "cpu[$key]" <<<"$m"
 	awk -v f="$f" -v l="$label" -v w="${wall[$key]}" -v r="${rss[$key]}" -v c="${cpu[$key]}" -v n="$nrec" \
 		'BEGIN { printf "%-5s %-32s %8.3f %8.3f %9.2f %8.1f\n", f, l, w, c, (w > 0 ? n / w / 1e6 : 0), r / 1024 }'
 }
 
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 
 for name in $BENCH_FILES; do
 	generate "$name"
