@@ -67,14 +67,18 @@ for t in "$src"/tests/e2e/t[0-9]*.sh; do
 		skipped=$((skipped + 1))
 	else
 		echo "FAIL - e2e: $name (exit $rc, ${secs}s)"
-		sed 's/^/    /' "$log" | tail -n 60
+		# what failed first (a long log is cut when shown), then the
+		# rest of the log without the passed checks
+		grep '^not ok: ' "$log" | head -n 10 | sed 's/^/    /'
+		grep -v '^ok: ' "$log" | grep -v '^not ok: ' | tail -n 40 | sed 's/^/    | /'
 		failed=$((failed + 1))
-		failures+=("$name")
+		why=$(grep -m1 '^not ok: ' "$log" | sed 's/^not ok: //' | cut -c1-120)
+		failures+=("$name${why:+ ($why)}")
 	fi
 done
 
 if [ ${#failures[@]} -gt 0 ]; then
-	echo "failed: ${failures[*]}"
+	printf 'failed: %s\n' "${failures[@]}"
 fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
