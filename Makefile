@@ -118,7 +118,8 @@ FEATURE_SRCS_LIBBZ2 := lib/symbol/archive-bz2.c
 FEATURE_SRCS_ZLIB := lib/export/gzip.c
 FEATURE_SRCS_LIBSQLITE3 := lib/export/sql-sqlite.c
 FEATURE_SRCS_LIBPQ := lib/export/sql-pg.c
-FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c
+FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c lib/pt/decode-image.c \
+	lib/pt/decode-sideband.c lib/pt/decode-time.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \

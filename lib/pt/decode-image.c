@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Intel PT decoding: the code libipt reads, from the files the MMAP/MMAP2
+ * records name (lib/symbol finds them as for symbols), each mapped once.
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <prism/symbol.h>
+
+#include "decode.h"
+
+static const struct file_map *file_get(struct prism_pt_decoder *d, const char *path)
+{
+	struct file_map *f;
+	struct stat st;
+	void *p;
+	int fd;
+	size_t i;
+
+	for (i = 0; i < d->nr_files; i++)
+		if (!strcmp(d->files[i].path, path))
+			return d->files[i].p ? &d->files[i] : NULL;
+	f = realloc(d->files, (d->nr_files + 1) * sizeof(*f));
+	if (!f)
+		return NULL;
+	d->files = f;
+	f = &d->files[d->nr_files];
+	memset(f, 0, sizeof(*f));
+	f->path = strdup(path);
+	if (!f->path)
+		return NULL;
+	d->nr_files++;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (!fstat(fd, &st) && st.st_size > 0) {
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			f->p = p;
+			f->len = (size_t)st.st_size;
+		}
+	}
+	close(fd);
+	return f->p ? f : NULL;
+}
+
+/* libipt's memory callback: the bytes of the running process's code */
+int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx)
+{
+	struct queue *q = ctx;
+	uint64_t off, n;
+
+	(void)asid;
+	if (q->pid < 0)
+		return -pte_nomap;
+	if (!q->cf || q->cm_pid != q->pid || ip < q->cm.start || ip >= q->cm.end) {
+		q->cf = NULL;
+		if (prism_symbols__code_map(q->d->o.sy, (uint32_t)q->pid, ip, &q->cm))
+			return -pte_nomap;
+		q->cf = file_get(q->d, q->cm.path);
+		q->cm_pid = q->pid;
+		if (!q->cf)
+			return -pte_nomap;
+	}
+	off = ip - q->cm.start + q->cm.pgoff;
+	if (off >= q->cf->len)
+		return -pte_nomap;
+	n = q->cf->len - off;
+	if (n > q->cm.end - ip)
+		n = q->cm.end - ip;
+	if (n > size)
+		n = size;
+	memcpy(buf, q->cf->p + off, (size_t)n);
+	return (int)n;
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The Intel PT decoder's insides, shared by lib/pt/decode*.c: a queue per
+ * CPU (or thread) with its libipt decoders, and the decoder that holds them.
+ */
+#ifndef PRISM_PT_DECODE_H
+#define PRISM_PT_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <intel-pt.h>
+
+#include <prism/pt.h>
+#include <prism/symbol.h>
+
+#define FIFO 8
+/* the mapped trace is released in steps of this (a multiple of the page size) */
+#define RELEASE (1u << 20)
+
+/* perf's error codes and words (intel-pt-decoder.h) */
+enum {
+	ERR_BADPKT = 3,
+	ERR_NOINSN = 5,
+	ERR_MISMAT = 6,
+	ERR_OVR = 7,
+	ERR_LOST = 8,
+	ERR_UNK = 9,
+	ERR_NELOOP = 10,
+};
+/* instructions decoded without a byte of trace before it is a loop without end (perf's) */
+#define MAX_LOOPS 100000
+extern const char *const pt_err_msg[];
+
+struct switch_ev {
+	uint64_t time;
+	int32_t pid, tid;
+};
+
+struct file_map {
+	char *path;
+	uint8_t *p;
+	size_t len;
+};
+
+struct queue {
+	struct prism_pt_decoder *d;
+	uint32_t key; /* cpu, or tid */
+	uint8_t *buf; /* in memory: no temporary file could be made */
+	size_t len, cap;
+	int fd; /* the temporary file of the trace bytes, or -1 */
+	uint8_t *map; /* its mapping while decoding */
+	size_t dropped; /* bytes of the mapping before this are released */
+	struct pt_insn_decoder *dec;
+	struct pt_image *img;
+	int status;
+	bool synced, done;
+	int32_t pid, tid;
+	uint32_t cpu;
+	uint64_t time;
+	size_t next_switch; /* index into the CPU's switches */
+	/* a branch whose target is the next instruction, if taken */
+	bool pend;
+	uint64_t pend_from, pend_next;
+	uint32_t pend_flags;
+	uint64_t insn_count;
+	/*
+	 * periods in ticks, as perf counts them: the TSC of the last timing
+	 * packet plus the instructions since; a sample where that crosses a
+	 * multiple of the period (a power of 2), checked once per run of
+	 * instructions up to a branch (perf's walk)
+	 */
+	uint64_t tsc, tsc_insns, last_masked, walk_max, walk_n;
+	bool continuous, in_walk;
+	/*
+	 * perf takes a TSC packet as soon as the TNT bits before it are used,
+	 * libipt when the next branch needs a packet: the packets read so far
+	 * (a packet decoder on the same trace) and the TNT bits left say when
+	 */
+	struct pt_packet_decoder *pkt;
+	uint64_t pkt_off, tnt_left, tsc_next, tsc_after;
+	bool has_tsc_next, synced_time, wait_ovf;
+	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
+	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
+	/* the code mapping last read */
+	struct prism_code_map cm;
+	const struct file_map *cf;
+	int32_t cm_pid;
+	struct prism_pt_item fifo[FIFO];
+	size_t head, n;
+};
+
+struct prism_pt_decoder {
+	struct prism_pt_decoder_opts o;
+	struct prism_time_conv tc;
+	bool per_cpu, has_tsc;
+	uint64_t period_ticks; /* periods in ticks or ns: a power of 2 */
+	struct queue *qs;
+	size_t nr_qs;
+	struct switch_ev **sw; /* per CPU, in time order */
+	size_t *nr_sw, nr_cpus;
+	struct prism_pt_item *errs; /* AUX records with lost data */
+	size_t nr_errs, next_err;
+	struct file_map *files;
+	size_t nr_files;
+	struct prism_pt_decoder_stats st;
+};
+
+/* decode-image.c: libipt's memory callback (ctx: the queue) */
+int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx);
+
+/* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
+void pt_follow_switches(struct queue *q);
+
+/* decode-time.c: timing packets and periods in ticks */
+uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
+void pt_set_time(struct queue *q, uint64_t tsc);
+void pt_set_ticks(struct queue *q, uint64_t tsc);
+void pt_update_time(struct queue *q);
+void pt_apply_tsc(struct queue *q);
+void pt_scan_packets(struct queue *q);
+void pt_take_packet(struct queue *q, const struct pt_insn *insn);
+bool pt_ticks_due(struct queue *q, bool branch);
+
+#endif /* PRISM_PT_DECODE_H */
