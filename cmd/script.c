@@ -830,6 +830,8 @@ int cmd_script(int argc, const char **argv)
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
 	struct prism_itrace it;
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
+	bool call_trace = false, callret_trace = false;
+	unsigned int pf = 0;
 	struct prism_symbols_opts so = { 0 };
 	struct path_map map_path = { 0 };
 	struct script sc = { .line = STRBUF_INIT, .max_stack = 127 };
@@ -858,7 +860,15 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
-			   "b branches, c calls, r returns, e errors (-F +flags only)"),
+			   "b branches, c calls, r returns, e errors, g[N] call chains of N "
+			   "entries (default 16) under instruction samples, s[N] skip the first N "
+			   "samples (-F +flags,+callindent only)"),
+		OPT_BOOL(0, "call-trace", &call_trace,
+			 "Intel PT calls, indented by call depth, as perf --call-trace (--itrace=ce; "
+			 "no power events)"),
+		OPT_BOOL(0, "call-ret-trace", &callret_trace,
+			 "Intel PT calls and returns, indented, with flags, as perf "
+			 "--call-ret-trace (--itrace=cre; no power events)"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",
@@ -883,14 +893,13 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
 	if (sc.max_stack < 0)
 		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
-	if (itrace && prism_itrace__parse(itrace, &it, &bad))
-		usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows", itrace,
-			    *bad);
-	if (itrace && script_itrace_unsupported(&it))
-		usage_error(usage, opts, "--itrace %s: %s", itrace, script_itrace_unsupported(&it));
-	if (itrace && ((fields && strcmp(fields, "+flags")) || csv || json || dump))
-		usage_error(usage, opts,
-			    "--itrace prints perf's layout: only -F +flags goes with it");
+	if ((itrace || call_trace || callret_trace) &&
+	    (bad = script_itrace_setup(itrace, fields, call_trace, callret_trace, &it, &pf)))
+		usage_error(usage, opts, "%s", bad);
+	if ((itrace || call_trace || callret_trace) && (csv || json || dump))
+		usage_error(usage, opts, "--itrace prints perf's layout: not --csv, --json or -D");
+	if (call_trace || callret_trace)
+		itrace = "";
 	if (!itrace && fields && parse_fields(&sc, fields)) {
 		free(map_path.v);
 		return EXIT_USAGE;
@@ -923,7 +932,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (itrace) {
-		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, fields != NULL, input);
+		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, pf, input);
 		goto out;
 	}
 	if (dump) {

@@ -82,13 +82,25 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 
 /*
  * --itrace: decode the file's Intel PT trace into perf's synthesized samples
- * and print them (cmd/script-pt.c); @flags: -F +flags.  Return: exit status.
+ * and print them (cmd/script-pt.c); @pf: the PT_PRINT_* below.  Return:
+ * exit status.
  */
+#define PT_PRINT_FLAGS 1u /* -F +flags */
+#define PT_PRINT_CALLINDENT 2u /* -F +callindent: the branch's function, indented by depth */
+/* --call-trace, --call-ret-trace: no ip, addr, event, period; times in ns; the DSO */
+#define PT_PRINT_CALL_TRACE 4u
+#define PT_PRINT_PAD_DSO 8u /* --call-trace: the DSO padded to 50 columns */
 struct prism_itrace;
 struct prism_tasks;
 struct prism_symbols;
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input);
+		  const struct prism_itrace *itrace, unsigned int pf, const char *input);
+/*
+ * --itrace / --call-trace / --call-ret-trace and -F into *@it and *@pf
+ * (PT_PRINT_*).  Return: NULL, or why they are refused.
+ */
+const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
+				bool callret_trace, struct prism_itrace *it, unsigned int *pf);
 /* why prism cannot do these --itrace options, or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
 /*
@@ -99,5 +111,12 @@ struct prism_pt_item;
 typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx);
+/*
+ * pt_item_frames - @it's call chain (@chain) or its ip alone, resolved
+ * into @cc, leaf first.  Return: 0 or -ENOMEM.
+ */
+struct prism_callchain;
+int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, bool chain,
+		   struct prism_callchain *cc);
 
 #endif /* PRISM_CMD_SCRIPT_H */

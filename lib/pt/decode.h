@@ -15,6 +15,8 @@
 #include <prism/pt.h>
 #include <prism/symbol.h>
 
+#include "thread-stack.h"
+
 #define FIFO 8
 /* the mapped trace is released in steps of this (a multiple of the page size) */
 #define RELEASE (1u << 20)
@@ -89,6 +91,8 @@ struct queue {
 	int32_t cm_pid;
 	struct prism_pt_item fifo[FIFO];
 	size_t head, n;
+	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
+	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
 };
 
 struct prism_pt_decoder {
@@ -105,6 +109,8 @@ struct prism_pt_decoder {
 	struct file_map *files;
 	size_t nr_files;
 	struct prism_pt_decoder_stats st;
+	struct pt_stacks stacks; /* the threads' call stacks (itrace.callchain, thread_stack) */
+	uint64_t skipped; /* samples skipped so far ('s') */
 };
 
 /* decode-image.c: libipt's memory callback (ctx: the queue) */
