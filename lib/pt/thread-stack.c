@@ -140,8 +140,7 @@ static size_t slot_of(const struct pt_stacks *m, int32_t pid, int32_t tid, uint3
 		     ((uint64_t)cpu << 32);
 	size_t i = (size_t)(h ^ (h >> 29)) & (m->alloc - 1);
 
-	while (m->v[i].used &&
-	       (m->v[i].pid != pid || m->v[i].tid != tid || m->v[i].cpu != cpu))
+	while (m->v[i].used && (m->v[i].pid != pid || m->v[i].tid != tid || m->v[i].cpu != cpu))
 		i = (i + 1) & (m->alloc - 1);
 	return i;
 }
