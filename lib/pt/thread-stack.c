@@ -9,6 +9,7 @@
 
 #include <prism/pt.h>
 
+#include "internal.h"
 #include "thread-stack.h"
 
 static int grow(struct pt_stack *s)
@@ -57,11 +58,11 @@ static int push(struct pt_stack *s, uint64_t ret, bool trace_end)
  */
 static void pop(struct pt_stack *s, uint64_t ret)
 {
-	size_t i = s->cnt;
+	size_t i;
 
-	while (i--) {
-		if (s->ret[i] == ret) {
-			s->cnt = i;
+	for (i = s->cnt; i; i--) {
+		if (s->ret[i - 1] == ret) {
+			s->cnt = i - 1;
 			return;
 		}
 	}
@@ -134,11 +135,17 @@ struct pt_stack_slot {
 	struct pt_stack st;
 };
 
+static inline __wraps uint64_t mix(uint64_t k)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	return k ^ (k >> 33);
+}
+
 static size_t slot_of(const struct pt_stacks *m, int32_t pid, int32_t tid, uint32_t cpu)
 {
-	uint64_t h = ((uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ull) ^ (uint64_t)(uint32_t)pid ^
-		     ((uint64_t)cpu << 32);
-	size_t i = (size_t)(h ^ (h >> 29)) & (m->alloc - 1);
+	size_t i = (size_t)mix(((uint64_t)(uint32_t)pid << 32 | (uint32_t)tid) ^ mix(cpu)) &
+		   (m->alloc - 1);
 
 	while (m->v[i].used && (m->v[i].pid != pid || m->v[i].tid != tid || m->v[i].cpu != cpu))
 		i = (i + 1) & (m->alloc - 1);
