@@ -7,6 +7,7 @@
 #
 #   prism script --itrace=b   vs  perf script --itrace=b   (every branch, 3.5 per trace byte)
 #   prism script -D           vs  perf report -D           (every packet)
+#   prism script --call-ret-trace vs perf's (calls and returns, the thread stack)
 #
 # Each command runs $REPS times, interleaved; the table shows the median
 # wall and CPU time, the largest peak RSS, and packets (trace bytes) per
@@ -43,16 +44,20 @@ if [ ! -s "$F" ]; then
 fi
 bytes=$(stat -c %s "$F")
 
-keys=(pb fb pd fd)
+keys=(pb fb pc fc pd fd)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
 label[pd]="prism script -D"
 label[fd]="perf report -D"
+label[pc]="prism --call-ret-trace"
+label[fc]="perf --call-ret-trace"
 cat "$F" >/dev/null
 for ((r = 0; r < REPS; r++)); do
 	rss_run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
 	rss_run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
+	rss_run pc "$tmp/prism.c" "$PRISM" script -i "$F" --call-ret-trace || exit 1
+	rss_run fc "$tmp/perf.c" "$PERF" script -i "$F" --call-ret-trace || exit 1
 	rss_run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
 	rss_run fd /dev/null "$PERF" report -D -i "$F" || exit 1
 done
@@ -74,11 +79,19 @@ done
 echo
 echo "--itrace=b: prism $(ratio "${wall[fb]}" "${wall[pb]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fb]}" "${cpu[pb]}")x (cpu), RSS $(ratio "${rss[pb]}" "${rss[fb]}")x perf's"
+echo "call-ret:   prism $(ratio "${wall[fc]}" "${wall[pc]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fc]}" "${cpu[pc]}")x (cpu), RSS $(ratio "${rss[pc]}" "${rss[fc]}")x perf's"
 echo "-D:         prism $(ratio "${wall[fd]}" "${wall[pd]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fd]}" "${cpu[pd]}")x (cpu), RSS $(ratio "${rss[pd]}" "${rss[fd]}")x perf's"
 if cmp -s "$tmp/prism.b" "$tmp/perf.b"; then
 	echo "--itrace=b output: identical ($(wc -l <"$tmp/perf.b") lines)"
 else
 	echo "--itrace=b output: DIFFERS (prism $(wc -l <"$tmp/prism.b"), perf $(wc -l <"$tmp/perf.b") lines)"
+fi
+# perf's power events (psb, cbr) are not synthesized by prism
+if cmp -s "$tmp/prism.c" <(grep -v ' psb offs: \| cbr: ' "$tmp/perf.c"); then
+	echo "--call-ret-trace output: identical but perf's power events ($(wc -l <"$tmp/prism.c") lines)"
+else
+	echo "--call-ret-trace output: DIFFERS"
 fi
 exit 0

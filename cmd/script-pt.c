@@ -43,6 +43,15 @@ struct addr_text {
 	char *text;
 };
 
+#define NR_NAMES 1024
+
+struct sym_dso {
+	uint64_t addr;
+	int32_t pid;
+	bool set;
+	const char *sym, *dso;
+};
+
 struct spt {
 	struct prism_session *s;
 	struct prism_symbols *sy;
@@ -58,6 +67,7 @@ struct spt {
 	struct prism_frame fr;
 	struct prism_callchain cc; /* a sample's call chain, resolved */
 	struct addr_text cache[NR_CACHE];
+	struct sym_dso names[NR_NAMES];
 	int32_t head_tid;
 	uint32_t head_cpu;
 	uint64_t head_time, head_period;
@@ -293,6 +303,34 @@ static void put_chain(struct spt *p, const struct prism_pt_item *it)
 					   PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, &p->line);
 }
 
+static void spaces(struct prism_strbuf *sb, size_t n)
+{
+	static const char sp[] = "                                ";
+	const size_t w = sizeof(sp) - 1;
+
+	for (; n > w; n -= w)
+		prism_strbuf_add(sb, sp, w);
+	prism_strbuf_add(sb, sp, n);
+}
+
+/* the symbol and DSO of an address, cached: a trace's calls and returns repeat */
+static const struct sym_dso *sym_dso(struct spt *p, int32_t pid, uint64_t addr)
+{
+	struct sym_dso *c = &p->names[(addr ^ (addr >> 12) ^ (uint64_t)pid * 31) % NR_NAMES];
+
+	if (c->set && c->addr == addr && c->pid == pid)
+		return c;
+	prism_symbols__resolve(p->sy, (uint32_t)pid,
+			       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, addr,
+			       &p->fr);
+	c->set = true;
+	c->addr = addr;
+	c->pid = pid;
+	c->sym = p->fr.sym;
+	c->dso = p->fr.dso_path;
+	return c;
+}
+
 /*
  * -F +callindent: the function called (or begun in), returned from (or
  * ended in), indented 4 columns a level of the thread's call depth (a
@@ -305,7 +343,6 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it)
 	uint32_t depth = it->depth + !!(it->flags & PRISM_PT_FL_RETURN);
 	uint64_t ip = 0;
 	const char *name = NULL;
-	struct prism_frame fr = { 0 };
 	size_t at;
 	int len = 0;
 
@@ -313,39 +350,39 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it)
 		ip = it->addr;
 	else if (it->flags & (PRISM_PT_FL_RETURN | PRISM_PT_FL_TRACE_END))
 		ip = it->ip;
-	if (ip && it->pid >= 0) {
-		prism_symbols__resolve(p->sy, (uint32_t)it->pid,
-				       ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-				       ip, &fr);
-		name = fr.sym;
-	}
+	if (ip && it->pid >= 0)
+		name = sym_dso(p, it->pid, ip)->sym;
 	if (p->pf & PT_PRINT_CALL_TRACE) {
-		const char *dso = "[unknown]";
+		const char *dso = NULL;
 
-		if (it->ip && it->pid >= 0) {
-			prism_symbols__resolve(p->sy, (uint32_t)it->pid,
-					       it->ip >> 63 ? PERF_RECORD_MISC_KERNEL :
-							      PERF_RECORD_MISC_USER,
-					       it->ip, &p->fr);
-			if (p->fr.dso_path)
-				dso = p->fr.dso_path;
-		}
+		if (it->ip && it->pid >= 0)
+			dso = sym_dso(p, it->pid, it->ip)->dso;
+		if (!dso)
+			dso = "[unknown]";
+		prism_strbuf_addch(sb, '(');
 		/* perf's pad: 49 characters at most, then spaces to 50 */
-		if (p->pf & PT_PRINT_PAD_DSO)
-			prism_strbuf_addf(sb, "(%-50.49s)\t", dso);
-		else
-			prism_strbuf_addf(sb, "(%s)\t", dso);
+		if (p->pf & PT_PRINT_PAD_DSO) {
+			size_t n = strnlen(dso, 49);
+
+			prism_strbuf_add(sb, dso, n);
+			spaces(sb, 50 - n);
+		} else {
+			prism_strbuf_addstr(sb, dso);
+		}
+		prism_strbuf_add(sb, ")\t", 2);
 	}
 	at = sb->len;
+	if (name || ip)
+		spaces(sb, depth * 4);
 	if (name)
-		prism_strbuf_addf(sb, "%*s%s", (int)depth * 4, "", name);
+		prism_strbuf_addstr(sb, name);
 	else if (ip)
-		prism_strbuf_addf(sb, "%*s%16" PRIx64, (int)depth * 4, "", ip);
+		prism_strbuf_addf(sb, "%16" PRIx64, ip);
 	len = (int)(sb->len - at);
 	if (len > p->spacing || (len && len < p->spacing - 52))
 		p->spacing = (len + 4 + 31) / 32 * 32;
 	if (len < p->spacing)
-		prism_strbuf_addf(sb, "%*s", p->spacing - len, "");
+		spaces(sb, (size_t)(p->spacing - len));
 }
 
 static int print_item(void *ctx, const struct prism_pt_item *it)

@@ -165,7 +165,7 @@ static int rehash(struct pt_stacks *m)
 			n.v[slot_of(&n, m->v[i].pid, m->v[i].tid, m->v[i].cpu)] = m->v[i];
 	n.nr = m->nr;
 	free(m->v);
-	*m = n;
+	*m = n; /* last: none */
 	return 0;
 }
 
@@ -176,9 +176,12 @@ struct pt_stack *pt_stacks_get(struct pt_stacks *m, int32_t pid, int32_t tid, ui
 	/* perf: pid == tid == 0 is the idle task, one on each CPU */
 	if (pid > 0 || tid > 0)
 		cpu = 0;
+	if (m->last && m->last->pid == pid && m->last->tid == tid && m->last->cpu == cpu)
+		return &m->last->st;
 	if ((m->nr + 1) * 2 > m->alloc && rehash(m))
 		return NULL;
 	i = slot_of(m, pid, tid, cpu);
+	m->last = &m->v[i];
 	if (!m->v[i].used) {
 		m->v[i].used = true;
 		m->v[i].pid = pid;

@@ -44,6 +44,7 @@ struct pt_stack_slot;
 struct pt_stacks {
 	struct pt_stack_slot *v;
 	size_t nr, alloc;
+	struct pt_stack_slot *last; /* the last one asked for (a queue asks for it at each branch) */
 };
 /* @pid/@tid's stack (made empty when new), or NULL without memory */
 struct pt_stack *pt_stacks_get(struct pt_stacks *m, int32_t pid, int32_t tid, uint32_t cpu);
