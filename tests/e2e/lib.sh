@@ -180,3 +180,16 @@ require_pt_files() {
 	[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
 	GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
 }
+
+# pt_vs_perf NAME FILE ARGS...: prism script ARGS on FILE exits 0 and prints
+# perf script's lines (the first differences go to the log)
+pt_vs_perf() {
+	local name=$1 f=$2
+	shift 2
+	perf script -i "$f" "$@" >"$TMP/perf.txt" 2>/dev/null
+	prism script -i "$f" "$@" >"$TMP/prism.txt" 2>"$TMP/err"
+	check "$name $*: prism exits 0" test $? -eq 0
+	check "$name $*: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+}

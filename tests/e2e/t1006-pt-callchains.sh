@@ -26,17 +26,9 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for it in i1ig i1ibeg bg i3ig4 i1ig1 i2ig40 i5tg i1is7g bs3 i2is3bg; do
-		perf script -i "$TMP/$name.data" --itrace=$it >"$TMP/perf.txt" 2>/dev/null
-		prism script -i "$TMP/$name.data" --itrace=$it >"$TMP/prism.txt" 2>"$TMP/err"
-		check "$name --itrace=$it: prism exits 0" test $? -eq 0
-		check "$name --itrace=$it: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
-			cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-		diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+		pt_vs_perf "$name" "$TMP/$name.data" --itrace=$it
 	done
-	perf script -i "$TMP/$name.data" --itrace=i1ibg -F +flags >"$TMP/perf.txt" 2>/dev/null
-	prism script -i "$TMP/$name.data" --itrace=i1ibg -F +flags >"$TMP/prism.txt" 2>/dev/null
-	check "$name --itrace=i1ibg -F +flags: the lines equal perf's" \
-		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+	pt_vs_perf "$name" "$TMP/$name.data" --itrace=i1ibg -F +flags
 done
 
 # the chains are not trivial: pt_rec 40 deep, cut at 16 entries (g's default), 40 with g40
