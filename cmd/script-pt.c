@@ -43,7 +43,7 @@ struct spt {
 	struct prism_tasks *tasks;
 	struct prism_pt_decoder_opts o;
 	struct prism_pt_decoder *d;
-	bool have_info, flags, cpu, warned_type;
+	bool have_info, flags, cpu, warned_type, ns;
 	int width;
 	char mods[8];
 	uint64_t nr_errors;
@@ -208,7 +208,7 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 static void put_head(struct spt *p, const struct prism_pt_item *it)
 {
 	struct prism_strbuf *sb = &p->line;
-	uint64_t us = it->time / 1000;
+	uint64_t us = p->ns ? it->time : it->time / 1000;
 	const char *comm;
 	char name[32];
 
@@ -222,7 +222,10 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 	prism_strbuf_addf(&p->head, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
 	if (p->cpu)
 		prism_strbuf_addf(&p->head, "[%03u] ", it->cpu);
-	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit) && p->ns)
+		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%09" PRIu64 ": ", us / 1000000000,
+				  us % 1000000000);
+	else if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
 		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%06" PRIu64 ": ", us / 1000000,
 				  us % 1000000);
 	snprintf(name, sizeof(name), "%s%s",
@@ -293,7 +296,7 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 }
 
 static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input,
+		  const struct prism_itrace *itrace, bool flags, bool ns, const char *input,
 		  pt_sample_fn *fn, void *fn_ctx)
 {
 	/* static: the address cache is big for a stack */
@@ -312,6 +315,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.sy = sy;
 	p.tasks = tasks;
 	p.flags = flags;
+	p.ns = ns;
 	p.fn = fn;
 	p.fn_ctx = fn_ctx;
 	prism_strbuf_init(&p.line);
@@ -365,13 +369,13 @@ out:
 }
 
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input)
+		  const struct prism_itrace *itrace, bool flags, bool ns, const char *input)
 {
-	return decode(s, sy, tasks, itrace, flags, input, NULL, NULL);
+	return decode(s, sy, tasks, itrace, flags, ns, input, NULL, NULL);
 }
 
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx)
 {
-	return decode(s, sy, tasks, itrace, false, input, fn, ctx);
+	return decode(s, sy, tasks, itrace, false, false, input, fn, ctx);
 }

@@ -74,6 +74,7 @@ struct script {
 	unsigned int fields; /* 0: perf's defaults per event */
 	unsigned int fields_add, fields_del; /* -F +f,-f: changes to the defaults */
 	bool hide_cg; /* -G: no call chains, one line per sample */
+	bool ns; /* --ns: times in nanoseconds */
 	int max_stack; /* call chain frames printed per sample */
 	struct prism_symbols *sy; /* NULL when no field needs symbols */
 	struct prism_callchain cc;
@@ -321,10 +322,13 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 		p = put_udec(p, s->cpu, 3, '0');
 		p = put_str(p, "] ", 2);
 	}
-	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and microseconds */
+	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and us (ns: %09) */
 		p = put_udec(p, s->time / 1000000000, 5, ' ');
 		*p++ = '.';
-		p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
+		if (sc->ns)
+			p = put_udec(p, s->time % 1000000000, 9, '0');
+		else
+			p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
 		p = put_str(p, ": ", 2);
 	}
 	if (f & F_PERIOD) { /* "%10" PRIu64 " " */
@@ -855,6 +859,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
+		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
@@ -923,7 +928,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (itrace) {
-		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, fields != NULL, input);
+		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, fields != NULL, sc.ns, input);
 		goto out;
 	}
 	if (dump) {

@@ -82,13 +82,13 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 
 /*
  * --itrace: decode the file's Intel PT trace into perf's synthesized samples
- * and print them (cmd/script-pt.c); @flags: -F +flags.  Return: exit status.
+ * and print them (cmd/script-pt.c); @flags: -F +flags; @ns: --ns.  Return: exit status.
  */
 struct prism_itrace;
 struct prism_tasks;
 struct prism_symbols;
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input);
+		  const struct prism_itrace *itrace, bool flags, bool ns, const char *input);
 /* why prism cannot do these --itrace options, or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
 /*

@@ -69,6 +69,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 	for (i = 0; i < d->nr_qs; i++) {
 		pt_insn_free_decoder(d->qs[i].dec);
 		pt_pkt_free_decoder(d->qs[i].pkt);
+		pt_pkt_free_decoder(d->qs[i].look);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
 		if (d->qs[i].map)
@@ -133,6 +134,16 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	}
 }
 
+/* the pending branch, with the time of its instruction */
+static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
+{
+	uint64_t now = q->time;
+
+	q->time = q->pend_time;
+	branch(q, q->pend_from, to, flags);
+	q->time = now;
+}
+
 static void error(struct queue *q, int code, uint64_t ip)
 {
 	struct prism_pt_item *it;
@@ -178,7 +189,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		bool taken = insn->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL);
 
 		if (taken)
-			branch(q, q->pend_from, insn->ip, q->pend_flags);
+			pend_branch(q, insn->ip, q->pend_flags);
 		q->pend = false;
 	}
 	if (o->instructions) {
@@ -204,6 +215,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	q->pend_flags = class_flags(insn->iclass);
 	if (q->pend_flags) {
 		q->pend = true;
+		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
 	}
@@ -211,11 +223,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
-	if (ev->has_tsc) {
-		if (!q->pkt) /* else the packets say when (scan_packets) */
-			pt_set_ticks(q, ev->tsc);
-		pt_set_time(q, ev->tsc);
-	}
+	pt_time_event(q);
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
@@ -229,8 +237,8 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			       ev->ip_suppressed ? 0 : ev->variant.async_disabled.ip,
 			       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC | PRISM_PT_FL_TRACE_END);
 		else if (q->pend)
-			branch(q, q->pend_from, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
-			       q->pend_flags | PRISM_PT_FL_TRACE_END);
+			pend_branch(q, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
+				    q->pend_flags | PRISM_PT_FL_TRACE_END);
 		q->continuous = false;
 		if (q->last_insn)
 			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
@@ -244,13 +252,11 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_overflow:
-		q->tsc_insns = 0;
-		q->wait_ovf = false;
-		pt_apply_tsc(q);
 		if (q->pend && !ev->ip_suppressed)
-			branch(q, q->pend_from, ev->variant.overflow.ip, q->pend_flags);
+			pend_branch(q, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;
@@ -286,11 +292,8 @@ static int queue_start(struct queue *q)
 	q->dec = pt_insn_alloc_decoder(&cfg);
 	if (!q->dec)
 		return -ENOMEM;
-	if (q->d->period_ticks) {
-		q->pkt = pt_pkt_alloc_decoder(&cfg);
-		if (!q->pkt)
-			return -ENOMEM;
-	}
+	if (pt_time_start(q, &cfg))
+		return -ENOMEM;
 	q->img = pt_insn_get_image(q->dec);
 	pt_image_set_callback(q->img, pt_read_code, q);
 	q->img = NULL; /* the decoder's own */
@@ -349,13 +352,7 @@ static int queue_step(struct queue *q)
 			}
 			q->synced = true;
 			q->status = st;
-			q->tnt_left = 0;
-			q->tsc_after = 0;
-			q->has_tsc_next = q->wait_ovf = false;
-			q->synced_time = false;
-			pt_update_time(q); /* the PSB's TSC */
-			if (pt_insn_get_offset(q->dec, &q->pkt_off) < 0)
-				q->pkt_off = 0;
+			pt_time_sync(q); /* the PSB's TSC */
 		}
 		st = q->status;
 		while (st >= 0 && (st & pts_event_pending)) {
@@ -370,7 +367,7 @@ static int queue_step(struct queue *q)
 		if (st >= 0 && (st & pts_eos)) {
 			if (q->pend && pt_insn_next(q->dec, &insn, sizeof(insn)) >= 0 &&
 			    (insn.ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
-				branch(q, q->pend_from, insn.ip, q->pend_flags);
+				pend_branch(q, insn.ip, q->pend_flags);
 			q->pend = false;
 			q->done = true;
 			break;
@@ -381,10 +378,9 @@ static int queue_step(struct queue *q)
 			if (st >= 0) {
 				uint64_t off = 0;
 
-				pt_update_time(q);
-				pt_scan_packets(q);
+				pt_scan_packets(q, &insn);
 				on_insn(q, &insn);
-				pt_take_packet(q, &insn);
+				pt_take_packet(q);
 				pt_insn_get_offset(q->dec, &off);
 				release(q, off);
 				if (off != q->stall_off) {
