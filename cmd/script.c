@@ -828,7 +828,7 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--itrace=<opts>]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts>]",
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;

@@ -161,7 +161,7 @@ class Clock:
 
     def __init__(self, o, tsc):
         self.o, self.tsc, self.cbr, self.cyc = o, float(tsc), 40, 0
-        self.last_mtc = self.ctc() >> o.mtc
+        self.last_mtc = self.ctc() >> o.mtc if o.mtc is not None else 0
 
     def ctc(self):
         return int(self.tsc) * self.o.ctc_d // self.o.ctc_n
