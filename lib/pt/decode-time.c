@@ -112,12 +112,17 @@ static void calibrate(struct queue *q, uint64_t off)
 
 static void apply(struct queue *q, const struct tpend *e)
 {
+	unsigned int cbr = q->tm.cbr;
+
 	if (pt_timing_packet(&q->tm, e->type, e->payload, e->fc)) {
 		q->tsc = q->tm.timestamp;
 		q->tsc_insns = 0;
 	}
 	if (q->tm.calibrate)
 		calibrate(q, e->next_off);
+	/* perf returns a CBR change as an event: the samples after it have its time */
+	if (q->tm.cbr != cbr)
+		sample_time(q);
 }
 
 /* the packets read ahead whose units are taken */
@@ -180,15 +185,29 @@ void pt_time_sync(struct queue *q)
 	q->wait_ovf = q->in_ovf = false;
 	if (pt_insn_get_sync_offset(q->dec, &q->pkt_off) < 0)
 		q->pkt_off = 0;
-	pt_time_event(q);
-}
-
-/* an event (trace start, end ...): its sample has the time now, as perf's */
-void pt_time_event(struct queue *q)
-{
 	scan(q);
 	apply_due(q);
 	sample_time(q);
+}
+
+/*
+ * An event: the packets read for it; a trace start or end has the time now
+ * (perf's sample time), the others (libipt's CBR, MODE ...) leave it
+ */
+void pt_time_event(struct queue *q, const struct pt_event *ev)
+{
+	scan(q);
+	apply_due(q);
+	switch (ev->type) {
+	case ptev_enabled:
+	case ptev_disabled:
+	case ptev_async_disabled:
+	case ptev_overflow:
+		sample_time(q);
+		break;
+	default:
+		break;
+	}
 }
 
 /*

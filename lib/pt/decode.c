@@ -223,7 +223,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
-	pt_time_event(q);
+	pt_time_event(q, ev);
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:

@@ -133,7 +133,7 @@ void pt_follow_switches(struct queue *q);
 uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
 int pt_time_start(struct queue *q, const struct pt_config *cfg);
 void pt_time_sync(struct queue *q);
-void pt_time_event(struct queue *q);
+void pt_time_event(struct queue *q, const struct pt_event *ev);
 void pt_time_overflow(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
 void pt_take_packet(struct queue *q);

@@ -6,8 +6,9 @@
 # fractional TSC/CTC ratio), MTC with CYC (the cycles-to-TSC ratio measured
 # between MTCs), CYC with CBR changes and no MTC, an overflow in between, TSC
 # and TMA again mid-trace, per CPU; branches, instructions and periods in
-# ticks and time (which count from the last timing packet).  The files do
-# have the packets, and times that move between the TSCs.
+# ticks and time (which count from the last timing packet); a CBR change
+# gives the samples after it its time (perf returns it as an event).  The
+# files do have the packets, and times that move between the TSCs.
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -19,6 +20,7 @@ cases=(
 	"cyc:--mtc 0 --cyc 1 --loops 40"
 	"cyc3:--mtc 2 --cyc 3 --loops 90 --tsc-every 25"
 	"cbr:--mtc 1 --cyc 1 --cbr-at 12:20 --loops 40"
+	"cbr-tsc:--mtc 1 --cyc 1 --cbr-at 12:20 --tsc-every 12 --loops 40"
 	"cyc-cbr:--cyc 1 --cbr-at 6:30 --loops 30"
 	"cyc-tsc:--cyc 2 --tsc-every 5 --loops 30"
 	"ovf:--mtc 0 --cyc 2 --ovf 9 --loops 30"
@@ -30,30 +32,19 @@ for c in "${cases[@]}"; do
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for it in b i1i be i1us i100ns i64t i3t i7tc; do
-		perf script -i "$TMP/$name.data" --itrace=$it --ns >"$TMP/perf.txt" 2>/dev/null
-		prism script -i "$TMP/$name.data" --itrace=$it --ns >"$TMP/prism.txt" 2>"$TMP/err"
-		check "$name --itrace=$it --ns: prism exits 0" test $? -eq 0
-		check "$name --itrace=$it --ns: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
-			cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-		diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
 	done
-	perf script -i "$TMP/$name.data" --itrace=b -F +flags >"$TMP/perf.txt" 2>/dev/null
-	prism script -i "$TMP/$name.data" --itrace=b -F +flags >"$TMP/prism.txt" 2>/dev/null
-	check "$name --itrace=b -F +flags (microseconds): the lines equal perf's" \
-		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+	pt_vs_perf "$name" "$TMP/$name.data" b -F +flags # microseconds
 done
 
 # a long run: perf's default i (100 us) and time periods over CBR changes
-$GEN --mtc 3 --cyc 2 --cbr-at 9000:16 --tsc-every 5000 --loops 20000 --iter-cycles 400 \
+$GEN --mtc 3 --cyc 2 --cbr-at 3000:16 --tsc-every 1500 --loops 6000 --iter-cycles 1400 \
 	"$WL" "$TMP/long.data"
 for it in b i i10us i4096t; do
-	perf script -i "$TMP/long.data" --itrace=$it --ns >"$TMP/perf.txt" 2>/dev/null
-	prism script -i "$TMP/long.data" --itrace=$it --ns >"$TMP/prism.txt" 2>/dev/null
-	check "long --itrace=$it --ns: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
-		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+	pt_vs_perf long "$TMP/long.data" $it --ns
 done
-check "long: i (100 us) gives samples" test "$(wc -l <"$TMP/perf.txt")" -gt 10
+check "long: i (100 us) gives samples" \
+	test "$(prism script -i "$TMP/long.data" --itrace=i | wc -l)" -gt 10
 
 # the cases are what they say: the packets are there, the times move between TSCs
 perf script -D -i "$TMP/cbr.data" 2>/dev/null >"$TMP/dump"

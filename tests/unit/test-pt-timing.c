@@ -12,8 +12,9 @@ static struct pt_timing t;
 
 static void start(unsigned int shift, uint32_t n, uint32_t d, unsigned int nonturbo)
 {
-	struct pt_timing_cfg c = { .mtc_shift = shift, .ctc_n = n, .ctc_d = d,
-				   .max_nonturbo = nonturbo };
+	struct pt_timing_cfg c = {
+		.mtc_shift = shift, .ctc_n = n, .ctc_d = d, .max_nonturbo = nonturbo
+	};
 
 	pt_timing_init(&t, &c);
 }
