@@ -42,7 +42,7 @@ struct tpend {
 	uint64_t payload, at, next_off;
 	bool ovf, after_ovf; /* an OVF; a packet between it and the FUP after it */
 };
-#define TQ 64
+#define TQ 256
 
 struct switch_ev {
 	uint64_t time;
