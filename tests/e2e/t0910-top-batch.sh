@@ -48,12 +48,15 @@ util_of() { # PID FILE: the highest UTIL% of the PID's row over intervals 2..
 u=$(awk -v pid=$spin '/^prism top - interval/ { n++ } n > 1 && $1 == pid { s += $4; c++ } END { if (c) printf "%.1f", s / c }' top.out)
 check "the spinner's mean UTIL% ($u) within 10 points of the kernel's share ($k%)" \
 	awk -v u="${u:-0}" -v k="${k:-0}" 'BEGIN { exit !(u != "" && u >= k - 10 && u <= k + 10 && u <= 101) }'
+# the columns add up: USR + SYS + IRQ + SIRQ + HV + BUSY = UTIL (rounding)
+bad=$(awk '$1 ~ /^[0-9]+$/ && NF == 12 { d = $5 + $6 + $7 + $8 + $9 + $10 - $4; if (d > 0.4 || d < -0.4) n++ } END { print n + 0 }' top.out)
+check "every row's USR..BUSY% add up to its UTIL% ($bad rows do not)" test "$bad" -eq 0
 u=$(util_of $sleeper top.out)
 check "the sleeper shows near 0% ($u)" awk -v u="$u" 'BEGIN { exit !(u < 5) }'
 
 prism top -b -n 2 -d 0.5 --filter $spin --sort sys >f.out 2>f.err
 check "--filter: exit 0" test $? -eq 0
-rows=$(awk '$1 ~ /^[0-9]+$/ && NF >= 11 { print $1 }' f.out | sort -u)
+rows=$(awk '$1 ~ /^[0-9]+$/ && NF >= 12 { print $1 }' f.out | sort -u)
 check "--filter PID keeps that process only ($rows)" test "$rows" = "$spin"
 grep_q "sort sys, filter '$spin'" f.out
 kill $spin $sleeper
