@@ -57,8 +57,7 @@ struct kc {
 	size_t msg_len;
 };
 
-static __attribute__((format(printf, 3, 4))) int fail(struct kc *k, int err, const char *fmt,
-						      ...)
+static __attribute__((format(printf, 3, 4))) int fail(struct kc *k, int err, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -385,8 +384,7 @@ static char *join(char *buf, size_t len, const char *dir, const char *name)
 	return buf;
 }
 
-static int copy_text(struct kc *k, const char *from, const char *to, const char *name,
-		     char **text)
+static int copy_text(struct kc *k, const char *from, const char *to, const char *name, char **text)
 {
 	char src[4096], dst[4096];
 	size_t len;
@@ -409,8 +407,10 @@ static int same_file(struct kc *k, const char *from, const char *to, const char 
 	if (!err)
 		err = slurp(join(b, sizeof(b), to, name), &y, &yl);
 	if (!err && (xl != yl || memcmp(x, y, xl)))
-		err = fail(k, -EAGAIN, "%s changed while the kernel's code was copied "
-				       "(a module was loaded or unloaded)", a);
+		err = fail(k, -EAGAIN,
+			   "%s changed while the kernel's code was copied "
+			   "(a module was loaded or unloaded)",
+			   a);
 	else if (err)
 		fail(k, err, "cannot read %s again: %s", a, strerror(-err));
 	free(x);
@@ -538,7 +538,8 @@ static int make_dir(struct prism_record *r, const char *dir)
 			err = S_ISDIR(st.st_mode) ? remove_data_dir(dir) : unlink(dir) ? -errno : 0;
 		}
 		if (err) {
-			rec_error(r, "cannot move the old %s out of the way: %s", dir, strerror(-err));
+			rec_error(r, "cannot move the old %s out of the way: %s", dir,
+				  strerror(-err));
 			rec_hint(r, "it holds files a recording does not write: remove it, or "
 				    "name another output with -o");
 			return err;

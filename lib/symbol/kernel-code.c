@@ -85,9 +85,8 @@ int kcode__map(struct prism_symbols *sy, uint64_t addr, struct prism_code_map *o
 
 	for (i = 0; i < sy->nr_kcode; i++) {
 		const struct kcode *k = &sy->kcode[i];
-		uint64_t delta = k->text && sy->kmap.dso && sy->kmap.pgoff ?
-					 sy->kmap.pgoff - k->text :
-					 0;
+		uint64_t delta =
+			k->text && sy->kmap.dso && sy->kmap.pgoff ? sy->kmap.pgoff - k->text : 0;
 
 		for (j = 0; j < k->nr; j++) {
 			uint64_t start = k->segs[j].vaddr + delta;

@@ -47,9 +47,10 @@ options:
                   the kernel code page at KBASE
   --proc-dir D    write D as a /proc to copy kcore_dir from (prism_kcore__copy):
                   kallsyms with a module and the entry trampoline, modules,
-                  and a kcore with a data segment, the kernel text in a larger
-                  segment, the module's and the trampoline's (the same bytes
-                  as the kernel text, as the kernel maps them twice)
+                  and a kcore with a data segment, the kernel text (the code
+                  page, an entry page) in a larger segment, the module's and
+                  the trampoline's (the entry page's bytes again, as the
+                  kernel maps them twice)
   --vmlinux F     write F, an ELF executable with the kernel code page at
                   KBASE - KASLR and a _text symbol there (a vmlinux that KASLR
                   moved by KASLR)
@@ -279,16 +280,18 @@ def write_kernel_files(o):
         mod = bytes((i * 7 + 3) & 0xFF for i in range(0x4000))
         with open(os.path.join(o.proc_dir, "kallsyms"), "w") as f:
             f.write("%x t __entry_SYSCALL_64_trampoline\n" % (TRAMP + 0x40))
-            f.writelines("%x T %s\n" % s for s in ksyms)
+            f.writelines("%x T %s\n" % s for s in ksyms[:-1])
+            f.write("%x T _etext\n" % (KBASE + 0x2000))  # the text's second page: entry code
             f.write("%x d prism_kdata\n" % (KBASE + 0x2000))
             f.write("%x t prism_mod_a\t[prism_mod]\n" % (MBASE + 0x10))
             f.write("%x T prism_mod_b\t[prism_mod]\n" % (MBASE + 0x1010))
         with open(os.path.join(o.proc_dir, "modules"), "w") as f:
             f.write("prism_mod 16384 0 - Live 0x%x\n" % MBASE)
-        text = b"\xcc" * 0x2000 + code + b"\xcc" * 0x2000  # KBASE - 0x2000 .. + 0x3000
+        entry = b"\x90" * 0x1000
+        text = b"\xcc" * 0x2000 + code + entry + b"\xcc" * 0x1000  # KBASE - 0x2000 .. + 0x3000
         segs = [(0xFFFFC90000000000, None, b"\x55" * 0x1000, 4),  # data (r--)
                 (KBASE - 0x2000, 0x3000, text, 5), (MBASE, None, mod, 5)]
-        segs.append((TRAMP, 0x5000, code, 5))  # the kernel text page mapped again
+        segs.append((TRAMP, 0x6000, entry, 5))  # the entry page mapped again
         with open(os.path.join(o.proc_dir, "kcore"), "wb") as f:
             f.write(elf(4, segs))
     if o.vmlinux:
