@@ -545,7 +545,7 @@ static int make_dir(struct prism_record *r, const char *dir)
 			return err;
 		}
 	}
-	if (mkdir(dir, 0755)) {
+	if (mkdir(dir, 0700)) { /* as perf: the kernel's code is for root */
 		err = -errno;
 		rec_error(r, "cannot create the directory %s: %s", dir, strerror(errno));
 		return err;

@@ -140,6 +140,19 @@ static uint8_t *read_copy(size_t *len)
 	return buf;
 }
 
+/* the copy from "from" to "to"; its kcore's bytes, or NULL (the failure on stderr) */
+static uint8_t *copy(size_t *len)
+{
+	char msg[512];
+	int err = prism_kcore__copy(from, to, msg, sizeof(msg));
+
+	if (err) {
+		fprintf(stderr, "# copy: %s (%d)\n", msg, err);
+		return NULL;
+	}
+	return read_copy(len);
+}
+
 static const Elf64_Phdr *phdr(const uint8_t *img, size_t i)
 {
 	return (const Elf64_Phdr *)(img + ((const Elf64_Ehdr *)img)->e_phoff) + i;
@@ -168,13 +181,13 @@ static void test_layout(void)
 		{ 0xffffc90000000000ull, 1 * PAGE, PAGE, PF_R, 0x55 }, /* data */
 		{ KBASE - 2 * PAGE, 2 * PAGE, 6 * PAGE, PF_R | PF_X, 0xaa }, /* text */
 		{ MBASE, 8 * PAGE, 4 * PAGE, PF_R | PF_X, 0xbb }, /* modules */
-		{ TRAMP, 5 * PAGE, PAGE, PF_R | PF_X, 0xaa }, /* the text page at KBASE + PAGE again */
+		{ TRAMP, 5 * PAGE, PAGE, PF_R | PF_X,
+		  0xaa }, /* the text page at KBASE + PAGE again */
 	};
-	char msg[512], path[160];
+	char path[160];
 	const Elf64_Phdr *ph;
 	uint8_t *img;
 	size_t len = 0;
-	int err;
 
 	setup();
 	put_str("kallsyms", "fffffe0000006040 t __entry_SYSCALL_64_trampoline\n"
@@ -187,12 +200,10 @@ static void test_layout(void)
 			    "ffffffffc0001010 T mod_b\t[m]\n");
 	put_str("modules", "m 16384 0 - Live 0xffffffffc0000000\n");
 	put_kcore(segs, 4);
-	err = prism_kcore__copy(from, to, msg, sizeof(msg));
-	img = read_copy(&len);
-	if (err || !img) {
-		free(img);
+	img = copy(&len);
+	if (!img) {
 		cleanup();
-		TEST_FAIL("copy: %d %s", err, msg);
+		TEST_FAIL("the copy failed");
 	}
 	TEST_EQ(((const Elf64_Ehdr *)img)->e_type, ET_CORE);
 	TEST_EQ(((const Elf64_Ehdr *)img)->e_machine, EM_X86_64);
@@ -225,22 +236,18 @@ static void test_no_stext(void)
 {
 	const struct seg segs[] = { { KBASE, PAGE, 4 * PAGE, PF_R | PF_X, 0x11 } };
 	const Elf64_Phdr *ph;
-	char msg[512];
 	uint8_t *img;
 	size_t len = 0;
-	int err;
 
 	setup();
 	put_str("kallsyms", "ffffffff81000100 t low\nffffffff81001100 W high\n"
 			    "ffffffff81003000 d data\n");
 	put_str("modules", "");
 	put_kcore(segs, 1);
-	err = prism_kcore__copy(from, to, msg, sizeof(msg));
-	img = read_copy(&len);
-	if (err || !img) {
-		free(img);
+	img = copy(&len);
+	if (!img) {
 		cleanup();
-		TEST_FAIL("copy: %d %s", err, msg);
+		TEST_FAIL("the copy failed");
 	}
 	TEST_EQ(((const Elf64_Ehdr *)img)->e_phnum, 1);
 	ph = phdr(img, 0);
