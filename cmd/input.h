@@ -50,15 +50,13 @@ struct prism_symbols;
 int input_kernel_code(struct prism_symbols *sy, struct prism_session *s, const char *kcore,
 		      const char *vmlinux);
 
-#define OPT_KERNEL_CODE(kcore, vmlinux)                                                           \
-	OPT_STRING(0, "kcore", (kcore), "dir",                                                    \
-		   "kernel code and symbols from DIR/kcore and DIR/kallsyms (a kcore_dir "        \
-		   "copy of perf/prism record --kcore), for decoding kernel code (--itrace)"),    \
-		OPT_STRING(                                                                       \
-			'k', "vmlinux", (vmlinux), "file",                                        \
-			"kernel code from this vmlinux (an ELF with the kernel text) for "        \
-			"decoding kernel code (--itrace); a directory input's kcore_dir is used " \
-			"without either")
+#define OPT_KERNEL_CODE(kcore, vmlinux)                                                        \
+	OPT_STRING(0, "kcore", (kcore), "dir",                                                 \
+		   "kernel code and symbols from DIR/kcore and DIR/kallsyms (a kcore_dir "     \
+		   "copy of perf/prism record --kcore), for decoding kernel code (--itrace)"), \
+		OPT_STRING(                                                                    \
+			'k', "vmlinux", (vmlinux), "file",                                     \
+			"kernel code from this vmlinux (an ELF with the kernel text, moved by the file's KASLR offset) for --itrace; tried after --kcore, a directory input's kcore_dir after both")
 
 #define OPT_INPUT(v)                       \
 	OPT_STRING(                        \
