@@ -785,6 +785,8 @@ int cmd_record(int argc, const char **argv)
 	}
 	o.events = record_specs;
 	o.output = output;
+	/* --kcore from a stand-in for /proc (a machine without /proc/kcore: tests) */
+	o.kcore_proc = getenv("PRISM_KCORE_PROC");
 	/* the kernel's accounting, for prism util -i to check its report against */
 	if (util)
 		util_check_arm(&check, &o);

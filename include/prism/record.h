@@ -116,6 +116,8 @@ struct prism_record_opts {
 	 * (prism_kcore__copy() from /proc) copied before the events are enabled
 	 */
 	bool kcore;
+	/* the directory read as /proc for --kcore (perf's guest root + /proc); NULL: /proc */
+	const char *kcore_proc;
 };
 
 /* an event added by code instead of an -e string */

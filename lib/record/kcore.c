@@ -555,16 +555,18 @@ static int make_dir(struct prism_record *r, const char *dir)
 
 int rec_kcore_prepare(struct prism_record *r)
 {
-	char *data;
+	const char *proc = r->o.kcore_proc ? r->o.kcore_proc : "/proc";
+	char *data, path[4096];
 	int err, fd;
 
 	if (!r->o.kcore)
 		return 0;
-	fd = open("/proc/kcore", O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%s/kcore", proc);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		rec_error(r, "--kcore: /proc/kcore is not readable: %s", strerror(errno));
-		if (err == -ENOENT)
+		rec_error(r, "--kcore: %s is not readable: %s", path, strerror(errno));
+		if (err == -ENOENT && !r->o.kcore_proc)
 			rec_hint(r, "this kernel has no /proc/kcore (built without "
 				    "CONFIG_PROC_KCORE): record without --kcore");
 		else
@@ -590,7 +592,7 @@ int rec_kcore_copy(struct prism_record *r)
 	if (!r->dir)
 		return 0;
 	snprintf(to, sizeof(to), "%s/kcore_dir", r->dir);
-	err = prism_kcore__copy("/proc", to, msg, sizeof(msg));
+	err = prism_kcore__copy(r->o.kcore_proc ? r->o.kcore_proc : "/proc", to, msg, sizeof(msg));
 	if (err) {
 		rec_error(r, "--kcore: %s", msg);
 		if (err == -EAGAIN)
