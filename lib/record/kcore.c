@@ -479,13 +479,13 @@ int prism_kcore__copy(const char *from, const char *to, char *msg, size_t msg_le
 			fail(&k, err, "%s/kallsyms tells no kernel text (_stext, _etext)%s", from,
 			     getuid() ? ": its addresses are hidden from non-root users" : "");
 	}
-	if (!err)
-		err = copy_kcore(&k, from, to);
-	if (!err)
-		err = same_file(&k, from, to, "kallsyms");
 	free(syms);
 	free(mods);
+	if (!err)
+		err = copy_kcore(&k, from, to);
 	free(k.r);
+	if (!err)
+		err = same_file(&k, from, to, "kallsyms");
 	if (err) {
 		unlink(join(path, sizeof(path), to, "kcore"));
 		unlink(join(path, sizeof(path), to, "modules"));
