@@ -392,7 +392,7 @@ int prism_writer__write_auxtrace(struct prism_writer *w, const void *rec, size_t
 		return err;
 	if (!w->pipe) {
 		w->aux_index[2 * w->nr_aux_index] = at;
-		w->aux_index[2 * w->nr_aux_index + 1] = rlen + alen + blen + pad;
+		w->aux_index[2 * w->nr_aux_index + 1] = rlen; /* perf: header.size */
 		w->nr_aux_index++;
 	}
 	return 0;
