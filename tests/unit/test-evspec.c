@@ -539,7 +539,7 @@ static void test_filter(void)
 {
 	TEST_EQ(parse("cpu-clock"), 0);
 	TEST_EQ(prism_evspecs__set_filter(l, "common_pid != 1"), -EINVAL);
-	TEST_CONTAINS(prism_evspecs__error(l), "follows -e 'cpu-clock', which is not a tracepoint");
+	TEST_CONTAINS(prism_evspecs__error(l), "follows -e 'cpu-clock', which is neither a tracepoint");
 	prism_evspecs__free(l);
 	l = prism_evspecs__new();
 	TEST_EQ(prism_evspecs__set_filter(l, "common_pid != 1"), -EINVAL);
