@@ -173,6 +173,8 @@ static int parse_with_terms(struct evparse *p, const char *tok, size_t len, int 
 	if (!err)
 		err = evparse__terms(p, n, sym ? NULL : pmu, terms, terms_len,
 				     col + (int)base_len + 1);
+	if (!err && n->pub.aux)
+		err = evparse__pt_check(p, n, pmu, col + (int)base_len + 1);
 	if (!err && mods_len)
 		err = apply_mods(p, first, mods, mods_len, mods_col);
 	return err;

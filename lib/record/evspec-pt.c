@@ -5,9 +5,12 @@
  * mtc_period of caps/mtc_periods closest to 3 from below (when the PMU has
  * MTC); psb_period likewise (when it has psb_cyc); pt and branch (when
  * their format files exist).  "intel_pt/cyc,mtc_period=3/" adds to these.
+ * Then, as perf, cyc_thresh, mtc_period and psb_period are checked against
+ * the values caps/ lists.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "record/evspec-internal.h"
@@ -74,4 +77,73 @@ int evparse__pt_defaults(struct evparse *p, struct evspec_node *n, const char *p
 #undef ADD
 	pr_debug("evspec: %s default config: %s", pmu, buf);
 	return len ? evparse__terms(p, n, pmu, buf, len, col) : 0;
+}
+
+/* "0,3,6,9" or "0-3,8" */
+static void valid_str(unsigned long long valid, char *buf, size_t size)
+{
+	size_t len = 0;
+	int b, e;
+
+	buf[0] = 0;
+	for (b = 0; b < 64 && len < size; b++) {
+		if (!(valid >> b & 1))
+			continue;
+		for (e = b; e + 1 < 64 && (valid >> (e + 1) & 1); e++)
+			;
+		if (e > b + 1)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d-%d", len ? "," : "", b,
+						e);
+		else
+			len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", b);
+		if (e == b + 1)
+			len += (size_t)snprintf(buf + len, size - len, ",%d", e);
+		b = e;
+	}
+}
+
+/* the value of term @name in @config must be one caps/@caps lists (0 always is) */
+static int check_term(struct evparse *p, const char *pmu, const char *caps, const char *name,
+		      const char *supported, uint64_t config, int col)
+{
+	struct perf_event_attr a;
+	struct pmu_format f;
+	unsigned long long valid = cap_num(pmu, caps, 16, 0);
+	uint64_t v = 0;
+	unsigned int vbit = 0;
+	int i;
+	char list[256];
+
+	if (pmu_read_format(pmu, name, &f) || f.field != 0)
+		return 0;
+	if (!cap_num(pmu, supported, 10, 1))
+		valid = 0;
+	valid |= 1;
+	memset(&a, 0, sizeof(a));
+	a.config = config;
+	for (i = 0; i < f.nr_ranges; i++) {
+		unsigned int bit;
+
+		for (bit = f.ranges[i].lo; bit <= f.ranges[i].hi; bit++, vbit++)
+			v |= (config >> bit & 1) << vbit;
+	}
+	if (v < 64 && (valid >> v & 1))
+		return 0;
+	valid_str(valid, list, sizeof(list));
+	return evparse__error(p, -EINVAL, col,
+			      "invalid %s=%llu for %s (caps/%s): valid values are %s", name,
+			      (unsigned long long)v, pmu, caps, list);
+}
+
+int evparse__pt_check(struct evparse *p, struct evspec_node *n, const char *pmu, int col)
+{
+	uint64_t c = n->pub.attr.config;
+	int err;
+
+	err = check_term(p, pmu, "cycle_thresholds", "cyc_thresh", "psb_cyc", c, col);
+	if (!err)
+		err = check_term(p, pmu, "mtc_periods", "mtc_period", "mtc", c, col);
+	if (!err)
+		err = check_term(p, pmu, "psb_periods", "psb_period", "psb_cyc", c, col);
+	return err;
 }

@@ -36,8 +36,7 @@ int prism_pmu_set_sysfs(const char *sysfs)
 		pmu_set_sysfs_root(NULL);
 		return 0;
 	}
-	if (snprintf(root, sizeof(root), "%s/bus/event_source/devices", sysfs) >=
-	    (int)sizeof(root))
+	if (snprintf(root, sizeof(root), "%s/bus/event_source/devices", sysfs) >= (int)sizeof(root))
 		return -ENAMETOOLONG;
 	pmu_set_sysfs_root(root);
 	return 0;

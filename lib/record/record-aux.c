@@ -35,8 +35,10 @@ int rec_aux_prepare(struct prism_record *r)
 		if (!r->ev[i].aux)
 			continue;
 		if (r->aux_ev >= 0)
-			return rec_error(r, "-e %s: one intel_pt event per recording (%s is the first)",
-					 r->ev[i].name, r->ev[r->aux_ev].name),
+			return rec_error(
+				       r,
+				       "-e %s: one intel_pt event per recording (%s is the first)",
+				       r->ev[i].name, r->ev[r->aux_ev].name),
 			       -EINVAL;
 		r->aux_ev = (int)i;
 	}
@@ -99,7 +101,8 @@ int rec_aux_mmap(struct prism_record *r, struct rec_ring *rg, size_t c)
 	int err;
 
 	if (len % r->page || (len & (len - 1)))
-		return rec_error(r, "the AUX area of %zu bytes is not a power of two of pages", len),
+		return rec_error(r, "the AUX area of %zu bytes is not a power of two of pages",
+				 len),
 		       -EINVAL;
 	pc->aux_offset = rg->size + r->page;
 	pc->aux_size = len;

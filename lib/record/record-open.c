@@ -104,10 +104,10 @@ static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int gr
 	int fd;
 
 	pr_debug("record: perf_event_open %s: type %u, config %#llx, config1 %#llx, config2 %#llx, "
-		 "sample_type %#llx, pid %d, cpu %d", ev->name, ev->attr.type,
-		 (unsigned long long)ev->attr.config, (unsigned long long)ev->attr.config1,
-		 (unsigned long long)ev->attr.config2, (unsigned long long)ev->attr.sample_type,
-		 (int)pid, cpu);
+		 "sample_type %#llx, pid %d, cpu %d",
+		 ev->name, ev->attr.type, (unsigned long long)ev->attr.config,
+		 (unsigned long long)ev->attr.config1, (unsigned long long)ev->attr.config2,
+		 (unsigned long long)ev->attr.sample_type, (int)pid, cpu);
 	fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
 		size_t i;
@@ -242,10 +242,14 @@ again:
 				if (ev->aux && ev->filter &&
 				    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter)) {
 					err = errno;
-					rec_error(r, "the kernel rejected the address filter '%s' of %s: %s",
-						  ev->filter, ev->name, strerror(err));
-					rec_hint(r, "filter|start|stop|tracestop ADDR[/SIZE][@FILE], or a "
-						    "function name: --filter 'filter main @ /bin/prog'");
+					rec_error(
+						r,
+						"the kernel rejected the address filter '%s' of %s: %s",
+						ev->filter, ev->name, strerror(err));
+					rec_hint(
+						r,
+						"filter|start|stop|tracestop ADDR[/SIZE][@FILE], or a "
+						"function name: --filter 'filter main @ /bin/prog'");
 					return -err;
 				}
 				if (ev->tracepoint && ev->filter &&

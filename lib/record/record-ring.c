@@ -73,7 +73,8 @@ int rec_mmap_rings(struct prism_record *r)
 		int first = -1, aux_fd = rec_aux_fd(r, c);
 
 		for (i = 0; i <= per_cpu_fds; i++) {
-			size_t e = i ? (i - 1) / r->nr_threads : 0, t = i ? (i - 1) % r->nr_threads : 0;
+			size_t e = i ? (i - 1) / r->nr_threads : 0,
+			       t = i ? (i - 1) % r->nr_threads : 0;
 			int fd = i ? r->fds[(e * r->nr_cpus + c) * r->nr_threads + t] : aux_fd;
 
 			if (fd < 0 || (i && fd == aux_fd))

@@ -242,7 +242,8 @@ static void configure(struct prism_record *r)
 			a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 			a->sample_type |= PERF_SAMPLE_PERIOD;
 		}
-		if (r->per_cpu || o->sample_cpu)
+		/* intel_pt: CPU in every record when the buffers are per CPU, as perf */
+		if (r->per_cpu || o->sample_cpu || (r->aux_ev >= 0 && r->cpus[0] >= 0))
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (r->ident)
 			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
