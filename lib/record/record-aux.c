@@ -24,6 +24,32 @@
 
 #define PT_PMU "intel_pt"
 
+/* as perf: no more filters than the PMU's nr_addr_filters */
+static int filter_count(struct prism_record *r, const struct rec_event *e)
+{
+	const char *p;
+	char buf[32];
+	unsigned long max = 0, n = 1;
+
+	for (p = e->filter; *p; p++)
+		n += *p == ',';
+	if (!pmu_read_file(PT_PMU, NULL, "nr_addr_filters", buf, sizeof(buf)))
+		max = strtoul(buf, NULL, 10);
+	if (!max)
+		return rec_error(r,
+				 "--filter of %s: this CPU's intel_pt has no address filters "
+				 "(%s/" PT_PMU "/nr_addr_filters)",
+				 e->name, pmu_sysfs_root()),
+		       -EOPNOTSUPP;
+	if (n > max)
+		return rec_error(r,
+				 "--filter of %s: %lu address filters, this CPU's intel_pt "
+				 "takes at most %lu",
+				 e->name, n, max),
+		       -EINVAL;
+	return 0;
+}
+
 int rec_aux_prepare(struct prism_record *r)
 {
 	struct prism_record_event ev = { .name = "dummy:u", .leader = -1, .user_period = true };
@@ -44,6 +70,26 @@ int rec_aux_prepare(struct prism_record *r)
 	}
 	if (r->aux_ev < 0)
 		return 0;
+	if (r->ev[r->aux_ev].filter) {
+		struct rec_event *e = &r->ev[r->aux_ev];
+		char why[512], *f;
+
+		err = pt_filter_resolve(e->filter, &f, why, sizeof(why));
+		if (err == -ENOMEM)
+			return rec_error(r, "out of memory"), err;
+		if (err) {
+			rec_error(r, "--filter '%s' of %s: %s", e->filter, e->name, why);
+			rec_hint(r, "filter|start|stop|tracestop ADDR|FUNCTION [/ SIZE] [@ FILE], "
+				    "comma-separated, e.g. 'filter main @ /usr/bin/prog'");
+			return err;
+		}
+		pr_debug("record: address filter of %s: %s", e->name, f);
+		free(e->filter);
+		e->filter = f;
+		err = filter_count(r, e);
+		if (err)
+			return err;
+	}
 	if (r->o.compress_level)
 		pr_debug("record: AUXTRACE records are written uncompressed (as perf does)");
 	/* perf's tracking event for intel_pt: dummy:u, every record, last */

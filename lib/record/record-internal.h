@@ -157,6 +157,12 @@ void rec_aux_unmap(struct rec_ring *rg);
 int rec_aux_info(struct prism_record *r); /* AUXTRACE_INFO and TIME_CONV, after the header */
 int rec_aux_drain(struct prism_record *r, struct rec_ring *rg, bool *wrote);
 int rec_aux_snapshot(struct prism_record *r);
+/*
+ * pt-filter.c: an intel_pt --filter ("filter main @ /bin/prog, stop 0x1234")
+ * with functions turned into file offsets, as the kernel takes it; -EINVAL
+ * with @err saying why
+ */
+int pt_filter_resolve(const char *in, char **out, char *err, size_t elen);
 /* perf_event_open() refused the intel_pt event @ev with errno @err: the message */
 void rec_aux_open_error(struct prism_record *r, const struct rec_event *ev, int err);
 /* the fd of the intel_pt event on CPU index @c (first thread), or -1 */

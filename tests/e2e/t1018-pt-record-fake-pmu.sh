@@ -32,6 +32,7 @@ echo 1 >"$pt/caps/psb_cyc"
 echo 3f >"$pt/caps/psb_periods"
 echo 3fff >"$pt/caps/cycle_thresholds"
 echo 24 >"$pt/max_nonturbo_ratio"
+echo 2 >"$pt/nr_addr_filters"
 export PRISM_SYSFS=$fake
 
 config_of() { # the config prism opens intel_pt with: prism -vv's perf_event_open line
@@ -109,9 +110,33 @@ prism record -e cpu-clock -m 8,64 -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/
 check "-m ,AUX without intel_pt: refused" grep -q -- '-m ,AUXPAGES applies to intel_pt events only' "$TMP/err"
 prism record -e intel_pt//u --snapshot=x -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
 check "--snapshot=x: a bad size" grep -q "bad --snapshot size 'x'" "$TMP/err"
-prism record -e intel_pt//u --filter 'filter 0x1000/0x100@/bin/true' -o "$TMP/pt.data" -- true \
-	>"$TMP/out" 2>"$TMP/err"
-check "--filter after intel_pt: accepted, fails at the open" grep -q 'cannot open intel_pt//u' "$TMP/err"
+# address filters: functions turned into file offsets, as perf turns them (perf -vvv's line)
+WL=$PRISM_OUT/tests/workloads/pt-loop
+if [ -x "$WL" ]; then
+	filt="filter pt_loop @ $WL, stop pt_leaf @ $WL"
+	prism -vv record -e intel_pt//u --filter "$filt" -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
+	sed -n 's/^debug: record: address filter of intel_pt\/\/u: //p' "$TMP/err" >"$TMP/pf"
+	loop=$(nm "$WL" | sed -n 's/^0*\([0-9a-f]*\) T pt_loop$/\1/p')
+	check "--filter: pt_loop at its file offset, its size; pt_leaf's start" \
+		grep -q "^filter 0x$loop/0x21@$(readlink -f "$WL"),stop 0x[0-9a-f]*@" "$TMP/pf"
+	check "--filter: then the open fails" grep -q 'cannot open intel_pt//u' "$TMP/err"
+	if [ -n "$oracle" ]; then
+		unshare -m sh -c "mount --bind '$devs' /sys/bus/event_source/devices &&
+			perf record -vvv -e intel_pt//u --filter '$filt' -o '$TMP/perf.data' -- true" 2>&1 |
+			sed -n 's/^Address filter: //p' >"$TMP/perf.f"
+		check "--filter: perf resolves it the same" cmp -s "$TMP/pf" "$TMP/perf.f"
+	fi
+	prism record -e intel_pt//u --filter "filter nosuchfn @ $WL" -o "$TMP/pt.data" -- true \
+		>"$TMP/out" 2>"$TMP/err"
+	check "--filter: an unknown function named" grep -q "no function nosuchfn in $(readlink -f "$WL")" "$TMP/err"
+	prism record -e intel_pt//u --filter "filter 1/2@$WL,filter 3/4@$WL,stop 5@$WL" \
+		-o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
+	check "--filter: more than nr_addr_filters" grep -q '3 address filters, this CPU.s intel_pt takes at most 2' "$TMP/err"
+fi
+prism record -e intel_pt//u --filter 'filter main' -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
+check "--filter: a function without its file" grep -q 'a function needs its file' "$TMP/err"
+prism record -e intel_pt//u --filter 'trace 0x1000' -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
+check "--filter: an unknown action" grep -q 'starts with filter, start, stop or tracestop' "$TMP/err"
 prism record -e cpu-clock --filter 'filter main' -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
 check "--filter after cpu-clock: neither a tracepoint nor intel_pt" \
 	grep -q 'neither a tracepoint nor intel_pt' "$TMP/err"
