@@ -86,7 +86,7 @@ static int one(const char *item, struct prism_strbuf *sb, char *err, size_t elen
 	static const char *const actions[] = { "filter", "start", "stop", "tracestop" };
 	char buf[PATH_MAX + 256], what[256], path[PATH_MAX];
 	const char *p = item, *at, *slash;
-	uint64_t addr, size = 0;
+	uint64_t addr = 0, size = 0;
 	bool has_size = false;
 	size_t n, i;
 	char *end;
@@ -130,7 +130,7 @@ static int one(const char *item, struct prism_strbuf *sb, char *err, size_t elen
 		if (errno || *end)
 			return fail(err, elen, "'%s': bad address '%s'", item, what);
 	} else {
-		uint64_t fsize;
+		uint64_t fsize = 0;
 		int ret;
 
 		if (!path[0])
