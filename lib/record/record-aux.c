@@ -19,6 +19,8 @@
 #include <cpuid.h>
 #endif
 
+#include <prism/pt.h>
+
 #include "record/pmu-internal.h"
 #include "record/record-internal.h"
 
@@ -257,37 +259,15 @@ static void tsc_ctc(uint64_t *n, uint64_t *d)
 	*d = eax;
 }
 
-/* perf's order of AUXTRACE_INFO's priv[] for Intel PT */
-enum {
-	PT_PMU_TYPE,
-	PT_TIME_SHIFT,
-	PT_TIME_MULT,
-	PT_TIME_ZERO,
-	PT_CAP_USER_TIME_ZERO,
-	PT_TSC_BIT,
-	PT_NORETCOMP_BIT,
-	PT_HAVE_SCHED_SWITCH,
-	PT_SNAPSHOT_MODE,
-	PT_PER_CPU_MMAPS,
-	PT_MTC_BIT,
-	PT_MTC_FREQ_BITS,
-	PT_TSC_CTC_N,
-	PT_TSC_CTC_D,
-	PT_CYC_BIT,
-	PT_MAX_NONTURBO_RATIO,
-	PT_FILTER_STR_LEN,
-	PT_NR_PRIV,
-};
-
 int rec_aux_info(struct prism_record *r)
 {
 	const struct perf_event_mmap_page *pc;
-	const char *filter;
-	uint64_t rec[8 + PT_NR_PRIV + 64], *priv = rec + 2;
-	struct perf_event_header h = { .type = PRISM_RECORD_AUXTRACE_INFO };
+	struct prism_pt_info info = { .type = PRISM_AUXTRACE_INTEL_PT };
+	struct perf_event_header h;
+	uint64_t rec[(16 + 8 * 17 + 4096) / 8];
 	uint64_t tc[7] = { 0 }; /* 56 bytes */
-	size_t flen, fpad, size;
 	char buf[32];
+	size_t size;
 	int err;
 
 	if (r->aux_ev < 0)
@@ -295,42 +275,32 @@ int rec_aux_info(struct prism_record *r)
 	if (!r->nr_rings)
 		return rec_error(r, "no buffer for %s", r->ev[r->aux_ev].name), -EINVAL;
 	pc = r->rings[0].base;
-	filter = r->ev[r->aux_ev].filter;
-	flen = filter ? strlen(filter) : 0;
-	fpad = flen ? (flen + 1 + 7) / 8 * 8 : 0;
-	if (fpad > 64 * 8)
-		return rec_error(r, "the address filter '%s' is too long", filter), -E2BIG;
-	memset(rec, 0, sizeof(rec));
-	rec[1] = 1; /* type: PERF_AUXTRACE_INTEL_PT, then a u32 of padding */
-	priv[PT_PMU_TYPE] = r->ev[r->aux_ev].attr.type;
-	priv[PT_TIME_SHIFT] = pc->time_shift;
-	priv[PT_TIME_MULT] = pc->time_mult;
-	priv[PT_TIME_ZERO] = pc->time_zero;
-	priv[PT_CAP_USER_TIME_ZERO] = pc->cap_user_time_zero;
-	priv[PT_TSC_BIT] = term_bits("tsc");
-	priv[PT_NORETCOMP_BIT] = term_bits("noretcomp");
+	info.pmu_type = r->ev[r->aux_ev].attr.type;
+	info.time_shift = pc->time_shift;
+	info.time_mult = pc->time_mult;
+	info.time_zero = pc->time_zero;
+	info.cap_user_time_zero = pc->cap_user_time_zero;
+	info.tsc_bit = term_bits("tsc");
+	info.noretcomp_bit = term_bits("noretcomp");
 	/* context_switch on the tracking event: 3 = SWITCH_CPU_WIDE, 2 = SWITCH (perf's) */
-	priv[PT_HAVE_SCHED_SWITCH] = r->per_cpu ? 3 : 2;
-	priv[PT_SNAPSHOT_MODE] = r->o.aux_snapshot;
-	priv[PT_PER_CPU_MMAPS] = r->cpus[0] >= 0; /* a workload too: a buffer per CPU */
-	priv[PT_MTC_BIT] = term_bits("mtc");
-	priv[PT_MTC_FREQ_BITS] = term_bits("mtc_period");
-	tsc_ctc(&priv[PT_TSC_CTC_N], &priv[PT_TSC_CTC_D]);
-	priv[PT_CYC_BIT] = term_bits("cyc");
+	info.have_sched_switch = r->per_cpu ? 3 : 2;
+	info.snapshot_mode = r->o.aux_snapshot;
+	info.per_cpu_mmaps = r->cpus[0] >= 0; /* a workload too: a buffer per CPU */
+	info.mtc_bit = term_bits("mtc");
+	info.mtc_freq_bits = term_bits("mtc_period");
+	tsc_ctc(&info.tsc_ctc_n, &info.tsc_ctc_d);
+	info.cyc_bit = term_bits("cyc");
 	if (!pmu_read_file(PT_PMU, NULL, "max_nonturbo_ratio", buf, sizeof(buf)))
-		priv[PT_MAX_NONTURBO_RATIO] = strtoull(buf, NULL, 10);
-	priv[PT_FILTER_STR_LEN] = flen;
-	if (flen)
-		memcpy(priv + PT_NR_PRIV, filter, flen);
-	size = 16 + PT_NR_PRIV * 8 + fpad;
-	h.size = (uint16_t)size;
-	memcpy(rec, &h, sizeof(h));
+		info.max_nonturbo_ratio = strtoull(buf, NULL, 10);
+	info.filter = r->ev[r->aux_ev].filter;
+	size = prism_pt_info__write(&info, rec, sizeof(rec));
+	if (!size)
+		return rec_error(r, "the address filter '%s' is too long", info.filter), -E2BIG;
 	err = prism_writer__write(r->w, rec, size);
 	if (err)
 		return err;
 	/* TIME_CONV: shift, mult, zero, cycles, mask, cap_user_time_zero, _short */
-	h.type = PRISM_RECORD_TIME_CONV;
-	h.size = sizeof(tc);
+	h = (struct perf_event_header){ .type = PRISM_RECORD_TIME_CONV, .size = sizeof(tc) };
 	memcpy(tc, &h, sizeof(h));
 	tc[1] = pc->time_shift;
 	tc[2] = pc->time_mult;

@@ -4,7 +4,8 @@
 # plays the trace of a generated file (tests/tools/perfdata-pt.py) into a
 # memory AUX area as the hardware would write it, reads it with prism's AUX
 # ring reader (lib/record/aux-ring.c, the code prism record runs) and writes
-# its AUXTRACE records and the generator's side-band with prism's writer.
+# its AUXTRACE records and the generator's side-band with prism's writer
+# (AUXTRACE_INFO parsed and written again by prism's, the recorder's, code).
 # perf 6.1 decodes that file into the same branches as the generator's own:
 # one piece per queue, a snapshot, and pieces wrapped around a small area.
 # perf 6.1 mis-decodes some traces split in pieces (t1002): on those, and on
@@ -61,6 +62,10 @@ done
 $GEN --per-cpu --loops 30 --tsc-every 3 "$WL" "$TMP/g.data"
 "$replay" --area 64 --write 24 --reads 2 "$TMP/g.data" "$TMP/r.data"
 perf report -D -i "$TMP/r.data" 2>/dev/null | grep 'PERF_RECORD_AUXTRACE ' >"$TMP/recs"
+info() { perf report -D -i "$1" 2>/dev/null | sed -n '/PERF_RECORD_AUXTRACE_INFO/,/^$/p'; }
+check "AUXTRACE_INFO written again: perf shows the same fields" \
+	cmp -s <(info "$TMP/g.data") <(info "$TMP/r.data")
+check "AUXTRACE_INFO: perf shows its Intel PT fields" grep -q 'Max non-turbo ratio' <(info "$TMP/r.data")
 check "pieces: several AUXTRACE records per queue" test "$(grep -c 'idx: 1 ' "$TMP/recs")" -gt 3
 # each queue's next offset is the previous one's offset + size; sizes multiples of 8
 follow() {

@@ -17,7 +17,8 @@
  * --snapshot: the area is written as the hardware does in snapshot mode
  * (aux_head an offset in it) and read once, at the end (use an area larger
  * than the trace, and 8 KiB or more: perf's wrap test reads the last 4 KiB).
- * --pipe: OUT in pipe mode.  Tests compare perf script's output on IN and
+ * AUXTRACE_INFO is parsed and written again with prism_pt_info__write()
+ * (what prism record writes).  --pipe: OUT in pipe mode.  Tests compare perf script's output on IN and
  * OUT (t1019).
  */
 #include <errno.h>
@@ -153,6 +154,17 @@ static int copy(void *ctx, const struct prism_event *ev)
 	case PRISM_RECORD_HEADER_EVENT_TYPE:
 	case PRISM_RECORD_HEADER_FEATURE:
 		return 0; /* the writer writes its own */
+	case PRISM_RECORD_AUXTRACE_INFO: {
+		/* written again by prism's writer of it (the recorder's) */
+		struct prism_pt_info info;
+		uint64_t buf[1024];
+		size_t n;
+
+		if (prism_pt_info__parse(ev, &info) || info.type != PRISM_AUXTRACE_INTEL_PT)
+			return -EINVAL;
+		n = prism_pt_info__write(&info, buf, sizeof(buf));
+		return n ? prism_writer__write(r->w, buf, n) : -E2BIG;
+	}
 	case PRISM_RECORD_AUXTRACE:
 		if (prism_auxtrace__parse(ev, &a) || !(q = queue_of(r, a.idx)))
 			return -EINVAL;
