@@ -26,6 +26,8 @@
 
 #define PT_PMU "intel_pt"
 
+static size_t aux_bytes(const struct prism_record *r);
+
 /* as perf: no more filters than the PMU's nr_addr_filters */
 static int filter_count(struct prism_record *r, const struct rec_event *e)
 {
@@ -92,6 +94,10 @@ int rec_aux_prepare(struct prism_record *r)
 		if (err)
 			return err;
 	}
+	if (r->o.aux_snapshot && r->o.snapshot_size > aux_bytes(r))
+		return rec_error(r, "--snapshot size %llu is larger than the %zu-byte AUX area",
+				 (unsigned long long)r->o.snapshot_size, aux_bytes(r)),
+		       -EINVAL;
 	if (r->o.compress_level)
 		pr_debug("record: AUXTRACE records are written uncompressed (as perf does)");
 	/* perf's tracking event for intel_pt: dummy:u, every record, last */

@@ -104,6 +104,9 @@ prism record -e intel_pt//u -m 16,3 -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TM
 check "-m 16,3: AUX pages not a power of two" grep -q "bad AUX area size '3' in -m 16,3" "$TMP/err"
 prism -vv record -e intel_pt//u -m ,1024 --snapshot=e1M -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
 check "-m ,1024 --snapshot=e1M: accepted, fails at the open" grep -q 'cannot open intel_pt//u' "$TMP/err"
+prism record -e intel_pt//u -m ,16 --snapshot=128K -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
+check "--snapshot larger than the AUX area: refused" \
+	grep -q -- '--snapshot size 131072 is larger than the 65536-byte AUX area' "$TMP/err"
 prism record -e cpu-clock --snapshot -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
 check "--snapshot without intel_pt: refused" grep -q -- '--snapshot applies to intel_pt events only' "$TMP/err"
 prism record -e cpu-clock -m 8,64 -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
