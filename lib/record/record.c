@@ -481,16 +481,22 @@ int rec_configure(struct prism_record *r)
 	return set_filters(r);
 }
 
-void prism_record__snapshot(struct prism_record *r)
+/* set @flag and wake run()'s poll; async-signal-safe */
+static void wake(struct prism_record *r, volatile sig_atomic_t *flag)
 {
 	int saved = errno;
-	char c = 2;
+	char c = 1;
 	ssize_t n;
 
-	r->snap_req = 1;
+	*flag = 1;
 	n = write(r->stop_pipe[1], &c, 1);
 	(void)n;
 	errno = saved;
+}
+
+void prism_record__snapshot(struct prism_record *r)
+{
+	wake(r, &r->snap_req);
 }
 
 /* a snapshot asked for: the wake-up bytes read, the AUX areas written */
@@ -508,14 +514,7 @@ static int snapshot_check(struct prism_record *r)
 
 void prism_record__stop(struct prism_record *r)
 {
-	int saved = errno;
-	char c = 1;
-	ssize_t n;
-
-	r->stop = 1;
-	n = write(r->stop_pipe[1], &c, 1);
-	(void)n;
-	errno = saved;
+	wake(r, &r->stop);
 }
 
 static int drain_round(struct prism_record *r)
