@@ -96,10 +96,10 @@ static void modifiers(const struct perf_event_attr *a, char *out)
 
 	*m++ = ':';
 	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		if (!a->exclude_user)
-			*m++ = 'u';
 		if (!a->exclude_kernel)
 			*m++ = 'k';
+		if (!a->exclude_user)
+			*m++ = 'u';
 		if (!a->exclude_hv)
 			*m++ = 'h';
 	}
@@ -232,7 +232,7 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 static void put_head(struct spt *p, const struct prism_pt_item *it)
 {
 	struct prism_strbuf *sb = &p->line;
-	bool ns = p->pf & PT_PRINT_CALL_TRACE;
+	bool ns = p->pf & PT_PRINT_NS;
 	uint64_t t = ns ? it->time : it->time / 1000;
 	const char *comm;
 	char name[32];
@@ -255,7 +255,7 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 				  t / (ns ? 1000000000 : 1000000), t % (ns ? 1000000000 : 1000000));
 	snprintf(name, sizeof(name), "%s%s",
 		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
-	if (!ns)
+	if (!(p->pf & PT_PRINT_CALL_TRACE))
 		prism_strbuf_addf(&p->head, "%10" PRIu64 " %*s: ", it->period, p->width, name);
 	p->head_tid = it->tid;
 	p->head_cpu = it->cpu;
@@ -452,7 +452,7 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 	if (call_trace || callret_trace) {
 		/* perf's ce[w]p / cre[w]p; prism synthesizes no power events (p) */
 		opts = call_trace ? "ce" : "cre";
-		*pf = PT_PRINT_CALL_TRACE | PT_PRINT_CALLINDENT |
+		*pf = PT_PRINT_CALL_TRACE | PT_PRINT_CALLINDENT | PT_PRINT_NS |
 		      (call_trace ? PT_PRINT_PAD_DSO : PT_PRINT_FLAGS);
 	}
 	if (prism_itrace__parse(opts, it, &bad)) {

@@ -74,6 +74,7 @@ struct script {
 	unsigned int fields; /* 0: perf's defaults per event */
 	unsigned int fields_add, fields_del; /* -F +f,-f: changes to the defaults */
 	bool hide_cg; /* -G: no call chains, one line per sample */
+	bool ns; /* --ns: times in nanoseconds */
 	int max_stack; /* call chain frames printed per sample */
 	struct prism_symbols *sy; /* NULL when no field needs symbols */
 	struct prism_callchain cc;
@@ -321,10 +322,13 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 		p = put_udec(p, s->cpu, 3, '0');
 		p = put_str(p, "] ", 2);
 	}
-	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and microseconds */
+	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and us (ns: %09) */
 		p = put_udec(p, s->time / 1000000000, 5, ' ');
 		*p++ = '.';
-		p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
+		if (sc->ns)
+			p = put_udec(p, s->time % 1000000000, 9, '0');
+		else
+			p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
 		p = put_str(p, ": ", 2);
 	}
 	if (f & F_PERIOD) { /* "%10" PRIu64 " " */
@@ -824,10 +828,11 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--itrace=<opts> | --call-trace | --call-ret-trace]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts> | --call-trace | --call-ret-trace]",
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
+	const char *kcore = NULL, *vmlinux = NULL;
 	struct prism_itrace it;
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
 	bool call_trace = false, callret_trace = false;
@@ -857,6 +862,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
+		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
@@ -881,6 +887,7 @@ int cmd_script(int argc, const char **argv)
 			   "kernel symbols from this file instead of /proc/kallsyms (used as it is, "
 			   "without the kernel build-id check)"),
 		OPT_BOOL(0, "no-demangle", &so.no_demangle, "show C++/Rust symbols mangled"),
+		OPT_KERNEL_CODE(&kcore, &vmlinux),
 		OPT_END(),
 	};
 	struct prism_tool tool = { 0 };
@@ -927,12 +934,15 @@ int cmd_script(int argc, const char **argv)
 		free(map_path.v);
 		return error("out of memory"), 1;
 	}
-	if (needs_symbols(&sc) && setup_symbols(&sc, &so, input)) {
+	so.kallsyms = input_kallsyms(sc.s, so.kallsyms, kcore);
+	if (needs_symbols(&sc) && (setup_symbols(&sc, &so, input) ||
+				   (itrace && input_kernel_code(sc.sy, sc.s, kcore, vmlinux)))) {
 		err = 1;
 		goto out;
 	}
 	if (itrace) {
-		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, pf, input);
+		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, pf | (sc.ns ? PT_PRINT_NS : 0),
+				    input);
 		goto out;
 	}
 	if (dump) {

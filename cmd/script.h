@@ -90,6 +90,7 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 /* --call-trace, --call-ret-trace: no ip, addr, event, period; times in ns; the DSO */
 #define PT_PRINT_CALL_TRACE 4u
 #define PT_PRINT_PAD_DSO 8u /* --call-trace: the DSO padded to 50 columns */
+#define PT_PRINT_NS 16u /* --ns: times in nanoseconds */
 struct prism_itrace;
 struct prism_tasks;
 struct prism_symbols;

@@ -110,6 +110,26 @@ struct prism_record_opts {
 	 * edge(end): written when not empty (file mode only).  NULL: none.
 	 */
 	const struct prism_strbuf *util_check;
+	/*
+	 * --kcore (perf record --kcore): the output is a directory, OUTPUT/data
+	 * the perf.data and OUTPUT/kcore_dir the kernel's code
+	 * (prism_kcore__copy() from /proc) copied before the events are enabled
+	 */
+	bool kcore;
+	/* the directory read as /proc for --kcore (perf's guest root + /proc); NULL: /proc */
+	const char *kcore_proc;
+	/*
+	 * AUX area (intel_pt events, lib/record/record-aux.c): bytes per
+	 * buffer, a power of two of pages (0: perf's default, 4 MiB as root,
+	 * 128 KiB otherwise).  aux_snapshot: snapshot mode (the hardware
+	 * overwrites the area; prism_record__snapshot() writes what it holds,
+	 * at most snapshot_size bytes, 0: the whole area); snapshot_on_exit:
+	 * one more at the end.
+	 */
+	size_t aux_bytes;
+	bool aux_snapshot;
+	uint64_t snapshot_size;
+	bool snapshot_on_exit;
 };
 
 /* an event added by code instead of an -e string */
@@ -121,7 +141,13 @@ struct prism_record_event {
 	bool user_period; /* keep attr's period/freq instead of -F/-c */
 	bool precise_max; /* lower attr.precise_ip until the PMU takes it (:P) */
 	bool weak_group; /* on a leader: open the members apart if the group fails (:W) */
-	const char *filter; /* tracepoint filter or NULL */
+	const char *filter; /* tracepoint filter, intel_pt address filter, or NULL */
+	/*
+	 * intel_pt: the event writes an AUX area; the recording then adds a
+	 * dummy:u tracking event with context switches, maps the area and
+	 * writes AUXTRACE_INFO and AUXTRACE records as perf record does
+	 */
+	bool aux;
 };
 
 struct prism_record_stats {
@@ -177,6 +203,8 @@ PRISM_API int prism_record__run(struct prism_record *r);
 
 /* ask run() to finish; async-signal-safe */
 PRISM_API void prism_record__stop(struct prism_record *r);
+/* snapshot mode: ask run() to write the AUX areas' contents (SIGUSR2); async-signal-safe */
+PRISM_API void prism_record__snapshot(struct prism_record *r);
 
 PRISM_API const struct prism_record_stats *prism_record__stats(const struct prism_record *r);
 PRISM_API const char *prism_record__error(const struct prism_record *r);
@@ -184,5 +212,18 @@ PRISM_API const char *prism_record__error(const struct prism_record *r);
 PRISM_API const char *prism_record__output(const struct prism_record *r);
 /* whether tracefs had to be mounted by open() (the CLI says so) */
 PRISM_API bool prism_record__mounted_tracefs(const struct prism_record *r);
+
+/*
+ * prism_kcore__copy - the kernel's code as perf record --kcore copies it
+ * @from: a directory with kallsyms, modules and kcore ("/proc")
+ * @to: the directory to create (mode 0700; it must not exist) with copies of
+ *	kallsyms and modules and an ELF file kcore with only the code segments
+ *	of @from/kcore: the kernel's text, the modules and the entry trampolines
+ * @msg: what failed and where, when it returns an error (@msg_len bytes)
+ *
+ * Return: 0, or -errno (nothing is left in @to then); -EAGAIN when kallsyms
+ * changed during the copy (a module came or went).
+ */
+PRISM_API int prism_kcore__copy(const char *from, const char *to, char *msg, size_t msg_len);
 
 #endif /* PRISM_RECORD_H */

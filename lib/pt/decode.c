@@ -69,6 +69,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 	for (i = 0; i < d->nr_qs; i++) {
 		pt_insn_free_decoder(d->qs[i].dec);
 		pt_pkt_free_decoder(d->qs[i].pkt);
+		pt_pkt_free_decoder(d->qs[i].look);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
 		free(d->qs[i].chains);
@@ -153,6 +154,16 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	}
 }
 
+/* the pending branch, with the time of its instruction */
+static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
+{
+	uint64_t now = q->time;
+
+	q->time = q->pend_time;
+	branch(q, q->pend_from, to, flags);
+	q->time = now;
+}
+
 static void error(struct queue *q, int code, uint64_t ip)
 {
 	struct prism_pt_item *it;
@@ -167,9 +178,21 @@ static void error(struct queue *q, int code, uint64_t ip)
 	}
 }
 
-static uint32_t class_flags(enum pt_insn_class c)
+/* the opcode after legacy and REX prefixes */
+static uint8_t opcode(const struct pt_insn *insn)
 {
-	switch (c) {
+	uint8_t i = 0;
+
+	while (i + 1 < insn->size && (insn->raw[i] == 0x66 || (insn->raw[i] & 0xf0) == 0x40))
+		i++;
+	return insn->raw[i];
+}
+
+static uint32_t class_flags(const struct pt_insn *insn)
+{
+	uint8_t op;
+
+	switch (insn->iclass) {
 	case ptic_call:
 		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL;
 	case ptic_return:
@@ -178,10 +201,13 @@ static uint32_t class_flags(enum pt_insn_class c)
 		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CONDITIONAL;
 	case ptic_jump:
 		return PRISM_PT_FL_BRANCH;
-	case ptic_far_call:
-		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_SYSCALLRET;
-	case ptic_far_return:
-		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_SYSCALLRET;
+	case ptic_far_call: /* int3, int n, into are interrupts (perf's "int") */
+		op = opcode(insn);
+		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL |
+		       (op >= 0xcc && op <= 0xce ? PRISM_PT_FL_INTERRUPT : PRISM_PT_FL_SYSCALLRET);
+	case ptic_far_return: /* iret, not sysret */
+		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN |
+		       (opcode(insn) == 0xcf ? PRISM_PT_FL_INTERRUPT : PRISM_PT_FL_SYSCALLRET);
 	case ptic_far_jump:
 		return PRISM_PT_FL_BRANCH;
 	default:
@@ -198,7 +224,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		bool taken = insn->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL);
 
 		if (taken)
-			branch(q, q->pend_from, insn->ip, q->pend_flags);
+			pend_branch(q, insn->ip, q->pend_flags);
 		q->pend = false;
 	}
 	if (o->instructions) {
@@ -215,7 +241,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			if (it) {
 				it->ip = insn->ip;
 				it->period = q->insn_count;
-				it->flags = class_flags(insn->iclass);
+				it->flags = class_flags(insn);
 				q->last_insn = it;
 				if (o->callchain) {
 					uint64_t *cc = q->chains +
@@ -229,9 +255,10 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			q->insn_count = 0;
 		}
 	}
-	q->pend_flags = class_flags(insn->iclass);
+	q->pend_flags = class_flags(insn);
 	if (q->pend_flags) {
 		q->pend = true;
+		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
 	}
@@ -239,11 +266,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
-	if (ev->has_tsc) {
-		if (!q->pkt) /* else the packets say when (scan_packets) */
-			pt_set_ticks(q, ev->tsc);
-		pt_set_time(q, ev->tsc);
-	}
+	pt_time_event(q, ev);
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
@@ -257,28 +280,30 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			       ev->ip_suppressed ? 0 : ev->variant.async_disabled.ip,
 			       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC | PRISM_PT_FL_TRACE_END);
 		else if (q->pend)
-			branch(q, q->pend_from, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
-			       q->pend_flags | PRISM_PT_FL_TRACE_END);
+			pend_branch(q, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
+				    q->pend_flags | PRISM_PT_FL_TRACE_END);
 		q->continuous = false;
 		if (q->last_insn)
 			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
 		q->last_insn = NULL;
 		q->pend = false;
 		break;
-	case ptev_async_branch:
+	case ptev_async_branch: /* after the branch that led to where it came */
+		if (q->pend && (ev->variant.async_branch.from != q->pend_next ||
+				!(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
+			branch(q, q->pend_from, ev->variant.async_branch.from, q->pend_flags);
 		branch(q, ev->variant.async_branch.from,
 		       ev->ip_suppressed ? 0 : ev->variant.async_branch.to,
-		       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC);
+		       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC |
+			       (ev->ip_suppressed ? 0 : PRISM_PT_FL_CALL | PRISM_PT_FL_INTERRUPT));
 		q->pend = false;
 		break;
 	case ptev_overflow:
-		q->tsc_insns = 0;
-		q->wait_ovf = false;
-		pt_apply_tsc(q);
 		if (q->pend && !ev->ip_suppressed)
-			branch(q, q->pend_from, ev->variant.overflow.ip, q->pend_flags);
+			pend_branch(q, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;
@@ -319,11 +344,8 @@ static int queue_start(struct queue *q)
 		if (!q->chains)
 			return -ENOMEM;
 	}
-	if (q->d->period_ticks) {
-		q->pkt = pt_pkt_alloc_decoder(&cfg);
-		if (!q->pkt)
-			return -ENOMEM;
-	}
+	if (pt_time_start(q, &cfg))
+		return -ENOMEM;
 	q->img = pt_insn_get_image(q->dec);
 	pt_image_set_callback(q->img, pt_read_code, q);
 	q->img = NULL; /* the decoder's own */
@@ -384,13 +406,7 @@ static int queue_step(struct queue *q, uint64_t limit)
 			}
 			q->synced = true;
 			q->status = st;
-			q->tnt_left = 0;
-			q->tsc_after = 0;
-			q->has_tsc_next = q->wait_ovf = false;
-			q->synced_time = false;
-			pt_update_time(q); /* the PSB's TSC */
-			if (pt_insn_get_offset(q->dec, &q->pkt_off) < 0)
-				q->pkt_off = 0;
+			pt_time_sync(q); /* the PSB's TSC */
 		}
 		st = q->status;
 		while (st >= 0 && (st & pts_event_pending)) {
@@ -405,7 +421,7 @@ static int queue_step(struct queue *q, uint64_t limit)
 		if (st >= 0 && (st & pts_eos)) {
 			if (q->pend && pt_insn_next(q->dec, &insn, sizeof(insn)) >= 0 &&
 			    (insn.ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
-				branch(q, q->pend_from, insn.ip, q->pend_flags);
+				pend_branch(q, insn.ip, q->pend_flags);
 			q->pend = false;
 			q->done = true;
 			break;
@@ -416,10 +432,9 @@ static int queue_step(struct queue *q, uint64_t limit)
 			if (st >= 0) {
 				uint64_t off = 0;
 
-				pt_update_time(q);
-				pt_scan_packets(q);
+				pt_scan_packets(q, &insn);
 				on_insn(q, &insn);
-				pt_take_packet(q, &insn);
+				pt_take_packet(q);
 				pt_insn_get_offset(q->dec, &off);
 				release(q, off);
 				if (off != q->stall_off) {

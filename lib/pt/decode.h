@@ -16,6 +16,7 @@
 #include <prism/symbol.h>
 
 #include "thread-stack.h"
+#include "pt/timing.h"
 
 #define FIFO 8
 /* the mapped trace is released in steps of this (a multiple of the page size) */
@@ -34,6 +35,15 @@ enum {
 /* instructions decoded without a byte of trace before it is a loop without end (perf's) */
 #define MAX_LOOPS 100000
 extern const char *const pt_err_msg[];
+
+/* a timing packet read ahead, taken once @at units (TNT bits, TIPs) are */
+struct tpend {
+	enum pt_tpkt type;
+	uint32_t fc;
+	uint64_t payload, at, next_off;
+	bool ovf, after_ovf; /* an OVF; a packet between it and the FUP after it */
+};
+#define TQ 256
 
 struct switch_ev {
 	uint64_t time;
@@ -76,13 +86,18 @@ struct queue {
 	uint64_t tsc, tsc_insns, last_masked, walk_max, walk_n;
 	bool continuous, in_walk;
 	/*
-	 * perf takes a TSC packet as soon as the TNT bits before it are used,
-	 * libipt when the next branch needs a packet: the packets read so far
-	 * (a packet decoder on the same trace) and the TNT bits left say when
+	 * perf takes a timing packet as soon as the TNT bits and TIPs before
+	 * it are used, libipt when the next branch needs a packet: the packets
+	 * read so far (a packet decoder on the same trace) wait in tq until
+	 * the instructions have taken the units (TNT bits, TIPs) before them
 	 */
-	struct pt_packet_decoder *pkt;
-	uint64_t pkt_off, tnt_left, tsc_next, tsc_after;
-	bool has_tsc_next, synced_time, wait_ovf;
+	struct pt_packet_decoder *pkt, *look; /* look: perf's look-ahead */
+	uint64_t pkt_off, units_seen, units_taken, ovf_units;
+	struct tpend tq[TQ];
+	size_t tq_head, tq_n;
+	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
+	struct pt_timing tm; /* perf's time (decode-timing.c) */
+	uint64_t pend_time; /* the sample time of the pending branch */
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
 	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
 	/* the code mapping last read */
@@ -121,12 +136,12 @@ void pt_follow_switches(struct queue *q);
 
 /* decode-time.c: timing packets and periods in ticks */
 uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
-void pt_set_time(struct queue *q, uint64_t tsc);
-void pt_set_ticks(struct queue *q, uint64_t tsc);
-void pt_update_time(struct queue *q);
-void pt_apply_tsc(struct queue *q);
-void pt_scan_packets(struct queue *q);
-void pt_take_packet(struct queue *q, const struct pt_insn *insn);
+int pt_time_start(struct queue *q, const struct pt_config *cfg);
+void pt_time_sync(struct queue *q);
+void pt_time_event(struct queue *q, const struct pt_event *ev);
+void pt_time_overflow(struct queue *q);
+void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
+void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);
 
 #endif /* PRISM_PT_DECODE_H */

@@ -146,6 +146,20 @@ require_tracefs() {
 	fi
 }
 
+# cpu_share PID CMD...: run CMD, then print the % of one CPU the kernel
+# accounted to PID meanwhile (/proc/PID/schedstat's on-CPU ns over the wall
+# clock): the oracle for a live share, which the VM decides, not the workload
+cpu_share() {
+	local pid=$1 a b t0 t1
+	shift
+	read -r a _ <"/proc/$pid/schedstat" || return 1
+	t0=$(date +%s%N)
+	"$@"
+	read -r b _ <"/proc/$pid/schedstat" || return 1
+	t1=$(date +%s%N)
+	awk -v a="$a" -v b="$b" -v t="$((t1 - t0))" 'BEGIN { printf "%.1f\n", (b - a) * 100 / t }'
+}
+
 done_testing() {
 	if [ "$_failures" -ne 0 ]; then
 		echo "$_failures check(s) failed"
@@ -181,15 +195,15 @@ require_pt_files() {
 	GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
 }
 
-# pt_vs_perf NAME FILE ARGS...: prism script ARGS on FILE exits 0 and prints
-# perf script's lines (the first differences go to the log)
+# pt_vs_perf NAME FILE ITRACE [ARG...]: prism script --itrace=ITRACE ARG... of
+# FILE against perf script's, line for line (the first lines that differ to fd 3)
 pt_vs_perf() {
-	local name=$1 f=$2
-	shift 2
-	perf script -i "$f" "$@" >"$TMP/perf.txt" 2>/dev/null
-	prism script -i "$f" "$@" >"$TMP/prism.txt" 2>"$TMP/err"
-	check "$name $*: prism exits 0" test $? -eq 0
-	check "$name $*: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+	local name=$1 f=$2 it=$3
+	shift 3
+	perf script -i "$f" --itrace="$it" "$@" >"$TMP/perf.txt" 2>/dev/null
+	prism script -i "$f" --itrace="$it" "$@" >"$TMP/prism.txt" 2>"$TMP/err"
+	check "$name --itrace=$it $*: prism exits 0" test $? -eq 0
+	check "$name --itrace=$it $*: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
 		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
 }

@@ -21,7 +21,7 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for it in b i1i c r be; do
-		pt_vs_perf "$name" "$TMP/$name.data" --itrace=$it
+		pt_vs_perf "$name" "$TMP/$name.data" $it
 	done
 	perf script -i "$TMP/$name.data" --itrace=i1ibe -F +flags >"$TMP/perf.txt" 2>/dev/null
 	prism script -i "$TMP/$name.data" --itrace=i1ibe -F +flags >"$TMP/prism.txt" 2>/dev/null

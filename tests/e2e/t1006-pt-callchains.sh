@@ -26,9 +26,9 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for it in i1ig i1ibeg bg i3ig4 i1ig1 i2ig40 i5tg i1is7g bs3 i2is3bg; do
-		pt_vs_perf "$name" "$TMP/$name.data" --itrace=$it
+		pt_vs_perf "$name" "$TMP/$name.data" $it
 	done
-	pt_vs_perf "$name" "$TMP/$name.data" --itrace=i1ibg -F +flags
+	pt_vs_perf "$name" "$TMP/$name.data" i1ibg -F +flags
 done
 
 # the chains are not trivial: pt_rec 40 deep, cut at 16 entries (g's default), 40 with g40

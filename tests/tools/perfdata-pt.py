@@ -40,6 +40,35 @@ options:
                   (returns compressed), pt_mid whose callee pt_jump returns
                   past it (TIP), the call of pt_leaf where tracing stops
                   (TIP.PGD), tracing again from its return address (TIP.PGE)
+
+timing packets between the TSCs (the event with the mtc, mtc_period and cyc
+bits; the times simulated: an iteration of the loop takes --iter-cycles
+cycles, the TSC runs at MAX_NONTURBO_RATIO / CBR ticks a cycle, the CTC at
+TSC * D / N; a TSC packet is followed by a TMA):
+  --mtc P         MTC packets (mtc_period P: one each 2^P CTC ticks), TMA in
+                  the PSB+
+  --cyc K         CYC packets: one after every K iterations and before each MTC
+  --cbr-at K:R    a CBR packet with ratio R after iteration K (R from then on)
+  --ctc N:D       TSC_CTC_N and TSC_CTC_D (default 188:2)
+  --iter-cycles C the cycles of an iteration (default 40)
+  --kernel        the trace also runs kernel code (the event intel_pt//, not
+                  only user): an interrupt after the first iteration (FUP at
+                  the loop's top, TIP to prism_kentry), prism_kentry's loop of
+                  two calls of prism_kleaf, iretq back (TIP); a kernel MMAP of
+                  [kernel.kallsyms]_text at KBASE (needs --loops 2 or more)
+  --kcore-dir D   write D as perf record --kcore's kcore_dir for --kernel:
+                  kallsyms (_text, _stext, prism_kentry, prism_kleaf, _etext),
+                  an empty modules and kcore, an ELF whose one PT_LOAD holds
+                  the kernel code page at KBASE
+  --proc-dir D    write D as a /proc to copy kcore_dir from (prism_kcore__copy):
+                  kallsyms with a module and the entry trampoline, modules,
+                  and a kcore with a data segment, the kernel text (the code
+                  page, an entry page) in a larger segment, the module's and
+                  the trampoline's (the entry page's bytes again, as the
+                  kernel maps them twice)
+  --vmlinux F     write F, an ELF executable with the kernel code page at
+                  KBASE - KASLR and a _text symbol there (a vmlinux that KASLR
+                  moved by KASLR)
 """
 import struct
 import sys
@@ -53,6 +82,11 @@ PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
 PT_ID, DUMMY_ID = 11, 12
+MAX_NONTURBO = 24
+# --kernel: the kernel code page, its functions and the interrupt's place
+KBASE = 0xFFFFFFFF81000000
+KENTRY, KLEAF, KASLR = KBASE + 0x100, KBASE + 0x200, 0x3000000
+MBASE, TRAMP = 0xFFFFFFFFC0000000, 0xFFFFFE0000006000
 
 
 def die(msg):
@@ -173,6 +207,94 @@ def run_calls(o, t, ret_main, depth):
     t.ip(0x01, ret_main)  # pt_calls's ret
 
 
+class Clock:
+    """the simulated time of a run: cycles -> TSC ticks -> CTC ticks"""
+
+    def __init__(self, o, tsc):
+        self.o, self.tsc, self.cbr, self.cyc = o, float(tsc), 40, 0
+        self.last_mtc = self.ctc() >> o.mtc if o.mtc is not None else 0
+
+    def ctc(self):
+        return int(self.tsc) * self.o.ctc_d // self.o.ctc_n
+
+    def tma(self, t):
+        """TMA: the CTC's low 16 bits and the TSC ticks since its last tick"""
+        ctc = self.ctc()
+        fc = int(self.tsc) - ctc * self.o.ctc_n // self.o.ctc_d
+        t.put(b"\x02\x73" + struct.pack("<H", ctc & 0xFFFF) + b"\x00" +
+              struct.pack("<H", fc & 0x1FF))
+
+    def put_cyc(self, t):
+        """CYC with the cycles since the last (at least 1)"""
+        n, self.cyc = max(self.cyc, 1), 0
+        b = [((n & 0x1F) << 3) | 3]
+        n >>= 5
+        while n:
+            b[-1] |= 4 if len(b) == 1 else 1
+            b.append((n & 0x7F) << 1)
+            n >>= 7
+        t.put(bytes(b))
+
+    def step(self, t, cycles, emit=True):
+        """@cycles pass; the CYC and MTC packets they make"""
+        o = self.o
+        self.cyc += cycles
+        self.tsc += cycles * MAX_NONTURBO / self.cbr
+        mtc = self.ctc() >> o.mtc if o.mtc is not None else self.last_mtc
+        if not emit:
+            self.last_mtc = mtc
+            return
+        if o.cyc and (mtc != self.last_mtc or self.it % o.cyc == 0):
+            self.put_cyc(t)
+        if mtc != self.last_mtc:
+            t.put(bytes([0x59, mtc & 0xFF]))
+            self.last_mtc = mtc
+
+
+def run_timed(o, t, ret_main, loops, tsc, first):
+    """run() with MTC, CYC and CBR packets as the simulated time passes"""
+    loop, leaf = BASE + o.syms["pt_loop"], BASE + o.syms["pt_leaf"]
+    c = Clock(o, tsc)
+    if first:
+        t.put(b"\x02\x82" * 8)
+        t.tsc(tsc)
+        if o.mtc is not None:
+            c.tma(t)
+        t.put(bytes([0x02, 0x03, c.cbr, 0]))  # CBR
+        t.put(b"\x02\x23")  # PSBEND
+    else:
+        t.tsc(tsc)
+        if o.mtc is not None:
+            c.tma(t)
+    t.put(b"\x99\x01")  # MODE.Exec: 64-bit
+    t.ip(0x11, loop)  # TIP.PGE
+    i, c.it = loops, 0
+    while i:
+        t.branch(True)  # pt_leaf's ret (compressed)
+        t.branch(i % 2 == 0)  # jz 2f
+        t.branch(i != 1)  # jnz 1b
+        i, c.it = i - 1, c.it + 1
+        c.step(t, o.iter_cycles)
+        if o.ovf and c.it == o.ovf and i > 3:
+            i -= 2  # two iterations lost in the overflow
+            t.put(b"\x02\xf3")  # OVF
+            c.step(t, 2 * o.iter_cycles, False)
+            c.cyc = 0
+            t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if o.cbr_at and c.it == o.cbr_at[0]:
+            c.cbr = o.cbr_at[1]
+            t.put(bytes([0x02, 0x03, c.cbr, 0]))
+        if o.tsc_every and c.it % o.tsc_every == 0 and i:
+            if o.cyc:
+                c.put_cyc(t)
+            t.tsc(int(c.tsc))
+            if o.mtc is not None:
+                c.tma(t)
+    t.ip(0x0D, leaf)  # call *%rcx
+    t.branch(True)  # pt_leaf's ret
+    t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+
+
 def run(o, t, ret_main, loops, tsc, first):
     """one run of pt_loop(loops) into @t: PSB+ first on a buffer, else TSC and MODE.Exec"""
     loop, leaf = BASE + o.syms["pt_loop"], BASE + o.syms["pt_leaf"]
@@ -187,7 +309,7 @@ def run(o, t, ret_main, loops, tsc, first):
     ret_main = ret_main[0]
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
-    if not o.ovf and not o.tsc_every and loops > 64:
+    if not o.ovf and not o.tsc_every and not o.kernel and loops > 64:
         # the bits repeat every two iterations (one TNT byte each) until the last two
         pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
         t.flush()
@@ -203,6 +325,8 @@ def run(o, t, ret_main, loops, tsc, first):
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if o.kernel and it == 1:
+            kernel_visit(t, loop + 3)
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
             tsc += 1000
             t.tsc(tsc)
@@ -211,6 +335,101 @@ def run(o, t, ret_main, loops, tsc, first):
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
     if o.zoo:
         zoo(t, loop)
+
+
+def kernel_visit(t, resume):
+    """an interrupt at @resume: prism_kentry's two calls of prism_kleaf, iretq back"""
+    t.ip(0x1D, resume)  # FUP: where the interrupt came
+    t.ip(0x0D, KENTRY)  # TIP
+    for taken in (True, True, True, False):  # ret, jnz taken, ret, jnz not taken
+        t.branch(taken)
+    t.ip(0x0D, resume)  # iretq
+
+
+def kernel_code():
+    """the kernel code page at KBASE (int3 around the functions)"""
+    page = bytearray(b"\xcc" * 0x1000)
+    entry = (b"\xb9\x02\x00\x00\x00"  # mov $2, %ecx
+             + b"\xe8" + struct.pack("<i", KLEAF - (KENTRY + 10))  # 1: call prism_kleaf
+             + b"\xff\xc9\x75\xf7"  # dec %ecx; jnz 1b
+             + b"\x48\xcf")  # iretq
+    page[KENTRY - KBASE:KENTRY - KBASE + len(entry)] = entry
+    page[KLEAF - KBASE] = 0xC3  # ret
+    return bytes(page)
+
+
+def elf(etype, segs, syms=None):
+    """an ELF64 x86-64 file: PT_LOAD (vaddr, offset, bytes, flags) segments, each
+    at its offset (None: the next page); @syms {name: value} in a .symtab"""
+    ph = 64 + 56 * len(segs)
+    out = bytearray(b"\0" * ((ph + 0xFFF) & ~0xFFF))
+    phdrs = b""
+    for vaddr, off, data, flags in segs:
+        if off is None:
+            off = (len(out) + 0xFFF) & ~0xFFF
+        out += b"\0" * (off + len(data) - len(out)) if off + len(data) > len(out) else b""
+        out[off:off + len(data)] = data
+        phdrs += struct.pack("<IIQQQQQQ", 1, flags, off, vaddr, 0, len(data), len(data), 0x1000)
+    shoff, shnum, shstrndx = 0, 0, 0
+    if syms:
+        strtab = b"\0" + b"".join(n.encode() + b"\0" for n in syms)
+        symtab, pos = b"\0" * 24, 1
+        for n, v in syms.items():  # GLOBAL NOTYPE, absolute
+            symtab += struct.pack("<IBBHQQ", pos, 0x10, 0, 0xFFF1, v, 0)
+            pos += len(n) + 1
+        shstr = b"\0.symtab\0.strtab\0.shstrtab\0"
+        secs = [(1, 2, symtab, 2, 1, 24), (9, 3, strtab, 0, 0, 0), (17, 3, shstr, 0, 0, 0)]
+        shdrs = b"\0" * 64
+        for name, stype, data, link, info, ent in secs:
+            off = len(out)
+            out += data
+            shdrs += struct.pack("<IIQQQQIIQQ", name, stype, 0, 0, off, len(data), link, info,
+                                 8 if ent else 1, ent)
+        out += b"\0" * (-len(out) % 8)
+        shoff, shnum, shstrndx = len(out), 4, 3
+        out += shdrs
+    out[0:64] = (b"\x7fELF\x02\x01\x01" + b"\0" * 9 +
+                 struct.pack("<HHIQQQIHHHHHH", etype, 62, 1, 0, 64, shoff, 0, 64, 56,
+                             len(segs), 64, shnum, shstrndx))
+    out[64:ph] = phdrs
+    return bytes(out)
+
+
+def write_kernel_files(o):
+    """--kcore-dir, --proc-dir, --vmlinux"""
+    import os
+    code = kernel_code()
+    ksyms = [(KBASE, "_text"), (KBASE, "_stext"), (KENTRY, "prism_kentry"),
+             (KLEAF, "prism_kleaf"), (KBASE + 0x1000, "_etext")]
+    if o.kcore_dir:
+        os.makedirs(o.kcore_dir, exist_ok=True)
+        with open(os.path.join(o.kcore_dir, "kallsyms"), "w") as f:
+            f.writelines("%x T %s\n" % s for s in ksyms)
+        open(os.path.join(o.kcore_dir, "modules"), "w").close()
+        with open(os.path.join(o.kcore_dir, "kcore"), "wb") as f:
+            f.write(elf(4, [(KBASE, None, code, 7)]))
+    if o.proc_dir:
+        os.makedirs(o.proc_dir, exist_ok=True)
+        mod = bytes((i * 7 + 3) & 0xFF for i in range(0x4000))
+        with open(os.path.join(o.proc_dir, "kallsyms"), "w") as f:
+            f.write("%x t __entry_SYSCALL_64_trampoline\n" % (TRAMP + 0x40))
+            f.writelines("%x T %s\n" % s for s in ksyms[:-1])
+            f.write("%x T _etext\n" % (KBASE + 0x2000))  # the text's second page: entry code
+            f.write("%x d prism_kdata\n" % (KBASE + 0x2000))
+            f.write("%x t prism_mod_a\t[prism_mod]\n" % (MBASE + 0x10))
+            f.write("%x T prism_mod_b\t[prism_mod]\n" % (MBASE + 0x1010))
+        with open(os.path.join(o.proc_dir, "modules"), "w") as f:
+            f.write("prism_mod 16384 0 - Live 0x%x\n" % MBASE)
+        entry = b"\x90" * 0x1000
+        text = b"\xcc" * 0x2000 + code + entry + b"\xcc" * 0x1000  # KBASE - 0x2000 .. + 0x3000
+        segs = [(0xFFFFC90000000000, None, b"\x55" * 0x1000, 4),  # data (r--)
+                (KBASE - 0x2000, 0x3000, text, 5), (MBASE, None, mod, 5)]
+        segs.append((TRAMP, 0x6000, entry, 5))  # the entry page mapped again
+        with open(os.path.join(o.proc_dir, "kcore"), "wb") as f:
+            f.write(elf(4, segs))
+    if o.vmlinux:
+        with open(o.vmlinux, "wb") as f:
+            f.write(elf(2, [(KBASE - KASLR, None, code, 5)], {"_text": KBASE - KASLR}))
 
 
 def _pair_tnt():
@@ -289,7 +508,10 @@ def build(o):
     for k, (cpu, tid, tsc, loops) in enumerate(segs):
         first = cpu not in traces
         t = traces.setdefault(cpu, Trace())
-        run(o, t, ret_main, loops, tsc if o.tsc else None, first)
+        if o.mtc is not None or o.cyc:
+            run_timed(o, t, ret_main[0], loops, tsc, first)
+        else:
+            run(o, t, ret_main, loops, tsc if o.tsc else None, first)
         t.flush()
         if not o.per_cpu:
             continue
@@ -302,17 +524,24 @@ def build(o):
         side.append((ns + 50000, 15, 1 << 13, struct.pack("<II", PID if nxt else 0,
                                                           nxt[0] if nxt else 0), tid, cpu))
     config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
+    if o.mtc is not None:
+        config |= MTC_BIT | (o.mtc << 14)
+    if o.cyc:
+        config |= CYC_BIT
     # disabled, exclude_kernel, exclude_hv, sample_id_all, exclude_guest
     common = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 18) | (1 << 20)
+    pt_common = common & ~(1 << 5) if o.kernel else common
     # + mmap, comm, task, mmap2, comm_exec (+ context_switch per CPU)
     tracking = common | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 23) | (1 << 24)
     if o.per_cpu:
         tracking |= 1 << 35
-    attrs = [(attr(PT_TYPE, config, common), [PT_ID]),
+    attrs = [(attr(PT_TYPE, config, pt_common), [PT_ID]),
              (attr(1, 9, tracking), [DUMMY_ID])]  # dummy:u
     priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT,
             3 if o.per_cpu else 0, 0, 1 if o.per_cpu else 0,
-            MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, 24, 0]
+            MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, MAX_NONTURBO, 0]
+    if o.mtc is not None or o.cyc:
+        priv[12:14] = [o.ctc_n, o.ctc_d]
     data = rec(70, 0, struct.pack("<II", 1, 0) + b"".join(struct.pack("<Q", v) for v in priv))
     data += rec(79, 0, struct.pack("<QQQQQBB6x", TIME_SHIFT, TIME_MULT, TIME_ZERO, 0, 0, 1, 0))
     side.append((t0 - 2000, 3, 1 << 13, struct.pack("<II", PID, PID) + padded("pt-loop"),
@@ -326,6 +555,10 @@ def build(o):
     side.append((t0 - 1000, 10, 2, struct.pack("<IIQQQIIQQII", PID, PID, start, length,
                                                p_off & ~0xFFF, 8, 1, 4242, 0, 5, 2) +
                  padded(o.map_path or o.workload), PID, CPU))
+    if o.kernel:  # perf's kernel map: pid -1, the recorded _text as pgoff
+        side.append((t0 - 1500, 1, 1, struct.pack("<IIQQQ", 0xFFFFFFFF, 0, KBASE, 0x1000000,
+                                                  KBASE) + padded("[kernel.kallsyms]_text"),
+                     -2, CPU))
     for cpu in sorted(traces):
         tid = segs[0][1] if cpu == segs[0][0] else PID + 1
         side.append((t0 - 500 + cpu, 12, 0, struct.pack("<II", PID, tid), -PT_ID, cpu))
@@ -339,6 +572,9 @@ def build(o):
     for time, rtype, misc, body, tid, cpu in side:
         if time is None:
             data += rec(rtype, misc, body)
+        elif tid == -2:  # the kernel's record: pid -1, tid 0
+            data += rec(rtype, misc, body + struct.pack("<IIQIIQ", 0xFFFFFFFF, 0, time, cpu, 0,
+                                                        DUMMY_ID))
         elif tid < 0:  # the intel_pt event's own record
             data += rec(rtype, misc, body + sid(time, PID, cpu, PT_ID))
         else:
@@ -359,7 +595,7 @@ def build(o):
             data += chunk
             off += len(chunk)
     data += rec(68, 0, b"")  # FINISHED_ROUND
-    desc = event_desc(attrs, ["intel_pt//u", "dummy:u"])
+    desc = event_desc(attrs, ["intel_pt//" if o.kernel else "intel_pt//u", "dummy:u"])
     if o.pipe:
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
@@ -398,8 +634,10 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = False
+    per_cpu = thread2 = kernel = False
     calls = None
+    kcore_dir = proc_dir = vmlinux = None
+    mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
 
 def main(argv):
@@ -407,16 +645,27 @@ def main(argv):
     args = []
     it = iter(argv)
     for a in it:
-        if a in ("--loops", "--tsc-every", "--ovf", "--split", "--calls"):
+        if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
+                 "--iter-cycles", "--calls"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
                 die("%s needs a number" % a)
-        elif a == "--map-path":
-            o.map_path = next(it, None)
+        elif a in ("--cbr-at", "--ctc"):
+            try:
+                x, y = (int(v) for v in next(it).split(":"))
+            except (StopIteration, ValueError):
+                die("%s needs two numbers, as 10:20" % a)
+            if a == "--ctc":
+                o.ctc_n, o.ctc_d = x, y
+            else:
+                o.cbr_at = (x, y)
+        elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux"):
+            setattr(o, a[2:].replace("-", "_"), next(it, None))
         elif a == "--no-tsc":
             o.tsc = False
-        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2"):
+        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
+                   "--kernel"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -425,6 +674,9 @@ def main(argv):
     if len(args) != 2:
         sys.exit(__doc__)
     o.workload = args[0]
+    if o.kernel and o.loops < 2:
+        die("--kernel needs --loops 2 or more")
+    write_kernel_files(o)
     with open(args[1], "wb") as f:
         f.write(build(o))
 
