@@ -31,6 +31,16 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 	pt_vs_perf "$name" "$TMP/$name.data" i1ibg -F +flags
 done
 
+# across an interrupt into kernel code (--kernel, a kcore_dir perf reads): a
+# user/kernel switch in a chain takes a slot, as perf's context marker
+mkdir -p "$TMP/k"
+$GEN --kernel --loops 6 --kcore-dir "$TMP/k/kcore_dir" "$WL" "$TMP/k/data" || fail "the generator failed (--kernel)"
+for it in i1ig i1ibg i1ig3 i1ig2; do
+	pt_vs_perf kernel "$TMP/k" $it
+done
+check "kernel: a chain from prism_kleaf to the user loop" \
+	grep -A3 -q 'prism_kleaf+0x0 ' <(prism script -i "$TMP/k" --itrace=i1ig | grep -A3 $'^\t.* prism_kleaf+0x0 ' | grep -m1 -B3 'pt_loop')
+
 # the chains are not trivial: pt_rec 40 deep, cut at 16 entries (g's default), 40 with g40
 prism script -i "$TMP/c40.data" --itrace=i1ig >"$TMP/out"
 check "c40: the deepest chain has 16 entries" \

@@ -35,6 +35,16 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 	done
 done
 
+# an interrupt into kernel code (hw int, iret) and back
+mkdir -p "$TMP/k"
+$GEN --kernel --loops 6 --kcore-dir "$TMP/k/kcore_dir" "$WL" "$TMP/k/data" || fail "the generator failed (--kernel)"
+for o in --call-trace --call-ret-trace; do
+	perf script -i "$TMP/k" $o 2>/dev/null | grep -v ' psb offs: \| cbr: ' | us /dev/stdin >"$TMP/perf.txt"
+	prism script -i "$TMP/k" $o | us /dev/stdin >"$TMP/prism.txt"
+	check "kernel $o: the $(wc -l <"$TMP/perf.txt") lines equal perf's" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+done
+check "kernel: prism_kleaf called at depth 2" grep -q $'call .*(\[kernel.kallsyms\])\t        prism_kleaf ' "$TMP/prism.txt"
+
 # the depths: pt_rec called 41 times (4 columns a level), its returns at the same depths
 prism script -i "$TMP/c40.data" --call-ret-trace >"$TMP/out"
 check "c40: the deepest call of pt_rec at depth 41" \
