@@ -27,19 +27,6 @@
 
 enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
 
-struct strlist {
-	const char **v;
-	size_t nr;
-	char *buf; /* the split copy the entries point into */
-};
-
-static void strlist_release(struct strlist *l)
-{
-	free(l->v);
-	free(l->buf);
-	memset(l, 0, sizeof(*l));
-}
-
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
@@ -92,78 +79,6 @@ static int opt_callgraph(const struct option_def *opt, const char *arg)
 	else
 		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
 	return 0;
-}
-
-static int opt_append(const struct option_def *opt, const char *arg)
-{
-	struct strlist *l = opt->value;
-
-	l->v = xrealloc(l->v, (l->nr + 2) * sizeof(*l->v));
-	l->v[l->nr++] = arg;
-	l->v[l->nr] = NULL;
-	return 0;
-}
-
-static void split_list(const char *s, struct strlist *out)
-{
-	char *copy, *p, *save = NULL;
-
-	if (!s)
-		return;
-	copy = xstrdup(s);
-	free(out->buf);
-	out->buf = copy;
-	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-		out->v[out->nr++] = p;
-	}
-}
-
-static int parse_ids(const char *s, const char *what, uint32_t **out, size_t *nr)
-{
-	struct strlist l = { 0 };
-	size_t i;
-
-	split_list(s, &l);
-	*out = xcalloc(l.nr + 1, sizeof(**out));
-	for (i = 0; i < l.nr; i++) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(l.v[i], &end, 10);
-		if (errno || *end || end == l.v[i]) {
-			error("--%s: '%s' is not a number", what, l.v[i]);
-			strlist_release(&l);
-			return -1;
-		}
-		(*out)[i] = (uint32_t)v;
-	}
-	*nr = l.nr;
-	strlist_release(&l);
-	return 0;
-}
-
-static bool in_ids(const uint32_t *v, size_t nr, uint32_t x)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
-static bool in_list(const struct strlist *l, const char *s)
-{
-	size_t i;
-
-	if (!s)
-		return false;
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i], s))
-			return true;
-	return false;
 }
 
 /* "START,END" in seconds (either may be empty), as perf report --time */
