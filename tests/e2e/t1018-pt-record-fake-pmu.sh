@@ -206,7 +206,7 @@ perf_sched_switch() { # $1: the normalized attrs, $2: 1 when CPU-wide
 		echo 0
 	fi
 }
-mkdir -p "$TMP/u" && chmod 777 "$TMP/u"
+mkdir -p "$TMP/u" && chmod 711 "$TMP" && chmod 777 "$TMP/u"
 if [ -n "$oracle" ]; then
 	sleep 30 &
 	spid=$!
@@ -214,8 +214,11 @@ if [ -n "$oracle" ]; then
 		"tid|-e intel_pt//u -t $spid" "snapshot|-e intel_pt//u --snapshot -- true" \
 		"system-wide|-e intel_pt//u -a -- true" \
 		"no tsc|-e intel_pt/tsc=0/u -- true" "no tsc, -a|-e intel_pt/tsc=0/u -a -- true" \
-		"AUX area 64 KiB|-e intel_pt//u -m ,16 -- true"; do
-		name=${c%%|*} args=${c#*|}
+		"AUX area 64 KiB|-e intel_pt//u -m ,16 -- true" \
+		"unprivileged|-e intel_pt//u -- true"; do
+		name=${c%%|*} args=${c#*|} RUNAS=
+		# not root: the cpu-wide event only as perf_event_paranoid allows
+		case $name in unprivileged*) RUNAS=65534 ;; esac
 		perf_attrs $args >"$TMP/perf.attrs"
 		# shellcheck disable=SC2086
 		prism_attrs $args >"$TMP/pt.attrs"
