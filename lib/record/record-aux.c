@@ -24,6 +24,7 @@
 
 #include "record/pmu-internal.h"
 #include "record/record-internal.h"
+#include "targets.h"
 
 #define PT_PMU "intel_pt"
 
@@ -181,6 +182,36 @@ int rec_aux_prepare(struct prism_record *r)
 	if (err)
 		return rec_error(r, "out of memory"), err;
 	r->track = (int)r->nr_ev - 1;
+	return 0;
+}
+
+/*
+ * perf 6.1: tasks move between CPUs, so with -C the side-band of every CPU
+ * is recorded (the tracking event on all CPUs) unless the trace is of the
+ * kernel only; the other events stay on the CPUs of -C.
+ */
+int rec_aux_targets(struct prism_record *r)
+{
+	size_t i, j, n;
+	int *all, err;
+
+	if (r->aux_ev < 0 || !r->o.cpu_list || r->ev[r->aux_ev].attr.exclude_user)
+		return 0;
+	err = prism_target_cpus(NULL, &all, &n, r->err, sizeof(r->err));
+	if (err)
+		return err;
+	r->cpu_sel = calloc(n, sizeof(*r->cpu_sel));
+	if (!r->cpu_sel) {
+		free(all);
+		return rec_error(r, "out of memory"), -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r->nr_cpus; j++)
+			r->cpu_sel[i] |= all[i] == r->cpus[j];
+	free(r->cpus);
+	r->cpus = all;
+	r->nr_cpus = n;
+	r->ev[r->track].all_cpus = true;
 	return 0;
 }
 

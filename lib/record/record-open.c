@@ -43,6 +43,9 @@ static int setup_targets(struct prism_record *r)
 	if (err)
 		return err;
 	r->per_cpu = o->system_wide || o->cpu_list;
+	err = rec_aux_targets(r);
+	if (err)
+		return err;
 	if (r->per_cpu)
 		return add_thread(r, &cap, -1);
 	if (o->argv)
@@ -106,10 +109,10 @@ static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int gr
 	int fd;
 
 	pr_debug("record: perf_event_open %s: type %u, config %#llx, config1 %#llx, config2 %#llx, "
-		 "sample_type %#llx, pid %d, cpu %d",
+		 "sample_type %#llx, pid %d, cpu %d (event %zu)",
 		 ev->name, ev->attr.type, (unsigned long long)ev->attr.config,
 		 (unsigned long long)ev->attr.config1, (unsigned long long)ev->attr.config2,
-		 (unsigned long long)ev->attr.sample_type, (int)pid, cpu);
+		 (unsigned long long)ev->attr.sample_type, (int)pid, cpu, e);
 	fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
 		size_t i;
@@ -235,6 +238,8 @@ again:
 					continue; /* leader's thread vanished */
 				if (ev->cpu_wide && t)
 					continue; /* once per CPU */
+				if (r->cpu_sel && !r->cpu_sel[c] && !ev->all_cpus)
+					continue; /* not a CPU of -C */
 				fd = open_one(r, e, c, t, group_fd);
 				if (fd == -ESRCH)
 					continue;

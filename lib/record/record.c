@@ -138,6 +138,7 @@ void prism_record__free(struct prism_record *r)
 	}
 	free(r->ev);
 	free(r->cpus);
+	free(r->cpu_sel);
 	free(r->threads);
 	rec_free_dsos(r);
 	prism_writer__free(r->w);

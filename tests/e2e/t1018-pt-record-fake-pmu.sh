@@ -150,7 +150,8 @@ check "--filter after cpu-clock: neither a tracepoint nor intel_pt" \
 # stop at the AUX area's mmap.  Left out of the comparison: prism's ring
 # wake-up (watermark, wakeup_watermark), perf's ksymbol/bpf_event, and
 # the exclude_guest prism's modifiers give every event (perf 6.1 here gives
-# it to its own dummy:u only).
+# it to its own dummy:u only).  User-space traces only: a kernel trace has
+# perf's text_poke dummy too, which prism does not open.
 sw=$TMP/swsys/bus/event_source/devices
 mkdir -p "$sw/intel_pt/format"
 for d in /sys/bus/event_source/devices/*; do
@@ -187,10 +188,9 @@ prism_attrs() { # prism -vv record ARGS...: its "attr" and "perf_event_open" deb
 				       gsub(/{ bp_addr, config1 }/, "{bp_addr|config1}")
 				       gsub(/{ bp_len, config2 }/, "{bp_len|config2}")
 				       n = split($0, f, ", "); for (i = 1; i <= n; i++) print "E" e + 0 " " f[i]; e++ }
-	     /debug: record: perf_event_open / { match($0, /pid -?[0-9]+, cpu -?[0-9]+/)
-				       split(substr($0, RSTART, RLENGTH), p, /[ ,]+/)
-				       if (p[4] != cpu) { k = 0; cpu = p[4] }
-				       print "E" k++ + 0 " open pid " (p[2] == "-1" ? "-1" : "T") " cpu " p[4] }' \
+	     /debug: record: perf_event_open / { match($0, /pid -?[0-9]+, cpu -?[0-9]+ .event [0-9]+/)
+				       split(substr($0, RSTART, RLENGTH), p, /[ ,()]+/)
+				       print "E" p[6] " open pid " (p[2] == "-1" ? "-1" : "T") " cpu " p[4] }' \
 		"$TMP/u/err" | norm_attrs
 }
 # have_sched_switch as perf 6.1 sets it for the events it opened: a cpu-wide
@@ -212,7 +212,7 @@ if [ -n "$oracle" ]; then
 	spid=$!
 	for c in "workload|-e intel_pt//u -- true" "pid|-e intel_pt//u -p $spid" \
 		"tid|-e intel_pt//u -t $spid" "snapshot|-e intel_pt//u --snapshot -- true" \
-		"system-wide|-e intel_pt//u -a -- true" \
+		"system-wide|-e intel_pt//u -a -- true" "cpu|-e intel_pt//u -C 0 -- true" \
 		"no tsc|-e intel_pt/tsc=0/u -- true" "no tsc, -a|-e intel_pt/tsc=0/u -a -- true" \
 		"AUX area 64 KiB|-e intel_pt//u -m ,16 -- true" \
 		"unprivileged|-e intel_pt//u -- true"; do
