@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -23,10 +24,80 @@
 
 #include "record/pmu-internal.h"
 #include "record/record-internal.h"
+#include "targets.h"
 
 #define PT_PMU "intel_pt"
 
 static size_t aux_bytes(const struct prism_record *r);
+static uint64_t term_bits(const char *term);
+
+/* perf's dummy:u for intel_pt: user space, every record */
+static void dummy_u(struct perf_event_attr *a)
+{
+	a->type = PERF_TYPE_SOFTWARE;
+	a->size = sizeof(*a);
+	a->config = PERF_COUNT_SW_DUMMY;
+	a->sample_period = 1;
+	a->exclude_kernel = 1;
+	a->exclude_hv = 1;
+	a->exclude_guest = 1;
+}
+
+/* whether an event of every task may be opened on a CPU (root, or perf_event_paranoid) */
+static bool can_record_cpu_wide(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	dummy_u(&a);
+	a.context_switch = 1;
+	a.disabled = 1;
+	fd = (int)syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * How the decoder learns which thread runs on a CPU, as perf 6.1 chooses:
+ * only with timestamps in the trace (full trace or snapshot, the tsc term);
+ * a per-thread recording (a workload, -p, -t) adds a dummy:u of every task
+ * on each CPU with context switches (SWITCH_CPU_WIDE records, have_sched_switch
+ * 3) when it may, else the tracking event records the switches of the
+ * recorded threads (SWITCH, 2); a CPU-wide one (-a, -C) has the tracking
+ * event record them (SWITCH_CPU_WIDE, 3).
+ */
+static int add_switch_tracking(struct prism_record *r)
+{
+	struct prism_record_event ev = { .name = "dummy:u", .leader = -1, .user_period = true };
+	bool cpu_wide = r->o.system_wide || r->o.cpu_list;
+	int err;
+
+	r->sched_switch = 0;
+	if (!(r->ev[r->aux_ev].attr.config & term_bits("tsc")))
+		return 0; /* no timing: nothing to place the switches with */
+	if (cpu_wide || !can_record_cpu_wide()) {
+		r->sched_switch = cpu_wide ? 3 : 2;
+		return 0;
+	}
+	dummy_u(&ev.attr);
+	err = prism_record__add_event(r, &ev);
+	if (err)
+		return rec_error(r, "out of memory"), err;
+	r->switch_ev = (int)r->nr_ev - 1;
+	r->ev[r->switch_ev].cpu_wide = true;
+	r->sched_switch = 3;
+	return 0;
+}
+
+static const char *const switch_how[] = {
+	"none (no tsc in the trace)",
+	"",
+	"SWITCH records of the recorded threads, from the tracking event",
+	"SWITCH_CPU_WIDE records",
+};
 
 /* as perf: no more filters than the PMU's nr_addr_filters */
 static int filter_count(struct prism_record *r, const struct rec_event *e)
@@ -100,18 +171,88 @@ int rec_aux_prepare(struct prism_record *r)
 		       -EINVAL;
 	if (r->o.compress_level)
 		pr_debug("record: AUXTRACE records are written uncompressed (as perf does)");
+	err = add_switch_tracking(r);
+	if (err)
+		return err;
+	pr_debug("record: intel_pt have_sched_switch %d: %s%s", r->sched_switch,
+		 switch_how[r->sched_switch], r->switch_ev >= 0 ? " of a cpu-wide dummy:u" : "");
 	/* perf's tracking event for intel_pt: dummy:u, every record, last */
-	ev.attr.type = PERF_TYPE_SOFTWARE;
-	ev.attr.config = PERF_COUNT_SW_DUMMY;
-	ev.attr.sample_period = 1;
-	ev.attr.exclude_kernel = 1;
-	ev.attr.exclude_hv = 1;
-	ev.attr.exclude_guest = 1;
+	dummy_u(&ev.attr);
 	err = prism_record__add_event(r, &ev);
 	if (err)
 		return rec_error(r, "out of memory"), err;
 	r->track = (int)r->nr_ev - 1;
 	return 0;
+}
+
+/*
+ * perf 6.1: tasks move between CPUs, so with -C the side-band of every CPU
+ * is recorded (the tracking event on all CPUs) unless the trace is of the
+ * kernel only; the other events stay on the CPUs of -C.
+ */
+int rec_aux_targets(struct prism_record *r)
+{
+	size_t i, j, n;
+	int *all, err;
+
+	if (r->aux_ev < 0 || !r->o.cpu_list || r->ev[r->aux_ev].attr.exclude_user)
+		return 0;
+	err = prism_target_cpus(NULL, &all, &n, r->err, sizeof(r->err));
+	if (err)
+		return err;
+	r->cpu_sel = calloc(n, sizeof(*r->cpu_sel));
+	if (!r->cpu_sel) {
+		free(all);
+		return rec_error(r, "out of memory"), -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r->nr_cpus; j++)
+			r->cpu_sel[i] |= all[i] == r->cpus[j];
+	free(r->cpus);
+	r->cpus = all;
+	r->nr_cpus = n;
+	r->ev[r->track].all_cpus = true;
+	return 0;
+}
+
+void rec_aux_configure(struct prism_record *r)
+{
+	struct perf_event_attr *t;
+
+	if (r->aux_ev < 0)
+		return;
+	/* perf's: a wake-up each quarter of the AUX area in full-trace mode */
+	if (!r->o.aux_snapshot)
+		r->ev[r->aux_ev].attr.aux_watermark = (uint32_t)(aux_bytes(r) / 4);
+	t = &r->ev[r->track].attr;
+	if (r->per_cpu) {
+		size_t i;
+
+		/*
+		 * -a, -C: perf's tracking event is on from the open (the mmaps
+		 * and switches before the others start), and every event has
+		 * inherit set (perf's default; a CPU-wide event ignores it)
+		 */
+		t->disabled = 0;
+		t->enable_on_exec = 0;
+		for (i = 0; i < r->nr_ev; i++)
+			r->ev[i].attr.inherit = 1;
+	}
+	if (r->switch_ev >= 0) {
+		struct perf_event_attr *s = &r->ev[r->switch_ev].attr;
+
+		/* on from the open, as perf's: the switches before the exec too */
+		s->context_switch = 1;
+		s->disabled = 0;
+		s->enable_on_exec = 0;
+		s->sample_type |= PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU;
+		t->context_switch = 0; /* the cpu-wide event has them all */
+	} else if (r->sched_switch) {
+		/* perf's: the tracking event on from the open, with the switches */
+		t->context_switch = 1;
+		t->disabled = 0;
+		t->enable_on_exec = 0;
+	}
 }
 
 int rec_aux_fd(const struct prism_record *r, size_t c)
@@ -288,8 +429,7 @@ int rec_aux_info(struct prism_record *r)
 	info.cap_user_time_zero = pc->cap_user_time_zero;
 	info.tsc_bit = term_bits("tsc");
 	info.noretcomp_bit = term_bits("noretcomp");
-	/* context_switch on the tracking event: 3 = SWITCH_CPU_WIDE, 2 = SWITCH (perf's) */
-	info.have_sched_switch = r->per_cpu ? 3 : 2;
+	info.have_sched_switch = (uint64_t)r->sched_switch;
 	info.snapshot_mode = r->o.aux_snapshot;
 	info.per_cpu_mmaps = r->cpus[0] >= 0; /* a workload too: a buffer per CPU */
 	info.mtc_bit = term_bits("mtc");

@@ -24,6 +24,8 @@ struct rec_event {
 	bool tracepoint;
 	bool precise_max, weak_group; /* :P, :W (see prism_record_event) */
 	bool aux; /* intel_pt: writes the AUX area */
+	bool cpu_wide; /* opened once per CPU with pid -1 (intel_pt's switch event) */
+	bool all_cpus; /* on every CPU of cpus[], not only the cpu_sel ones */
 	uint64_t *ids; /* one per fd */
 	size_t nr_ids;
 	struct prism_evsel *evsel; /* for parsing its samples (record-stack.c), or NULL */
@@ -67,6 +69,7 @@ struct prism_record {
 	pid_t *threads; /* -1 alone for system-wide */
 	size_t nr_threads;
 	bool per_cpu;
+	bool *cpu_sel; /* NULL, or per cpus[]: a CPU of -C (intel_pt's side-band on all CPUs) */
 
 	int *fds; /* [ev][cpu][thread] */
 	size_t nr_fds;
@@ -83,6 +86,8 @@ struct prism_record {
 	volatile sig_atomic_t snap_req; /* prism_record__snapshot() asked */
 	int track; /* the tracking event (mmap, comm, task...): 0, or perf's dummy:u with intel_pt */
 	int aux_ev; /* the intel_pt event, or -1 */
+	int switch_ev; /* intel_pt: perf's cpu-wide dummy:u with context switches, or -1 */
+	int sched_switch; /* AUXTRACE_INFO's have_sched_switch (record-aux.c) */
 
 	struct prism_writer *w;
 	bool tp_mounted;
@@ -157,6 +162,10 @@ void rec_offcpu_free(struct prism_record *r);
 
 /* record-aux.c: the AUX area of intel_pt events */
 int rec_aux_prepare(struct prism_record *r); /* after the events are added */
+/* -C with intel_pt: the tracking event on every CPU (after the CPUs are known) */
+int rec_aux_targets(struct prism_record *r);
+/* the attr bits of perf's switch and tracking events for intel_pt (end of rec_configure) */
+void rec_aux_configure(struct prism_record *r);
 int rec_aux_mmap(struct prism_record *r, struct rec_ring *rg, size_t c);
 void rec_aux_unmap(struct rec_ring *rg);
 int rec_aux_info(struct prism_record *r); /* AUXTRACE_INFO and TIME_CONV, after the header */

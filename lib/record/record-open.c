@@ -12,7 +12,9 @@
 
 #include <prism/perf-open.h>
 
+#include "data/attr-print.h"
 #include "record/record-internal.h"
+#include <prism/strbuf.h>
 #include "targets.h"
 
 int rec_configure(struct prism_record *r);
@@ -41,6 +43,9 @@ static int setup_targets(struct prism_record *r)
 	if (err)
 		return err;
 	r->per_cpu = o->system_wide || o->cpu_list;
+	err = rec_aux_targets(r);
+	if (err)
+		return err;
 	if (r->per_cpu)
 		return add_thread(r, &cap, -1);
 	if (o->argv)
@@ -99,15 +104,15 @@ static int setup_targets(struct prism_record *r)
 static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int group_fd)
 {
 	struct rec_event *ev = &r->ev[e];
-	pid_t pid = r->threads[t];
+	pid_t pid = ev->cpu_wide ? -1 : r->threads[t];
 	int cpu = r->cpus[c];
 	int fd;
 
 	pr_debug("record: perf_event_open %s: type %u, config %#llx, config1 %#llx, config2 %#llx, "
-		 "sample_type %#llx, pid %d, cpu %d",
+		 "sample_type %#llx, pid %d, cpu %d (event %zu)",
 		 ev->name, ev->attr.type, (unsigned long long)ev->attr.config,
 		 (unsigned long long)ev->attr.config1, (unsigned long long)ev->attr.config2,
-		 (unsigned long long)ev->attr.sample_type, (int)pid, cpu);
+		 (unsigned long long)ev->attr.sample_type, (int)pid, cpu, e);
 	fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
 		size_t i;
@@ -208,6 +213,16 @@ int rec_open_events(struct prism_record *r)
 		if (!r->ev[e].ids)
 			return rec_error(r, "out of memory"), -ENOMEM;
 	}
+	for (e = 0; e < r->nr_ev; e++) {
+		/* -vv: the attrs as `perf evlist -v` prints them */
+		struct prism_attr_ext a = { .attr = r->ev[e].attr,
+					    .file_size = r->ev[e].attr.size };
+		struct prism_strbuf sb = STRBUF_INIT;
+
+		prism_attr__print_evlist(&a, r->ev[e].name, &sb);
+		pr_debug("record: attr %s", sb.buf ? sb.buf : "");
+		prism_strbuf_release(&sb);
+	}
 #define FD(e, c, t) r->fds[((e)*r->nr_cpus + (c)) * r->nr_threads + (t)]
 again:
 	for (c = 0; c < r->nr_cpus; c++) {
@@ -221,6 +236,10 @@ again:
 					group_fd = FD(leader, c, t);
 				if (leader != (int)e && group_fd < 0)
 					continue; /* leader's thread vanished */
+				if (ev->cpu_wide && t)
+					continue; /* once per CPU */
+				if (r->cpu_sel && !r->cpu_sel[c] && !ev->all_cpus)
+					continue; /* not a CPU of -C */
 				fd = open_one(r, e, c, t, group_fd);
 				if (fd == -ESRCH)
 					continue;

@@ -111,6 +111,7 @@ struct prism_record *prism_record__new(const struct prism_record_opts *opts)
 	r->stop_pipe[0] = r->stop_pipe[1] = -1;
 	r->kernel_dso = -1;
 	r->aux_ev = -1;
+	r->switch_ev = -1;
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
 	if (pipe2(r->stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		prism_record__free(r);
@@ -137,6 +138,7 @@ void prism_record__free(struct prism_record *r)
 	}
 	free(r->ev);
 	free(r->cpus);
+	free(r->cpu_sel);
 	free(r->threads);
 	rec_free_dsos(r);
 	prism_writer__free(r->w);
@@ -291,12 +293,12 @@ static void configure(struct prism_record *r)
 			a->comm_exec = 1;
 			a->task = 1;
 			a->mmap_data = o->data_addr;
-			/* intel_pt's decoder follows the tasks by their switches */
-			a->context_switch = o->switch_events || r->aux_ev >= 0;
+			a->context_switch = o->switch_events; /* (intel_pt: rec_aux_configure) */
 			a->namespaces = o->namespaces;
 			a->cgroup = o->all_cgroups;
 		}
 	}
+	rec_aux_configure(r);
 	r->trailer_type = r->ev[0].attr.sample_type;
 	/* (tracepoint samples of prism are left out by the kernel filters) */
 	if (r->per_cpu && !o->include_self && !o->include_self_sched)

@@ -144,6 +144,96 @@ prism record -e cpu-clock --filter 'filter main' -o "$TMP/pt.data" -- true >"$TM
 check "--filter after cpu-clock: neither a tracepoint nor intel_pt" \
 	grep -q 'neither a tracepoint nor intel_pt' "$TMP/err"
 
+# the events and attrs of a recording, perf's and prism's: a second tree
+# whose intel_pt is the software PMU (type 1, pt and tsc at config bits 0
+# and 3: config 9, a dummy) opens everywhere, so both open every event and
+# stop at the AUX area's mmap.  Left out of the comparison: prism's ring
+# wake-up (watermark, wakeup_watermark), perf's ksymbol/bpf_event, and
+# the exclude_guest prism's modifiers give every event (perf 6.1 here gives
+# it to its own dummy:u only).  User-space traces only: a kernel trace has
+# perf's text_poke dummy too, which prism does not open.
+sw=$TMP/swsys/bus/event_source/devices
+mkdir -p "$sw/intel_pt/format"
+for d in /sys/bus/event_source/devices/*; do
+	[ "$(basename "$d")" = intel_pt ] || ln -s "$(readlink -f "$d")" "$sw/$(basename "$d")"
+done
+echo 1 >"$sw/intel_pt/type"
+for t in pt:0 tsc:3 branch:0; do
+	echo "config:${t#*:}" >"$sw/intel_pt/format/${t%%:*}"
+done
+# one line per attr field and per open: "E<event> field: value", "E<event> open pid -1|T cpu N"
+norm_attrs() {
+	sed 's/{ \([a-z_0-9]*\), \([a-z_0-9]*\) }/{\1|\2}/g' |
+		grep -v -e ' watermark: ' -e 'wakeup_watermark' -e ' ksymbol: ' -e ' bpf_event: ' \
+			-e '^E0 exclude_guest: ' |
+		sort
+}
+perf_attrs() { # perf record -vv ARGS..., as user $RUNAS (root when empty)
+	unshare -m sh -c "mount --bind '$sw' /sys/bus/event_source/devices &&
+		${RUNAS:+setpriv --reuid=$RUNAS --regid=$RUNAS --clear-groups} \
+		perf record -vv $* -o '$TMP/u/perf.data'" 2>&1 |
+		awk '/^perf_event_attr:/ { e++; inb = 1; next }
+		     /^-----/ { inb = 0; next }
+		     inb && /^  / { l = substr($0, 3); match(l, /  +/)
+				    print "E" e - 1 " " substr(l, 1, RSTART - 1) ": " substr(l, RSTART + RLENGTH) }
+		     /^sys_perf_event_open: pid/ { print "E" e - 1 " open pid " ($3 == "-1" ? "-1" : "T") " cpu " $5 }' |
+		norm_attrs
+}
+prism_attrs() { # prism -vv record ARGS...: its "attr" and "perf_event_open" debug lines
+	${RUNAS:+setpriv --reuid=$RUNAS --regid=$RUNAS --clear-groups} \
+		env PRISM_SYSFS="$TMP/swsys" "$PRISM_BIN" -vv record "$@" -o "$TMP/u/pt.data" 2>"$TMP/u/err" >/dev/null
+	awk '/debug: record: attr / { sub(/.*debug: record: attr [^ ]*: type:/, "type:")
+				       gsub(/{ sample_period, sample_freq }/, "{sample_period|sample_freq}")
+				       gsub(/{ wakeup_events, wakeup_watermark }/, "{wakeup_events|wakeup_watermark}")
+				       gsub(/{ bp_addr, config1 }/, "{bp_addr|config1}")
+				       gsub(/{ bp_len, config2 }/, "{bp_len|config2}")
+				       n = split($0, f, ", "); for (i = 1; i <= n; i++) print "E" e + 0 " " f[i]; e++ }
+	     /debug: record: perf_event_open / { match($0, /pid -?[0-9]+, cpu -?[0-9]+ .event [0-9]+/)
+				       split(substr($0, RSTART, RLENGTH), p, /[ ,()]+/)
+				       print "E" p[6] " open pid " (p[2] == "-1" ? "-1" : "T") " cpu " p[4] }' \
+		"$TMP/u/err" | norm_attrs
+}
+# have_sched_switch as perf 6.1 sets it for the events it opened: a cpu-wide
+# dummy with context_switch: 3; else the tracking event's switches: 3 for
+# -a/-C, 2 per thread; no switches: 0
+perf_sched_switch() { # $1: the normalized attrs, $2: 1 when CPU-wide
+	if grep -q '^E1 context_switch: 1' "$1" && grep -q '^E1 open pid -1' "$1" &&
+		[ "$(grep -c '^E[0-9]* open' "$1")" -gt "$(grep -c '^E1 open' "$1")" ] && [ -z "$2" ]; then
+		echo 3
+	elif grep -q 'context_switch: 1' "$1"; then
+		[ -n "$2" ] && echo 3 || echo 2
+	else
+		echo 0
+	fi
+}
+mkdir -p "$TMP/u" && chmod 711 "$TMP" && chmod 777 "$TMP/u"
+if [ -n "$oracle" ]; then
+	sleep 30 &
+	spid=$!
+	for c in "workload|-e intel_pt//u -- true" "pid|-e intel_pt//u -p $spid" \
+		"tid|-e intel_pt//u -t $spid" "snapshot|-e intel_pt//u --snapshot -- true" \
+		"system-wide|-e intel_pt//u -a -- true" "cpu|-e intel_pt//u -C 0 -- true" \
+		"no tsc|-e intel_pt/tsc=0/u -- true" "no tsc, -a|-e intel_pt/tsc=0/u -a -- true" \
+		"AUX area 64 KiB|-e intel_pt//u -m ,16 -- true" \
+		"unprivileged|-e intel_pt//u -- true"; do
+		name=${c%%|*} args=${c#*|} RUNAS=
+		# not root: the cpu-wide event only as perf_event_paranoid allows
+		case $name in unprivileged*) RUNAS=65534 ;; esac
+		perf_attrs $args >"$TMP/perf.attrs"
+		# shellcheck disable=SC2086
+		prism_attrs $args >"$TMP/pt.attrs"
+		check "$name: perf opens intel_pt, dummies" grep -q '^E1 type: 1' "$TMP/perf.attrs"
+		check "$name: prism stops at the AUX area's mmap" grep -q 'cannot map the .* AUX area' "$TMP/u/err"
+		check "$name: the events, attrs and opens of perf" diff "$TMP/perf.attrs" "$TMP/pt.attrs"
+		wide=
+		case $args in *-a*|*-C*) wide=1 ;; esac
+		want=$(perf_sched_switch "$TMP/perf.attrs" "$wide")
+		check "$name: have_sched_switch $want, as perf's" \
+			grep -q "have_sched_switch $want:" "$TMP/u/err"
+	done
+	kill "$spid"
+fi
+
 # a tree without intel_pt: the refusal, as on this machine
 rm -rf "$pt"
 prism record -e intel_pt//u -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
