@@ -89,3 +89,4 @@ bool in_list(const struct strlist *l, const char *s)
 			return true;
 	return false;
 }
+

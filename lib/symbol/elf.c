@@ -177,74 +177,7 @@ static int load_symtab(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, struct symtab 
 }
 
 /*
- * The symbols loaded before the PLT's that may cover its entries the way
- * perf sizes them: the last one starting before the section and those
- * starting in it, by address.  An entry is covered when the last of them
- * starting at or before it is zero-size (perf stretches it to the next of
- * those symbols before it adds the PLT's) or reaches past it; perf's
- * lookup then finds that symbol, not the PLT entry inside it (perf 6.1
- * names a sample in the PLT of a program with a symbol table
- * "_init+0x40").
- */
-struct cover_sym {
-	uint64_t start, end;
-	bool zero_size;
-};
-
-struct plt_cover {
-	struct cover_sym *v; /* copies: adding the PLT's symbols moves the table */
-	size_t nr, next;
-	struct cover_sym cur;
-	bool has_cur;
-};
-
-static int cmp_cover(const void *pa, const void *pb)
-{
-	const struct cover_sym *a = pa, *b = pb;
-
-	return a->start < b->start ? -1 : a->start > b->start;
-}
-
-static int plt_cover_init(struct plt_cover *c, const struct symtab *t, uint64_t lo, uint64_t hi)
-{
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < t->nr; i++) {
-		const struct sym *y = &t->syms[i];
-		struct cover_sym cs = { y->start, y->end, y->zero_size };
-
-		if (y->start < lo) {
-			if (!c->has_cur || y->start > c->cur.start)
-				c->cur = cs;
-			c->has_cur = true;
-		} else if (y->start < hi) {
-			struct cover_sym *v = prism_reallocarray(c->v, c->nr + 1, sizeof(*v));
-
-			if (!v)
-				return -ENOMEM;
-			c->v = v;
-			c->v[c->nr++] = cs;
-		}
-	}
-	if (c->nr > 1)
-		qsort(c->v, c->nr, sizeof(*c->v), cmp_cover);
-	return 0;
-}
-
-/* whether the entry at @addr is covered (the entries are asked in address order) */
-static bool plt_covered(struct plt_cover *c, uint64_t addr)
-{
-	while (c->next < c->nr && c->v[c->next].start <= addr) {
-		c->cur = c->v[c->next++];
-		c->has_cur = true;
-	}
-	return c->has_cur && (c->cur.zero_size || c->cur.end > addr);
-}
-
-/*
- * PLT entries get "<name>@plt" symbols, as perf and objdump show them,
- * where no symbol of the file covers them (plt_covered()).
+ * PLT entries get "<name>@plt" symbols, as perf and objdump show them.
  * Note: x86-64 with IBT has the real stubs in .plt.sec (no header entry);
  * otherwise .plt starts with one 16-byte header entry.
  */
@@ -254,9 +187,7 @@ static int load_plt(Elf *e, struct symtab *t)
 	Elf_Scn *plt, *rela, *dyn;
 	Elf_Data *rd, *dd;
 	uint64_t entsize = 16, addr;
-	struct plt_cover cover;
 	size_t i, n;
-	int err = 0;
 	char buf[512];
 
 	plt = find_section(e, ".plt.sec", &plt_sh);
@@ -281,19 +212,14 @@ static int load_plt(Elf *e, struct symtab *t)
 	if (!rd || !dd)
 		return 0;
 	n = rela_sh.sh_size / rela_sh.sh_entsize;
-	if (plt_cover_init(&cover, t, plt_sh.sh_addr, plt_sh.sh_addr + plt_sh.sh_size)) {
-		free(cover.v);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n && !err; i++, addr += entsize) {
+	for (i = 0; i < n; i++, addr += entsize) {
 		GElf_Rela r;
 		GElf_Sym s;
 		const char *name;
+		int err;
 
 		if (!span_ok(addr, entsize, plt_sh.sh_addr, plt_sh.sh_size))
 			break;
-		if (plt_covered(&cover, addr))
-			continue;
 		if (!gelf_getrela(rd, (int)i, &r))
 			continue;
 		if (!gelf_getsym(dd, GELF_R_SYM(r.r_info), &s))
@@ -302,9 +228,10 @@ static int load_plt(Elf *e, struct symtab *t)
 		/* IRELATIVE slots have no symbol: perf names them "@plt" */
 		snprintf(buf, sizeof(buf), "%s@plt", name ? name : "");
 		err = symtab__add(t, addr, entsize, buf, STB_GLOBAL, true);
+		if (err)
+			return err;
 	}
-	free(cover.v);
-	return err;
+	return 0;
 }
 
 int elf__load_syms(const char *path, struct symtab *t, bool syms, bool plt, bool *has_symtab)

@@ -2,8 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Live: perf records (1) a workload profile - sh running tests/workloads/
 # report-split as a PIE and as -no-pie builds, unstripped, stripped to
-# .dynsym (-rdynamic) and stripped of all symbols, and a loop through the
-# PLT (tests/workloads/plt-spin) - and (2) a system-wide
+# .dynsym (-rdynamic) and stripped of all symbols - and (2) a system-wide
 # -g profile of the same; prism report gives perf's rows for every --sort key
 # perf accepts here and pairs of them (rows in perf's order, names, tid:comm
 # labels, CPU numbers, unresolved addresses in perf's map-relative form;
@@ -25,14 +24,10 @@ build() { # NAME CFLAGS... : a variant of the workload
 }
 build pie -g && build nopie -g -no-pie && build nopie-dyn -no-pie -rdynamic &&
 	build nopie-strip -O2 -no-pie || skip "cannot build the workload variants"
-# a third of its samples in the PLT, which perf names as the symbol before it
-cc -O1 -fno-builtin -g -o plt "$PRISM_SRC/tests/workloads/plt-spin.c" ||
-	skip "cannot build the PLT workload"
 strip -s nopie-dyn nopie-strip
 check "nopie is ET_EXEC" test "$(od -An -j16 -N2 -tu2 nopie | tr -d ' ')" = 2
 cat >run.sh <<'SH'
 for v in pie nopie nopie-dyn nopie-strip; do ./$v 150; done
-./plt 30
 SH
 perf record -q -g -F 1999 -e cpu-clock -o wl.data -- sh run.sh >/dev/null 2>rec.err ||
 	skip "perf record failed: $(head -1 rec.err)"
@@ -76,8 +71,6 @@ for v in pie nopie nopie-dyn; do
 done
 grep_q "^ [0-9.]+% nopie-strip nopie-strip \[\.\] 0x0000000000001[0-9a-f]{3}$" \
 	<(rows prism wl.data comm,dso,sym)
-# the PLT stub's samples: under _init (perf's name), a row of their own
-grep_q "^ [0-9.]+% plt plt \[\.\] _init$" <(rows prism wl.data comm,dso,sym)
 
 perf script -i wl.data >want 2>/dev/null
 prism script -i wl.data >got 2>err
