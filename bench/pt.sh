@@ -7,6 +7,8 @@
 #
 #   prism script --itrace=b   vs  perf script --itrace=b   (every branch, 3.5 per trace byte)
 #   prism script -D           vs  perf report -D           (every packet)
+#   prism script --itrace=i100us, --itrace=i1000i vs perf's (periods: perf skips
+#                             ahead between samples; prism walks blocks)
 #
 # Each command runs $REPS times, interleaved; the table shows the median
 # wall and CPU time, the largest peak RSS, and packets (trace bytes) per
@@ -43,18 +45,26 @@ if [ ! -s "$F" ]; then
 fi
 bytes=$(stat -c %s "$F")
 
-keys=(pb fb pd fd)
+keys=(pb fb pd fd pu fu pn fn)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
 label[pd]="prism script -D"
 label[fd]="perf report -D"
+label[pu]="prism script --itrace=i100us"
+label[fu]="perf script --itrace=i100us"
+label[pn]="prism script --itrace=i1000i"
+label[fn]="perf script --itrace=i1000i"
 cat "$F" >/dev/null
 for ((r = 0; r < REPS; r++)); do
 	rss_run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
 	rss_run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
 	rss_run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
 	rss_run fd /dev/null "$PERF" report -D -i "$F" || exit 1
+	rss_run pu "$tmp/prism.u" "$PRISM" script -i "$F" --itrace=i100us || exit 1
+	rss_run fu "$tmp/perf.u" "$PERF" script -i "$F" --itrace=i100us || exit 1
+	rss_run pn "$tmp/prism.n" "$PRISM" script -i "$F" --itrace=i1000i || exit 1
+	rss_run fn "$tmp/perf.n" "$PERF" script -i "$F" --itrace=i1000i || exit 1
 done
 
 bench_summary "${keys[@]}"
@@ -76,9 +86,15 @@ echo "--itrace=b: prism $(ratio "${wall[fb]}" "${wall[pb]}")x faster than perf (
 	"$(ratio "${cpu[fb]}" "${cpu[pb]}")x (cpu), RSS $(ratio "${rss[pb]}" "${rss[fb]}")x perf's"
 echo "-D:         prism $(ratio "${wall[fd]}" "${wall[pd]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fd]}" "${cpu[pd]}")x (cpu), RSS $(ratio "${rss[pd]}" "${rss[fd]}")x perf's"
-if cmp -s "$tmp/prism.b" "$tmp/perf.b"; then
-	echo "--itrace=b output: identical ($(wc -l <"$tmp/perf.b") lines)"
-else
-	echo "--itrace=b output: DIFFERS (prism $(wc -l <"$tmp/prism.b"), perf $(wc -l <"$tmp/perf.b") lines)"
-fi
+echo "i100us:      prism $(ratio "${wall[fu]}" "${wall[pu]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fu]}" "${cpu[pu]}")x (cpu), RSS $(ratio "${rss[pu]}" "${rss[fu]}")x perf's"
+echo "i1000i:      prism $(ratio "${wall[fn]}" "${wall[pn]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fn]}" "${cpu[pn]}")x (cpu), RSS $(ratio "${rss[pn]}" "${rss[fn]}")x perf's"
+for o in b u n; do
+	if cmp -s "$tmp/prism.$o" "$tmp/perf.$o"; then
+		echo "--itrace output ($o): identical ($(wc -l <"$tmp/perf.$o") lines)"
+	else
+		echo "--itrace output ($o): DIFFERS (prism $(wc -l <"$tmp/prism.$o"), perf $(wc -l <"$tmp/perf.$o") lines)"
+	fi
+done
 exit 0

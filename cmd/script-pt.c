@@ -43,7 +43,9 @@ struct spt {
 	struct prism_tasks *tasks;
 	struct prism_pt_decoder_opts o;
 	struct prism_pt_decoder *d;
-	bool have_info, flags, cpu, warned_type;
+	bool have_info, cpu, warned_type;
+	const struct pt_fields *f; /* -F */
+	struct script_pt_insn si;
 	int width;
 	char mods[8];
 	uint64_t nr_errors;
@@ -208,7 +210,8 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 static void put_head(struct spt *p, const struct prism_pt_item *it)
 {
 	struct prism_strbuf *sb = &p->line;
-	uint64_t us = it->time / 1000;
+	/* perf's time: in us, in ns with --insn-trace */
+	uint64_t us = p->f->ns ? it->time : it->time / 1000;
 	const char *comm;
 	char name[32];
 
@@ -222,12 +225,18 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 	prism_strbuf_addf(&p->head, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
 	if (p->cpu)
 		prism_strbuf_addf(&p->head, "[%03u] ", it->cpu);
-	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit) && p->f->ns)
+		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%09" PRIu64 ": ", us / 1000000000,
+				  us % 1000000000);
+	else if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
 		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%06" PRIu64 ": ", us / 1000000,
 				  us % 1000000);
 	snprintf(name, sizeof(name), "%s%s",
 		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
-	prism_strbuf_addf(&p->head, "%10" PRIu64 " %*s: ", it->period, p->width, name);
+	if (!p->f->no_period)
+		prism_strbuf_addf(&p->head, "%10" PRIu64 " ", it->period);
+	if (!p->f->no_event)
+		prism_strbuf_addf(&p->head, "%*s: ", p->width, name);
 	p->head_tid = it->tid;
 	p->head_cpu = it->cpu;
 	p->head_us = us;
@@ -258,7 +267,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
 	} else {
 		put_head(p, it);
-		if (p->flags) {
+		if (p->f->flags) {
 			size_t at = sb->len;
 
 			prism_strbuf_addstr(sb, "  ");
@@ -268,10 +277,11 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 			prism_strbuf_addch(sb, ' ');
 		}
 		put_addr(p, it, it->ip);
-		if (it->kind == PRISM_PT_BRANCH) {
+		if (it->kind == PRISM_PT_BRANCH && !p->f->no_addr) {
 			prism_strbuf_addstr(sb, " =>");
 			put_addr(p, it, it->addr);
 		}
+		script_pt_insn_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
 	}
 	if (sb->len >= 65536) {
@@ -293,7 +303,7 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 }
 
 static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input,
+		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input,
 		  pt_sample_fn *fn, void *fn_ctx)
 {
 	/* static: the address cache is big for a stack */
@@ -311,7 +321,12 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.s = s;
 	p.sy = sy;
 	p.tasks = tasks;
-	p.flags = flags;
+	p.f = f;
+	if (script_pt_insn_init(&p.si, f, sy)) {
+		error("-F disasm needs libcapstone: this prism was built without it");
+		hint("%s", prism_feature_hint(PRISM_FEATURE_LIBCAPSTONE));
+		return 1;
+	}
 	p.fn = fn;
 	p.fn_ctx = fn_ctx;
 	prism_strbuf_init(&p.line);
@@ -357,6 +372,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	}
 out:
 	prism_pt_decoder__free(p.d);
+	script_pt_insn_release(&p.si);
 	prism_strbuf_release(&p.line);
 	prism_strbuf_release(&p.head);
 	for (i = 0; i < NR_CACHE; i++)
@@ -365,13 +381,15 @@ out:
 }
 
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input)
+		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input)
 {
-	return decode(s, sy, tasks, itrace, flags, input, NULL, NULL);
+	return decode(s, sy, tasks, itrace, f, input, NULL, NULL);
 }
 
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx)
 {
-	return decode(s, sy, tasks, itrace, false, input, fn, ctx);
+	static const struct pt_fields none;
+
+	return decode(s, sy, tasks, itrace, &none, input, fn, ctx);
 }

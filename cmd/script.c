@@ -821,6 +821,16 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 	return 0;
 }
 
+static int opt_insn_trace(const struct option_def *opt, const char *arg)
+{
+	if (strcmp(arg, "raw") && strcmp(arg, "disasm")) {
+		error("--insn-trace=%s: expected raw or disasm", arg);
+		return -1;
+	}
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
@@ -829,6 +839,9 @@ int cmd_script(int argc, const char **argv)
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
 	struct prism_itrace it;
+	struct pt_fields ptf = { 0 };
+	const char *insn_trace = NULL, *dis_style = NULL;
+	char bad_field[64];
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
 	struct prism_symbols_opts so = { 0 };
 	struct path_map map_path = { 0 };
@@ -858,7 +871,16 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
-			   "b branches, c calls, r returns, e errors (-F +flags only)"),
+			   "b branches, c calls, r returns, e errors; -F takes +flags, +insn, "
+			   "+insnlen, +disasm, -event, -period"),
+		OPT_CALLBACK_OPTARG(
+			0, "insn-trace", &insn_trace, "raw|disasm",
+			"every instruction of the Intel PT trace, with its bytes (raw) or "
+			"its disassembly (disasm, libcapstone), times in ns: perf's "
+			"--itrace=i0ns -F +insn,-event,-period",
+			opt_insn_trace, "raw"),
+		OPT_STRING('M', "disassembler-style", &dis_style, "att|intel",
+			   "syntax of -F +disasm (default att, as perf script)"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",
@@ -883,14 +905,32 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
 	if (sc.max_stack < 0)
 		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
+	if (insn_trace && itrace)
+		usage_error(usage, opts, "--insn-trace decodes every instruction: drop --itrace");
+	if (insn_trace) { /* perf 6.1: --itrace=i0ns -F +insn,-event,-period --ns */
+		itrace = "i1ie"; /* perf 6.1 shows the errors too */
+		ptf.insn = !strcmp(insn_trace, "raw");
+		ptf.disasm = !ptf.insn;
+		ptf.no_event = ptf.no_period = ptf.ns = ptf.no_addr = ptf.set = true;
+	}
+	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel"))
+		usage_error(usage, opts, "--disassembler-style %s: expected att or intel",
+			    dis_style);
+	ptf.syntax = dis_style && !strcmp(dis_style, "intel") ? PRISM_DISASM_INTEL :
+								PRISM_DISASM_ATT;
 	if (itrace && prism_itrace__parse(itrace, &it, &bad))
 		usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows", itrace,
 			    *bad);
 	if (itrace && script_itrace_unsupported(&it))
 		usage_error(usage, opts, "--itrace %s: %s", itrace, script_itrace_unsupported(&it));
-	if (itrace && ((fields && strcmp(fields, "+flags")) || csv || json || dump))
-		usage_error(usage, opts,
-			    "--itrace prints perf's layout: only -F +flags goes with it");
+	if (itrace && (csv || json || dump))
+		usage_error(usage, opts, "--itrace prints perf's layout: no --csv, --json or -D");
+	if (itrace && script_pt_fields(fields, &ptf, bad_field, sizeof(bad_field)))
+		usage_error(
+			usage, opts,
+			"-F %s: %s is not a field of --itrace samples (+flags, +insn, +insnlen, "
+			"+disasm, -event, -period)",
+			fields, bad_field);
 	if (!itrace && fields && parse_fields(&sc, fields)) {
 		free(map_path.v);
 		return EXIT_USAGE;
@@ -923,7 +963,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (itrace) {
-		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, fields != NULL, input);
+		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, &ptf, input);
 		goto out;
 	}
 	if (dump) {

@@ -5,8 +5,10 @@
 #ifndef PRISM_CMD_SCRIPT_H
 #define PRISM_CMD_SCRIPT_H
 
+#include <prism/disasm.h>
 #include <prism/event.h>
 #include <prism/strbuf.h>
+#include <prism/symbol.h>
 
 struct prism_session;
 struct prism_evsel;
@@ -87,8 +89,9 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 struct prism_itrace;
 struct prism_tasks;
 struct prism_symbols;
+struct pt_fields;
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, bool flags, const char *input);
+		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input);
 /* why prism cannot do these --itrace options, or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
 /*
@@ -99,5 +102,35 @@ struct prism_pt_item;
 typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx);
+
+/* -F with --itrace (cmd/script-insn.c): what perf 6.1 changes in its Intel PT lines */
+struct pt_fields {
+	bool set; /* -F was given */
+	bool flags, insn, insnlen, disasm; /* +flags ... */
+	bool no_event, no_period; /* -event, -period */
+	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
+	bool ns; /* times with 9 decimals (--insn-trace) */
+	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
+};
+/*
+ * the -F list (each field with its sign: +flags,+insn,+insnlen,+disasm,
+ * -event,-period) added to @f; -EINVAL with the bad field in @bad
+ */
+int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len);
+/* the instruction fields at the end of a sample's line */
+struct script_pt_insn {
+	const struct pt_fields *f;
+	struct prism_symbols *sy;
+	struct prism_disasm *dis;
+	struct prism_strbuf tmp;
+	struct prism_frame fr;
+};
+/* 0, or -errno / -PRISM_E_UNSUPPORTED (disasm without libcapstone) */
+int script_pt_insn_init(struct script_pt_insn *si, const struct pt_fields *f,
+			struct prism_symbols *sy);
+void script_pt_insn_release(struct script_pt_insn *si);
+/* " ilen: N", " insn: bytes", "\t\tdisassembly" as the fields ask */
+void script_pt_insn_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+			struct prism_strbuf *sb);
 
 #endif /* PRISM_CMD_SCRIPT_H */

@@ -158,6 +158,10 @@ struct prism_pt_item {
 	uint64_t period; /* instructions: the count the sample stands for */
 	int code; /* error: perf's code (7 overflow, 8 lost data, ...) */
 	const char *msg; /* error: perf's message */
+	/* the instruction at ip (branch: the branch; insn: it): its bytes; 0 = not known */
+	uint8_t insn_len;
+	bool insn_32bit; /* decoded as 32-bit code */
+	uint8_t insn[15];
 };
 
 struct prism_symbols;

@@ -130,6 +130,16 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 		it->addr = to;
 		it->flags = flags;
 		it->period = 1;
+		/*
+		 * the branch instruction's bytes (perf has none for asynchronous
+		 * ones); a trace start has the last branch's, as perf's
+		 */
+		if ((from ? from == q->pend_from : flags == PRISM_PT_FL_TRACE_BEGIN) &&
+		    !(flags & PRISM_PT_FL_ASYNC)) {
+			it->insn_len = q->pend_size;
+			it->insn_32bit = q->pend_32bit;
+			memcpy(it->insn, q->pend_raw, sizeof(it->insn));
+		}
 	}
 }
 
@@ -196,6 +206,9 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				it->ip = insn->ip;
 				it->period = q->insn_count;
 				it->flags = class_flags(insn->iclass);
+				it->insn_len = insn->size;
+				it->insn_32bit = insn->mode != ptem_64bit;
+				memcpy(it->insn, insn->raw, sizeof(it->insn));
 				q->last_insn = it;
 			}
 			q->insn_count = 0;
@@ -206,6 +219,9 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend = true;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
+		q->pend_size = insn->size;
+		q->pend_32bit = insn->mode != ptem_64bit;
+		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
 	}
 }
 
@@ -251,6 +267,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			branch(q, q->pend_from, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;

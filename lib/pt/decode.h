@@ -64,6 +64,8 @@ struct queue {
 	bool pend;
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
+	uint8_t pend_raw[15], pend_size; /* the pending branch's bytes */
+	bool pend_32bit;
 	uint64_t insn_count;
 	/*
 	 * periods in ticks, as perf counts them: the TSC of the last timing
