@@ -50,7 +50,8 @@ int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t ba
 	strcpy(buf, list);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < PRISM_ARRAY_SIZE(pt_field_names); i++)
-			if (tok[0] == pt_field_names[i].sign && !strcmp(tok + 1, pt_field_names[i].name))
+			if (tok[0] == pt_field_names[i].sign &&
+			    !strcmp(tok + 1, pt_field_names[i].name))
 				break;
 		if (i == PRISM_ARRAY_SIZE(pt_field_names)) {
 			snprintf(bad, bad_len, "'%s'", tok);

@@ -37,7 +37,7 @@ void pt_update_time(struct queue *q)
 	uint64_t tsc;
 	uint32_t lm, lc;
 
-	if (pt_insn_time(q->dec, &tsc, &lm, &lc) < 0)
+	if (pt_dec_time(q, &tsc, &lm, &lc) < 0)
 		return;
 	if (!q->pkt || !q->synced_time) /* else the packets say when */
 		pt_set_ticks(q, tsc);
@@ -83,7 +83,7 @@ void pt_scan_packets(struct queue *q)
 	uint64_t off, pos, units = 0, before = 0;
 	bool tsc = false;
 
-	if (!q->pkt || pt_insn_get_offset(q->dec, &off) < 0)
+	if (!q->pkt || pt_dec_offset(q, &off) < 0)
 		return;
 	if (off != q->pkt_off) {
 		if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)

@@ -56,6 +56,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
+	d->blocks = pt_blocks_fit(d) && !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -68,6 +69,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		return;
 	for (i = 0; i < d->nr_qs; i++) {
 		pt_insn_free_decoder(d->qs[i].dec);
+		pt_block_free(&d->qs[i]);
 		pt_pkt_free_decoder(d->qs[i].pkt);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
@@ -84,6 +86,8 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		free(d->files[i].path);
 	}
 	free(d->files);
+	pt_iscache_free(d->iscache);
+	free(d->brc);
 	free(d->sw);
 	free(d->nr_sw);
 	free(d->qs);
@@ -300,17 +304,29 @@ static int queue_start(struct queue *q)
 		cfg.cpuid_0x15_eax = (uint32_t)i->tsc_ctc_d;
 		cfg.cpuid_0x15_ebx = (uint32_t)i->tsc_ctc_n;
 	}
-	q->dec = pt_insn_alloc_decoder(&cfg);
-	if (!q->dec)
+	if (!q->d->iscache)
+		q->d->iscache = pt_iscache_alloc(NULL);
+	q->img = pt_image_alloc(NULL);
+	if (!q->img)
 		return -ENOMEM;
+	pt_image_set_callback(q->img, pt_read_code, q);
+	q->img_pid = q->pid;
+	if (q->d->blocks) {
+		int err = pt_block_start(q, &cfg);
+
+		if (err)
+			return err;
+	} else {
+		q->dec = pt_insn_alloc_decoder(&cfg);
+		if (!q->dec)
+			return -ENOMEM;
+		pt_insn_set_image(q->dec, q->img);
+	}
 	if (q->d->period_ticks) {
 		q->pkt = pt_pkt_alloc_decoder(&cfg);
 		if (!q->pkt)
 			return -ENOMEM;
 	}
-	q->img = pt_insn_get_image(q->dec);
-	pt_image_set_callback(q->img, pt_read_code, q);
-	q->img = NULL; /* the decoder's own */
 	return 0;
 }
 
@@ -394,6 +410,7 @@ static int queue_step(struct queue *q)
 		}
 		if (st >= 0) {
 			memset(&insn, 0, sizeof(insn));
+			pt_image_follow_pid(q);
 			st = pt_insn_next(q->dec, &insn, sizeof(insn));
 			if (st >= 0) {
 				uint64_t off = 0;
@@ -430,6 +447,42 @@ static int queue_step(struct queue *q)
 	return 0;
 }
 
+/* for decode-block.c */
+struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind)
+{
+	return push(q, kind);
+}
+
+void pt_on_insn(struct queue *q, const struct pt_insn *insn)
+{
+	on_insn(q, insn);
+}
+
+void pt_on_event(struct queue *q, const struct pt_event *ev)
+{
+	on_event(q, ev);
+}
+
+void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
+{
+	branch(q, from, to, flags);
+}
+
+void pt_push_error(struct queue *q, int code, uint64_t ip)
+{
+	error(q, code, ip);
+}
+
+void pt_release(struct queue *q, uint64_t off)
+{
+	release(q, off);
+}
+
+int pt_lib_error_code(int err)
+{
+	return lib_error_code(err);
+}
+
 int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			  int (*fn)(void *ctx, const struct prism_pt_item *it), void *ctx)
 {
@@ -458,7 +511,10 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		for (i = 0; i < d->nr_qs; i++) {
 			struct queue *q = &d->qs[i];
 
-			queue_step(q);
+			if (q->blk)
+				pt_block_step(q);
+			else
+				queue_step(q);
 			if (q->done && q->map) { /* its decoders do not read it again */
 				munmap(q->map, q->len);
 				q->map = NULL;
