@@ -58,8 +58,14 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 {
 	struct pt_config c = *cfg;
 
-	c.flags.variant.block.end_on_call = 1;
-	c.flags.variant.block.end_on_jump = 1;
+	/*
+	 * a block to each branch where branches are sampled or walks in ticks
+	 * end at them; else on through direct calls and jumps
+	 */
+	if (q->d->o.itrace.branches || q->d->period_ticks) {
+		c.flags.variant.block.end_on_call = 1;
+		c.flags.variant.block.end_on_jump = 1;
+	}
 	q->blk = pt_blk_alloc_decoder(&c);
 	if (!q->blk)
 		return -ENOMEM;
@@ -166,9 +172,9 @@ static bool steps_without_trace(struct queue *q, uint64_t ip, enum pt_exec_mode 
 }
 
 /*
- * The first @n instructions of @blk (none of them a branch), as
- * decode.c's on_insn takes them: the pending branch goes to the first; each
- * is counted; only a sample's instruction is decoded.  Return: false when
+ * The first @n instructions of @blk (none of them a branch that ends walks
+ * or is sampled), as decode.c's on_insn takes them: the pending branch goes
+ * to the first; each is counted; only a sample's instruction is decoded.  Return: false when
  * the loop guard stopped the queue.
  */
 static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
@@ -178,6 +184,17 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 	struct prism_pt_item *it;
 	struct pt_insn insn;
 
+	/* no sample in this run: counted at once */
+	if (n && !q->pend && q->stall_n + n <= MAX_LOOPS &&
+	    (!o->instructions ||
+	     (q->d->period_ticks ? pt_ticks_skip(q, n) : q->insn_count + n < o->period))) {
+		q->last_insn = NULL;
+		q->pend_flags = 0;
+		q->stall_n += n;
+		if (o->instructions)
+			q->insn_count += n;
+		return true;
+	}
 	for (i = 0; i < n; i++) {
 		bool due = false;
 
@@ -190,7 +207,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		q->pend_flags = 0;
 		if (o->instructions) {
 			q->insn_count++;
-			due = q->d->period_ticks ? pt_ticks_due(q, false) : q->insn_count >= o->period;
+			due = q->d->period_ticks ? pt_ticks_due(q, false) :
+						   q->insn_count >= o->period;
 		}
 		if (due) {
 			it = pt_push(q, PRISM_PT_INSN);
@@ -201,6 +219,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 				}
 				it->ip = insn.ip;
 				it->period = q->insn_count;
+				it->flags = pt_class_flags(insn.iclass);
 				it->insn_len = insn.size;
 				it->insn_32bit = insn.mode != ptem_64bit;
 				memcpy(it->insn, insn.raw, sizeof(it->insn));
@@ -221,15 +240,38 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 	return true;
 }
 
-/* the last instruction of @blk, as the instruction decoder gives it */
+/* whether the next instruction counted in ticks may be sampled */
+static bool ticks_may_be_due(const struct queue *q)
+{
+	return !q->in_walk || (q->walk_max && q->walk_n + 1 >= q->walk_max);
+}
+
+/* classes whose bytes tell whether they take a packet (decode-time.c's takes_packet) */
+static bool reads_packet_class(enum pt_insn_class c)
+{
+	return c == ptic_call || c == ptic_jump || c == ptic_error;
+}
+
+/*
+ * The last instruction of @blk, as the instruction decoder gives it; its
+ * bytes, size and class only where something uses them: branches, ticks,
+ * or a sample of it.
+ */
 static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_insn *insn)
 {
-	const struct br_insn *b = br_insn(q, blk->end_ip, blk->mode);
+	const struct prism_itrace *o = &q->d->o.itrace;
+	const struct br_insn *b = NULL;
 
-	memset(insn, 0, sizeof(*insn));
 	insn->ip = blk->end_ip;
 	insn->mode = blk->mode;
 	insn->iclass = blk->iclass;
+	insn->size = 0;
+	if (!o->branches && !blk->truncated &&
+	    (!o->instructions ||
+	     (q->d->period_ticks ? !ticks_may_be_due(q) && !reads_packet_class(blk->iclass) :
+				   q->insn_count + 1 < o->period)))
+		return;
+	b = br_insn(q, blk->end_ip, blk->mode);
 	if (blk->truncated) {
 		insn->size = blk->size;
 		memcpy(insn->raw, blk->raw, sizeof(insn->raw));
@@ -257,6 +299,7 @@ static bool sync(struct queue *q)
 	q->has_tsc_next = q->wait_ovf = false;
 	q->synced_time = false;
 	pt_update_time(q); /* the PSB's TSC */
+	q->time_stale = true;
 	if (pt_blk_get_offset(q->blk, &q->pkt_off) < 0)
 		q->pkt_off = 0;
 	return true;
@@ -281,6 +324,7 @@ void pt_block_step(struct queue *q)
 			st = pt_blk_event(q->blk, &ev, sizeof(ev));
 			if (st >= 0)
 				pt_on_event(q, &ev);
+			q->time_stale = true;
 		}
 		if (st >= 0 && (st & pts_eos)) {
 			/* as the instruction decoder: where a pending branch went, if it can tell */
@@ -295,9 +339,9 @@ void pt_block_step(struct queue *q)
 			break;
 		}
 		if (st >= 0) {
-			memset(&blk, 0, sizeof(blk));
-			pt_image_follow_pid(q);
-			st = pt_blk_next(q->blk, &blk, sizeof(blk));
+			if (q->img_pid != q->pid)
+				pt_image_follow_pid(q);
+			st = pt_blk_next(q->blk, &blk, sizeof(blk)); /* it zeroes blk first */
 			/*
 			 * a failed query: the block's last instruction is not
 			 * done (the instruction decoder gives no instruction)
@@ -307,15 +351,21 @@ void pt_block_step(struct queue *q)
 				continue;
 			if (blk.ninsn && complete) {
 				uint64_t off = 0;
+				bool moved;
 
 				last_insn(q, &blk, &insn);
-				pt_update_time(q);
-				pt_scan_packets(q);
+				pt_blk_get_offset(q->blk, &off);
+				/* the time changes with the packets read (or an event) */
+				moved = off != q->stall_off;
+				if (moved || q->time_stale) {
+					pt_update_time(q);
+					pt_scan_packets(q);
+					q->time_stale = false;
+				}
 				pt_on_insn(q, &insn);
 				pt_take_packet(q, &insn);
-				pt_blk_get_offset(q->blk, &off);
-				pt_release(q, off);
-				if (off != q->stall_off) {
+				if (moved) {
+					pt_release(q, off);
 					q->stall_off = off;
 					q->stall_n = 0;
 				} else if (++q->stall_n > MAX_LOOPS) {

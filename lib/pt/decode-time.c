@@ -19,8 +19,10 @@ uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns)
 
 void pt_set_time(struct queue *q, uint64_t tsc)
 {
-	if (q->d->has_tsc)
+	if (q->d->has_tsc && (tsc != q->time_tsc || !tsc)) {
 		q->time = prism_tsc_to_perf_time(&q->d->tc, tsc);
+		q->time_tsc = tsc;
+	}
 }
 
 /* a timing packet's TSC: the ticks count from there */
@@ -176,4 +178,22 @@ bool pt_ticks_due(struct queue *q, bool branch)
 	if (due || branch)
 		q->in_walk = false;
 	return due;
+}
+
+/*
+ * @n instructions in a row, none a branch: counted at once when none of
+ * them is sampled (true), else nothing counted (false: one at a time)
+ */
+bool pt_ticks_skip(struct queue *q, uint64_t n)
+{
+	if (!q->in_walk) { /* the walk starts at the first, as pt_ticks_due starts it */
+		q->walk_max = next_period(q);
+		q->walk_n = 0;
+		q->in_walk = true;
+	}
+	if (q->walk_max && q->walk_n + n >= q->walk_max)
+		return false;
+	q->walk_n += n;
+	q->tsc_insns += n;
+	return true;
 }

@@ -478,6 +478,11 @@ void pt_release(struct queue *q, uint64_t off)
 	release(q, off);
 }
 
+uint32_t pt_class_flags(enum pt_insn_class c)
+{
+	return class_flags(c);
+}
+
 int pt_lib_error_code(int err)
 {
 	return lib_error_code(err);

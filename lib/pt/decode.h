@@ -58,12 +58,14 @@ struct queue {
 	/* block walking (decode-block.c): the block decoder, and one for single instructions */
 	struct pt_block_decoder *blk;
 	struct pt_insn_decoder *ild;
+	bool time_stale; /* events since the time was read */
 	uint8_t ild_trace[40];
 	int status;
 	bool synced, done;
 	int32_t pid, tid;
 	uint32_t cpu;
 	uint64_t time;
+	uint64_t time_tsc; /* the TSC time was converted from (0: none) */
 	size_t next_switch; /* index into the CPU's switches */
 	/* a branch whose target is the next instruction, if taken */
 	bool pend;
@@ -131,6 +133,7 @@ void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 void pt_push_error(struct queue *q, int code, uint64_t ip);
 void pt_release(struct queue *q, uint64_t off);
 int pt_lib_error_code(int err);
+uint32_t pt_class_flags(enum pt_insn_class c);
 
 /*
  * decode-block.c: queues that walk libipt's blocks (branch-only and long
@@ -156,5 +159,6 @@ void pt_apply_tsc(struct queue *q);
 void pt_scan_packets(struct queue *q);
 void pt_take_packet(struct queue *q, const struct pt_insn *insn);
 bool pt_ticks_due(struct queue *q, bool branch);
+bool pt_ticks_skip(struct queue *q, uint64_t n);
 
 #endif /* PRISM_PT_DECODE_H */
