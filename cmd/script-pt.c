@@ -360,8 +360,9 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 		prism_pt_decoder__stats(p.d, &st);
 		fprintf(stderr,
 			"Intel PT: %" PRIu64 " trace bytes in %zu queues, %" PRIu64
-			" of them held in memory, %" PRIu64 " released while decoding\n",
-			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes);
+			" of them held in memory, %" PRIu64 " released while decoding, %" PRIu64
+			" blocks walked\n",
+			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes, st.blocks);
 	}
 	if (err) {
 		error_errno(err, "decoding the Intel PT trace of '%s' failed",

@@ -193,6 +193,7 @@ PRISM_API int prism_pt_decoder__side_band(struct prism_pt_decoder *d, const stru
  */
 struct prism_pt_decoder_stats {
 	uint64_t trace_bytes, heap_bytes, released_bytes;
+	uint64_t blocks; /* blocks of instructions walked at once (0: one at a time) */
 	size_t queues;
 };
 PRISM_API void prism_pt_decoder__stats(const struct prism_pt_decoder *d,

@@ -342,6 +342,7 @@ void pt_block_step(struct queue *q)
 			if (q->img_pid != q->pid)
 				pt_image_follow_pid(q);
 			st = pt_blk_next(q->blk, &blk, sizeof(blk)); /* it zeroes blk first */
+			q->d->st.blocks++;
 			/*
 			 * a failed query: the block's last instruction is not
 			 * done (the instruction decoder gives no instruction)

@@ -14,6 +14,10 @@
  * pages before where the queue's decoders stand are dropped as decoding
  * goes on, so that what is resident is bounded by the queues, not by the
  * trace (libipt sees the same contiguous bytes: the output is the same).
+ *
+ * Speed: where samples are sparse the queues walk blocks (decode-block.c);
+ * PRISM_PT_INSN_DECODER=1 in the environment makes them go one instruction
+ * at a time (the tests compare the two).
  */
 #include <errno.h>
 #include <stdlib.h>
