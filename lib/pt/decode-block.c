@@ -231,9 +231,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 			q->stall_n = 0;
 			if (ild_nth(q, blk->ip, blk->mode, i, &insn) < 0)
 				insn.ip = 0;
-			pt_push_error(q, ERR_NELOOP, insn.ip);
-			q->pend = false;
-			q->synced = false;
+			pt_stop(q, ERR_NELOOP, insn.ip);
 			return false;
 		}
 	}
@@ -292,16 +290,8 @@ static bool sync(struct queue *q)
 		q->done = true;
 		return false;
 	}
-	q->synced = true;
-	q->status = st;
-	q->tnt_left = 0;
-	q->tsc_after = 0;
-	q->has_tsc_next = q->wait_ovf = false;
-	q->synced_time = false;
-	pt_update_time(q); /* the PSB's TSC */
+	pt_synced(q, st);
 	q->time_stale = true;
-	if (pt_blk_get_offset(q->blk, &q->pkt_off) < 0)
-		q->pkt_off = 0;
 	return true;
 }
 
@@ -365,17 +355,8 @@ void pt_block_step(struct queue *q)
 				}
 				pt_on_insn(q, &insn);
 				pt_take_packet(q, &insn);
-				if (moved) {
-					pt_release(q, off);
-					q->stall_off = off;
-					q->stall_n = 0;
-				} else if (++q->stall_n > MAX_LOOPS) {
-					q->stall_n = 0;
-					pt_push_error(q, ERR_NELOOP, insn.ip);
-					q->pend = false;
-					q->synced = false;
+				if (!pt_stepped(q, off, insn.ip))
 					continue;
-				}
 			}
 		}
 		if (st == -pte_eos) {
@@ -383,15 +364,12 @@ void pt_block_step(struct queue *q)
 		} else if (st < 0) {
 			uint64_t ip = 0;
 
-			/* as perf: an error sample, then on from the next PSB */
 			if (st == -pte_nomap) {
 				ip = blk.ip;
 				if (blk.ninsn) /* the instruction after the last decoded */
 					ip = blk.end_ip + insn.size;
 			}
-			pt_push_error(q, pt_lib_error_code(st), ip);
-			q->pend = false;
-			q->synced = false;
+			pt_stop(q, pt_lib_error_code(st), ip);
 			continue;
 		}
 		q->status = st;

@@ -368,6 +368,47 @@ static void release(struct queue *q, uint64_t off)
 	}
 }
 
+/* the decoder found a PSB (sync status @st): timing starts over there */
+void pt_synced(struct queue *q, int st)
+{
+	q->synced = true;
+	q->status = st;
+	q->tnt_left = 0;
+	q->tsc_after = 0;
+	q->has_tsc_next = q->wait_ovf = false;
+	q->synced_time = false;
+	pt_update_time(q); /* the PSB's TSC */
+	if (pt_dec_offset(q, &q->pkt_off) < 0)
+		q->pkt_off = 0;
+}
+
+/* an error sample, then on from the next PSB (as perf) */
+void pt_stop(struct queue *q, int code, uint64_t ip)
+{
+	error(q, code, ip);
+	q->pend = false;
+	q->synced = false;
+}
+
+/*
+ * after the instruction at @ip, the decoder at @off in the trace: the bytes
+ * behind it released, the loop guard.  Return: false when the guard stopped
+ * the queue.
+ */
+bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip)
+{
+	if (off != q->stall_off) {
+		release(q, off);
+		q->stall_off = off;
+		q->stall_n = 0;
+	} else if (++q->stall_n > MAX_LOOPS) {
+		q->stall_n = 0;
+		pt_stop(q, ERR_NELOOP, ip);
+		return false;
+	}
+	return true;
+}
+
 /* decode until the queue has an item or is done */
 static int queue_step(struct queue *q)
 {
@@ -384,15 +425,7 @@ static int queue_step(struct queue *q)
 				q->done = true;
 				break;
 			}
-			q->synced = true;
-			q->status = st;
-			q->tnt_left = 0;
-			q->tsc_after = 0;
-			q->has_tsc_next = q->wait_ovf = false;
-			q->synced_time = false;
-			pt_update_time(q); /* the PSB's TSC */
-			if (pt_insn_get_offset(q->dec, &q->pkt_off) < 0)
-				q->pkt_off = 0;
+			pt_synced(q, st);
 		}
 		st = q->status;
 		while (st >= 0 && (st & pts_event_pending)) {
@@ -424,26 +457,14 @@ static int queue_step(struct queue *q)
 				on_insn(q, &insn);
 				pt_take_packet(q, &insn);
 				pt_insn_get_offset(q->dec, &off);
-				release(q, off);
-				if (off != q->stall_off) {
-					q->stall_off = off;
-					q->stall_n = 0;
-				} else if (++q->stall_n > MAX_LOOPS) {
-					q->stall_n = 0;
-					error(q, ERR_NELOOP, insn.ip);
-					q->pend = false;
-					q->synced = false;
+				if (!pt_stepped(q, off, insn.ip))
 					continue;
-				}
 			}
 		}
 		if (st == -pte_eos) {
 			q->done = true;
 		} else if (st < 0) {
-			/* as perf: an error sample, then on from the next PSB */
-			error(q, lib_error_code(st), st == -pte_nomap ? insn.ip : 0);
-			q->pend = false;
-			q->synced = false;
+			pt_stop(q, lib_error_code(st), st == -pte_nomap ? insn.ip : 0);
 			continue;
 		}
 		q->status = st;
@@ -470,16 +491,6 @@ void pt_on_event(struct queue *q, const struct pt_event *ev)
 void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 {
 	branch(q, from, to, flags);
-}
-
-void pt_push_error(struct queue *q, int code, uint64_t ip)
-{
-	error(q, code, ip);
-}
-
-void pt_release(struct queue *q, uint64_t off)
-{
-	release(q, off);
 }
 
 uint32_t pt_class_flags(enum pt_insn_class c)

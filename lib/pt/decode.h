@@ -130,8 +130,9 @@ struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags);
-void pt_push_error(struct queue *q, int code, uint64_t ip);
-void pt_release(struct queue *q, uint64_t off);
+void pt_synced(struct queue *q, int st);
+void pt_stop(struct queue *q, int code, uint64_t ip);
+bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip);
 int pt_lib_error_code(int err);
 uint32_t pt_class_flags(enum pt_insn_class c);
 
