@@ -250,6 +250,15 @@ static bool reads_packet_class(enum pt_insn_class c)
 	return c == ptic_call || c == ptic_jump || c == ptic_error;
 }
 
+/* a block's last instruction that makes no sample and no tick: only counted */
+static bool plain_insn(const struct queue *q, const struct pt_block *blk)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+
+	return !o->branches && !q->pkt && !q->pend && !blk->truncated &&
+	       (!o->instructions || q->insn_count + 1 < o->period);
+}
+
 /*
  * The last instruction of @blk, as the instruction decoder gives it; its
  * bytes, size and class only where something uses them: branches, ticks,
@@ -264,10 +273,8 @@ static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_ins
 	insn->mode = blk->mode;
 	insn->iclass = blk->iclass;
 	insn->size = 0;
-	if (!o->branches && !blk->truncated &&
-	    (!o->instructions ||
-	     (q->d->period_ticks ? !ticks_may_be_due(q) && !reads_packet_class(blk->iclass) :
-				   q->insn_count + 1 < o->period)))
+	if (plain_insn(q, blk) || (!o->branches && !blk->truncated && q->d->period_ticks &&
+				   !ticks_may_be_due(q) && !reads_packet_class(blk->iclass)))
 		return;
 	b = br_insn(q, blk->end_ip, blk->mode);
 	if (blk->truncated) {
@@ -353,8 +360,14 @@ void pt_block_step(struct queue *q)
 					pt_scan_packets(q);
 					q->time_stale = false;
 				}
-				pt_on_insn(q, &insn);
-				pt_take_packet(q, &insn);
+				if (plain_insn(q, &blk)) { /* what on_insn does with it */
+					q->last_insn = NULL;
+					if (q->d->o.itrace.instructions)
+						q->insn_count++;
+				} else {
+					pt_on_insn(q, &insn);
+					pt_take_packet(q, &insn);
+				}
 				if (!pt_stepped(q, off, insn.ip))
 					continue;
 			}

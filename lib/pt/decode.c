@@ -223,7 +223,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		}
 	}
 	q->pend_flags = class_flags(insn->iclass);
-	if (q->pend_flags) {
+	if (q->pend_flags && o->branches) { /* only branch samples use it */
 		q->pend = true;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
