@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <prism/error.h>
+#include <prism/symbol.h>
 
 #include "cmd.h"
 #include "input.h"
@@ -178,4 +179,50 @@ int report_process_result(struct prism_session *s, const char *path, int err)
 		error_errno(err, "'%s'", path ? path : "perf.data");
 	hint("records before the damage were processed; the output above is incomplete");
 	return 1;
+}
+
+const char *input_kallsyms(struct prism_session *s, const char *given, const char *kcore)
+{
+	static char path[4096];
+	const char *dir = kcore ? kcore : s ? prism_session__kcore_dir(s) : NULL;
+
+	if (given || !dir)
+		return given;
+	snprintf(path, sizeof(path), "%s/kallsyms", dir);
+	return path;
+}
+
+static int add_code(struct prism_symbols *sy, const char *path, const char *opt)
+{
+	int err = prism_symbols__add_kernel_code(sy, path);
+
+	if (!err || !opt)
+		return 0;
+	error_errno(err == -ENOEXEC ? ENOEXEC : -err, "%s: cannot read the kernel's code from '%s'",
+		    opt, path);
+	hint("%s", err == -ENOEXEC ?
+			   "it must be an ELF file whose PT_LOAD segments hold the kernel "
+			   "text (kcore, vmlinux)" :
+			   "check the path");
+	return -1;
+}
+
+int input_kernel_code(struct prism_symbols *sy, struct prism_session *s, const char *kcore,
+		      const char *vmlinux)
+{
+	const char *dir = prism_session__kcore_dir(s);
+	char path[4096];
+
+	if (kcore) {
+		snprintf(path, sizeof(path), "%s/kcore", kcore);
+		if (add_code(sy, path, "--kcore"))
+			return -1;
+	}
+	if (vmlinux && add_code(sy, vmlinux, "--vmlinux"))
+		return -1;
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/kcore", dir);
+		add_code(sy, path, NULL);
+	}
+	return 0;
 }

@@ -34,6 +34,30 @@ int report_process_result(struct prism_session *s, const char *path, int err);
  */
 int print_header(struct prism_session *s, const char *input, bool missing);
 
+/*
+ * Kernel symbols for a reader, as perf reads a perf record --kcore directory:
+ * @given (--kallsyms), else @kcore/kallsyms (--kcore DIR), else the input's
+ * kcore_dir/kallsyms; NULL: the default (/proc/kallsyms, build-id checked).
+ * The result stays valid until the next call.
+ */
+const char *input_kallsyms(struct prism_session *s, const char *given, const char *kcore);
+/*
+ * The kernel's code for the Intel PT decoder, tried in this order: @kcore/kcore
+ * (--kcore DIR), @vmlinux (-k/--vmlinux FILE), the input's kcore_dir/kcore.
+ * Prints the error and returns -1 when a named one cannot be read.
+ */
+struct prism_symbols;
+int input_kernel_code(struct prism_symbols *sy, struct prism_session *s, const char *kcore,
+		      const char *vmlinux);
+
+#define OPT_KERNEL_CODE(kcore, vmlinux)                                                        \
+	OPT_STRING(0, "kcore", (kcore), "dir",                                                 \
+		   "kernel code and symbols from DIR/kcore and DIR/kallsyms (a kcore_dir "     \
+		   "copy of perf/prism record --kcore), for decoding kernel code (--itrace)"), \
+		OPT_STRING(                                                                    \
+			'k', "vmlinux", (vmlinux), "file",                                     \
+			"kernel code from this vmlinux (an ELF with the kernel text, moved by the file's KASLR offset) for --itrace; tried after --kcore, a directory input's kcore_dir after both")
+
 #define OPT_INPUT(v)                       \
 	OPT_STRING(                        \
 		'i', "input", (v), "file", \

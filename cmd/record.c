@@ -626,6 +626,10 @@ int cmd_record(int argc, const char **argv)
 			'm', "mmap-pages", NULL, "pages|size",
 			"ring buffer per CPU: pages (power of two) or a size like 64M (default 128M shared by the CPUs, 2M..32M each; 512K unprivileged)",
 			opt_mmap),
+		OPT_BOOL(0, "kcore", &o.kcore,
+			 "write a directory: OUTPUT/data the perf.data and OUTPUT/kcore_dir a copy "
+			 "of the kernel's code from /proc/kcore with kallsyms and modules, as perf "
+			 "record --kcore (for decoding kernel code later; root)"),
 		OPT_BOOL(0, "no-buildid", &o.no_buildid,
 			 "do not collect build ids of the sampled DSOs"),
 		OPT_BOOL('N', "no-buildid-cache", &no_bid_cache,
@@ -781,6 +785,8 @@ int cmd_record(int argc, const char **argv)
 	}
 	o.events = record_specs;
 	o.output = output;
+	/* --kcore from a stand-in for /proc (a machine without /proc/kcore: tests) */
+	o.kcore_proc = getenv("PRISM_KCORE_PROC");
 	/* the kernel's accounting, for prism util -i to check its report against */
 	if (util)
 		util_check_arm(&check, &o);

@@ -43,6 +43,7 @@ static void strlist_release(struct strlist *l)
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
+	const char *kcore, *vmlinux; /* kernel code for --itrace */
 	const char *title, *itrace;
 	const char *comm_list, *pid_list, *tid_list, *dso_list, *sym_list;
 	struct strlist map_path;
@@ -852,6 +853,7 @@ int cmd_report(int argc, const char **argv)
 			   "kernel symbols from this file instead of /proc/kallsyms (used as it is, "
 			   "without the kernel build-id check)"),
 		OPT_BOOL(0, "no-demangle", &r.no_demangle, "show C++/Rust symbols mangled"),
+		OPT_KERNEL_CODE(&r.kcore, &r.vmlinux),
 		OPT_END(),
 	};
 	struct prism_symbols_opts so = { 0 };
@@ -898,7 +900,7 @@ int cmd_report(int argc, const char **argv)
 	so.symfs = r.symfs;
 	so.path_map = r.map_path.v;
 	so.no_demangle = r.no_demangle;
-	so.kallsyms = r.kallsyms;
+	so.kallsyms = input_kallsyms(r.s, r.kallsyms, r.kcore);
 	r.sy = prism_symbols__new(&so);
 	r.tasks = prism_tasks__new();
 	if (!r.sy || !r.tasks) {
@@ -912,6 +914,10 @@ int cmd_report(int argc, const char **argv)
 	if (err) {
 		ret = error_errno(err, "cannot read the build ids of '%s'",
 				  r.input ? r.input : "perf.data");
+		ret = 1;
+		goto out;
+	}
+	if (r.itrace && input_kernel_code(r.sy, r.s, r.kcore, r.vmlinux)) {
 		ret = 1;
 		goto out;
 	}

@@ -80,10 +80,10 @@ static void modifiers(const struct perf_event_attr *a, char *out)
 
 	*m++ = ':';
 	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		if (!a->exclude_user)
-			*m++ = 'u';
 		if (!a->exclude_kernel)
 			*m++ = 'k';
+		if (!a->exclude_user)
+			*m++ = 'u';
 		if (!a->exclude_hv)
 			*m++ = 'h';
 	}

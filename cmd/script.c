@@ -838,6 +838,7 @@ int cmd_script(int argc, const char **argv)
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
+	const char *kcore = NULL, *vmlinux = NULL;
 	struct prism_itrace it;
 	struct pt_fields ptf = { 0 };
 	const char *insn_trace = NULL, *dis_style = NULL;
@@ -893,6 +894,7 @@ int cmd_script(int argc, const char **argv)
 			   "kernel symbols from this file instead of /proc/kallsyms (used as it is, "
 			   "without the kernel build-id check)"),
 		OPT_BOOL(0, "no-demangle", &so.no_demangle, "show C++/Rust symbols mangled"),
+		OPT_KERNEL_CODE(&kcore, &vmlinux),
 		OPT_END(),
 	};
 	struct prism_tool tool = { 0 };
@@ -958,7 +960,9 @@ int cmd_script(int argc, const char **argv)
 		free(map_path.v);
 		return error("out of memory"), 1;
 	}
-	if (needs_symbols(&sc) && setup_symbols(&sc, &so, input)) {
+	so.kallsyms = input_kallsyms(sc.s, so.kallsyms, kcore);
+	if (needs_symbols(&sc) && (setup_symbols(&sc, &so, input) ||
+				   (itrace && input_kernel_code(sc.sy, sc.s, kcore, vmlinux)))) {
 		err = 1;
 		goto out;
 	}

@@ -162,9 +162,10 @@ static void cpu_line(struct prism_strbuf *o, const char *name, const struct pris
 		     uint64_t len)
 {
 	prism_strbuf_addf(
-		o, "%-6s %6.1f util %6.1f usr %6.1f sys %6.1f irq %6.1f sirq %6.1f hv %6.1f idle\n",
+		o,
+		"%-6s %6.1f util %6.1f usr %6.1f sys %6.1f irq %6.1f sirq %6.1f hv %6.1f busy %6.1f idle\n",
 		name, pct(on_cpu(t), len), pct(t->user, len), pct(t->sys, len), pct(t->irq, len),
-		pct(t->softirq, len), pct(t->hv, len), pct(t->idle, len));
+		pct(t->softirq, len), pct(t->hv, len), pct(t->busy, len), pct(t->idle, len));
 }
 
 static int cmp_lat(const void *pa, const void *pb)
@@ -251,20 +252,21 @@ void top_render(struct prism_strbuf *out, const struct top_snap *s, const struct
 			  iv->lost_events, iv->lost_samples, s->lost_total);
 
 	rows = make_rows(s, v, &nr);
-	prism_strbuf_addf(out, "\n%7s %7s %-16s %6s %6s %6s %6s %6s %6s %5s %9s\n", "PID",
+	prism_strbuf_addf(out, "\n%7s %7s %-16s %6s %6s %6s %6s %6s %6s %6s %5s %9s\n", "PID",
 			  v->procs ? "THREADS" : "TID", "COMM", "UTIL%", "USR%", "SYS%", "IRQ%",
-			  "SIRQ%", "HV%", "MIGR", "WAKE-us");
+			  "SIRQ%", "HV%", "BUSY%", "MIGR", "WAKE-us");
 	for (i = 0; i < nr && (!v->rows || i < (size_t)v->rows); i++) {
 		const struct row *r = &rows[i];
 		uint64_t len = iv->length;
 
-		prism_strbuf_addf(out,
-				  "%7u %7u %-16s %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %5" PRIu64
-				  " %9.1f\n",
-				  r->pid, v->procs ? r->nr : r->tid, r->comm[0] ? r->comm : "?",
-				  pct(on_cpu(&r->t), len), pct(r->t.user, len), pct(r->t.sys, len),
-				  pct(r->t.irq, len), pct(r->t.softirq, len), pct(r->t.hv, len),
-				  r->moves, lat_us(r));
+		prism_strbuf_addf(
+			out,
+			"%7u %7u %-16s %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %6.1f %5" PRIu64
+			" %9.1f\n",
+			r->pid, v->procs ? r->nr : r->tid, r->comm[0] ? r->comm : "?",
+			pct(on_cpu(&r->t), len), pct(r->t.user, len), pct(r->t.sys, len),
+			pct(r->t.irq, len), pct(r->t.softirq, len), pct(r->t.hv, len),
+			pct(r->t.busy, len), r->moves, lat_us(r));
 	}
 	free(rows);
 	syscalls(out, s, v);

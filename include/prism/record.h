@@ -110,6 +110,14 @@ struct prism_record_opts {
 	 * edge(end): written when not empty (file mode only).  NULL: none.
 	 */
 	const struct prism_strbuf *util_check;
+	/*
+	 * --kcore (perf record --kcore): the output is a directory, OUTPUT/data
+	 * the perf.data and OUTPUT/kcore_dir the kernel's code
+	 * (prism_kcore__copy() from /proc) copied before the events are enabled
+	 */
+	bool kcore;
+	/* the directory read as /proc for --kcore (perf's guest root + /proc); NULL: /proc */
+	const char *kcore_proc;
 };
 
 /* an event added by code instead of an -e string */
@@ -184,5 +192,18 @@ PRISM_API const char *prism_record__error(const struct prism_record *r);
 PRISM_API const char *prism_record__output(const struct prism_record *r);
 /* whether tracefs had to be mounted by open() (the CLI says so) */
 PRISM_API bool prism_record__mounted_tracefs(const struct prism_record *r);
+
+/*
+ * prism_kcore__copy - the kernel's code as perf record --kcore copies it
+ * @from: a directory with kallsyms, modules and kcore ("/proc")
+ * @to: the directory to create (mode 0700; it must not exist) with copies of
+ *	kallsyms and modules and an ELF file kcore with only the code segments
+ *	of @from/kcore: the kernel's text, the modules and the entry trampolines
+ * @msg: what failed and where, when it returns an error (@msg_len bytes)
+ *
+ * Return: 0, or -errno (nothing is left in @to then); -EAGAIN when kallsyms
+ * changed during the copy (a module came or went).
+ */
+PRISM_API int prism_kcore__copy(const char *from, const char *to, char *msg, size_t msg_len);
 
 #endif /* PRISM_RECORD_H */

@@ -143,6 +143,11 @@ PRISM_API struct prism_evsel *prism_session__evsel_by_id(const struct prism_sess
 /* the decoded header features (file header or pipe HEADER_FEATURE records) */
 PRISM_API const struct prism_features *prism_session__features(const struct prism_session *s);
 /*
+ * a directory input's kernel code copy (perf record --kcore): PATH/kcore_dir
+ * when it holds kallsyms; NULL otherwise
+ */
+PRISM_API const char *prism_session__kcore_dir(const struct prism_session *s);
+/*
  * prism_session__header_text - append the header block perf prints (perf
  * report --header-only -I): "# ========", for a file at @path its capture
  * time, header version, offsets and sizes, every feature, and with

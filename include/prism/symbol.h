@@ -307,12 +307,22 @@ struct prism_code_map {
 };
 /*
  * prism_symbols__code_map - the mapping of process @pid at @addr and the
- * file whose bytes are there (user DSOs and the vdso, found as for symbols)
+ * file whose bytes are there (user DSOs and the vdso, found as for symbols;
+ * kernel addresses from the files prism_symbols__add_kernel_code() added)
  *
  * Return: 0, or -ENOENT when no map covers @addr or its file is not here.
  */
 PRISM_API int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t addr,
 				      struct prism_code_map *out);
+/*
+ * prism_symbols__add_kernel_code - an ELF file with the kernel's code in its
+ * PT_LOAD segments for prism_symbols__code_map(): a kcore copy (perf record
+ * --kcore's kcore_dir/kcore) or a vmlinux (moved by the file's KASLR offset);
+ * files added first are tried first
+ *
+ * Return: 0, or -errno (-ENOEXEC: not an ELF file with segments).
+ */
+PRISM_API int prism_symbols__add_kernel_code(struct prism_symbols *sy, const char *path);
 
 /* DSO facts */
 PRISM_API const char *prism_dso__name(const struct prism_dso *dso); /* short name */

@@ -516,6 +516,28 @@ static __always_inline void copy_stack(struct task_struct *prev, const struct of
 }
 
 /* @prev passed task_wanted(): store its switch-out */
+/*
+ * A block whose switch-in never reached this program, found at the task's
+ * next switch-out (or its last, when it exits).  The kernel does skip the
+ * tracepoint now and then (seen with its own sched_switch trace event on
+ * this VM kind: a task woken from a timer interrupt ran without one), so
+ * the program is not at fault.  The task has run since, for its CPU time
+ * since that switch-out: the block ended that long before now (give or
+ * take interrupt time).
+ */
+static __always_inline void close_unseen(struct offcpu_tstamp *d, __u32 tid, __u32 tgid,
+					 __u64 runtime, __u64 now)
+{
+	__u64 ran = runtime - d->runtime;
+
+	if (!d->ts)
+		return;
+	if (runtime >= d->runtime && now > d->ts + ran)
+		account(d, tid, tgid, now - ran, d->cpu, OFFCPU_BLOCK_ESTIMATED);
+	count(OFFCPU_CNT_UNCLOSED, 1);
+	d->ts = 0;
+}
+
 static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u32 tid, __u32 tgid,
 				       __u32 state, __u64 now)
 {
@@ -529,21 +551,7 @@ static __always_inline void switch_out(void *ctx, struct task_struct *prev, __u3
 		return;
 	}
 	runtime = prev->se.sum_exec_runtime;
-	/*
-	 * Still set: the last block's switch-in never reached this program.
-	 * The kernel does skip the tracepoint now and then (seen with its own
-	 * sched_switch trace event on this VM kind: a task woken from a timer
-	 * interrupt ran without one), so the program is not at fault.  The
-	 * task has run since, for its CPU time since that switch-out: the
-	 * block ended that long before now (give or take interrupt time).
-	 */
-	if (d->ts) {
-		__u64 ran = runtime - d->runtime;
-
-		if (runtime >= d->runtime && now > d->ts + ran)
-			account(d, tid, tgid, now - ran, d->cpu, OFFCPU_BLOCK_ESTIMATED);
-		count(OFFCPU_CNT_UNCLOSED, 1);
-	}
+	close_unseen(d, tid, tgid, runtime, now);
 	regs = want_ustack && !(prev->flags & OFFCPU_PF_KTHREAD) ?
 		       (struct pt_regs *)bpf_task_pt_regs(prev) :
 		       NULL;
@@ -605,7 +613,7 @@ static __always_inline void switch_in(struct task_struct *next, __u64 now)
 SEC("tp_btf/sched_switch")
 int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_struct *next)
 {
-	__u32 tid = prev->pid, tgid = prev->tgid, state;
+	__u32 tid = prev->pid, tgid = prev->tgid, state = 0;
 	__u64 now = 0;
 
 	if (stop_ns)
@@ -613,6 +621,14 @@ int BPF_PROG(offcpu_switch, bool preempt, struct task_struct *prev, struct task_
 	if (task_wanted(prev, tid, tgid, &state)) {
 		now = bpf_ktime_get_ns();
 		switch_out(ctx, prev, tid, tgid, state, now);
+	} else if ((state & OFFCPU_TASK_DEAD) && stored_any) {
+		/* a task's last switch: a block whose switch-in was not seen ends here */
+		struct offcpu_tstamp *d = bpf_task_storage_get(&tstamp, prev, 0, 0);
+
+		if (d && d->ts) {
+			now = bpf_ktime_get_ns();
+			close_unseen(d, tid, tgid, prev->se.sum_exec_runtime, now);
+		}
 	}
 	if (stored_any)
 		switch_in(next, now);

@@ -219,7 +219,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 				}
 				it->ip = insn.ip;
 				it->period = q->insn_count;
-				it->flags = pt_class_flags(insn.iclass);
+				it->flags = pt_class_flags(&insn);
 				it->insn_len = insn.size;
 				it->insn_32bit = insn.mode != ptem_64bit;
 				memcpy(it->insn, insn.raw, sizeof(it->insn));
@@ -273,6 +273,7 @@ static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_ins
 	insn->mode = blk->mode;
 	insn->iclass = blk->iclass;
 	insn->size = 0;
+	insn->raw[0] = 0;
 	if (plain_insn(q, blk) || (!o->branches && !blk->truncated && q->d->period_ticks &&
 				   !ticks_may_be_due(q) && !reads_packet_class(blk->iclass)))
 		return;

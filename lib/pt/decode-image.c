@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Intel PT decoding: the code libipt reads, from the files the MMAP/MMAP2
- * records name (lib/symbol finds them as for symbols), each mapped once.
+ * records name (lib/symbol finds them as for symbols), each mapped once;
+ * kernel addresses from the kernel code files given to lib/symbol (a kcore
+ * copy, a vmlinux), whatever task runs.
  */
 #include <fcntl.h>
 #include <stdlib.h>
@@ -81,14 +83,15 @@ void pt_image_follow_pid(struct queue *q)
 int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx)
 {
 	struct queue *q = ctx;
+	bool kernel = ip >> 63;
 	uint64_t off, n;
 
 	(void)asid;
-	if (q->pid < 0)
+	if (q->pid < 0 && !kernel)
 		return -pte_nomap;
-	if (!q->cf || q->cm_pid != q->pid || ip < q->cm.start || ip >= q->cm.end) {
+	if (!q->cf || (q->cm_pid != q->pid && !kernel) || ip < q->cm.start || ip >= q->cm.end) {
 		q->cf = NULL;
-		if (prism_symbols__code_map(q->d->o.sy, (uint32_t)q->pid, ip, &q->cm))
+		if (prism_symbols__code_map(q->d->o.sy, kernel ? 0 : (uint32_t)q->pid, ip, &q->cm))
 			return -pte_nomap;
 		q->cf = file_get(q->d, q->cm.path);
 		q->cm_pid = q->pid;

@@ -165,9 +165,21 @@ static void error(struct queue *q, int code, uint64_t ip)
 	}
 }
 
-static uint32_t class_flags(enum pt_insn_class c)
+/* the opcode after legacy and REX prefixes */
+static uint8_t opcode(const struct pt_insn *insn)
 {
-	switch (c) {
+	uint8_t i = 0;
+
+	while (i + 1 < insn->size && (insn->raw[i] == 0x66 || (insn->raw[i] & 0xf0) == 0x40))
+		i++;
+	return insn->raw[i];
+}
+
+static uint32_t class_flags(const struct pt_insn *insn)
+{
+	uint8_t op;
+
+	switch (insn->iclass) {
 	case ptic_call:
 		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL;
 	case ptic_return:
@@ -176,10 +188,13 @@ static uint32_t class_flags(enum pt_insn_class c)
 		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CONDITIONAL;
 	case ptic_jump:
 		return PRISM_PT_FL_BRANCH;
-	case ptic_far_call:
-		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_SYSCALLRET;
-	case ptic_far_return:
-		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_SYSCALLRET;
+	case ptic_far_call: /* int3, int n, into are interrupts (perf's "int") */
+		op = opcode(insn);
+		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL |
+		       (op >= 0xcc && op <= 0xce ? PRISM_PT_FL_INTERRUPT : PRISM_PT_FL_SYSCALLRET);
+	case ptic_far_return: /* iret, not sysret */
+		return PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN |
+		       (opcode(insn) == 0xcf ? PRISM_PT_FL_INTERRUPT : PRISM_PT_FL_SYSCALLRET);
 	case ptic_far_jump:
 		return PRISM_PT_FL_BRANCH;
 	default:
@@ -213,7 +228,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			if (it) {
 				it->ip = insn->ip;
 				it->period = q->insn_count;
-				it->flags = class_flags(insn->iclass);
+				it->flags = class_flags(insn);
 				it->insn_len = insn->size;
 				it->insn_32bit = insn->mode != ptem_64bit;
 				memcpy(it->insn, insn->raw, sizeof(it->insn));
@@ -222,7 +237,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			q->insn_count = 0;
 		}
 	}
-	q->pend_flags = class_flags(insn->iclass);
+	q->pend_flags = class_flags(insn);
 	if (q->pend_flags && o->branches) { /* only branch samples use it */
 		q->pend = true;
 		q->pend_from = insn->ip;
@@ -261,10 +276,14 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->last_insn = NULL;
 		q->pend = false;
 		break;
-	case ptev_async_branch:
+	case ptev_async_branch: /* after the branch that led to where it came */
+		if (q->pend && (ev->variant.async_branch.from != q->pend_next ||
+				!(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
+			branch(q, q->pend_from, ev->variant.async_branch.from, q->pend_flags);
 		branch(q, ev->variant.async_branch.from,
 		       ev->ip_suppressed ? 0 : ev->variant.async_branch.to,
-		       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC);
+		       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC |
+			       (ev->ip_suppressed ? 0 : PRISM_PT_FL_CALL | PRISM_PT_FL_INTERRUPT));
 		q->pend = false;
 		break;
 	case ptev_overflow:
@@ -493,9 +512,9 @@ void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	branch(q, from, to, flags);
 }
 
-uint32_t pt_class_flags(enum pt_insn_class c)
+uint32_t pt_class_flags(const struct pt_insn *insn)
 {
-	return class_flags(c);
+	return class_flags(insn);
 }
 
 int pt_lib_error_code(int err)

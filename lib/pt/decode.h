@@ -134,7 +134,7 @@ void pt_synced(struct queue *q, int st);
 void pt_stop(struct queue *q, int code, uint64_t ip);
 bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip);
 int pt_lib_error_code(int err);
-uint32_t pt_class_flags(enum pt_insn_class c);
+uint32_t pt_class_flags(const struct pt_insn *insn);
 
 /*
  * decode-block.c: queues that walk libipt's blocks (branch-only and long

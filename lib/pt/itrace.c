@@ -118,7 +118,7 @@ static const char *kind_name(uint32_t f)
 		return "jcc";
 	case PRISM_PT_FL_BRANCH:
 		return "jmp";
-	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_ASYNC | PRISM_PT_FL_INTERRUPT:
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_INTERRUPT:
 		return "int";
 	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_INTERRUPT:
 		return "iret";
@@ -128,7 +128,7 @@ static const char *kind_name(uint32_t f)
 		return "sysret";
 	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC:
 		return "async";
-	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_ASYNC:
+	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_ASYNC | PRISM_PT_FL_INTERRUPT:
 		return "hw int";
 	case PRISM_PT_FL_BRANCH | PRISM_PT_FL_TX_ABORT:
 		return "tx abrt";

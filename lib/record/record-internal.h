@@ -52,6 +52,7 @@ struct rec_dso {
 struct prism_record {
 	struct prism_record_opts o;
 	char *output;
+	char *dir; /* --kcore: the output directory (output is DIR/data) */
 	struct rec_event *ev;
 	size_t nr_ev, cap_ev;
 
@@ -102,6 +103,10 @@ struct prism_record {
 
 __attribute__((format(printf, 2, 3))) int rec_error(struct prism_record *r, const char *fmt, ...);
 __attribute__((format(printf, 2, 3))) void rec_hint(struct prism_record *r, const char *fmt, ...);
+
+/* kcore.c: --kcore's output directory, and the copy of the kernel's code into it */
+int rec_kcore_prepare(struct prism_record *r);
+int rec_kcore_copy(struct prism_record *r);
 
 /* record-open.c */
 int rec_open_events(struct prism_record *r);

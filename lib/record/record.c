@@ -80,6 +80,12 @@ struct prism_record *prism_record__new(const struct prism_record_opts *opts)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (opts->kcore && opts->output && !strcmp(opts->output, "-")) {
+		snprintf(new_error, sizeof(new_error),
+			 "--kcore writes a directory: it cannot go to a pipe (-o -)");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (opts->compress_level < 0 || opts->compress_level > 22) {
 		snprintf(new_error, sizeof(new_error),
 			 "compression level %d is out of range (1..22)", opts->compress_level);
@@ -138,6 +144,7 @@ void prism_record__free(struct prism_record *r)
 	if (r->stop_pipe[1] >= 0)
 		close(r->stop_pipe[1]);
 	free(r->output);
+	free(r->dir);
 	free(r);
 }
 
@@ -426,6 +433,9 @@ int prism_record__open(struct prism_record *r)
 			return err;
 	}
 	r->opened = true;
+	err = rec_kcore_prepare(r);
+	if (err)
+		return err;
 	for (i = 0; i < r->nr_ev; i++) {
 		if (r->ev[i].tracepoint) {
 			err = prism_tracefs_init(&r->tp_mounted);
@@ -452,6 +462,8 @@ int prism_record__open(struct prism_record *r)
 	if (err)
 		return err;
 	err = open_writer(r);
+	if (!err)
+		err = rec_kcore_copy(r);
 	if (err)
 		return err;
 	return rec_synthesize(r);
@@ -673,6 +685,8 @@ const char *prism_record__error(const struct prism_record *r)
 
 const char *prism_record__output(const struct prism_record *r)
 {
+	if (r->dir)
+		return r->dir;
 	return r->w ? prism_writer__path(r->w) : r->output;
 }
 

@@ -3,7 +3,8 @@
  * Directory-format perf.data (perf record --threads): PATH/data is a normal
  * perf.data file and PATH/data.0 … data.N-1 hold raw record streams without a
  * header, one per writer thread.  The record loop reads them after the main
- * file's data section, through the same time sort.
+ * file's data section, through the same time sort.  PATH/kcore_dir (perf
+ * record --kcore) holds the kernel's code with its kallsyms and modules.
  */
 #include <stdio.h>
 #include <sys/stat.h>
@@ -19,6 +20,14 @@ int prism_session__open_dir(struct prism_session *s, const char *dir)
 	unsigned int n;
 
 	s->info.dir = true;
+	if (asprintf(&s->kcore_dir, "%s/kcore_dir/kallsyms", dir) < 0)
+		return -ENOMEM;
+	if (stat(s->kcore_dir, &st)) {
+		free(s->kcore_dir);
+		s->kcore_dir = NULL;
+	} else {
+		*strrchr(s->kcore_dir, '/') = '\0';
+	}
 	for (n = 0; n < MAX_DATA_FILES; n++) {
 		char *path;
 		int err;
@@ -55,5 +64,12 @@ void prism_session__free_dir(struct prism_session *s)
 		free(s->dir_files[i]);
 	free(s->dir_files);
 	s->dir_files = NULL;
+	free(s->kcore_dir);
+	s->kcore_dir = NULL;
 	s->nr_dir_files = 0;
+}
+
+const char *prism_session__kcore_dir(const struct prism_session *s)
+{
+	return s->kcore_dir;
 }

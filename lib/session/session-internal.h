@@ -52,6 +52,7 @@ struct prism_session {
 	bool names_resolved;
 	/* directory format: perf.data/data plus raw record streams perf.data/data.N */
 	char **dir_files;
+	char *kcore_dir; /* PATH/kcore_dir (perf record --kcore), when it holds kallsyms */
 	size_t nr_dir_files, cap_dir_files;
 	const char *cur_file; /* the data.N being read, NULL for the main file */
 	/*

@@ -2,7 +2,8 @@
 /*
  * Where the code at an address of a process comes from: the mapping and
  * the file behind it (after --symfs, --map-path and the build-id cache,
- * as for symbols), for decoders that read instructions (Intel PT).
+ * as for symbols), for decoders that read instructions (Intel PT); kernel
+ * addresses from the kernel code files (kernel-code.c).
  */
 #include <prism/symbol.h>
 
@@ -11,10 +12,14 @@
 int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t addr,
 			    struct prism_code_map *out)
 {
-	struct maps *maps = symbols__maps(sy, pid);
-	struct map *map = maps ? maps__find(maps, addr) : NULL;
+	struct maps *maps;
+	struct map *map;
 	struct prism_dso *dso;
 
+	if (addr >> 63) /* the kernel's half of the address space */
+		return kcode__map(sy, addr, out);
+	maps = symbols__maps(sy, pid);
+	map = maps ? maps__find(maps, addr) : NULL;
 	if (!map)
 		return -ENOENT;
 	dso = map->dso;

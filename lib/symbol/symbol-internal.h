@@ -157,6 +157,14 @@ struct bid_entry {
 	bool kernel;
 };
 
+/* kernel-code.c: an ELF file with the kernel's code */
+struct kcode {
+	char *path;
+	struct segment *segs;
+	size_t nr;
+	uint64_t text; /* a vmlinux's _text (relocated to the file's), 0 for kcore */
+};
+
 struct prism_symbols {
 	struct prism_symbols_opts opts;
 	char *symfs, *kallsyms_path, *debug_dir, *buildid_dir, *jit_dir;
@@ -189,6 +197,8 @@ struct prism_symbols {
 	bool kernel_bid_read;
 
 	struct prism_dso unknown; /* placeholder for "[unknown]" */
+	struct kcode *kcode; /* prism_symbols__add_kernel_code(), in order */
+	size_t nr_kcode, cap_kcode;
 
 	/* unwind.c: libdw sessions and file descriptors kept across samples */
 	struct unw_state *unw;
@@ -207,6 +217,10 @@ struct prism_symbols {
 		const struct sym *sym;
 	} sym_cache[4096];
 };
+
+/* kernel-code.c: the kernel code file holding @addr (-ENOENT: none) */
+int kcode__map(struct prism_symbols *sy, uint64_t addr, struct prism_code_map *out);
+void kcode__free(struct prism_symbols *sy);
 
 /* dso.c */
 struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, const uint8_t *build_id,

@@ -130,6 +130,7 @@ void prism_symbols__free(struct prism_symbols *sy)
 	free(sy->jit_dir);
 	free(sy->unknown.name);
 	free(sy->unknown.path);
+	kcode__free(sy);
 	free(sy);
 }
 

@@ -146,6 +146,20 @@ require_tracefs() {
 	fi
 }
 
+# cpu_share PID CMD...: run CMD, then print the % of one CPU the kernel
+# accounted to PID meanwhile (/proc/PID/schedstat's on-CPU ns over the wall
+# clock): the oracle for a live share, which the VM decides, not the workload
+cpu_share() {
+	local pid=$1 a b t0 t1
+	shift
+	read -r a _ <"/proc/$pid/schedstat" || return 1
+	t0=$(date +%s%N)
+	"$@"
+	read -r b _ <"/proc/$pid/schedstat" || return 1
+	t1=$(date +%s%N)
+	awk -v a="$a" -v b="$b" -v t="$((t1 - t0))" 'BEGIN { printf "%.1f\n", (b - a) * 100 / t }'
+}
+
 done_testing() {
 	if [ "$_failures" -ne 0 ]; then
 		echo "$_failures check(s) failed"

@@ -13,7 +13,12 @@ for _ in range(3):
     threading.Thread(target=time.sleep, args=(10,), daemon=True).start()
 time.sleep(10)' &
 pid=$!
-sleep 0.5
+# its 3 threads running (a loaded machine takes its time to start python)
+for _ in $(seq 1 100); do
+	[ "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -ge 4 ] && break
+	sleep 0.1
+done
+check "the workload has its 4 threads" test "$(ls /proc/$pid/task 2>/dev/null | wc -l)" -eq 4
 perf record -q --namespaces -p $pid -o perf.data -- sleep 0.2 >perf.out 2>&1
 check "perf record --namespaces -p succeeded" test $? -eq 0
 prism record -q --namespaces -p $pid --duration 0.2 -o prism.data 2>rec.err

@@ -8,15 +8,14 @@
 # - 5 runs of prism util -a --duration 3's recording with every thread's
 #   schedstat read before prism starts and after it ends (a window that
 #   holds the recording), reported by prism util -i: no task is shown on
-#   CPU longer than the kernel accounted to it + 1 ms, and the report's
-#   total is within 10% of the kernel's (see
-#   tests/tools/util-kernel.py: tasks alive through the window, below 10% of
-#   a CPU: the machine's busy tasks keep running in the second the window
-#   holds beyond the trace).  PID 1's threads are left out of the total: on
-#   this VM kind they emit no events at all, so nothing tells when they stop
-#   (the accounting check line lists them as differing); so is rcu_preempt,
-#   which prism's own start and end make busy (closing tracepoint events
-#   waits for RCU grace periods) in the window's ends, outside the trace;
+#   CPU longer than the kernel accounted to it + 1 ms (every task of the
+#   machine: the window holds the trace), and the report's total of this
+#   test's own two loops is within 10% of the kernel's (see
+#   tests/tools/util-kernel.py: they run at a steady pace, so their share
+#   over the trace is a bound; other processes, a build or kworkers freeing
+#   ring buffers, run in bursts in the window's ends, outside the trace:
+#   a make seen 59 ms in the trace, 96 ms in the window, its runtime events
+#   in the trace summing to prism's figure);
 # - the accounting check line of prism util -p on the sleeper agrees with
 #   the schedstat this test reads.
 . tests/e2e/lib.sh
@@ -73,7 +72,7 @@ for i in 1 2 3 4 5; do
 	# steal time out)
 	check "system run $i: every task within schedstat + 1 ms, the total within 10%" \
 		$K system before.txt after.txt sys.csv --slack-ms 1 --total-pct 10 \
-		--not-pid 1 --not-comm rcu_preempt --light-pct 10
+		--only-pid "$bg1,$bg2"
 done
 
 # the accounting check of one process, against this test's own reads

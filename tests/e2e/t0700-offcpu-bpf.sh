@@ -42,10 +42,12 @@ grep_q '^# method: BPF' "$TMP/off.txt"
 grep_q '^# losses: none|^# loss: ' "$TMP/off.txt"
 # libc has no frame pointers: the callers of its leaves come back from the
 # window at sp; only pthread_join's futex wait (a deeper frameless chain) may
-# stay without its caller, and be warned about
-grep -v '^warning: libc.so.6 has no frame pointers: 1 of [0-9]* stacks lost their caller above __futex_abstimed_wait_common;' \
-	"$TMP/off.err" >"$TMP/off.err2"
-check "no other frame-pointer warning for a frame-pointer build ($(head -c 200 "$TMP/off.err"))" \
+# stay without its caller, and be warned about; so may the dynamic loader's
+# (no frame pointers either), whose page-ins at the workload's start block
+# in state D when a loaded machine has evicted the pages (seen in CI runs)
+grep -v -e '^warning: libc.so.6 has no frame pointers: 1 of [0-9]* stacks lost their caller above __futex_abstimed_wait_common;' \
+	-e '^warning: ld-linux[-a-z0-9_.]* has no frame pointers: ' "$TMP/off.err" >"$TMP/off.err2"
+check "no other frame-pointer warning for a frame-pointer build ($(head -c 300 "$TMP/off.err2"))" \
 	test ! -s "$TMP/off.err2"
 
 # function total (ms) in prism offcpu's function table vs the workload's own ns

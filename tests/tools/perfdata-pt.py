@@ -36,6 +36,24 @@ options:
                   (for -D; not meant to be decoded), and bytes that are no packet
   --error         an AUXTRACE_ERROR record (as perf inject writes them) after
                   the trace
+  --kernel        the trace also runs kernel code (the event intel_pt//, not
+                  only user): an interrupt after the first iteration (FUP at
+                  the loop's top, TIP to prism_kentry), prism_kentry's loop of
+                  two calls of prism_kleaf, iretq back (TIP); a kernel MMAP of
+                  [kernel.kallsyms]_text at KBASE (needs --loops 2 or more)
+  --kcore-dir D   write D as perf record --kcore's kcore_dir for --kernel:
+                  kallsyms (_text, _stext, prism_kentry, prism_kleaf, _etext),
+                  an empty modules and kcore, an ELF whose one PT_LOAD holds
+                  the kernel code page at KBASE
+  --proc-dir D    write D as a /proc to copy kcore_dir from (prism_kcore__copy):
+                  kallsyms with a module and the entry trampoline, modules,
+                  and a kcore with a data segment, the kernel text (the code
+                  page, an entry page) in a larger segment, the module's and
+                  the trampoline's (the entry page's bytes again, as the
+                  kernel maps them twice)
+  --vmlinux F     write F, an ELF executable with the kernel code page at
+                  KBASE - KASLR and a _text symbol there (a vmlinux that KASLR
+                  moved by KASLR)
 """
 import struct
 import sys
@@ -49,6 +67,10 @@ PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
 PT_ID, DUMMY_ID = 11, 12
+# --kernel: the kernel code page, its functions and the interrupt's place
+KBASE = 0xFFFFFFFF81000000
+KENTRY, KLEAF, KASLR = KBASE + 0x100, KBASE + 0x200, 0x3000000
+MBASE, TRAMP = 0xFFFFFFFFC0000000, 0xFFFFFE0000006000
 
 
 def die(msg):
@@ -154,7 +176,7 @@ def run(o, t, ret_main, loops, tsc, first):
     t.put(b"\x99\x01")  # MODE.Exec: 64-bit
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
-    if not o.ovf and not o.tsc_every and loops > 64:
+    if not o.ovf and not o.tsc_every and not o.kernel and loops > 64:
         # the bits repeat every two iterations (one TNT byte each) until the last two
         pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
         t.flush()
@@ -170,6 +192,8 @@ def run(o, t, ret_main, loops, tsc, first):
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if o.kernel and it == 1:
+            kernel_visit(t, loop + 3)
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
             tsc += 1000
             t.tsc(tsc)
@@ -178,6 +202,101 @@ def run(o, t, ret_main, loops, tsc, first):
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
     if o.zoo:
         zoo(t, loop)
+
+
+def kernel_visit(t, resume):
+    """an interrupt at @resume: prism_kentry's two calls of prism_kleaf, iretq back"""
+    t.ip(0x1D, resume)  # FUP: where the interrupt came
+    t.ip(0x0D, KENTRY)  # TIP
+    for taken in (True, True, True, False):  # ret, jnz taken, ret, jnz not taken
+        t.branch(taken)
+    t.ip(0x0D, resume)  # iretq
+
+
+def kernel_code():
+    """the kernel code page at KBASE (int3 around the functions)"""
+    page = bytearray(b"\xcc" * 0x1000)
+    entry = (b"\xb9\x02\x00\x00\x00"  # mov $2, %ecx
+             + b"\xe8" + struct.pack("<i", KLEAF - (KENTRY + 10))  # 1: call prism_kleaf
+             + b"\xff\xc9\x75\xf7"  # dec %ecx; jnz 1b
+             + b"\x48\xcf")  # iretq
+    page[KENTRY - KBASE:KENTRY - KBASE + len(entry)] = entry
+    page[KLEAF - KBASE] = 0xC3  # ret
+    return bytes(page)
+
+
+def elf(etype, segs, syms=None):
+    """an ELF64 x86-64 file: PT_LOAD (vaddr, offset, bytes, flags) segments, each
+    at its offset (None: the next page); @syms {name: value} in a .symtab"""
+    ph = 64 + 56 * len(segs)
+    out = bytearray(b"\0" * ((ph + 0xFFF) & ~0xFFF))
+    phdrs = b""
+    for vaddr, off, data, flags in segs:
+        if off is None:
+            off = (len(out) + 0xFFF) & ~0xFFF
+        out += b"\0" * (off + len(data) - len(out)) if off + len(data) > len(out) else b""
+        out[off:off + len(data)] = data
+        phdrs += struct.pack("<IIQQQQQQ", 1, flags, off, vaddr, 0, len(data), len(data), 0x1000)
+    shoff, shnum, shstrndx = 0, 0, 0
+    if syms:
+        strtab = b"\0" + b"".join(n.encode() + b"\0" for n in syms)
+        symtab, pos = b"\0" * 24, 1
+        for n, v in syms.items():  # GLOBAL NOTYPE, absolute
+            symtab += struct.pack("<IBBHQQ", pos, 0x10, 0, 0xFFF1, v, 0)
+            pos += len(n) + 1
+        shstr = b"\0.symtab\0.strtab\0.shstrtab\0"
+        secs = [(1, 2, symtab, 2, 1, 24), (9, 3, strtab, 0, 0, 0), (17, 3, shstr, 0, 0, 0)]
+        shdrs = b"\0" * 64
+        for name, stype, data, link, info, ent in secs:
+            off = len(out)
+            out += data
+            shdrs += struct.pack("<IIQQQQIIQQ", name, stype, 0, 0, off, len(data), link, info,
+                                 8 if ent else 1, ent)
+        out += b"\0" * (-len(out) % 8)
+        shoff, shnum, shstrndx = len(out), 4, 3
+        out += shdrs
+    out[0:64] = (b"\x7fELF\x02\x01\x01" + b"\0" * 9 +
+                 struct.pack("<HHIQQQIHHHHHH", etype, 62, 1, 0, 64, shoff, 0, 64, 56,
+                             len(segs), 64, shnum, shstrndx))
+    out[64:ph] = phdrs
+    return bytes(out)
+
+
+def write_kernel_files(o):
+    """--kcore-dir, --proc-dir, --vmlinux"""
+    import os
+    code = kernel_code()
+    ksyms = [(KBASE, "_text"), (KBASE, "_stext"), (KENTRY, "prism_kentry"),
+             (KLEAF, "prism_kleaf"), (KBASE + 0x1000, "_etext")]
+    if o.kcore_dir:
+        os.makedirs(o.kcore_dir, exist_ok=True)
+        with open(os.path.join(o.kcore_dir, "kallsyms"), "w") as f:
+            f.writelines("%x T %s\n" % s for s in ksyms)
+        open(os.path.join(o.kcore_dir, "modules"), "w").close()
+        with open(os.path.join(o.kcore_dir, "kcore"), "wb") as f:
+            f.write(elf(4, [(KBASE, None, code, 7)]))
+    if o.proc_dir:
+        os.makedirs(o.proc_dir, exist_ok=True)
+        mod = bytes((i * 7 + 3) & 0xFF for i in range(0x4000))
+        with open(os.path.join(o.proc_dir, "kallsyms"), "w") as f:
+            f.write("%x t __entry_SYSCALL_64_trampoline\n" % (TRAMP + 0x40))
+            f.writelines("%x T %s\n" % s for s in ksyms[:-1])
+            f.write("%x T _etext\n" % (KBASE + 0x2000))  # the text's second page: entry code
+            f.write("%x d prism_kdata\n" % (KBASE + 0x2000))
+            f.write("%x t prism_mod_a\t[prism_mod]\n" % (MBASE + 0x10))
+            f.write("%x T prism_mod_b\t[prism_mod]\n" % (MBASE + 0x1010))
+        with open(os.path.join(o.proc_dir, "modules"), "w") as f:
+            f.write("prism_mod 16384 0 - Live 0x%x\n" % MBASE)
+        entry = b"\x90" * 0x1000
+        text = b"\xcc" * 0x2000 + code + entry + b"\xcc" * 0x1000  # KBASE - 0x2000 .. + 0x3000
+        segs = [(0xFFFFC90000000000, None, b"\x55" * 0x1000, 4),  # data (r--)
+                (KBASE - 0x2000, 0x3000, text, 5), (MBASE, None, mod, 5)]
+        segs.append((TRAMP, 0x6000, entry, 5))  # the entry page mapped again
+        with open(os.path.join(o.proc_dir, "kcore"), "wb") as f:
+            f.write(elf(4, segs))
+    if o.vmlinux:
+        with open(o.vmlinux, "wb") as f:
+            f.write(elf(2, [(KBASE - KASLR, None, code, 5)], {"_text": KBASE - KASLR}))
 
 
 def _pair_tnt():
@@ -271,11 +390,12 @@ def build(o):
     config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
     # disabled, exclude_kernel, exclude_hv, sample_id_all, exclude_guest
     common = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 18) | (1 << 20)
+    pt_common = common & ~(1 << 5) if o.kernel else common
     # + mmap, comm, task, mmap2, comm_exec (+ context_switch per CPU)
     tracking = common | (1 << 8) | (1 << 9) | (1 << 13) | (1 << 23) | (1 << 24)
     if o.per_cpu:
         tracking |= 1 << 35
-    attrs = [(attr(PT_TYPE, config, common), [PT_ID]),
+    attrs = [(attr(PT_TYPE, config, pt_common), [PT_ID]),
              (attr(1, 9, tracking), [DUMMY_ID])]  # dummy:u
     priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT,
             3 if o.per_cpu else 0, 0, 1 if o.per_cpu else 0,
@@ -293,6 +413,10 @@ def build(o):
     side.append((t0 - 1000, 10, 2, struct.pack("<IIQQQIIQQII", PID, PID, start, length,
                                                p_off & ~0xFFF, 8, 1, 4242, 0, 5, 2) +
                  padded(o.map_path or o.workload), PID, CPU))
+    if o.kernel:  # perf's kernel map: pid -1, the recorded _text as pgoff
+        side.append((t0 - 1500, 1, 1, struct.pack("<IIQQQ", 0xFFFFFFFF, 0, KBASE, 0x1000000,
+                                                  KBASE) + padded("[kernel.kallsyms]_text"),
+                     -2, CPU))
     for cpu in sorted(traces):
         tid = segs[0][1] if cpu == segs[0][0] else PID + 1
         side.append((t0 - 500 + cpu, 12, 0, struct.pack("<II", PID, tid), -PT_ID, cpu))
@@ -306,6 +430,9 @@ def build(o):
     for time, rtype, misc, body, tid, cpu in side:
         if time is None:
             data += rec(rtype, misc, body)
+        elif tid == -2:  # the kernel's record: pid -1, tid 0
+            data += rec(rtype, misc, body + struct.pack("<IIQIIQ", 0xFFFFFFFF, 0, time, cpu, 0,
+                                                        DUMMY_ID))
         elif tid < 0:  # the intel_pt event's own record
             data += rec(rtype, misc, body + sid(time, PID, cpu, PT_ID))
         else:
@@ -326,7 +453,7 @@ def build(o):
             data += chunk
             off += len(chunk)
     data += rec(68, 0, b"")  # FINISHED_ROUND
-    desc = event_desc(attrs, ["intel_pt//u", "dummy:u"])
+    desc = event_desc(attrs, ["intel_pt//" if o.kernel else "intel_pt//u", "dummy:u"])
     if o.pipe:
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
@@ -365,7 +492,8 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = False
+    per_cpu = thread2 = kernel = False
+    kcore_dir = proc_dir = vmlinux = None
 
 
 def main(argv):
@@ -378,11 +506,12 @@ def main(argv):
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
                 die("%s needs a number" % a)
-        elif a == "--map-path":
-            o.map_path = next(it, None)
+        elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux"):
+            setattr(o, a[2:].replace("-", "_"), next(it, None))
         elif a == "--no-tsc":
             o.tsc = False
-        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2"):
+        elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
+                   "--kernel"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -391,6 +520,9 @@ def main(argv):
     if len(args) != 2:
         sys.exit(__doc__)
     o.workload = args[0]
+    if o.kernel and o.loops < 2:
+        die("--kernel needs --loops 2 or more")
+    write_kernel_files(o)
     with open(args[1], "wb") as f:
         f.write(build(o))
 

@@ -7,7 +7,7 @@
       field) and comm to FILE, one "tid ns comm" line each.
   util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10]
                                                [--not-pid P,Q] [--not-comm C,D]
-                                               [--light-pct L]
+                                               [--light-pct L] [--only-pid P,Q]
       BEFORE and AFTER are snaps taken around the prism run (a window that
       holds the recording: the kernel's figure is an upper bound).  Every
       task of the report that lived through the window (or was born in it
@@ -19,7 +19,10 @@
       With --light-pct, the total counts only tasks the kernel gave at most
       L% of one CPU over the window (the machine's busy tasks run in the
       window's ends, outside the trace, at their own pace).  --not-pid:
-      leave these processes' threads out of the total.
+      leave these processes' threads out of the total; --only-pid: count
+      only these processes' threads in it (a test's own tasks, which run at
+      a steady pace: other processes may run in bursts at the window's
+      ends, outside the trace, and make the share over the trace no bound).
   util-kernel.py sum PRISM.csv [--comm-not a,b] [--pid P] [--not-pid P] [--with-steal]
       print the on-CPU ms of the report's task rows (ALL, every image)
       that pass the filters; --with-steal adds their steal time (the wall
@@ -111,7 +114,8 @@ def system(argv):
                 comm in opt(argv, "--not-comm", "").split(","):
             continue
         k = (after[tid][0] - before.get(tid, (0, ""))[0]) / 1e6
-        if k <= light and tid in before:
+        only = [p for p in opt(argv, "--only-pid", "").split(",") if p]
+        if k <= light and tid in before and (not only or str(pid) in only):
             n += 1
             sum_prism += run
             sum_kernel += k
