@@ -15,7 +15,7 @@ struct prism_record_opts;
 extern struct prism_evspecs *record_specs;
 /* -e and --filter: parse into record_specs (option callbacks) */
 int record_opt_event(const struct option_def *opt, const char *arg);
-/* -e naming intel_pt: why it is not recorded (cmd/record-pt.c); the exit status */
+/* -e naming intel_pt on a machine without the PMU: the refusal (cmd/record-pt.c); the exit status */
 int record_pt_refusal(const char *events);
 int record_opt_filter(const struct option_def *opt, const char *arg);
 /* run a recording to the end; prints errors and (if summary) perf's summary line */

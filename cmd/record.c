@@ -17,6 +17,7 @@
 #include <prism/error.h>
 #include <prism/evspec.h>
 #include <prism/offcpu-data.h>
+#include <prism/pmu.h>
 #include <prism/pt.h>
 #include <prism/record.h>
 #include <prism/session.h>
@@ -33,6 +34,13 @@ static void on_signal(int sig)
 	(void)sig;
 	if (active)
 		prism_record__stop(active);
+}
+
+static void on_usr2(int sig)
+{
+	(void)sig;
+	if (active)
+		prism_record__snapshot(active);
 }
 
 static void print_error(const char *msg)
@@ -166,6 +174,12 @@ static int record_run_status(struct prism_record_opts *o, bool summary, int *wor
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	if (o->aux_snapshot) { /* perf's: SIGUSR2 writes a snapshot of the AUX areas */
+		struct sigaction su = { .sa_handler = on_usr2 };
+
+		sigemptyset(&su.sa_mask);
+		sigaction(SIGUSR2, &su, NULL);
+	}
 	err = prism_record__open(r);
 	if (prism_record__mounted_tracefs(r))
 		info("mounted tracefs on /sys/kernel/tracing");
@@ -238,6 +252,8 @@ static int record_run_status(struct prism_record_opts *o, bool summary, int *wor
 	prism_record__free(r);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
+	if (o->aux_snapshot)
+		signal(SIGUSR2, SIG_DFL);
 	return err ? 1 : 0;
 }
 
@@ -302,7 +318,8 @@ struct prism_evspecs *record_specs;
 int record_opt_event(const struct option_def *opt, const char *arg)
 {
 	(void)opt;
-	if (prism_pt__names_intel_pt(arg))
+	/* PRISM_SYSFS: another sysfs root (tests give a fake intel_pt) */
+	if (prism_pt__names_intel_pt(arg) && !prism_pt__pmu_present(getenv("PRISM_SYSFS")))
 		exit(record_pt_refusal(arg));
 	if (!record_specs) {
 		record_specs = prism_evspecs__new();
@@ -361,49 +378,97 @@ static int opt_callgraph(const struct option_def *opt, const char *arg)
 	return -1;
 }
 
+/* one size of -m: pages (a power of two) or a size with a unit; 0 on a bad one */
+static size_t mmap_size(const char *arg, size_t len)
+{
+	char buf[32], *end;
+	unsigned long long v;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	if (!len || len >= sizeof(buf))
+		return 0;
+	memcpy(buf, arg, len);
+	buf[len] = 0;
+	v = strtoull(buf, &end, 0);
+	if (end == buf || (*end && end[1]) || !v)
+		return 0;
+	switch (*end) {
+	case 0: /* pages */
+		return v & (v - 1) ? 0 : (size_t)(v * page);
+	case 'k':
+	case 'K':
+		return (size_t)(v << 10);
+	case 'm':
+	case 'M':
+		return (size_t)(v << 20);
+	case 'g':
+	case 'G':
+		return (size_t)(v << 30);
+	case 'b':
+	case 'B':
+		return (size_t)v;
+	default:
+		return 0;
+	}
+}
+
+/* -m PAGES[,AUXPAGES], either part may be empty, as perf's */
 static int opt_mmap(const struct option_def *opt, const char *arg)
 {
-	char *end;
-	unsigned long long v = strtoull(arg, &end, 0);
+	const char *comma = strchr(arg, ',');
+	size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 
 	(void)opt;
-	if (end == arg)
+	if (n && !(cur_opts->mmap_bytes = mmap_size(arg, n)))
 		goto bad;
-	switch (*end) {
-	case 0: /* pages */
-		if (v & (v - 1))
-			goto bad;
-		v *= page;
-		break;
-	case 'k':
-	case 'K':
-		v <<= 10;
-		break;
-	case 'm':
-	case 'M':
-		v <<= 20;
-		break;
-	case 'g':
-	case 'G':
-		v <<= 30;
-		break;
-	case 'b':
-	case 'B':
-		break;
-	default:
-		goto bad;
+	if (comma) {
+		size_t aux = mmap_size(comma + 1, strlen(comma + 1));
+
+		/* the kernel maps AUX areas of a power of two of pages only */
+		if (!aux || aux % page || ((aux / page) & (aux / page - 1))) {
+			error("bad AUX area size '%s' in -m %s", comma + 1, arg);
+			hint("a power-of-two number of pages (-m ,1024) or such a size (-m ,4M)");
+			return -1;
+		}
+		cur_opts->aux_bytes = aux;
 	}
-	if (*end && end[1])
+	if (!n && !comma)
 		goto bad;
-	if (!v)
-		goto bad;
-	cur_opts->mmap_bytes = (size_t)v;
 	return 0;
 bad:
 	error("bad -m value '%s'", arg);
-	hint("a power-of-two number of pages (-m 128) or a size (-m 64M, -m 512K)");
+	hint("a power-of-two number of pages (-m 128) or a size (-m 64M, -m 512K); "
+	     "AUX area after a comma: -m 128,1024");
 	return -1;
+}
+
+static bool has_aux(struct prism_evspecs *l)
+{
+	size_t i;
+
+	for (i = 0; l && i < prism_evspecs__nr(l); i++)
+		if (prism_evspecs__get(l, i)->aux)
+			return true;
+	return false;
+}
+
+/* --snapshot[=[e]SIZE]: intel_pt's AUX area in snapshot mode, as perf's -S */
+static int opt_snapshot(const struct option_def *opt, const char *arg)
+{
+	(void)opt;
+	cur_opts->aux_snapshot = true;
+	if (arg && *arg == 'e') {
+		cur_opts->snapshot_on_exit = true;
+		arg++;
+	}
+	if (arg && *arg && !(cur_opts->snapshot_size = mmap_size(arg, strlen(arg)))) {
+		error("bad --snapshot size '%s'", arg);
+		hint("bytes with a unit (--snapshot=1M), or pages; 'e' first also writes one at "
+		     "the end (--snapshot=e1M)");
+		return -1;
+	}
+	return 0;
 }
 
 static int opt_clockid(const struct option_def *opt, const char *arg)
@@ -603,7 +668,8 @@ int cmd_record(int argc, const char **argv)
 			record_opt_event),
 		OPT_CALLBACK(
 			0, "filter", NULL, "expr",
-			"kernel filter for the tracepoints of the preceding -e, e.g. 'prev_pid == 1'",
+			"kernel filter for the tracepoints of the preceding -e, e.g. 'prev_pid == 1'; "
+			"for intel_pt an address filter, e.g. 'filter 0x401000/0x200@/bin/prog'",
 			record_opt_filter),
 		OPT_GROUP("Targets"),
 		OPT_BOOL('a', "all-cpus", &o.system_wide, "record on every CPU (system-wide)"),
@@ -624,12 +690,17 @@ int cmd_record(int argc, const char **argv)
 				    opt_compress, "1"),
 		OPT_CALLBACK(
 			'm', "mmap-pages", NULL, "pages|size",
-			"ring buffer per CPU: pages (power of two) or a size like 64M (default 128M shared by the CPUs, 2M..32M each; 512K unprivileged)",
+			"ring buffer per CPU: pages (power of two) or a size like 64M (default 128M shared by the CPUs, 2M..32M each; 512K unprivileged); ',AUXPAGES' sizes intel_pt's AUX area (default 4M as root, 128K otherwise)",
 			opt_mmap),
 		OPT_BOOL(0, "kcore", &o.kcore,
 			 "write a directory: OUTPUT/data the perf.data and OUTPUT/kcore_dir a copy "
 			 "of the kernel's code from /proc/kcore with kallsyms and modules, as perf "
 			 "record --kcore (for decoding kernel code later; root)"),
+		OPT_CALLBACK_OPTARG(
+			'S', "snapshot", NULL, "[e]size",
+			"intel_pt in snapshot mode: the trace overwrites its AUX area and SIGUSR2 "
+			"writes what it holds (at most size bytes); 'e': also at the end",
+			opt_snapshot, ""),
 		OPT_BOOL(0, "no-buildid", &o.no_buildid,
 			 "do not collect build ids of the sampled DSOs"),
 		OPT_BOOL('N', "no-buildid-cache", &no_bid_cache,
@@ -716,6 +787,11 @@ int cmd_record(int argc, const char **argv)
 	o.cmdline_argc = argc + 1;
 	o.cmdline_argv = cmdline;
 	cur_opts = &o;
+	/* PRISM_SYSFS: read the PMUs from another sysfs root (tests give a fake intel_pt) */
+	if (getenv("PRISM_SYSFS") && prism_pmu_set_sysfs(getenv("PRISM_SYSFS"))) {
+		free(cmdline);
+		return error("PRISM_SYSFS is too long"), 1;
+	}
 	no_bid_cache = false;
 	offcpu_method = OFFCPU_NONE;
 	offcpu_tuned = NULL;
@@ -725,6 +801,9 @@ int cmd_record(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (argc)
 		o.argv = argv;
+	if ((o.aux_snapshot || o.aux_bytes) && !has_aux(record_specs))
+		usage_error(usage, opts, "%s applies to intel_pt events only (-e intel_pt//)",
+			    o.aux_snapshot ? "--snapshot" : "-m ,AUXPAGES");
 	if (!o.argv && !o.system_wide && !o.cpu_list && !o.pid_list && !o.tid_list)
 		usage_error(usage, opts,
 			    "nothing to record: give a command (after --), -a, -C, -p or -t");

@@ -20,6 +20,7 @@
 #include <prism/symbol.h>
 
 #include "cmd.h"
+#include "options.h"
 #include "script.h"
 
 static const struct {
@@ -34,6 +35,32 @@ static const struct {
 	{ "event", '-', offsetof(struct pt_fields, no_event) },
 	{ "period", '-', offsetof(struct pt_fields, no_period) },
 };
+
+int script_opt_insn_trace(const struct option_def *opt, const char *arg)
+{
+	if (strcmp(arg, "raw") && strcmp(arg, "disasm")) {
+		error("--insn-trace=%s: expected raw or disasm", arg);
+		return -1;
+	}
+	*(const char **)opt->value = arg;
+	return 0;
+}
+
+int script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
+			const char **itrace)
+{
+	if (insn_trace) { /* perf 6.1: --itrace=i0ns -F +insn,-event,-period --ns */
+		*itrace = "i1ie"; /* perf 6.1 shows the errors too */
+		f->insn = !strcmp(insn_trace, "raw");
+		f->disasm = !f->insn;
+		f->no_event = f->no_period = f->ns = f->no_addr = f->set = true;
+	}
+	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel"))
+		return -EINVAL;
+	f->syntax = dis_style && !strcmp(dis_style, "intel") ? PRISM_DISASM_INTEL :
+							       PRISM_DISASM_ATT;
+	return 0;
+}
 
 int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len)
 {

@@ -74,6 +74,7 @@ struct script {
 	unsigned int fields; /* 0: perf's defaults per event */
 	unsigned int fields_add, fields_del; /* -F +f,-f: changes to the defaults */
 	bool hide_cg; /* -G: no call chains, one line per sample */
+	bool ns; /* --ns: times in nanoseconds */
 	int max_stack; /* call chain frames printed per sample */
 	struct prism_symbols *sy; /* NULL when no field needs symbols */
 	struct prism_callchain cc;
@@ -321,10 +322,13 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 		p = put_udec(p, s->cpu, 3, '0');
 		p = put_str(p, "] ", 2);
 	}
-	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and microseconds */
+	if (f & F_TIME) { /* "%5" PRIu64 ".%06" PRIu64 ": " of seconds and us (ns: %09) */
 		p = put_udec(p, s->time / 1000000000, 5, ' ');
 		*p++ = '.';
-		p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
+		if (sc->ns)
+			p = put_udec(p, s->time % 1000000000, 9, '0');
+		else
+			p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
 		p = put_str(p, ": ", 2);
 	}
 	if (f & F_PERIOD) { /* "%10" PRIu64 " " */
@@ -821,20 +825,10 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 	return 0;
 }
 
-static int opt_insn_trace(const struct option_def *opt, const char *arg)
-{
-	if (strcmp(arg, "raw") && strcmp(arg, "disasm")) {
-		error("--insn-trace=%s: expected raw or disasm", arg);
-		return -1;
-	}
-	*(const char **)opt->value = arg;
-	return 0;
-}
-
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--itrace=<opts>]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts>]",
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
@@ -869,6 +863,7 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
+		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
@@ -879,7 +874,7 @@ int cmd_script(int argc, const char **argv)
 			"every instruction of the Intel PT trace, with its bytes (raw) or "
 			"its disassembly (disasm, libcapstone), times in ns: perf's "
 			"--itrace=i0ns -F +insn,-event,-period",
-			opt_insn_trace, "raw"),
+			script_opt_insn_trace, "raw"),
 		OPT_STRING('M', "disassembler-style", &dis_style, "att|intel",
 			   "syntax of -F +disasm (default att, as perf script)"),
 		OPT_GROUP("Symbols"),
@@ -909,17 +904,10 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
 	if (insn_trace && itrace)
 		usage_error(usage, opts, "--insn-trace decodes every instruction: drop --itrace");
-	if (insn_trace) { /* perf 6.1: --itrace=i0ns -F +insn,-event,-period --ns */
-		itrace = "i1ie"; /* perf 6.1 shows the errors too */
-		ptf.insn = !strcmp(insn_trace, "raw");
-		ptf.disasm = !ptf.insn;
-		ptf.no_event = ptf.no_period = ptf.ns = ptf.no_addr = ptf.set = true;
-	}
-	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel"))
+	if (script_pt_insn_opts(insn_trace, dis_style, &ptf, &itrace))
 		usage_error(usage, opts, "--disassembler-style %s: expected att or intel",
 			    dis_style);
-	ptf.syntax = dis_style && !strcmp(dis_style, "intel") ? PRISM_DISASM_INTEL :
-								PRISM_DISASM_ATT;
+	ptf.ns = ptf.ns || sc.ns; /* --ns */
 	if (itrace && prism_itrace__parse(itrace, &it, &bad))
 		usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows", itrace,
 			    *bad);

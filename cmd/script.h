@@ -84,7 +84,7 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 
 /*
  * --itrace: decode the file's Intel PT trace into perf's synthesized samples
- * and print them (cmd/script-pt.c); @flags: -F +flags.  Return: exit status.
+ * and print them (cmd/script-pt.c); @flags: -F +flags; @ns: --ns.  Return: exit status.
  */
 struct prism_itrace;
 struct prism_tasks;
@@ -117,6 +117,15 @@ struct pt_fields {
  * -event,-period) added to @f; -EINVAL with the bad field in @bad
  */
 int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len);
+struct option_def;
+/* --insn-trace[=raw|disasm] (an option callback) */
+int script_opt_insn_trace(const struct option_def *opt, const char *arg);
+/*
+ * --insn-trace (@itrace set to its --itrace) and -M into @f; -EINVAL for
+ * a -M other than att or intel
+ */
+int script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
+			const char **itrace);
 /* the instruction fields at the end of a sample's line */
 struct script_pt_insn {
 	const struct pt_fields *f;

@@ -55,6 +55,11 @@ struct prism_evspec {
 	bool sample_read; /* :S modifier: the leader samples the counts of the whole group */
 	bool precise_max; /* :P: precise_ip 3, lowered at open until the PMU takes it */
 	bool weak_group; /* :W on a group: its events are opened apart if the group fails */
+	/*
+	 * intel_pt: a PMU that writes an AUX area (perf's default config
+	 * applied before the event's terms); filter is then an address filter
+	 */
+	bool aux;
 };
 
 /**

@@ -41,6 +41,14 @@ PRISM_API int prism_pmu_for_each_event(const char *pmu,
 PRISM_API int prism_pmu_type(const char *pmu, uint32_t *type);
 
 /**
+ * prism_pmu_set_sysfs - read the PMUs from @sysfs/bus/event_source/devices
+ * @sysfs: a sysfs root (tests point it at a fake tree); NULL: /sys
+ *
+ * Return: 0, or -ENAMETOOLONG.  The string is copied.
+ */
+PRISM_API int prism_pmu_set_sysfs(const char *sysfs);
+
+/**
  * prism_pmu_have_hw - whether the machine has a hardware (CPU) PMU
  *
  * True when sysfs lists a PMU of type PERF_TYPE_RAW (the core PMU: "cpu"

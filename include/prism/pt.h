@@ -72,6 +72,11 @@ PRISM_API int prism_itrace_start__parse(const struct prism_event *ev, uint32_t *
 PRISM_API int prism_auxtrace_error__parse(const struct prism_event *ev,
 					  struct prism_auxtrace_error *out);
 PRISM_API int prism_time_conv__parse(const struct prism_event *ev, struct prism_time_conv *out);
+/*
+ * An Intel PT AUXTRACE_INFO record as perf writes it (every field, the
+ * filter string NUL-padded to 8) into @buf; its size, 0 when @size is short
+ */
+PRISM_API size_t prism_pt_info__write(const struct prism_pt_info *info, void *buf, size_t size);
 /* the time fields of an Intel PT AUXTRACE_INFO */
 PRISM_API void prism_pt_info__time_conv(const struct prism_pt_info *info,
 					struct prism_time_conv *out);

@@ -118,6 +118,18 @@ struct prism_record_opts {
 	bool kcore;
 	/* the directory read as /proc for --kcore (perf's guest root + /proc); NULL: /proc */
 	const char *kcore_proc;
+	/*
+	 * AUX area (intel_pt events, lib/record/record-aux.c): bytes per
+	 * buffer, a power of two of pages (0: perf's default, 4 MiB as root,
+	 * 128 KiB otherwise).  aux_snapshot: snapshot mode (the hardware
+	 * overwrites the area; prism_record__snapshot() writes what it holds,
+	 * at most snapshot_size bytes, 0: the whole area); snapshot_on_exit:
+	 * one more at the end.
+	 */
+	size_t aux_bytes;
+	bool aux_snapshot;
+	uint64_t snapshot_size;
+	bool snapshot_on_exit;
 };
 
 /* an event added by code instead of an -e string */
@@ -129,7 +141,13 @@ struct prism_record_event {
 	bool user_period; /* keep attr's period/freq instead of -F/-c */
 	bool precise_max; /* lower attr.precise_ip until the PMU takes it (:P) */
 	bool weak_group; /* on a leader: open the members apart if the group fails (:W) */
-	const char *filter; /* tracepoint filter or NULL */
+	const char *filter; /* tracepoint filter, intel_pt address filter, or NULL */
+	/*
+	 * intel_pt: the event writes an AUX area; the recording then adds a
+	 * dummy:u tracking event with context switches, maps the area and
+	 * writes AUXTRACE_INFO and AUXTRACE records as perf record does
+	 */
+	bool aux;
 };
 
 struct prism_record_stats {
@@ -185,6 +203,8 @@ PRISM_API int prism_record__run(struct prism_record *r);
 
 /* ask run() to finish; async-signal-safe */
 PRISM_API void prism_record__stop(struct prism_record *r);
+/* snapshot mode: ask run() to write the AUX areas' contents (SIGUSR2); async-signal-safe */
+PRISM_API void prism_record__snapshot(struct prism_record *r);
 
 PRISM_API const struct prism_record_stats *prism_record__stats(const struct prism_record *r);
 PRISM_API const char *prism_record__error(const struct prism_record *r);

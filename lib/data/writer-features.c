@@ -413,6 +413,8 @@ bool wr_feature_wanted(const struct prism_writer *w, unsigned int feat, bool pip
 		return w->z != NULL;
 	case PRISM_FEAT_UTIL_CHECK:
 		return !pipe && w->util_check_len;
+	case PRISM_FEAT_AUXTRACE:
+		return !pipe && w->nr_aux_index;
 	default:
 		return false;
 	}
@@ -493,6 +495,10 @@ int wr_feature(struct prism_writer *w, unsigned int feat, struct prism_strbuf *s
 	}
 	case PRISM_FEAT_UTIL_CHECK:
 		prism_strbuf_add(sb, w->util_check, w->util_check_len);
+		break;
+	case PRISM_FEAT_AUXTRACE: /* u64 nr, then nr (file offset, size) pairs */
+		put_u64(sb, w->nr_aux_index);
+		prism_strbuf_add(sb, w->aux_index, w->nr_aux_index * 16);
 		break;
 	default:
 		return -ENOENT;

@@ -51,6 +51,8 @@ struct prism_writer {
 	uint64_t first_time, last_time;
 	void *util_check; /* PRISM_FEAT_UTIL_CHECK payload */
 	size_t util_check_len;
+	uint64_t *aux_index; /* AUXTRACE feature: file offset, size pairs */
+	size_t nr_aux_index, cap_aux_index; /* pairs */
 
 	uint64_t off; /* bytes fully written to the output */
 	uint64_t data_offset; /* file mode: where the data section starts */

@@ -139,6 +139,7 @@ void prism_writer__free(struct prism_writer *w)
 	free(w->version);
 	free(w->tdata);
 	free(w->util_check);
+	free(w->aux_index);
 	free(w->buf);
 	free(w->path);
 	wr_zstd__free(w->z);
@@ -197,6 +198,7 @@ int prism_writer__set_util_check(struct prism_writer *w, const void *buf, size_t
 	if (len)
 		memcpy(p, buf, len);
 	free(w->util_check);
+	free(w->aux_index);
 	w->util_check = p;
 	w->util_check_len = len;
 	return 0;
@@ -362,6 +364,38 @@ int prism_writer__write_data(struct prism_writer *w, const void *a, size_t alen,
 	if (!err && blen)
 		err = compress_piece(w, b, blen);
 	return err;
+}
+
+int prism_writer__write_auxtrace(struct prism_writer *w, const void *rec, size_t rlen,
+				 const void *a, size_t alen, const void *b, size_t blen)
+{
+	static const uint8_t zeros[8];
+	size_t pad = -(alen + blen) & 7;
+	struct iovec iov[4] = { { (void *)rec, rlen },
+				{ (void *)a, alen },
+				{ (void *)b, blen },
+				{ (void *)zeros, pad } };
+	uint64_t at;
+	int err;
+
+	err = prism_writer__flush(w);
+	if (err)
+		return err;
+	if (!w->pipe) {
+		if (prism_ensure_mem((void **)&w->aux_index, &w->cap_aux_index, 16,
+				     w->nr_aux_index + 1))
+			return -ENOMEM;
+	}
+	at = w->off;
+	err = write_iov(w, iov, 4);
+	if (err)
+		return err;
+	if (!w->pipe) {
+		w->aux_index[2 * w->nr_aux_index] = at;
+		w->aux_index[2 * w->nr_aux_index + 1] = rlen; /* perf: header.size */
+		w->nr_aux_index++;
+	}
+	return 0;
 }
 
 int prism_writer__finished_round(struct prism_writer *w)

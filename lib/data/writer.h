@@ -69,6 +69,14 @@ int prism_writer__write(struct prism_writer *w, const void *rec, size_t len);
 /* complete records from a ring buffer, in one or two pieces (wrap-around) */
 int prism_writer__write_data(struct prism_writer *w, const void *a, size_t alen, const void *b,
 			     size_t blen);
+/*
+ * PERF_RECORD_AUXTRACE: the 48-byte record @rec, then its trace bytes in
+ * one or two pieces and zeros up to a multiple of 8 (rec->size counts
+ * them), written whole and never compressed; file mode keeps its offset
+ * and header size for the AUXTRACE feature (the index perf writes)
+ */
+int prism_writer__write_auxtrace(struct prism_writer *w, const void *rec, size_t rlen,
+				 const void *a, size_t alen, const void *b, size_t blen);
 int prism_writer__finished_round(struct prism_writer *w);
 /* buffered output to the file */
 int prism_writer__flush(struct prism_writer *w);

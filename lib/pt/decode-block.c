@@ -43,15 +43,14 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d)
 	return d->period_ticks ? d->period_ticks >= MIN_PERIOD : o->period >= MIN_PERIOD;
 }
 
-int pt_dec_time(struct queue *q, uint64_t *tsc, uint32_t *lost_mtc, uint32_t *lost_cyc)
-{
-	return q->blk ? pt_blk_time(q->blk, tsc, lost_mtc, lost_cyc) :
-			pt_insn_time(q->dec, tsc, lost_mtc, lost_cyc);
-}
-
 int pt_dec_offset(struct queue *q, uint64_t *off)
 {
 	return q->blk ? pt_blk_get_offset(q->blk, off) : pt_insn_get_offset(q->dec, off);
+}
+
+int pt_dec_sync_offset(struct queue *q, uint64_t *off)
+{
+	return q->blk ? pt_blk_get_sync_offset(q->blk, off) : pt_insn_get_sync_offset(q->dec, off);
 }
 
 int pt_block_start(struct queue *q, const struct pt_config *cfg)
@@ -201,7 +200,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		q->last_insn = NULL;
 		if (q->pend) {
 			if (blk->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL))
-				pt_push_branch(q, q->pend_from, blk->ip, q->pend_flags);
+				pt_pend_branch(q, blk->ip, q->pend_flags);
 			q->pend = false;
 		}
 		q->pend_flags = 0;
@@ -244,7 +243,10 @@ static bool ticks_may_be_due(const struct queue *q)
 	return !q->in_walk || (q->walk_max && q->walk_n + 1 >= q->walk_max);
 }
 
-/* classes whose bytes tell whether they take a packet (decode-time.c's takes_packet) */
+/*
+ * classes whose bytes tell whether they take a packet (decode-time.c's
+ * takes_packet: the timing counts the TNT bits and TIPs taken)
+ */
 static bool reads_packet_class(enum pt_insn_class c)
 {
 	return c == ptic_call || c == ptic_jump || c == ptic_error;
@@ -255,14 +257,15 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 
-	return !o->branches && !q->pkt && !q->pend && !blk->truncated &&
+	return !o->branches && !q->d->period_ticks && !q->pend && !blk->truncated &&
 	       (!o->instructions || q->insn_count + 1 < o->period);
 }
 
 /*
  * The last instruction of @blk, as the instruction decoder gives it; its
  * bytes, size and class only where something uses them: branches, ticks,
- * or a sample of it.
+ * a sample of it, or the timing where its class does not tell whether it
+ * takes a packet.
  */
 static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_insn *insn)
 {
@@ -274,8 +277,9 @@ static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_ins
 	insn->iclass = blk->iclass;
 	insn->size = 0;
 	insn->raw[0] = 0;
-	if (plain_insn(q, blk) || (!o->branches && !blk->truncated && q->d->period_ticks &&
-				   !ticks_may_be_due(q) && !reads_packet_class(blk->iclass)))
+	if ((!q->pkt || !reads_packet_class(blk->iclass)) &&
+	    (plain_insn(q, blk) ||
+	     (!o->branches && !blk->truncated && q->d->period_ticks && !ticks_may_be_due(q))))
 		return;
 	b = br_insn(q, blk->end_ip, blk->mode);
 	if (blk->truncated) {
@@ -299,7 +303,6 @@ static bool sync(struct queue *q)
 		return false;
 	}
 	pt_synced(q, st);
-	q->time_stale = true;
 	return true;
 }
 
@@ -322,7 +325,6 @@ void pt_block_step(struct queue *q)
 			st = pt_blk_event(q->blk, &ev, sizeof(ev));
 			if (st >= 0)
 				pt_on_event(q, &ev);
-			q->time_stale = true;
 		}
 		if (st >= 0 && (st & pts_eos)) {
 			/* as the instruction decoder: where a pending branch went, if it can tell */
@@ -331,7 +333,7 @@ void pt_block_step(struct queue *q)
 			pt_blk_next(q->blk, &blk, sizeof(blk));
 			if (q->pend && blk.ip && steps_without_trace(q, blk.ip, blk.mode) &&
 			    (blk.ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
-				pt_push_branch(q, q->pend_from, blk.ip, q->pend_flags);
+				pt_pend_branch(q, blk.ip, q->pend_flags);
 			q->pend = false;
 			q->done = true;
 			break;
@@ -346,29 +348,28 @@ void pt_block_step(struct queue *q)
 			 * done (the instruction decoder gives no instruction)
 			 */
 			complete = st >= 0 || st == -pte_nomap || st == -pte_bad_insn;
+			/*
+			 * the packets due before the run's first instruction (after
+			 * an overflow, those after its FUP), as before each one
+			 */
+			pt_take_packet(q);
 			if (!run(q, &blk, blk.ninsn ? blk.ninsn - 1u : 0))
 				continue;
 			if (blk.ninsn && complete) {
 				uint64_t off = 0;
-				bool moved;
 
 				last_insn(q, &blk, &insn);
-				pt_blk_get_offset(q->blk, &off);
-				/* the time changes with the packets read (or an event) */
-				moved = off != q->stall_off;
-				if (moved || q->time_stale) {
-					pt_update_time(q);
-					pt_scan_packets(q);
-					q->time_stale = false;
-				}
+				/* the packets read for the block; the unit it takes gives the time */
+				pt_scan_packets(q, &insn);
 				if (plain_insn(q, &blk)) { /* what on_insn does with it */
 					q->last_insn = NULL;
 					if (q->d->o.itrace.instructions)
 						q->insn_count++;
 				} else {
 					pt_on_insn(q, &insn);
-					pt_take_packet(q, &insn);
 				}
+				pt_take_packet(q);
+				pt_blk_get_offset(q->blk, &off);
 				if (!pt_stepped(q, off, insn.ip))
 					continue;
 			}

@@ -3,6 +3,8 @@
  * Intel PT decoding: time from the timing packets (TSC -> perf time), and
  * instruction periods in ticks counted as perf counts them.
  */
+#include <errno.h>
+
 #include "decode.h"
 
 /* ns -> TSC ticks by the time conversion's multiplier and shift (perf's) */
@@ -17,44 +19,219 @@ uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns)
 	return (q << tc->time_shift) + (r << tc->time_shift) / tc->time_mult;
 }
 
-void pt_set_time(struct queue *q, uint64_t tsc)
+/*
+ * The queue's timing: perf's time from the packets (decode-timing.c), the
+ * config as perf gives it to its decoder (mtc_period from the event's
+ * config, TSC_CTC_N/D and MAX_NONTURBO_RATIO from AUXTRACE_INFO), and a
+ * packet decoder that reads the trace as far as libipt did.
+ */
+int pt_time_start(struct queue *q, const struct pt_config *cfg)
 {
-	if (q->d->has_tsc && (tsc != q->time_tsc || !tsc)) {
-		q->time = prism_tsc_to_perf_time(&q->d->tc, tsc);
-		q->time_tsc = tsc;
+	const struct prism_pt_info *i = &q->d->o.info;
+	struct pt_timing_cfg tc = { 0 };
+
+	if (!q->d->has_tsc && !q->d->period_ticks)
+		return 0;
+	if (i->has_mtc) {
+		if (i->mtc_freq_bits)
+			tc.mtc_shift = (unsigned int)((q->d->o.config & i->mtc_freq_bits) >>
+						      __builtin_ctzll(i->mtc_freq_bits));
+		tc.ctc_n = (uint32_t)i->tsc_ctc_n;
+		tc.ctc_d = (uint32_t)i->tsc_ctc_d;
+		tc.max_nonturbo = (unsigned int)i->max_nonturbo_ratio;
+	}
+	pt_timing_init(&q->tm, &tc);
+	q->pkt = pt_pkt_alloc_decoder(cfg);
+	return q->pkt ? 0 : -ENOMEM;
+}
+
+/* the time of the samples from here: perf's time now (converted once per timestamp) */
+static void sample_time(struct queue *q)
+{
+	uint64_t ts = q->tm.timestamp;
+
+	if (q->d->has_tsc && (ts != q->time_tsc || !ts)) {
+		q->time = prism_tsc_to_perf_time(&q->d->tc, ts);
+		q->time_tsc = ts;
 	}
 }
 
-/* a timing packet's TSC: the ticks count from there */
-void pt_set_ticks(struct queue *q, uint64_t tsc)
+/* libipt's packets -> the timing's */
+static enum pt_tpkt tpkt(const struct pt_packet *p, uint64_t *payload, uint32_t *fc)
 {
-	if (tsc != q->tsc) {
-		q->tsc = tsc;
+	*fc = 0;
+	*payload = 0;
+	switch (p->type) {
+	case ppt_tsc:
+		*payload = p->payload.tsc.tsc;
+		return PT_T_TSC;
+	case ppt_tma:
+		*payload = p->payload.tma.ctc;
+		*fc = p->payload.tma.fc;
+		return PT_T_TMA;
+	case ppt_mtc:
+		*payload = p->payload.mtc.ctc;
+		return PT_T_MTC;
+	case ppt_cyc:
+		*payload = p->payload.cyc.value;
+		return PT_T_CYC;
+	case ppt_cbr:
+		*payload = p->payload.cbr.ratio;
+		return PT_T_CBR;
+	case ppt_tip_pgd:
+	case ppt_stop:
+	case ppt_ovf:
+	case ppt_exstop:
+	case ppt_mwait:
+	case ppt_pwre:
+	case ppt_pwrx:
+	case ppt_unknown:
+	case ppt_invalid:
+		return PT_T_STOP;
+	default:
+		return PT_T_OTHER;
+	}
+}
+
+/* perf's look-ahead after an MTC that followed a CYC: the cycles to the next MTC */
+static void calibrate(struct queue *q, uint64_t off)
+{
+	struct pt_calib k;
+	struct pt_packet p;
+	uint64_t payload;
+	uint32_t fc;
+
+	if (!q->look)
+		q->look = pt_pkt_alloc_decoder(pt_pkt_get_config(q->pkt));
+	if (!q->look || pt_pkt_sync_set(q->look, off) < 0)
+		return;
+	pt_calib_start(&q->tm, &k);
+	while (pt_pkt_next(q->look, &p, sizeof(p)) >= 0) {
+		enum pt_tpkt t = tpkt(&p, &payload, &fc);
+
+		if (p.type != ppt_pad && pt_calib_step(&q->tm, &k, t, payload, fc))
+			break;
+	}
+}
+
+static void apply(struct queue *q, const struct tpend *e)
+{
+	unsigned int cbr = q->tm.cbr;
+
+	if (pt_timing_packet(&q->tm, e->type, e->payload, e->fc)) {
+		q->tsc = q->tm.timestamp;
 		q->tsc_insns = 0;
 	}
+	if (q->tm.calibrate)
+		calibrate(q, e->next_off);
+	/* perf returns a CBR change as an event: the samples after it have its time */
+	if (q->tm.cbr != cbr)
+		sample_time(q);
 }
 
-void pt_update_time(struct queue *q)
+/* the packets read ahead whose units are taken */
+static void apply_due(struct queue *q)
 {
-	uint64_t tsc;
-	uint32_t lm, lc;
+	while (q->tq_n) {
+		struct tpend *e = &q->tq[q->tq_head];
 
-	if (pt_dec_time(q, &tsc, &lm, &lc) < 0)
-		return;
-	if (!q->pkt || !q->synced_time) /* else the packets say when */
-		pt_set_ticks(q, tsc);
-	q->synced_time = true;
-	if (q->d->has_tsc)
-		pt_set_time(q, tsc);
-}
-
-/* the TSC read ahead, once what came before it is taken */
-void pt_apply_tsc(struct queue *q)
-{
-	if (q->has_tsc_next && !q->tsc_after && !q->wait_ovf) {
-		pt_set_ticks(q, q->tsc_next);
-		q->has_tsc_next = false;
+		if (e->at > q->units_taken || (e->ovf && q->wait_ovf))
+			break;
+		apply(q, e);
+		q->tq_head = (q->tq_head + 1) % TQ;
+		q->tq_n--;
 	}
+}
+
+/* read the packets libipt has read, up to @off */
+static void scan(struct queue *q)
+{
+	struct pt_packet p;
+	uint64_t off, pos;
+
+	if (!q->pkt || pt_dec_offset(q, &off) < 0 || off == q->pkt_off)
+		return;
+	if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)
+		while (pt_pkt_get_offset(q->pkt, &pos) >= 0 && pos < off &&
+		       pt_pkt_next(q->pkt, &p, sizeof(p)) >= 0) {
+			struct tpend e = { .at = q->units_seen, .after_ovf = q->in_ovf };
+
+			if (p.type == ppt_pad)
+				continue;
+			e.type = tpkt(&p, &e.payload, &e.fc);
+			if (p.type == ppt_ovf) { /* the units before it are dropped */
+				q->wait_ovf = q->in_ovf = e.ovf = true;
+				q->ovf_units = q->units_seen;
+			} else if (p.type == ppt_fup) {
+				q->in_ovf = false; /* tracing resumes */
+			} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
+				q->units_seen += p.payload.tnt.bit_size;
+			} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
+				q->units_seen++;
+			}
+			if (pt_pkt_get_offset(q->pkt, &e.next_off) < 0)
+				e.next_off = off;
+			if (q->tq_n == TQ) { /* never with packets as hardware makes them */
+				apply(q, &q->tq[q->tq_head]);
+				q->tq_head = (q->tq_head + 1) % TQ;
+				q->tq_n--;
+			}
+			q->tq[(q->tq_head + q->tq_n++) % TQ] = e;
+		}
+	q->pkt_off = off;
+}
+
+/* synchronized at a PSB: its packets and those after it are read from there */
+void pt_time_sync(struct queue *q)
+{
+	q->units_seen = q->units_taken = 0;
+	q->tq_n = 0;
+	q->wait_ovf = q->in_ovf = false;
+	if (pt_dec_sync_offset(q, &q->pkt_off) < 0)
+		q->pkt_off = 0;
+	scan(q);
+	apply_due(q);
+	sample_time(q);
+}
+
+/*
+ * An event: the packets read for it; a trace start or end has the time now
+ * (perf's sample time), the others (libipt's CBR, MODE ...) leave it
+ */
+void pt_time_event(struct queue *q, const struct pt_event *ev)
+{
+	scan(q);
+	apply_due(q);
+	switch (ev->type) {
+	case ptev_enabled:
+	case ptev_disabled:
+	case ptev_async_disabled:
+	case ptev_overflow:
+		sample_time(q);
+		break;
+	default:
+		break;
+	}
+}
+
+/*
+ * After the overflow's error: the packets between the OVF and the FUP
+ * where tracing resumes count from here (perf reads them to find the FUP),
+ * those after the FUP once its trace start is sampled.
+ */
+void pt_time_overflow(struct queue *q)
+{
+	scan(q);
+	q->tsc_insns = 0;
+	q->wait_ovf = false;
+	if (q->units_taken < q->ovf_units)
+		q->units_taken = q->ovf_units;
+	while (q->tq_n && (q->tq[q->tq_head].ovf || q->tq[q->tq_head].after_ovf)) {
+		apply(q, &q->tq[q->tq_head]);
+		q->tq_head = (q->tq_head + 1) % TQ;
+		q->tq_n--;
+	}
+	sample_time(q);
 }
 
 /* whether @insn takes a TNT bit or a TIP: conditional, return, indirect */
@@ -74,61 +251,28 @@ static bool takes_packet(const struct pt_insn *insn)
 }
 
 /*
- * Before an instruction is counted: the TSC packets read since the last
- * one (libipt reads ahead) count once the TNT bits and TIPs before them
- * are taken by the instructions, as perf counts them (a FUP goes with an
- * event, an OVF's TSC with the overflow's).
+ * Before an instruction is counted: the packets libipt read for it, those
+ * before the units not yet taken are taken now (perf reads them before it
+ * walks to it); an instruction that takes a unit has the time now, the
+ * others the time of the last that did (perf's sample time).
  */
-void pt_scan_packets(struct queue *q)
+void pt_scan_packets(struct queue *q, const struct pt_insn *insn)
 {
-	struct pt_packet p;
-	uint64_t off, pos, units = 0, before = 0;
-	bool tsc = false;
-
-	if (!q->pkt || pt_dec_offset(q, &off) < 0)
+	if (!q->pkt)
 		return;
-	if (off != q->pkt_off) {
-		if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)
-			while (pt_pkt_get_offset(q->pkt, &pos) >= 0 && pos < off &&
-			       pt_pkt_next(q->pkt, &p, sizeof(p)) >= 0) {
-				if (p.type == ppt_psb)
-					break; /* its TSC comes with the trace's start */
-				if (p.type == ppt_ovf) { /* after the overflow's event */
-					q->tnt_left = units = before = 0;
-					q->wait_ovf = true;
-				}
-				if (p.type == ppt_tsc) {
-					q->tsc_next = p.payload.tsc.tsc |
-						      (q->tsc & ~((1ull << 56) - 1));
-					tsc = true;
-					before = units;
-				} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
-					units += p.payload.tnt.bit_size;
-				} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
-					units++;
-				}
-			}
-		q->pkt_off = off;
-		if (tsc) {
-			q->has_tsc_next = true;
-			q->tsc_after = q->tnt_left + before;
-		}
-		q->tnt_left += units;
+	scan(q);
+	apply_due(q);
+	if (takes_packet(insn) && q->units_taken < q->units_seen) {
+		q->units_taken++;
+		sample_time(q);
 	}
-	/* nothing before it: it counts from this instruction on */
-	pt_apply_tsc(q);
 }
 
-/* after @insn: it took a TNT bit or TIP; a TSC after them counts from here */
-void pt_take_packet(struct queue *q, const struct pt_insn *insn)
+/* after an instruction: the packets after the units it took count from here */
+void pt_take_packet(struct queue *q)
 {
-	if (takes_packet(insn) && q->tnt_left) {
-		q->tnt_left--;
-		if (q->tsc_after)
-			q->tsc_after--;
-	}
-	/* what came before the TSC is taken: it counts from here */
-	pt_apply_tsc(q);
+	if (q->pkt)
+		apply_due(q);
 }
 
 /* instructions until the next sample in ticks, at the start of a walk (perf's) */
@@ -153,17 +297,23 @@ static uint64_t next_period(struct queue *q)
 	return period - (t - m);
 }
 
+/* a walk (a run of instructions up to a branch) starts at its first */
+static void start_walk(struct queue *q)
+{
+	if (!q->in_walk) {
+		q->walk_max = next_period(q);
+		q->walk_n = 0;
+		q->in_walk = true;
+	}
+}
+
 /* whether this instruction is sampled, in ticks; it is counted */
 bool pt_ticks_due(struct queue *q, bool branch)
 {
 	uint64_t period = q->d->period_ticks;
 	bool due = false;
 
-	if (!q->in_walk) {
-		q->walk_max = next_period(q);
-		q->walk_n = 0;
-		q->in_walk = true;
-	}
+	start_walk(q);
 	q->walk_n++;
 	q->tsc_insns++;
 	if (q->walk_max && q->walk_n >= q->walk_max) {
@@ -186,11 +336,7 @@ bool pt_ticks_due(struct queue *q, bool branch)
  */
 bool pt_ticks_skip(struct queue *q, uint64_t n)
 {
-	if (!q->in_walk) { /* the walk starts at the first, as pt_ticks_due starts it */
-		q->walk_max = next_period(q);
-		q->walk_n = 0;
-		q->in_walk = true;
-	}
+	start_walk(q);
 	if (q->walk_max && q->walk_n + n >= q->walk_max)
 		return false;
 	q->walk_n += n;

@@ -75,6 +75,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		pt_insn_free_decoder(d->qs[i].dec);
 		pt_block_free(&d->qs[i]);
 		pt_pkt_free_decoder(d->qs[i].pkt);
+		pt_pkt_free_decoder(d->qs[i].look);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
 		if (d->qs[i].map)
@@ -151,6 +152,16 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	}
 }
 
+/* the pending branch, with the time of its instruction */
+static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
+{
+	uint64_t now = q->time;
+
+	q->time = q->pend_time;
+	branch(q, q->pend_from, to, flags);
+	q->time = now;
+}
+
 static void error(struct queue *q, int code, uint64_t ip)
 {
 	struct prism_pt_item *it;
@@ -211,7 +222,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		bool taken = insn->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL);
 
 		if (taken)
-			branch(q, q->pend_from, insn->ip, q->pend_flags);
+			pend_branch(q, insn->ip, q->pend_flags);
 		q->pend = false;
 	}
 	if (o->instructions) {
@@ -240,6 +251,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	q->pend_flags = class_flags(insn);
 	if (q->pend_flags && o->branches) { /* only branch samples use it */
 		q->pend = true;
+		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
 		q->pend_size = insn->size;
@@ -250,11 +262,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
-	if (ev->has_tsc) {
-		if (!q->pkt) /* else the packets say when (scan_packets) */
-			pt_set_ticks(q, ev->tsc);
-		pt_set_time(q, ev->tsc);
-	}
+	pt_time_event(q, ev);
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
@@ -268,8 +276,8 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			       ev->ip_suppressed ? 0 : ev->variant.async_disabled.ip,
 			       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC | PRISM_PT_FL_TRACE_END);
 		else if (q->pend)
-			branch(q, q->pend_from, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
-			       q->pend_flags | PRISM_PT_FL_TRACE_END);
+			pend_branch(q, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
+				    q->pend_flags | PRISM_PT_FL_TRACE_END);
 		q->continuous = false;
 		if (q->last_insn)
 			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
@@ -287,14 +295,12 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_overflow:
-		q->tsc_insns = 0;
-		q->wait_ovf = false;
-		pt_apply_tsc(q);
 		if (q->pend && !ev->ip_suppressed)
-			branch(q, q->pend_from, ev->variant.overflow.ip, q->pend_flags);
+			pend_branch(q, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
 		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
+		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;
@@ -345,11 +351,8 @@ static int queue_start(struct queue *q)
 			return -ENOMEM;
 		pt_insn_set_image(q->dec, q->img);
 	}
-	if (q->d->period_ticks) {
-		q->pkt = pt_pkt_alloc_decoder(&cfg);
-		if (!q->pkt)
-			return -ENOMEM;
-	}
+	if (pt_time_start(q, &cfg))
+		return -ENOMEM;
 	return 0;
 }
 
@@ -392,13 +395,7 @@ void pt_synced(struct queue *q, int st)
 {
 	q->synced = true;
 	q->status = st;
-	q->tnt_left = 0;
-	q->tsc_after = 0;
-	q->has_tsc_next = q->wait_ovf = false;
-	q->synced_time = false;
-	pt_update_time(q); /* the PSB's TSC */
-	if (pt_dec_offset(q, &q->pkt_off) < 0)
-		q->pkt_off = 0;
+	pt_time_sync(q); /* the PSB's TSC */
 }
 
 /* an error sample, then on from the next PSB (as perf) */
@@ -459,7 +456,7 @@ static int queue_step(struct queue *q)
 		if (st >= 0 && (st & pts_eos)) {
 			if (q->pend && pt_insn_next(q->dec, &insn, sizeof(insn)) >= 0 &&
 			    (insn.ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
-				branch(q, q->pend_from, insn.ip, q->pend_flags);
+				pend_branch(q, insn.ip, q->pend_flags);
 			q->pend = false;
 			q->done = true;
 			break;
@@ -471,10 +468,9 @@ static int queue_step(struct queue *q)
 			if (st >= 0) {
 				uint64_t off = 0;
 
-				pt_update_time(q);
-				pt_scan_packets(q);
+				pt_scan_packets(q, &insn);
 				on_insn(q, &insn);
-				pt_take_packet(q, &insn);
+				pt_take_packet(q);
 				pt_insn_get_offset(q->dec, &off);
 				if (!pt_stepped(q, off, insn.ip))
 					continue;
@@ -507,9 +503,9 @@ void pt_on_event(struct queue *q, const struct pt_event *ev)
 	on_event(q, ev);
 }
 
-void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
+void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags)
 {
-	branch(q, from, to, flags);
+	pend_branch(q, to, flags);
 }
 
 uint32_t pt_class_flags(const struct pt_insn *insn)

@@ -15,6 +15,8 @@
 #include <prism/pt.h>
 #include <prism/symbol.h>
 
+#include "pt/timing.h"
+
 #define FIFO 8
 /* the mapped trace is released in steps of this (a multiple of the page size) */
 #define RELEASE (1u << 20)
@@ -32,6 +34,15 @@ enum {
 /* instructions decoded without a byte of trace before it is a loop without end (perf's) */
 #define MAX_LOOPS 100000
 extern const char *const pt_err_msg[];
+
+/* a timing packet read ahead, taken once @at units (TNT bits, TIPs) are */
+struct tpend {
+	enum pt_tpkt type;
+	uint32_t fc;
+	uint64_t payload, at, next_off;
+	bool ovf, after_ovf; /* an OVF; a packet between it and the FUP after it */
+};
+#define TQ 256
 
 struct switch_ev {
 	uint64_t time;
@@ -58,7 +69,6 @@ struct queue {
 	/* block walking (decode-block.c): the block decoder, and one for single instructions */
 	struct pt_block_decoder *blk;
 	struct pt_insn_decoder *ild;
-	bool time_stale; /* events since the time was read */
 	uint8_t ild_trace[40];
 	int status;
 	bool synced, done;
@@ -83,13 +93,18 @@ struct queue {
 	uint64_t tsc, tsc_insns, last_masked, walk_max, walk_n;
 	bool continuous, in_walk;
 	/*
-	 * perf takes a TSC packet as soon as the TNT bits before it are used,
-	 * libipt when the next branch needs a packet: the packets read so far
-	 * (a packet decoder on the same trace) and the TNT bits left say when
+	 * perf takes a timing packet as soon as the TNT bits and TIPs before
+	 * it are used, libipt when the next branch needs a packet: the packets
+	 * read so far (a packet decoder on the same trace) wait in tq until
+	 * the instructions have taken the units (TNT bits, TIPs) before them
 	 */
-	struct pt_packet_decoder *pkt;
-	uint64_t pkt_off, tnt_left, tsc_next, tsc_after;
-	bool has_tsc_next, synced_time, wait_ovf;
+	struct pt_packet_decoder *pkt, *look; /* look: perf's look-ahead */
+	uint64_t pkt_off, units_seen, units_taken, ovf_units;
+	struct tpend tq[TQ];
+	size_t tq_head, tq_n;
+	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
+	struct pt_timing tm; /* perf's time (decode-timing.c) */
+	uint64_t pend_time; /* the sample time of the pending branch */
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
 	struct prism_pt_item *last_insn; /* the last instruction's sample, still in the fifo */
 	/* the code mapping last read */
@@ -129,7 +144,8 @@ void pt_image_follow_pid(struct queue *q);
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
-void pt_push_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags);
+/* the pending branch to @to, with the time of its instruction */
+void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags);
 void pt_synced(struct queue *q, int st);
 void pt_stop(struct queue *q, int code, uint64_t ip);
 bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip);
@@ -144,21 +160,21 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
 void pt_block_step(struct queue *q);
 void pt_block_free(struct queue *q);
-/* the decoder in use (instructions or blocks): its time, its place in the trace */
-int pt_dec_time(struct queue *q, uint64_t *tsc, uint32_t *lost_mtc, uint32_t *lost_cyc);
+/* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);
+int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);
 
 /* decode-time.c: timing packets and periods in ticks */
 uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
-void pt_set_time(struct queue *q, uint64_t tsc);
-void pt_set_ticks(struct queue *q, uint64_t tsc);
-void pt_update_time(struct queue *q);
-void pt_apply_tsc(struct queue *q);
-void pt_scan_packets(struct queue *q);
-void pt_take_packet(struct queue *q, const struct pt_insn *insn);
+int pt_time_start(struct queue *q, const struct pt_config *cfg);
+void pt_time_sync(struct queue *q);
+void pt_time_event(struct queue *q, const struct pt_event *ev);
+void pt_time_overflow(struct queue *q);
+void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
+void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);
 bool pt_ticks_skip(struct queue *q, uint64_t n);
 

@@ -41,6 +41,45 @@ static const uint8_t *body(const struct prism_event *ev, size_t *n)
 	return (const uint8_t *)ev->raw + 8;
 }
 
+size_t prism_pt_info__write(const struct prism_pt_info *info, void *buf, size_t size)
+{
+	size_t flen = info->filter ? strlen(info->filter) : 0;
+	size_t fpad = flen ? (flen + 1 + 7) / 8 * 8 : 0;
+	size_t need = 16 + 8 * (size_t)PT_NR_PRIV + fpad;
+	uint64_t w[PT_NR_PRIV] = {
+		[PT_PMU_TYPE] = info->pmu_type,
+		[PT_TIME_SHIFT] = info->time_shift,
+		[PT_TIME_MULT] = info->time_mult,
+		[PT_TIME_ZERO] = info->time_zero,
+		[PT_CAP_USER_TIME_ZERO] = info->cap_user_time_zero,
+		[PT_TSC_BIT] = info->tsc_bit,
+		[PT_NORETCOMP_BIT] = info->noretcomp_bit,
+		[PT_HAVE_SCHED_SWITCH] = info->have_sched_switch,
+		[PT_SNAPSHOT_MODE] = info->snapshot_mode,
+		[PT_PER_CPU_MMAPS] = info->per_cpu_mmaps,
+		[PT_MTC_BIT] = info->mtc_bit,
+		[PT_MTC_FREQ_BITS] = info->mtc_freq_bits,
+		[PT_TSC_CTC_N] = info->tsc_ctc_n,
+		[PT_TSC_CTC_D] = info->tsc_ctc_d,
+		[PT_CYC_BIT] = info->cyc_bit,
+		[PT_MAX_NONTURBO_RATIO] = info->max_nonturbo_ratio,
+		[PT_FILTER_STR_LEN] = flen,
+	};
+	struct perf_event_header h = { .type = PRISM_RECORD_AUXTRACE_INFO, .size = (uint16_t)need };
+	uint32_t type[2] = { PRISM_AUXTRACE_INTEL_PT, 0 };
+	uint8_t *b = buf;
+
+	if (need > size || need > UINT16_MAX)
+		return 0;
+	memset(b, 0, need);
+	memcpy(b, &h, sizeof(h));
+	memcpy(b + 8, type, sizeof(type));
+	memcpy(b + 16, w, sizeof(w));
+	if (flen)
+		memcpy(b + 16 + sizeof(w), info->filter, flen);
+	return need;
+}
+
 int prism_pt_info__parse(const struct prism_event *ev, struct prism_pt_info *out)
 {
 	size_t n;

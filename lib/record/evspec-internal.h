@@ -50,6 +50,10 @@ const char *const *evsym_names(size_t *n);
 int evparse__modifiers(struct evparse *p, struct evspec_node *n, const char *mods, size_t len,
 		       int col, bool add);
 /* "a=1,b,c=0x3" of PMU @pmu (NULL for a symbolic event) */
+/* evspec-pt.c: intel_pt's default terms (perf's default config), before the event's own */
+int evparse__pt_defaults(struct evparse *p, struct evspec_node *n, const char *pmu, int col);
+/* after the terms: cyc_thresh, mtc_period, psb_period among the values caps/ lists */
+int evparse__pt_check(struct evparse *p, struct evspec_node *n, const char *pmu, int col);
 int evparse__terms(struct evparse *p, struct evspec_node *n, const char *pmu, const char *terms,
 		   size_t len, int col);
 /* sys:name with globs; adds one node per tracepoint */

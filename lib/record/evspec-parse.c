@@ -166,9 +166,15 @@ static int parse_with_terms(struct evparse *p, const char *tok, size_t len, int 
 	if (!n)
 		return -ENOMEM;
 	err = evparse__add(p, n);
+	if (!err && !sym && !strcmp(pmu, "intel_pt")) {
+		n->pub.aux = true; /* its trace goes to the AUX area */
+		err = evparse__pt_defaults(p, n, pmu, col);
+	}
 	if (!err)
 		err = evparse__terms(p, n, sym ? NULL : pmu, terms, terms_len,
 				     col + (int)base_len + 1);
+	if (!err && n->pub.aux)
+		err = evparse__pt_check(p, n, pmu, col + (int)base_len + 1);
 	if (!err && mods_len)
 		err = apply_mods(p, first, mods, mods_len, mods_col);
 	return err;

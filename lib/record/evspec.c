@@ -143,11 +143,11 @@ int prism_evspecs__set_filter(struct prism_evspecs *l, const char *filter)
 			"tracepoints (e.g. -e sched:sched_switch --filter 'prev_pid != 0')",
 			filter);
 	for (i = l->last_start; i < l->nr; i++)
-		if (!l->v[i]->pub.tracepoint)
+		if (!l->v[i]->pub.tracepoint && !l->v[i]->pub.aux)
 			return filter_error(l,
-					    "--filter '%s' follows -e '%s', which is not a "
-					    "tracepoint: put --filter right after the -e of the "
-					    "tracepoints it applies to",
+					    "--filter '%s' follows -e '%s', which is neither a "
+					    "tracepoint nor intel_pt: put --filter right after the "
+					    "-e of the events it applies to",
 					    filter, l->v[i]->pub.name);
 	n = l->nr - l->last_start;
 	next = calloc(n, sizeof(*next));
@@ -155,7 +155,9 @@ int prism_evspecs__set_filter(struct prism_evspecs *l, const char *filter)
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
 		const char *old = l->v[l->last_start + i]->pub.filter;
-		int len = old ? asprintf(&next[i], "(%s) && (%s)", old, filter) :
+		bool aux = l->v[l->last_start + i]->pub.aux;
+		/* address filters (intel_pt) are a comma list, as perf joins them */
+		int len = old ? asprintf(&next[i], aux ? "%s,%s" : "(%s) && (%s)", old, filter) :
 				asprintf(&next[i], "%s", filter);
 
 		if (len < 0) {

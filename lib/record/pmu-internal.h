@@ -38,6 +38,8 @@ int pmu_format__apply(const struct pmu_format *f, uint64_t val, struct perf_even
 
 /* read format/@term of @pmu; -ENOENT when the PMU has no such term */
 int pmu_read_format(const char *pmu, const char *term, struct pmu_format *f);
+/* @dir/@name (@dir NULL: @name) of @pmu into @buf, trailing newline removed; -ENOENT when absent */
+int pmu_read_file(const char *pmu, const char *dir, const char *name, char *buf, size_t size);
 /* malloc'd sorted names of the format terms of @pmu (may be 0 of them) */
 int pmu_format_names(const char *pmu, char ***names, size_t *nr);
 /* malloc'd contents of events/@event of @pmu, trailing newline removed */

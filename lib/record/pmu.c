@@ -28,6 +28,20 @@ const char *pmu_sysfs_root(void)
 	return sysfs_root;
 }
 
+int prism_pmu_set_sysfs(const char *sysfs)
+{
+	static char root[PATH_MAX];
+
+	if (!sysfs) {
+		pmu_set_sysfs_root(NULL);
+		return 0;
+	}
+	if (snprintf(root, sizeof(root), "%s/bus/event_source/devices", sysfs) >= (int)sizeof(root))
+		return -ENAMETOOLONG;
+	pmu_set_sysfs_root(root);
+	return 0;
+}
+
 static bool safe_name(const char *s)
 {
 	return *s && !strchr(s, '/') && strcmp(s, ".") && strcmp(s, "..");
@@ -190,6 +204,18 @@ int pmu_read_format(const char *pmu, const char *term, struct pmu_format *f)
 	if (err)
 		pr_debug("pmu: %s: cannot parse format '%s'", path, buf);
 	return err;
+}
+
+int pmu_read_file(const char *pmu, const char *dir, const char *name, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (!safe_name(pmu) || !safe_name(name) || (dir && !safe_name(dir)))
+		return -ENOENT;
+	if (snprintf(path, sizeof(path), "%s/%s/%s%s%s", sysfs_root, pmu, dir ? dir : "",
+		     dir ? "/" : "", name) >= (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return read_small(path, buf, size);
 }
 
 /* not the side files of an alias (cpu/events/mem-loads.unit, ...) */

@@ -13,6 +13,7 @@
 
 #include "data/writer.h"
 #include "internal.h"
+#include "record/aux-ring.h"
 
 struct rec_event {
 	struct perf_event_attr attr;
@@ -22,6 +23,7 @@ struct rec_event {
 	int nr_members;
 	bool tracepoint;
 	bool precise_max, weak_group; /* :P, :W (see prism_record_event) */
+	bool aux; /* intel_pt: writes the AUX area */
 	uint64_t *ids; /* one per fd */
 	size_t nr_ids;
 	struct prism_evsel *evsel; /* for parsing its samples (record-stack.c), or NULL */
@@ -34,6 +36,10 @@ struct rec_ring {
 	uint8_t *data;
 	uint64_t size; /* data bytes, power of two */
 	uint64_t tail; /* consumed up to here */
+	/* the AUX area (record-aux.c), when the ring's owner is an intel_pt fd */
+	void *aux_map;
+	size_t aux_len;
+	struct aux_ring aux;
 };
 
 /* a mapping seen in MMAP/MMAP2 records, for the BUILD_ID feature */
@@ -74,6 +80,9 @@ struct prism_record {
 	int child_pidfd;
 	int stop_pipe[2];
 	volatile sig_atomic_t stop;
+	volatile sig_atomic_t snap_req; /* prism_record__snapshot() asked */
+	int track; /* the tracking event (mmap, comm, task...): 0, or perf's dummy:u with intel_pt */
+	int aux_ev; /* the intel_pt event, or -1 */
 
 	struct prism_writer *w;
 	bool tp_mounted;
@@ -145,6 +154,24 @@ int rec_offcpu_poll_fd(const struct prism_record *r); /* -1 when none */
 int rec_offcpu_drain(struct prism_record *r); /* write the long blocks seen so far */
 int rec_offcpu_finish(struct prism_record *r); /* stop and write everything */
 void rec_offcpu_free(struct prism_record *r);
+
+/* record-aux.c: the AUX area of intel_pt events */
+int rec_aux_prepare(struct prism_record *r); /* after the events are added */
+int rec_aux_mmap(struct prism_record *r, struct rec_ring *rg, size_t c);
+void rec_aux_unmap(struct rec_ring *rg);
+int rec_aux_info(struct prism_record *r); /* AUXTRACE_INFO and TIME_CONV, after the header */
+int rec_aux_drain(struct prism_record *r, struct rec_ring *rg, bool *wrote);
+int rec_aux_snapshot(struct prism_record *r);
+/*
+ * pt-filter.c: an intel_pt --filter ("filter main @ /bin/prog, stop 0x1234")
+ * with functions turned into file offsets, as the kernel takes it; -EINVAL
+ * with @err saying why
+ */
+int pt_filter_resolve(const char *in, char **out, char *err, size_t elen);
+/* perf_event_open() refused the intel_pt event @ev with errno @err: the message */
+void rec_aux_open_error(struct prism_record *r, const struct rec_event *ev, int err);
+/* the fd of the intel_pt event on CPU index @c (first thread), or -1 */
+int rec_aux_fd(const struct prism_record *r, size_t c);
 
 /* record-buildid.c */
 void rec_track_mmap(struct prism_record *r, const uint8_t *rec, bool mmap2);

@@ -103,6 +103,11 @@ static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int gr
 	int cpu = r->cpus[c];
 	int fd;
 
+	pr_debug("record: perf_event_open %s: type %u, config %#llx, config1 %#llx, config2 %#llx, "
+		 "sample_type %#llx, pid %d, cpu %d",
+		 ev->name, ev->attr.type, (unsigned long long)ev->attr.config,
+		 (unsigned long long)ev->attr.config1, (unsigned long long)ev->attr.config2,
+		 (unsigned long long)ev->attr.sample_type, (int)pid, cpu);
 	fd = perf_event_open(&ev->attr, pid, cpu, group_fd, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0 && errno == EINVAL && (ev->attr.read_format & PERF_FORMAT_LOST)) {
 		size_t i;
@@ -137,6 +142,8 @@ static int open_one(struct prism_record *r, size_t e, size_t c, size_t t, int gr
 			pr_debug("record: thread %d is gone, skipped", (int)pid);
 			return -ESRCH;
 		}
+		if (ev->aux)
+			return rec_aux_open_error(r, ev, err), -err;
 		prism_perf_open_strerror_at(err, &ev->attr, ev->name, pid, cpu, r->err,
 					    sizeof(r->err));
 		return -err;
@@ -232,6 +239,19 @@ again:
 					       -err;
 				}
 				ev->ids[ev->nr_ids++] = id;
+				if (ev->aux && ev->filter &&
+				    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter)) {
+					err = errno;
+					rec_error(
+						r,
+						"the kernel rejected the address filter '%s' of %s: %s",
+						ev->filter, ev->name, strerror(err));
+					rec_hint(
+						r,
+						"filter|start|stop|tracestop ADDR[/SIZE][@FILE], or a "
+						"function name: --filter 'filter main @ /bin/prog'");
+					return -err;
+				}
 				if (ev->tracepoint && ev->filter &&
 				    ioctl(fd, PERF_EVENT_IOC_SET_FILTER, ev->filter)) {
 					err = errno;

@@ -69,13 +69,15 @@ int rec_mmap_rings(struct prism_record *r)
 		return rec_error(r, "out of memory"), -ENOMEM;
 	for (c = 0; c < r->nr_cpus; c++) {
 		struct rec_ring *rg = &r->rings[r->nr_rings];
-		int first = -1;
+		/* intel_pt's fd owns the buffer: its AUX area is mapped above it */
+		int first = -1, aux_fd = rec_aux_fd(r, c);
 
-		for (i = 0; i < per_cpu_fds; i++) {
-			size_t e = i / r->nr_threads, t = i % r->nr_threads;
-			int fd = r->fds[(e * r->nr_cpus + c) * r->nr_threads + t];
+		for (i = 0; i <= per_cpu_fds; i++) {
+			size_t e = i ? (i - 1) / r->nr_threads : 0,
+			       t = i ? (i - 1) % r->nr_threads : 0;
+			int fd = i ? r->fds[(e * r->nr_cpus + c) * r->nr_threads + t] : aux_fd;
 
-			if (fd < 0)
+			if (fd < 0 || (i && fd == aux_fd))
 				continue;
 			if (first < 0) {
 				err = map_one(r, rg, fd, bytes);
@@ -97,6 +99,11 @@ int rec_mmap_rings(struct prism_record *r)
 				}
 				first = fd;
 				r->nr_rings++;
+				if (fd == aux_fd) {
+					err = rec_aux_mmap(r, rg, c);
+					if (err)
+						return err;
+				}
 				continue;
 			}
 			if (ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, first)) {
@@ -118,8 +125,10 @@ void rec_unmap_rings(struct prism_record *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nr_rings; i++)
+	for (i = 0; i < r->nr_rings; i++) {
+		rec_aux_unmap(&r->rings[i]);
 		munmap(r->rings[i].base, r->rings[i].size + r->page);
+	}
 	free(r->rings);
 	r->rings = NULL;
 	r->nr_rings = 0;
@@ -274,6 +283,8 @@ int rec_drain(struct prism_record *r, bool *wrote)
 
 	for (i = 0; i < r->nr_rings; i++) {
 		err = drain_one(r, &r->rings[i], wrote);
+		if (!err)
+			err = rec_aux_drain(r, &r->rings[i], wrote);
 		if (err)
 			return err;
 	}

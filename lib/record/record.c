@@ -110,6 +110,7 @@ struct prism_record *prism_record__new(const struct prism_record_opts *opts)
 	r->go_fd = r->exec_err_fd = r->child_pidfd = -1;
 	r->stop_pipe[0] = r->stop_pipe[1] = -1;
 	r->kernel_dso = -1;
+	r->aux_ev = -1;
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
 	if (pipe2(r->stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		prism_record__free(r);
@@ -168,6 +169,7 @@ int prism_record__add_event(struct prism_record *r, const struct prism_record_ev
 	e->tracepoint = ev->attr.type == PERF_TYPE_TRACEPOINT;
 	e->precise_max = ev->precise_max;
 	e->weak_group = ev->weak_group;
+	e->aux = ev->aux;
 	if (ev->filter) {
 		e->filter = strdup(ev->filter);
 		if (!e->filter)
@@ -200,7 +202,14 @@ static int add_evspecs(struct prism_record *r)
 			.precise_max = s->precise_max,
 			.weak_group = s->weak_group,
 			.filter = s->filter,
+			.aux = s->aux,
 		};
+
+		/* intel_pt: period 1, no frequency, as perf sets it (it writes no samples) */
+		if (s->aux && !ev.user_period) {
+			ev.attr.sample_period = 1;
+			ev.user_period = true;
+		}
 
 		err = prism_record__add_event(r, &ev);
 		if (err)
@@ -240,7 +249,8 @@ static void configure(struct prism_record *r)
 			a->sample_freq = o->freq ? o->freq : DEFAULT_FREQ;
 			a->sample_type |= PERF_SAMPLE_PERIOD;
 		}
-		if (r->per_cpu || o->sample_cpu)
+		/* intel_pt: CPU in every record when the buffers are per CPU, as perf */
+		if (r->per_cpu || o->sample_cpu || (r->aux_ev >= 0 && r->cpus[0] >= 0))
 			a->sample_type |= PERF_SAMPLE_CPU;
 		if (r->ident)
 			a->sample_type |= PERF_SAMPLE_IDENTIFIER;
@@ -274,14 +284,15 @@ static void configure(struct prism_record *r)
 			a->use_clockid = 1;
 			a->clockid = o->clockid;
 		}
-		if (i == 0) { /* the tracking event */
+		if ((int)i == r->track) { /* the tracking event */
 			a->mmap = 1;
 			a->mmap2 = 1;
 			a->comm = 1;
 			a->comm_exec = 1;
 			a->task = 1;
 			a->mmap_data = o->data_addr;
-			a->context_switch = o->switch_events;
+			/* intel_pt's decoder follows the tasks by their switches */
+			a->context_switch = o->switch_events || r->aux_ev >= 0;
 			a->namespaces = o->namespaces;
 			a->cgroup = o->all_cgroups;
 		}
@@ -432,6 +443,9 @@ int prism_record__open(struct prism_record *r)
 		if (err)
 			return err;
 	}
+	err = rec_aux_prepare(r); /* (adds perf's tracking event for intel_pt) */
+	if (err)
+		return err;
 	r->opened = true;
 	err = rec_kcore_prepare(r);
 	if (err)
@@ -464,6 +478,8 @@ int prism_record__open(struct prism_record *r)
 	err = open_writer(r);
 	if (!err)
 		err = rec_kcore_copy(r);
+	if (!err)
+		err = rec_aux_info(r);
 	if (err)
 		return err;
 	return rec_synthesize(r);
@@ -477,16 +493,40 @@ int rec_configure(struct prism_record *r)
 	return set_filters(r);
 }
 
-void prism_record__stop(struct prism_record *r)
+/* set @flag and wake run()'s poll; async-signal-safe */
+static void wake(struct prism_record *r, volatile sig_atomic_t *flag)
 {
 	int saved = errno;
 	char c = 1;
 	ssize_t n;
 
-	r->stop = 1;
+	*flag = 1;
 	n = write(r->stop_pipe[1], &c, 1);
 	(void)n;
 	errno = saved;
+}
+
+void prism_record__snapshot(struct prism_record *r)
+{
+	wake(r, &r->snap_req);
+}
+
+/* a snapshot asked for: the wake-up bytes read, the AUX areas written */
+static int snapshot_check(struct prism_record *r)
+{
+	char buf[64];
+
+	if (!r->snap_req)
+		return 0;
+	r->snap_req = 0;
+	while (read(r->stop_pipe[0], buf, sizeof(buf)) > 0)
+		;
+	return rec_aux_snapshot(r);
+}
+
+void prism_record__stop(struct prism_record *r)
+{
+	wake(r, &r->stop);
 }
 
 static int drain_round(struct prism_record *r)
@@ -661,11 +701,15 @@ int prism_record__run(struct prism_record *r)
 		err = rec_offcpu_drain(r);
 		if (!err)
 			err = drain_round(r);
+		if (!err && !r->stop)
+			err = snapshot_check(r);
 		workload_check(r);
 		if (r->st.workload_exited || targets_gone(r, pfd))
 			break;
 	}
 	free(pfd);
+	if (!err && r->o.snapshot_on_exit)
+		err = rec_aux_snapshot(r);
 	/* stop the events, then take what they wrote */
 	rec_disable(r);
 	if (r->o.edge)

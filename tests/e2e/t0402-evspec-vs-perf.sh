@@ -95,7 +95,7 @@ grep_q "repeats 'r'" "$TMP/err.txt"
 grep_q '^cs: .* # leader 0, members 1$' "$TMP/f.txt"
 grep_q '^sched:sched_waking: .*, filter pid != 0$' "$TMP/f.txt"
 expect_exit 1 "$dump" cs --filter 'pid != 0' 2>"$TMP/err.txt"
-grep_q "which is not a tracepoint" "$TMP/err.txt"
+grep_q "which is neither a tracepoint" "$TMP/err.txt"
 # error messages name the token, its column and the closest names
 expect_exit 1 "$dump" 'cycles,cpu-clok:u' 2>"$TMP/err.txt"
 grep_q "^error: unknown event 'cpu-clok' at column 8 \(did you mean 'cpu-clock'\?\)$" "$TMP/err.txt"

@@ -40,6 +40,25 @@ for c in "long:--loops 3000 --tsc-every 2" "ovf:--loops 400 --ovf 150 --tsc-ever
 		diff "$TMP/perf.txt" "$TMP/blk.txt" | head -4 >&3
 	done
 done
+# t1010's timing packets (MTC, CYC, CBR changes, an overflow, per CPU, a
+# long run): the same times in ns, the same periods in ticks and time
+for c in "mtc3:--mtc 3 --loops 300" "cyc3:--mtc 2 --cyc 3 --loops 90 --tsc-every 25" \
+	"cbr:--mtc 1 --cyc 1 --cbr-at 12:20 --tsc-every 12 --loops 40" \
+	"cyc-cbr:--cyc 1 --cbr-at 6:30 --loops 30" "ovf-t:--mtc 0 --cyc 2 --ovf 9 --loops 30" \
+	"percpu-t:--mtc 0 --cyc 1 --per-cpu --loops 10" \
+	"long-t:--mtc 3 --cyc 2 --cbr-at 3000:16 --tsc-every 1500 --loops 6000 --iter-cycles 1400"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for a in b be i64i i64t i128tbe i1us i4096t; do
+		prism script -i "$TMP/$name.data" --itrace=$a --ns >"$TMP/blk.txt" 2>/dev/null
+		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name.data" --itrace=$a --ns \
+			>"$TMP/insn.txt" 2>/dev/null
+		check "$name --itrace=$a --ns: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
+			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
+	done
+done
 # not empty, and the blocks were walked
 check "long --itrace=i1000i: samples" test "$(prism script -i "$TMP/long.data" --itrace=i1000i |
 	grep -c ' 1000 instructions')" -gt 20

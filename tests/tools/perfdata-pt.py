@@ -36,6 +36,17 @@ options:
                   (for -D; not meant to be decoded), and bytes that are no packet
   --error         an AUXTRACE_ERROR record (as perf inject writes them) after
                   the trace
+
+timing packets between the TSCs (the event with the mtc, mtc_period and cyc
+bits; the times simulated: an iteration of the loop takes --iter-cycles
+cycles, the TSC runs at MAX_NONTURBO_RATIO / CBR ticks a cycle, the CTC at
+TSC * D / N; a TSC packet is followed by a TMA):
+  --mtc P         MTC packets (mtc_period P: one each 2^P CTC ticks), TMA in
+                  the PSB+
+  --cyc K         CYC packets: one after every K iterations and before each MTC
+  --cbr-at K:R    a CBR packet with ratio R after iteration K (R from then on)
+  --ctc N:D       TSC_CTC_N and TSC_CTC_D (default 188:2)
+  --iter-cycles C the cycles of an iteration (default 40)
   --kernel        the trace also runs kernel code (the event intel_pt//, not
                   only user): an interrupt after the first iteration (FUP at
                   the loop's top, TIP to prism_kentry), prism_kentry's loop of
@@ -67,6 +78,7 @@ PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
 PT_ID, DUMMY_ID = 11, 12
+MAX_NONTURBO = 24
 # --kernel: the kernel code page, its functions and the interrupt's place
 KBASE = 0xFFFFFFFF81000000
 KENTRY, KLEAF, KASLR = KBASE + 0x100, KBASE + 0x200, 0x3000000
@@ -164,6 +176,94 @@ class Trace:
 
     def tsc(self, v):
         self.put(b"\x19" + struct.pack("<Q", v)[:7])
+
+
+class Clock:
+    """the simulated time of a run: cycles -> TSC ticks -> CTC ticks"""
+
+    def __init__(self, o, tsc):
+        self.o, self.tsc, self.cbr, self.cyc = o, float(tsc), 40, 0
+        self.last_mtc = self.ctc() >> o.mtc if o.mtc is not None else 0
+
+    def ctc(self):
+        return int(self.tsc) * self.o.ctc_d // self.o.ctc_n
+
+    def tma(self, t):
+        """TMA: the CTC's low 16 bits and the TSC ticks since its last tick"""
+        ctc = self.ctc()
+        fc = int(self.tsc) - ctc * self.o.ctc_n // self.o.ctc_d
+        t.put(b"\x02\x73" + struct.pack("<H", ctc & 0xFFFF) + b"\x00" +
+              struct.pack("<H", fc & 0x1FF))
+
+    def put_cyc(self, t):
+        """CYC with the cycles since the last (at least 1)"""
+        n, self.cyc = max(self.cyc, 1), 0
+        b = [((n & 0x1F) << 3) | 3]
+        n >>= 5
+        while n:
+            b[-1] |= 4 if len(b) == 1 else 1
+            b.append((n & 0x7F) << 1)
+            n >>= 7
+        t.put(bytes(b))
+
+    def step(self, t, cycles, emit=True):
+        """@cycles pass; the CYC and MTC packets they make"""
+        o = self.o
+        self.cyc += cycles
+        self.tsc += cycles * MAX_NONTURBO / self.cbr
+        mtc = self.ctc() >> o.mtc if o.mtc is not None else self.last_mtc
+        if not emit:
+            self.last_mtc = mtc
+            return
+        if o.cyc and (mtc != self.last_mtc or self.it % o.cyc == 0):
+            self.put_cyc(t)
+        if mtc != self.last_mtc:
+            t.put(bytes([0x59, mtc & 0xFF]))
+            self.last_mtc = mtc
+
+
+def run_timed(o, t, ret_main, loops, tsc, first):
+    """run() with MTC, CYC and CBR packets as the simulated time passes"""
+    loop, leaf = BASE + o.syms["pt_loop"], BASE + o.syms["pt_leaf"]
+    c = Clock(o, tsc)
+    if first:
+        t.put(b"\x02\x82" * 8)
+        t.tsc(tsc)
+        if o.mtc is not None:
+            c.tma(t)
+        t.put(bytes([0x02, 0x03, c.cbr, 0]))  # CBR
+        t.put(b"\x02\x23")  # PSBEND
+    else:
+        t.tsc(tsc)
+        if o.mtc is not None:
+            c.tma(t)
+    t.put(b"\x99\x01")  # MODE.Exec: 64-bit
+    t.ip(0x11, loop)  # TIP.PGE
+    i, c.it = loops, 0
+    while i:
+        t.branch(True)  # pt_leaf's ret (compressed)
+        t.branch(i % 2 == 0)  # jz 2f
+        t.branch(i != 1)  # jnz 1b
+        i, c.it = i - 1, c.it + 1
+        c.step(t, o.iter_cycles)
+        if o.ovf and c.it == o.ovf and i > 3:
+            i -= 2  # two iterations lost in the overflow
+            t.put(b"\x02\xf3")  # OVF
+            c.step(t, 2 * o.iter_cycles, False)
+            c.cyc = 0
+            t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if o.cbr_at and c.it == o.cbr_at[0]:
+            c.cbr = o.cbr_at[1]
+            t.put(bytes([0x02, 0x03, c.cbr, 0]))
+        if o.tsc_every and c.it % o.tsc_every == 0 and i:
+            if o.cyc:
+                c.put_cyc(t)
+            t.tsc(int(c.tsc))
+            if o.mtc is not None:
+                c.tma(t)
+    t.ip(0x0D, leaf)  # call *%rcx
+    t.branch(True)  # pt_leaf's ret
+    t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
 
 
 def run(o, t, ret_main, loops, tsc, first):
@@ -375,7 +475,10 @@ def build(o):
     for k, (cpu, tid, tsc, loops) in enumerate(segs):
         first = cpu not in traces
         t = traces.setdefault(cpu, Trace())
-        run(o, t, ret_main, loops, tsc if o.tsc else None, first)
+        if o.mtc is not None or o.cyc:
+            run_timed(o, t, ret_main, loops, tsc, first)
+        else:
+            run(o, t, ret_main, loops, tsc if o.tsc else None, first)
         t.flush()
         if not o.per_cpu:
             continue
@@ -388,6 +491,10 @@ def build(o):
         side.append((ns + 50000, 15, 1 << 13, struct.pack("<II", PID if nxt else 0,
                                                           nxt[0] if nxt else 0), tid, cpu))
     config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
+    if o.mtc is not None:
+        config |= MTC_BIT | (o.mtc << 14)
+    if o.cyc:
+        config |= CYC_BIT
     # disabled, exclude_kernel, exclude_hv, sample_id_all, exclude_guest
     common = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 18) | (1 << 20)
     pt_common = common & ~(1 << 5) if o.kernel else common
@@ -399,7 +506,9 @@ def build(o):
              (attr(1, 9, tracking), [DUMMY_ID])]  # dummy:u
     priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT,
             3 if o.per_cpu else 0, 0, 1 if o.per_cpu else 0,
-            MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, 24, 0]
+            MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, MAX_NONTURBO, 0]
+    if o.mtc is not None or o.cyc:
+        priv[12:14] = [o.ctc_n, o.ctc_d]
     data = rec(70, 0, struct.pack("<II", 1, 0) + b"".join(struct.pack("<Q", v) for v in priv))
     data += rec(79, 0, struct.pack("<QQQQQBB6x", TIME_SHIFT, TIME_MULT, TIME_ZERO, 0, 0, 1, 0))
     side.append((t0 - 2000, 3, 1 << 13, struct.pack("<II", PID, PID) + padded("pt-loop"),
@@ -494,6 +603,7 @@ class Opts:
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = False
     kcore_dir = proc_dir = vmlinux = None
+    mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
 
 def main(argv):
@@ -501,11 +611,21 @@ def main(argv):
     args = []
     it = iter(argv)
     for a in it:
-        if a in ("--loops", "--tsc-every", "--ovf", "--split"):
+        if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
+                 "--iter-cycles"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
                 die("%s needs a number" % a)
+        elif a in ("--cbr-at", "--ctc"):
+            try:
+                x, y = (int(v) for v in next(it).split(":"))
+            except (StopIteration, ValueError):
+                die("%s needs two numbers, as 10:20" % a)
+            if a == "--ctc":
+                o.ctc_n, o.ctc_d = x, y
+            else:
+                o.cbr_at = (x, y)
         elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux"):
             setattr(o, a[2:].replace("-", "_"), next(it, None))
         elif a == "--no-tsc":

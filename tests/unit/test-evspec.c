@@ -350,6 +350,25 @@ static void make_fake_sysfs(void)
 	put("fakepmu/events/foo.unit", "ns\n");
 	mkd("cpu");
 	put("cpu/type", "4\n");
+	/* intel_pt as a Skylake's sysfs has it */
+	mkd("intel_pt");
+	mkd("intel_pt/format");
+	mkd("intel_pt/caps");
+	put("intel_pt/type", "8\n");
+	put("intel_pt/format/pt", "config:0\n");
+	put("intel_pt/format/cyc", "config:1\n");
+	put("intel_pt/format/mtc", "config:9\n");
+	put("intel_pt/format/tsc", "config:10\n");
+	put("intel_pt/format/noretcomp", "config:11\n");
+	put("intel_pt/format/branch", "config:13\n");
+	put("intel_pt/format/mtc_period", "config:14-17\n");
+	put("intel_pt/format/cyc_thresh", "config:19-22\n");
+	put("intel_pt/format/psb_period", "config:24-27\n");
+	put("intel_pt/caps/mtc", "1\n");
+	put("intel_pt/caps/mtc_periods", "249\n");
+	put("intel_pt/caps/psb_cyc", "1\n");
+	put("intel_pt/caps/psb_periods", "3f\n");
+	put("intel_pt/caps/cycle_thresholds", "3fff\n");
 }
 
 static void remove_fake_sysfs(void)
@@ -398,14 +417,59 @@ static void test_pmu_terms(void)
 		      "period, freq, name");
 	TEST_EQ(prism_evspecs__error_column(l), 12);
 	TEST_EQ(parse("fakepm/event=1/"), -ENOENT);
-	TEST_CONTAINS(prism_evspecs__error(l), "unknown PMU 'fakepm' at column 1 (did you mean "
-					       "'fakepmu'?); PMUs of this machine: cpu, fakepmu");
+	TEST_CONTAINS(prism_evspecs__error(l),
+		      "unknown PMU 'fakepm' at column 1 (did you mean "
+		      "'fakepmu'?); PMUs of this machine: cpu, fakepmu, intel_pt");
 	TEST_EQ(parse("fakepmu/event=1/x/y/"), -EINVAL);
 	TEST_CONTAINS(prism_evspecs__error(l),
 		      "unexpected 'x/y/' after the term list at column 17");
 
 	/* the fake tree has a type-4 PMU: it counts as a hardware PMU */
 	TEST_TRUE(prism_pmu_have_hw());
+	remove_fake_sysfs();
+}
+
+/* perf's default config first (tsc, mtc, mtc_period and psb_period from caps/, pt, branch) */
+static void test_intel_pt_terms(void)
+{
+	char path[300];
+
+	make_fake_sysfs();
+	pmu_set_sysfs_root(fake_root);
+	if (parse("intel_pt//u"))
+		TEST_FAIL("%s", prism_evspecs__error(l));
+	TEST_EQ(ev(0)->attr.type, 8);
+	TEST_EQ_U64(ev(0)->attr.config, 0x300e601); /* perf 6.1's on this tree */
+	TEST_TRUE(ev(0)->aux);
+	TEST_EQ(ev(0)->attr.exclude_kernel, 1);
+	TEST_EQ(parse("intel_pt/cyc,mtc_period=3/u"), 0);
+	TEST_EQ_U64(ev(0)->attr.config, 0x300e603);
+	TEST_EQ(parse("intel_pt/tsc=0,branch=0,noretcomp/"), 0);
+	TEST_EQ_U64(ev(0)->attr.config, 0x300ca01);
+	TEST_EQ(parse("intel_pt/cyc,cyc_thresh=2,psb_period=0/"), 0);
+	TEST_EQ_U64(ev(0)->attr.config, 0x10e603);
+	TEST_EQ(parse("cpu-clock"), 0);
+	TEST_TRUE(!ev(0)->aux);
+	TEST_EQ(parse("intel_pt/mtc_period=16/"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "does not fit in its 4 bits (config:14-17)");
+	/* values caps/ does not list, as perf checks them */
+	TEST_EQ(parse("intel_pt/mtc_period=2/"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "invalid mtc_period=2 for intel_pt "
+					       "(caps/mtc_periods): valid values are 0,3,6,9");
+	TEST_EQ(parse("intel_pt/cyc_thresh=15/"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "valid values are 0-13");
+	TEST_EQ(parse("intel_pt/cycc/"), -EINVAL);
+	TEST_CONTAINS(prism_evspecs__error(l), "(did you mean 'cyc'?)");
+	/* address filters follow intel_pt, joined with commas */
+	TEST_EQ(parse("intel_pt//u"), 0);
+	TEST_EQ(prism_evspecs__set_filter(l, "filter 0x1000/0x100@/bin/true"), 0);
+	TEST_EQ(prism_evspecs__set_filter(l, "stop 0x2000@/bin/true"), 0);
+	TEST_STREQ(ev(0)->filter, "filter 0x1000/0x100@/bin/true,stop 0x2000@/bin/true");
+	/* without caps/: no mtc (perf needs mtc_periods), no psb_period */
+	snprintf(path, sizeof(path), "%s/intel_pt/caps/mtc_periods", fake_root);
+	unlink(path);
+	TEST_EQ(parse("intel_pt//"), 0);
+	TEST_EQ_U64(ev(0)->attr.config, 0x2401);
 	remove_fake_sysfs();
 }
 
@@ -539,7 +603,8 @@ static void test_filter(void)
 {
 	TEST_EQ(parse("cpu-clock"), 0);
 	TEST_EQ(prism_evspecs__set_filter(l, "common_pid != 1"), -EINVAL);
-	TEST_CONTAINS(prism_evspecs__error(l), "follows -e 'cpu-clock', which is not a tracepoint");
+	TEST_CONTAINS(prism_evspecs__error(l),
+		      "follows -e 'cpu-clock', which is neither a tracepoint");
 	prism_evspecs__free(l);
 	l = prism_evspecs__new();
 	TEST_EQ(prism_evspecs__set_filter(l, "common_pid != 1"), -EINVAL);
@@ -649,6 +714,6 @@ static void test_breakpoints(void)
 }
 
 TEST_MAIN(TEST(software), TEST(hardware), TEST(modifiers), TEST(modifier_errors), TEST(groups),
-	  TEST(group_errors), TEST(terms), TEST(pmu_terms), TEST(real_pmus), TEST(unknown),
-	  TEST(breakpoints), TEST(tracepoints), TEST(tracepoint_errors), TEST(filter), TEST(evsyms),
-	  TEST(format_parse), TEST(zz_cleanup));
+	  TEST(group_errors), TEST(terms), TEST(pmu_terms), TEST(intel_pt_terms), TEST(real_pmus),
+	  TEST(unknown), TEST(breakpoints), TEST(tracepoints), TEST(tracepoint_errors),
+	  TEST(filter), TEST(evsyms), TEST(format_parse), TEST(zz_cleanup));
