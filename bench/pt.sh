@@ -11,6 +11,7 @@
 #                             $PT_PERIOD_MB MB (periods: perf skips ahead between
 #                             samples, prism walks blocks; PRISM_PT_INSN_DECODER=1
 #                             gives the figures of one instruction at a time)
+#   prism script --call-ret-trace vs perf's (calls and returns, the thread stack)
 #
 # Each command runs $REPS times, interleaved; the table shows the median
 # wall and CPU time, the largest peak RSS, and packets (trace bytes) per
@@ -55,7 +56,7 @@ loops=$((PT_MB * 2000000))
 bytes=$(stat -c %s "$F")
 pbytes=$(stat -c %s "$FP")
 
-keys=(pb fb pd fd pu fu pn fn)
+keys=(pb fb pc fc pd fd pu fu pn fn)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
@@ -66,9 +67,13 @@ label[fu]="perf script --itrace=i100us"
 label[pn]="prism script --itrace=i1000i"
 label[fn]="perf script --itrace=i1000i"
 cat "$F" "$FP" >/dev/null
+label[pc]="prism --call-ret-trace"
+label[fc]="perf --call-ret-trace"
 for ((r = 0; r < REPS; r++)); do
 	rss_run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
 	rss_run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
+	rss_run pc "$tmp/prism.c" "$PRISM" script -i "$F" --call-ret-trace || exit 1
+	rss_run fc "$tmp/perf.c" "$PERF" script -i "$F" --call-ret-trace || exit 1
 	rss_run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
 	rss_run fd /dev/null "$PERF" report -D -i "$F" || exit 1
 	rss_run pu "$tmp/prism.u" "$PRISM" script -i "$FP" --itrace=i100us || exit 1
@@ -97,6 +102,8 @@ done
 echo
 echo "--itrace=b: prism $(ratio "${wall[fb]}" "${wall[pb]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fb]}" "${cpu[pb]}")x (cpu), RSS $(ratio "${rss[pb]}" "${rss[fb]}")x perf's"
+echo "call-ret:   prism $(ratio "${wall[fc]}" "${wall[pc]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fc]}" "${cpu[pc]}")x (cpu), RSS $(ratio "${rss[pc]}" "${rss[fc]}")x perf's"
 echo "-D:         prism $(ratio "${wall[fd]}" "${wall[pd]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fd]}" "${cpu[pd]}")x (cpu), RSS $(ratio "${rss[pd]}" "${rss[fd]}")x perf's"
 echo "i100us:      prism $(ratio "${wall[fu]}" "${wall[pu]}")x faster than perf (wall)," \
@@ -110,4 +117,10 @@ for o in b u n; do
 		echo "--itrace output ($o): DIFFERS (prism $(wc -l <"$tmp/prism.$o"), perf $(wc -l <"$tmp/perf.$o") lines)"
 	fi
 done
+# perf's power events (psb, cbr) are not synthesized by prism
+if cmp -s "$tmp/prism.c" <(grep -v ' psb offs: \| cbr: ' "$tmp/perf.c"); then
+	echo "--call-ret-trace output: identical but perf's power events ($(wc -l <"$tmp/prism.c") lines)"
+else
+	echo "--call-ret-trace output: DIFFERS"
+fi
 exit 0

@@ -27,19 +27,6 @@
 
 enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
 
-struct strlist {
-	const char **v;
-	size_t nr;
-	char *buf; /* the split copy the entries point into */
-};
-
-static void strlist_release(struct strlist *l)
-{
-	free(l->v);
-	free(l->buf);
-	memset(l, 0, sizeof(*l));
-}
-
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
@@ -92,78 +79,6 @@ static int opt_callgraph(const struct option_def *opt, const char *arg)
 	else
 		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
 	return 0;
-}
-
-static int opt_append(const struct option_def *opt, const char *arg)
-{
-	struct strlist *l = opt->value;
-
-	l->v = xrealloc(l->v, (l->nr + 2) * sizeof(*l->v));
-	l->v[l->nr++] = arg;
-	l->v[l->nr] = NULL;
-	return 0;
-}
-
-static void split_list(const char *s, struct strlist *out)
-{
-	char *copy, *p, *save = NULL;
-
-	if (!s)
-		return;
-	copy = xstrdup(s);
-	free(out->buf);
-	out->buf = copy;
-	for (p = strtok_r(copy, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
-		out->v = xrealloc(out->v, (out->nr + 1) * sizeof(*out->v));
-		out->v[out->nr++] = p;
-	}
-}
-
-static int parse_ids(const char *s, const char *what, uint32_t **out, size_t *nr)
-{
-	struct strlist l = { 0 };
-	size_t i;
-
-	split_list(s, &l);
-	*out = xcalloc(l.nr + 1, sizeof(**out));
-	for (i = 0; i < l.nr; i++) {
-		char *end;
-		unsigned long v;
-
-		errno = 0;
-		v = strtoul(l.v[i], &end, 10);
-		if (errno || *end || end == l.v[i]) {
-			error("--%s: '%s' is not a number", what, l.v[i]);
-			strlist_release(&l);
-			return -1;
-		}
-		(*out)[i] = (uint32_t)v;
-	}
-	*nr = l.nr;
-	strlist_release(&l);
-	return 0;
-}
-
-static bool in_ids(const uint32_t *v, size_t nr, uint32_t x)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
-static bool in_list(const struct strlist *l, const char *s)
-{
-	size_t i;
-
-	if (!s)
-		return false;
-	for (i = 0; i < l->nr; i++)
-		if (!strcmp(l->v[i], s))
-			return true;
-	return false;
 }
 
 /* "START,END" in seconds (either may be empty), as perf report --time */
@@ -615,10 +530,25 @@ static void print_report(struct report *r)
  * files announce their events only while they are read.  NULL when --event
  * excludes the event.
  */
+static struct prism_profile *new_profile(struct report *r)
+{
+	unsigned int mask = 0;
+	struct prism_profile *p;
+	size_t i;
+
+	for (i = 0; i < r->nr_keys; i++)
+		mask |= 1u << r->keys[i];
+	p = prism_profile__new(r->sy, mask);
+	if (!p) {
+		error("out of memory");
+		exit(1);
+	}
+	return p;
+}
+
 static struct prism_profile *profile_of(struct report *r, struct prism_evsel *evsel)
 {
 	int idx = prism_evsel__idx(evsel);
-	unsigned int mask = 0;
 	size_t i;
 
 	if (idx < 0)
@@ -638,14 +568,7 @@ static struct prism_profile *profile_of(struct report *r, struct prism_evsel *ev
 		r->excluded[idx] = true;
 		return NULL;
 	}
-	for (i = 0; i < r->nr_keys; i++)
-		mask |= 1u << r->keys[i];
-	r->profiles[idx] = prism_profile__new(r->sy, mask);
-	if (!r->profiles[idx]) {
-		error("out of memory");
-		exit(1);
-	}
-	return r->profiles[idx];
+	return r->profiles[idx] = new_profile(r);
 }
 
 /* --itrace: a synthesized sample into its event's profile (branches first, as perf) */
@@ -653,34 +576,33 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 {
 	struct report *r = ctx;
 	int idx = it->kind == PRISM_PT_BRANCH ? 0 : 1;
-	struct prism_profile *p;
+	const char *comm;
+	bool chain;
 
 	if (!r->profiles) {
 		r->profiles = xcalloc(2, sizeof(*r->profiles));
 		r->nr_evsels = 2;
 	}
 	if (!r->profiles[idx]) {
-		unsigned int mask = 0;
-		size_t i;
-
-		for (i = 0; i < r->nr_keys; i++)
-			mask |= 1u << r->keys[i];
-		r->profiles[idx] = prism_profile__new(r->sy, mask);
-		if (!r->profiles[idx])
-			return -ENOMEM;
+		r->profiles[idx] = new_profile(r);
 		r->pt_names[idx] = xstrdup(name);
 	}
-	p = r->profiles[idx];
-	if (!r->cc.alloc) {
-		r->cc.frames = xcalloc(1, sizeof(*r->cc.frames));
-		r->cc.alloc = 1;
-	}
-	prism_symbols__resolve(r->sy, (uint32_t)it->pid,
-			       it->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-			       it->ip, &r->cc.frames[0]);
-	return prism_profile__add(
-		p, it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL,
-		(uint32_t)it->pid, (uint32_t)it->tid, it->cpu, it->period, r->cc.frames, 1);
+	/*
+	 * --itrace=g: the instruction samples' chains, as a sampled file's
+	 * (perf: no children with -g none); branch samples have none, a row alone
+	 */
+	r->has_callchain |= it->callchain != NULL;
+	chain = it->callchain && (r->cg != CG_NONE || r->folded || r->flamegraph);
+	r->use_callchain |= chain;
+	comm = it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL;
+	if (pt_item_frames(r->sy, it, chain, &r->cc))
+		return -ENOMEM;
+	if (r->use_callchain && !chain)
+		return prism_profile__add_nochain(r->profiles[idx], comm, (uint32_t)it->pid,
+						  (uint32_t)it->tid, it->cpu, it->period,
+						  r->cc.frames);
+	return prism_profile__add(r->profiles[idx], comm, (uint32_t)it->pid, (uint32_t)it->tid,
+				  it->cpu, it->period, r->cc.frames, r->cc.nr);
 }
 
 static bool any_profile(const struct report *r)
@@ -712,7 +634,8 @@ static int write_flamegraph(struct report *r)
 		if (!p || !prism_profile__nr_samples(p))
 			continue;
 		snprintf(sub, sizeof(sub), "%s: %" PRIu64 " samples from %s",
-			 prism_evsel__name(prism_session__evsel(r->s, i)),
+			 r->itrace ? r->pt_names[i] :
+				     prism_evsel__name(prism_session__evsel(r->s, i)),
 			 prism_profile__nr_samples(p), r->input ? r->input : "perf.data");
 		o.subtitle = sub;
 		err = prism_profile__write_flamegraph(p, fp, &o);
@@ -791,7 +714,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "itrace", &r.itrace, "opts",
 			   "report the Intel PT trace's synthesized samples, as perf: i[PERIOD] "
 			   "instructions (Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us), "
-			   "b branches, c calls, r returns"),
+			   "b branches, c calls, r returns, g[N] call chains (of N entries, default "
+			   "16) on instruction samples for -g, --children, --folded, --flamegraph, "
+			   "s[N] skip the first N samples"),
 		OPT_BOOL(0, "header", &r.header,
 			 "print the file's header (every feature, as perf's --header -I) before "
 			 "the report"),
@@ -873,10 +798,11 @@ int cmd_report(int argc, const char **argv)
 	    (prism_itrace__parse(r.itrace, &it, &bad) || script_itrace_unsupported(&it)))
 		usage_error(usage, opts, "--itrace %s: %s", r.itrace,
 			    bad ? "a letter prism does not know" : script_itrace_unsupported(&it));
-	if (r.itrace && (r.csv_dir || r.folded || r.flamegraph || r.comm_list || r.pid_list ||
-			 r.tid_list || r.event || r.time_str))
+	if (r.itrace &&
+	    (r.csv_dir || r.comm_list || r.pid_list || r.tid_list || r.event || r.time_str))
 		usage_error(usage, opts,
-			    "--itrace goes with the text report only, without filters");
+			    "--itrace goes with the text report, --folded and --flamegraph only, "
+			    "without filters");
 	r.children_set = r.children || r.no_children;
 	if (parse_sort(&r) || parse_time(&r) || parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
 	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
@@ -937,10 +863,9 @@ int cmd_report(int argc, const char **argv)
 	tool.user = on_other;
 	tool.other_all = r.csv != NULL;
 	if (r.itrace) {
-		if (pt_decode(r.s, r.sy, r.tasks, &it, r.input, pt_sample, &r))
-			ret = 1;
-		else
-			print_report(&r);
+		if (!pt_decode(r.s, r.sy, r.tasks, &it, r.input, pt_sample, &r))
+			goto output;
+		ret = 1;
 		goto out;
 	}
 	err = prism_session__process(r.s, &tool, &r);
@@ -968,7 +893,7 @@ int cmd_report(int argc, const char **argv)
 		ret = 1;
 		goto out;
 	}
-
+output:
 	if (r.folded) {
 		if (write_folded(&r))
 			ret = 1;

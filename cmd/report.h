@@ -32,4 +32,22 @@ struct prism_strbuf;
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
 			double threshold, struct prism_strbuf *out);
 
+/* report-lists.c: lists from options (comma-separated, or repeated options) */
+struct strlist {
+	const char **v;
+	size_t nr;
+	char *buf; /* the split copy the entries point into */
+};
+
+void strlist_release(struct strlist *l);
+struct option_def;
+/* an option's callback: @arg appended to the strlist at opt->value */
+int opt_append(const struct option_def *opt, const char *arg);
+/* @s split at commas into @out (which owns the copy) */
+void split_list(const char *s, struct strlist *out);
+/* @s as comma-separated numbers; -1 (said) when one is not */
+int parse_ids(const char *s, const char *what, uint32_t **out, size_t *nr);
+bool in_ids(const uint32_t *v, size_t nr, uint32_t x);
+bool in_list(const struct strlist *l, const char *s);
+
 #endif /* PRISM_CMD_REPORT_H */

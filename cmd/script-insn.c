@@ -29,6 +29,7 @@ static const struct {
 	size_t off;
 } pt_field_names[] = {
 	{ "flags", '+', offsetof(struct pt_fields, flags) },
+	{ "callindent", '+', offsetof(struct pt_fields, callindent) },
 	{ "insn", '+', offsetof(struct pt_fields, insn) },
 	{ "insnlen", '+', offsetof(struct pt_fields, insnlen) },
 	{ "disasm", '+', offsetof(struct pt_fields, disasm) },
@@ -46,20 +47,27 @@ int script_opt_insn_trace(const struct option_def *opt, const char *arg)
 	return 0;
 }
 
-int script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
-			const char **itrace)
+const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
+				const char **itrace)
 {
+	static char why[128];
+
+	if (insn_trace && *itrace)
+		return "--insn-trace decodes every instruction: drop --itrace";
 	if (insn_trace) { /* perf 6.1: --itrace=i0ns -F +insn,-event,-period --ns */
 		*itrace = "i1ie"; /* perf 6.1 shows the errors too */
 		f->insn = !strcmp(insn_trace, "raw");
 		f->disasm = !f->insn;
 		f->no_event = f->no_period = f->ns = f->no_addr = f->set = true;
 	}
-	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel"))
-		return -EINVAL;
+	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel")) {
+		snprintf(why, sizeof(why), "--disassembler-style %.64s: expected att or intel",
+			 dis_style);
+		return why;
+	}
 	f->syntax = dis_style && !strcmp(dis_style, "intel") ? PRISM_DISASM_INTEL :
 							       PRISM_DISASM_ATT;
-	return 0;
+	return NULL;
 }
 
 int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len)
@@ -85,7 +93,7 @@ int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t ba
 			return -EINVAL;
 		}
 		*(bool *)((char *)f + pt_field_names[i].off) = true;
-		if (strcmp(tok, "+flags"))
+		if (strcmp(tok, "+flags") && strcmp(tok, "+callindent"))
 			only_flags = false;
 	}
 	/* perf 6.1 shows the branch target while -F changes nothing but flags */

@@ -6,6 +6,12 @@
  *
  *   comm tid [cpu] time: period event: [flags] ip sym+off (dso) => addr sym+off (dso)
  *
+ * with call chains (--itrace=g) under instruction samples, a branch's
+ * function indented by the thread's call depth (-F +callindent), and
+ * --call-trace / --call-ret-trace's layout of calls (and returns):
+ *
+ *   comm tid [cpu] time.ns: [flags] (dso)	    function
+ *
  * The side-band (maps, comms, switches) is read first; the queues are
  * decoded after the session, together, in time order.
  */
@@ -37,6 +43,15 @@ struct addr_text {
 	char *text;
 };
 
+#define NR_NAMES 1024
+
+struct sym_dso {
+	uint64_t addr;
+	int32_t pid;
+	bool set;
+	const char *sym, *dso;
+};
+
 struct spt {
 	struct prism_session *s;
 	struct prism_symbols *sy;
@@ -44,17 +59,19 @@ struct spt {
 	struct prism_pt_decoder_opts o;
 	struct prism_pt_decoder *d;
 	bool have_info, cpu, warned_type;
-	const struct pt_fields *f; /* -F */
+	const struct pt_fields *f; /* -F, --ns, --insn-trace, --call-trace */
 	struct script_pt_insn si;
-	int width;
+	int width, spacing;
 	char mods[8];
 	uint64_t nr_errors;
 	struct prism_strbuf line, head;
 	struct prism_frame fr;
+	struct prism_callchain cc; /* a sample's call chain, resolved */
 	struct addr_text cache[NR_CACHE];
+	struct sym_dso names[NR_NAMES];
 	int32_t head_tid;
 	uint32_t head_cpu;
-	uint64_t head_us, head_period;
+	uint64_t head_time, head_period;
 	enum prism_pt_item_kind head_kind;
 	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
 	void *fn_ctx;
@@ -121,6 +138,8 @@ static int find_pt_event(struct spt *p)
 	modifiers(pt, p->mods);
 	/* perf's synthesized events count too */
 	w = (int)strlen(p->mods);
+	if (p->f->call_trace)
+		return 0;
 	if (p->o.itrace.instructions && w + 12 > p->width)
 		p->width = w + 12; /* "instructions" */
 	if (p->o.itrace.branches && w + 8 > p->width)
@@ -206,43 +225,167 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 	c->pid = it->pid;
 }
 
-/* "comm tid [cpu] time: period name: " of a sample, kept while they stay the same */
+/*
+ * "comm tid [cpu] time: period name: " of a sample, kept while they stay
+ * the same (perf: the comm not padded before a call chain; times in ns and
+ * no period and name in call traces)
+ */
 static void put_head(struct spt *p, const struct prism_pt_item *it)
 {
 	struct prism_strbuf *sb = &p->line;
-	/* perf's time: in us, in ns with --insn-trace */
-	uint64_t us = p->f->ns ? it->time : it->time / 1000;
+	bool ns = p->f->ns;
+	uint64_t t = ns ? it->time : it->time / 1000;
 	const char *comm;
 	char name[32];
 
-	if (p->head.len && p->head_tid == it->tid && p->head_cpu == it->cpu && p->head_us == us &&
+	if (p->head.len && p->head_tid == it->tid && p->head_cpu == it->cpu && p->head_time == t &&
 	    p->head_kind == it->kind && p->head_period == it->period) {
 		prism_strbuf_add(sb, p->head.buf, p->head.len);
 		return;
 	}
 	prism_strbuf_reset(&p->head);
 	comm = it->tid >= 0 ? prism_tasks__comm(p->tasks, (uint32_t)it->tid) : NULL;
-	prism_strbuf_addf(&p->head, "%16s %5d ", comm ? comm : ":-1", (int)it->tid);
+	prism_strbuf_addf(&p->head, it->callchain ? "%s %5d " : "%16s %5d ", comm ? comm : ":-1",
+			  (int)it->tid);
 	if (p->cpu)
 		prism_strbuf_addf(&p->head, "[%03u] ", it->cpu);
-	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit) && p->f->ns)
-		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%09" PRIu64 ": ", us / 1000000000,
-				  us % 1000000000);
-	else if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
-		prism_strbuf_addf(&p->head, "%5" PRIu64 ".%06" PRIu64 ": ", us / 1000000,
-				  us % 1000000);
+	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+		prism_strbuf_addf(&p->head,
+				  ns ? "%5" PRIu64 ".%09" PRIu64 ": " :
+				       "%5" PRIu64 ".%06" PRIu64 ": ",
+				  t / (ns ? 1000000000 : 1000000), t % (ns ? 1000000000 : 1000000));
 	snprintf(name, sizeof(name), "%s%s",
 		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
-	if (!p->f->no_period)
+	if (!p->f->call_trace && !p->f->no_period)
 		prism_strbuf_addf(&p->head, "%10" PRIu64 " ", it->period);
-	if (!p->f->no_event)
+	if (!p->f->call_trace && !p->f->no_event)
 		prism_strbuf_addf(&p->head, "%*s: ", p->width, name);
 	p->head_tid = it->tid;
 	p->head_cpu = it->cpu;
-	p->head_us = us;
+	p->head_time = t;
 	p->head_kind = it->kind;
 	p->head_period = it->period;
 	prism_strbuf_add(sb, p->head.buf, p->head.len);
+}
+
+int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, bool chain,
+		   struct prism_callchain *cc)
+{
+	bool use = chain && it->callchain;
+	size_t i, n = use ? it->nr_callchain : 1;
+
+	if (cc->alloc < n) {
+		struct prism_frame *f = realloc(cc->frames, n * sizeof(*f));
+
+		if (!f)
+			return -ENOMEM;
+		cc->frames = f;
+		cc->alloc = n;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t a = use ? it->callchain[i] : it->ip;
+
+		prism_symbols__resolve(sy, (uint32_t)it->pid,
+				       a >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, a,
+				       &cc->frames[i]);
+	}
+	cc->nr = n;
+	return 0;
+}
+
+/* the call chain under an instruction sample: "\t%16lx sym+0xoff (dso)\n" a frame */
+static void put_chain(struct spt *p, const struct prism_pt_item *it)
+{
+	size_t i;
+
+	prism_strbuf_addch(&p->line, '\n');
+	if (pt_item_frames(p->sy, it, true, &p->cc))
+		return;
+	for (i = 0; i < p->cc.nr; i++)
+		prism_frame__format_script(&p->cc.frames[i],
+					   PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, &p->line);
+}
+
+static void spaces(struct prism_strbuf *sb, size_t n)
+{
+	static const char sp[] = "                                ";
+	const size_t w = sizeof(sp) - 1;
+
+	for (; n > w; n -= w)
+		prism_strbuf_add(sb, sp, w);
+	prism_strbuf_add(sb, sp, n);
+}
+
+/* the symbol and DSO of an address, cached: a trace's calls and returns repeat */
+static const struct sym_dso *sym_dso(struct spt *p, int32_t pid, uint64_t addr)
+{
+	struct sym_dso *c = &p->names[(addr ^ (addr >> 12) ^ (uint64_t)pid * 31) % NR_NAMES];
+
+	if (c->set && c->addr == addr && c->pid == pid)
+		return c;
+	prism_symbols__resolve(p->sy, (uint32_t)pid,
+			       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, addr,
+			       &p->fr);
+	c->set = true;
+	c->addr = addr;
+	c->pid = pid;
+	c->sym = p->fr.sym;
+	c->dso = p->fr.dso_path;
+	return c;
+}
+
+/*
+ * -F +callindent: the function called (or begun in), returned from (or
+ * ended in), indented 4 columns a level of the thread's call depth (a
+ * return's before it), padded so that lines change width seldom, as perf;
+ * call traces put the DSO of the branch before it
+ */
+static void put_callindent(struct spt *p, const struct prism_pt_item *it)
+{
+	struct prism_strbuf *sb = &p->line;
+	uint32_t depth = it->depth + !!(it->flags & PRISM_PT_FL_RETURN);
+	uint64_t ip = 0;
+	const char *name = NULL;
+	size_t at;
+	int len = 0;
+
+	if (it->flags & (PRISM_PT_FL_CALL | PRISM_PT_FL_TRACE_BEGIN))
+		ip = it->addr;
+	else if (it->flags & (PRISM_PT_FL_RETURN | PRISM_PT_FL_TRACE_END))
+		ip = it->ip;
+	if (ip && it->pid >= 0)
+		name = sym_dso(p, it->pid, ip)->sym;
+	if (p->f->call_trace) {
+		const char *dso = NULL;
+
+		if (it->ip && it->pid >= 0)
+			dso = sym_dso(p, it->pid, it->ip)->dso;
+		if (!dso)
+			dso = "[unknown]";
+		prism_strbuf_addch(sb, '(');
+		/* perf's pad: 49 characters at most, then spaces to 50 */
+		if (p->f->pad_dso) {
+			size_t n = strnlen(dso, 49);
+
+			prism_strbuf_add(sb, dso, n);
+			spaces(sb, 50 - n);
+		} else {
+			prism_strbuf_addstr(sb, dso);
+		}
+		prism_strbuf_add(sb, ")\t", 2);
+	}
+	at = sb->len;
+	if (name || ip)
+		spaces(sb, depth * 4);
+	if (name)
+		prism_strbuf_addstr(sb, name);
+	else if (ip)
+		prism_strbuf_addf(sb, "%16" PRIx64, ip);
+	len = (int)(sb->len - at);
+	if (len > p->spacing || (len && len < p->spacing - 52))
+		p->spacing = (len + 4 + 31) / 32 * 32;
+	if (len < p->spacing)
+		spaces(sb, (size_t)(p->spacing - len));
 }
 
 static int print_item(void *ctx, const struct prism_pt_item *it)
@@ -276,10 +419,17 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				prism_strbuf_addch(sb, ' ');
 			prism_strbuf_addch(sb, ' ');
 		}
-		put_addr(p, it, it->ip);
-		if (it->kind == PRISM_PT_BRANCH && !p->f->no_addr) {
-			prism_strbuf_addstr(sb, " =>");
-			put_addr(p, it, it->addr);
+		if (it->kind == PRISM_PT_BRANCH && p->f->callindent)
+			put_callindent(p, it);
+		if (it->callchain) {
+			put_chain(p, it);
+		} else if (!p->f->call_trace) {
+			put_addr(p, it, it->ip);
+			/* perf: no target beside the indented function */
+			if (it->kind == PRISM_PT_BRANCH && !p->f->callindent && !p->f->no_addr) {
+				prism_strbuf_addstr(sb, " =>");
+				put_addr(p, it, it->addr);
+			}
 		}
 		script_pt_insn_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
@@ -291,12 +441,45 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 	return 0;
 }
 
+const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
+				bool callret_trace, struct prism_itrace *it, struct pt_fields *f)
+{
+	static char why[320];
+	const char *bad = NULL, *opts = itrace;
+	char field[64];
+
+	if (call_trace && callret_trace)
+		return "--call-trace and --call-ret-trace cannot be combined";
+	if ((call_trace || callret_trace) && itrace)
+		return "--call-trace and --call-ret-trace set --itrace themselves (ce, cre)";
+	if (call_trace || callret_trace) {
+		/* perf's ce[w]p / cre[w]p; prism synthesizes no power events (p) */
+		opts = call_trace ? "ce" : "cre";
+		f->call_trace = f->callindent = f->ns = true;
+		f->pad_dso = call_trace;
+		f->flags = !call_trace;
+	}
+	if (prism_itrace__parse(opts, it, &bad)) {
+		snprintf(why, sizeof(why), "--itrace %s: '%c' is not an option prism knows", opts,
+			 *bad);
+		return why;
+	}
+	if (script_itrace_unsupported(it)) {
+		snprintf(why, sizeof(why), "--itrace %s: %s", opts, script_itrace_unsupported(it));
+		return why;
+	}
+	if (script_pt_fields(fields, f, field, sizeof(field))) {
+		snprintf(why, sizeof(why),
+			 "-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
+			 "+insn, +insnlen, +disasm, -event, -period)",
+			 fields, field);
+		return why;
+	}
+	return NULL;
+}
+
 const char *script_itrace_unsupported(const struct prism_itrace *it)
 {
-	if (it->callchain)
-		return "g (call chains on samples) is not supported";
-	if (it->skip)
-		return "s (skipping events) is not supported";
 	if (!it->instructions && !it->branches && !it->errors)
 		return "nothing to synthesize: give i, b, c, r or e";
 	return NULL;
@@ -332,6 +515,8 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	prism_strbuf_init(&p.line);
 	prism_strbuf_init(&p.head);
 	p.o.itrace = *itrace;
+	if (f->callindent)
+		p.o.itrace.thread_stack = true;
 	p.o.sy = sy;
 	p.o.tasks = tasks;
 	tool.mmap = tool.comm = tool.fork = tool.exit = sb_event;
@@ -376,6 +561,7 @@ out:
 	script_pt_insn_release(&p.si);
 	prism_strbuf_release(&p.line);
 	prism_strbuf_release(&p.head);
+	prism_callchain__release(&p.cc);
 	for (i = 0; i < NR_CACHE; i++)
 		free(p.cache[i].text);
 	return err ? 1 : 0;

@@ -828,7 +828,7 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts>]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts> | --call-trace | --call-ret-trace]",
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
@@ -836,8 +836,8 @@ int cmd_script(int argc, const char **argv)
 	struct prism_itrace it;
 	struct pt_fields ptf = { 0 };
 	const char *insn_trace = NULL, *dis_style = NULL;
-	char bad_field[64];
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
+	bool call_trace = false, callret_trace = false;
 	struct prism_symbols_opts so = { 0 };
 	struct path_map map_path = { 0 };
 	struct script sc = { .line = STRBUF_INIT, .max_stack = 127 };
@@ -867,8 +867,16 @@ int cmd_script(int argc, const char **argv)
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
-			   "b branches, c calls, r returns, e errors; -F takes +flags, +insn, "
-			   "+insnlen, +disasm, -event, -period"),
+			   "b branches, c calls, r returns, e errors, g[N] call chains of N "
+			   "entries (default 16) under instruction samples, s[N] skip the first N "
+			   "samples; -F takes +flags, +callindent, +insn, +insnlen, +disasm, "
+			   "-event, -period"),
+		OPT_BOOL(0, "call-trace", &call_trace,
+			 "Intel PT calls, indented by call depth, as perf --call-trace (--itrace=ce; "
+			 "no power events)"),
+		OPT_BOOL(0, "call-ret-trace", &callret_trace,
+			 "Intel PT calls and returns, indented, with flags, as perf "
+			 "--call-ret-trace (--itrace=cre; no power events)"),
 		OPT_CALLBACK_OPTARG(
 			0, "insn-trace", &insn_trace, "raw|disasm",
 			"every instruction of the Intel PT trace, with its bytes (raw) or "
@@ -902,25 +910,16 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
 	if (sc.max_stack < 0)
 		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
-	if (insn_trace && itrace)
-		usage_error(usage, opts, "--insn-trace decodes every instruction: drop --itrace");
-	if (script_pt_insn_opts(insn_trace, dis_style, &ptf, &itrace))
-		usage_error(usage, opts, "--disassembler-style %s: expected att or intel",
-			    dis_style);
+	if ((bad = script_pt_insn_opts(insn_trace, dis_style, &ptf, &itrace)))
+		usage_error(usage, opts, "%s", bad);
+	if ((itrace || call_trace || callret_trace) &&
+	    (bad = script_itrace_setup(itrace, fields, call_trace, callret_trace, &it, &ptf)))
+		usage_error(usage, opts, "%s", bad);
+	if ((itrace || call_trace || callret_trace) && (csv || json || dump))
+		usage_error(usage, opts, "--itrace prints perf's layout: not --csv, --json or -D");
+	if (call_trace || callret_trace)
+		itrace = "";
 	ptf.ns = ptf.ns || sc.ns; /* --ns */
-	if (itrace && prism_itrace__parse(itrace, &it, &bad))
-		usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows", itrace,
-			    *bad);
-	if (itrace && script_itrace_unsupported(&it))
-		usage_error(usage, opts, "--itrace %s: %s", itrace, script_itrace_unsupported(&it));
-	if (itrace && (csv || json || dump))
-		usage_error(usage, opts, "--itrace prints perf's layout: no --csv, --json or -D");
-	if (itrace && script_pt_fields(fields, &ptf, bad_field, sizeof(bad_field)))
-		usage_error(
-			usage, opts,
-			"-F %s: %s is not a field of --itrace samples (+flags, +insn, +insnlen, "
-			"+disasm, -event, -period)",
-			fields, bad_field);
 	if (!itrace && fields && parse_fields(&sc, fields)) {
 		free(map_path.v);
 		return EXIT_USAGE;

@@ -84,7 +84,7 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 
 /*
  * --itrace: decode the file's Intel PT trace into perf's synthesized samples
- * and print them (cmd/script-pt.c); @flags: -F +flags; @ns: --ns.  Return: exit status.
+ * and print them (cmd/script-pt.c) with the fields @f.  Return: exit status.
  */
 struct prism_itrace;
 struct prism_tasks;
@@ -92,6 +92,12 @@ struct prism_symbols;
 struct pt_fields;
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input);
+/*
+ * --itrace / --call-trace / --call-ret-trace and -F into *@it and *@f.
+ * Return: NULL, or why they are refused.
+ */
+const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
+				bool callret_trace, struct prism_itrace *it, struct pt_fields *f);
 /* why prism cannot do these --itrace options, or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
 /*
@@ -102,6 +108,13 @@ struct prism_pt_item;
 typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx);
+/*
+ * pt_item_frames - @it's call chain (@chain) or its ip alone, resolved
+ * into @cc, leaf first.  Return: 0 or -ENOMEM.
+ */
+struct prism_callchain;
+int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, bool chain,
+		   struct prism_callchain *cc);
 
 /* -F with --itrace (cmd/script-insn.c): what perf 6.1 changes in its Intel PT lines */
 struct pt_fields {
@@ -109,11 +122,14 @@ struct pt_fields {
 	bool flags, insn, insnlen, disasm; /* +flags ... */
 	bool no_event, no_period; /* -event, -period */
 	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
-	bool ns; /* times with 9 decimals (--insn-trace) */
+	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
+	bool callindent; /* +callindent: the branch's function, indented by call depth */
+	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
+	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
 	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
 };
 /*
- * the -F list (each field with its sign: +flags,+insn,+insnlen,+disasm,
+ * the -F list (each field with its sign: +flags,+callindent,+insn,+insnlen,+disasm,
  * -event,-period) added to @f; -EINVAL with the bad field in @bad
  */
 int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len);
@@ -121,11 +137,11 @@ struct option_def;
 /* --insn-trace[=raw|disasm] (an option callback) */
 int script_opt_insn_trace(const struct option_def *opt, const char *arg);
 /*
- * --insn-trace (@itrace set to its --itrace) and -M into @f; -EINVAL for
- * a -M other than att or intel
+ * --insn-trace (*@itrace set to its --itrace) and -M into @f.  Return:
+ * NULL, or why they are refused.
  */
-int script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
-			const char **itrace);
+const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
+				const char **itrace);
 /* the instruction fields at the end of a sample's line */
 struct script_pt_insn {
 	const struct pt_fields *f;

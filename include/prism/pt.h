@@ -125,8 +125,9 @@ struct prism_itrace {
 	bool instructions, branches, calls, returns, errors, callchain;
 	enum prism_itrace_period period_type;
 	uint64_t period; /* instructions: every period-th (or ns, ticks) */
-	unsigned int callchain_sz;
+	unsigned int callchain_sz; /* 'g': the call chains' most entries (default 16) */
 	uint64_t skip; /* 's': events skipped at the start */
+	bool thread_stack; /* keep the threads' call stacks for item depth (perf's callindent) */
 };
 /*
  * prism_itrace__parse - perf's --itrace letters: i[PERIOD], b, c, r, e,
@@ -167,6 +168,14 @@ struct prism_pt_item {
 	uint8_t insn_len;
 	bool insn_32bit; /* decoded as 32-bit code */
 	uint8_t insn[15];
+	/*
+	 * insn with itrace.callchain: the call chain, ip first, then the
+	 * return addresses of the calls the trace saw, innermost first
+	 */
+	const uint64_t *callchain;
+	uint32_t nr_callchain;
+	/* branch with itrace.callchain or thread_stack: the thread's call depth after it */
+	uint32_t depth;
 };
 
 struct prism_symbols;

@@ -38,6 +38,8 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d)
 {
 	const struct prism_itrace *o = &d->o.itrace;
 
+	if (o->callchain || o->thread_stack) /* the call stacks see every branch */
+		return false;
 	if (!o->instructions)
 		return true;
 	return d->period_ticks ? d->period_ticks >= MIN_PERIOD : o->period >= MIN_PERIOD;

@@ -78,6 +78,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		pt_pkt_free_decoder(d->qs[i].look);
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
+		free(d->qs[i].chains);
 		if (d->qs[i].map)
 			munmap(d->qs[i].map, d->qs[i].len);
 		if (d->qs[i].fd >= 0)
@@ -97,6 +98,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 	free(d->nr_sw);
 	free(d->qs);
 	free(d->errs);
+	pt_stacks_free(&d->stacks);
 	free(d);
 }
 
@@ -118,12 +120,29 @@ static struct prism_pt_item *push(struct queue *q, enum prism_pt_item_kind kind)
 	return it;
 }
 
+/* the call stack of the thread the queue runs, when call chains or depths are asked for */
+static struct pt_stack *stack(struct queue *q)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+
+	if (!o->callchain && !o->thread_stack)
+		return NULL;
+	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
+}
+
 static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 {
 	struct prism_pt_item *it;
 	const struct prism_itrace *o = &q->d->o.itrace;
+	struct pt_stack *st = stack(q);
 	uint32_t filter = 0;
 
+	/* every branch moves the stack, before its sample (as perf) */
+	if (st)
+		pt_stack_event(st, flags, from, to,
+			       q->pend && from == q->pend_from ?
+				       (unsigned int)(q->pend_next - q->pend_from) :
+				       0);
 	if (!o->branches)
 		return;
 	/* perf's branch filters: calls with async and trace ends, returns with trace begins */
@@ -149,6 +168,7 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 			it->insn_32bit = q->pend_32bit;
 			memcpy(it->insn, q->pend_raw, sizeof(it->insn));
 		}
+		it->depth = st ? (uint32_t)st->cnt : 0;
 	}
 }
 
@@ -244,12 +264,21 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				it->insn_32bit = insn->mode != ptem_64bit;
 				memcpy(it->insn, insn->raw, sizeof(it->insn));
 				q->last_insn = it;
+				if (o->callchain) {
+					uint64_t *cc = q->chains +
+						       (size_t)(it - q->fifo) * o->callchain_sz;
+
+					it->nr_callchain = (uint32_t)pt_stack_chain(
+						stack(q), insn->ip, cc, o->callchain_sz);
+					it->callchain = cc;
+				}
 			}
 			q->insn_count = 0;
 		}
 	}
 	q->pend_flags = class_flags(insn);
-	if (q->pend_flags && o->branches) { /* only branch samples use it */
+	/* only branch samples and the call stacks use it */
+	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack)) {
 		q->pend = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
@@ -351,6 +380,11 @@ static int queue_start(struct queue *q)
 			return -ENOMEM;
 		pt_insn_set_image(q->dec, q->img);
 	}
+	if (q->d->o.itrace.callchain) {
+		q->chains = calloc(FIFO * (size_t)q->d->o.itrace.callchain_sz, sizeof(*q->chains));
+		if (!q->chains)
+			return -ENOMEM;
+	}
 	if (pt_time_start(q, &cfg))
 		return -ENOMEM;
 	return 0;
@@ -425,8 +459,8 @@ bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip)
 	return true;
 }
 
-/* decode until the queue has an item or is done */
-static int queue_step(struct queue *q)
+/* decode until the queue has an item or is done, or has no item and is past @limit */
+static int queue_step(struct queue *q, uint64_t limit)
 {
 	struct pt_insn insn;
 	struct pt_event ev;
@@ -435,6 +469,8 @@ static int queue_step(struct queue *q)
 	/* an instruction's events first: a trace end marks its sample */
 	while (!q->done &&
 	       (!q->n || (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
+		if (!q->n && q->synced && q->time > limit)
+			break;
 		if (!q->synced) {
 			st = pt_insn_sync_forward(q->dec);
 			if (st < 0) {
@@ -518,6 +554,40 @@ int pt_lib_error_code(int err)
 	return lib_error_code(err);
 }
 
+/*
+ * The threads' call stacks need their branches in time order, also where a
+ * thread moves between CPUs: the queue furthest behind is decoded, up to
+ * the time of the next one (or of the first item waiting)
+ */
+static void step_in_order(struct prism_pt_decoder *d)
+{
+	for (;;) {
+		struct queue *low = NULL, *next = NULL;
+		uint64_t head = UINT64_MAX, limit;
+		size_t i;
+
+		for (i = 0; i < d->nr_qs; i++) {
+			struct queue *q = &d->qs[i];
+
+			if (q->n) {
+				if (q->fifo[q->head].time < head)
+					head = q->fifo[q->head].time;
+			} else if (!q->done) {
+				if (!low || q->time < low->time) {
+					next = low;
+					low = q;
+				} else if (!next || q->time < next->time) {
+					next = q;
+				}
+			}
+		}
+		if (!low || (head != UINT64_MAX && head <= low->time))
+			return;
+		limit = next && next->time < head ? next->time : head;
+		queue_step(low, limit);
+	}
+}
+
 int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			  int (*fn)(void *ctx, const struct prism_pt_item *it), void *ctx)
 {
@@ -542,14 +612,18 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 	for (;;) {
 		struct queue *best = NULL;
 		const struct prism_pt_item *it = NULL;
+		bool ordered = (d->o.itrace.callchain || d->o.itrace.thread_stack) && d->nr_qs > 1;
 
+		if (ordered)
+			step_in_order(d);
 		for (i = 0; i < d->nr_qs; i++) {
 			struct queue *q = &d->qs[i];
 
+			/* ordered: no blocks (pt_blocks_fit), the queues stepped above */
 			if (q->blk)
 				pt_block_step(q);
-			else
-				queue_step(q);
+			else if (!ordered)
+				queue_step(q, UINT64_MAX);
 			if (q->done && q->map) { /* its decoders do not read it again */
 				munmap(q->map, q->len);
 				q->map = NULL;
@@ -567,7 +641,19 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			d->next_err = d->nr_errs;
 		if (!it)
 			break;
-		err = fn(ctx, it);
+		if (it->kind != PRISM_PT_ERROR && d->skipped < d->o.itrace.skip) {
+			/* 's': as perf, a skipped instruction sample's count goes to the next one */
+			d->skipped++;
+			if (it->kind == PRISM_PT_INSN)
+				best->skipped_period += it->period;
+			err = 0;
+		} else {
+			if (it->kind == PRISM_PT_INSN && best->skipped_period) {
+				best->fifo[best->head].period += best->skipped_period;
+				best->skipped_period = 0;
+			}
+			err = fn(ctx, it);
+		}
 		if (best && it == &best->fifo[best->head]) {
 			if (best->last_insn == it)
 				best->last_insn = NULL;

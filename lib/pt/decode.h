@@ -15,6 +15,7 @@
 #include <prism/pt.h>
 #include <prism/symbol.h>
 
+#include "thread-stack.h"
 #include "pt/timing.h"
 
 #define FIFO 8
@@ -113,6 +114,8 @@ struct queue {
 	int32_t cm_pid;
 	struct prism_pt_item fifo[FIFO];
 	size_t head, n;
+	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
+	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
 };
 
 struct prism_pt_decoder {
@@ -132,6 +135,8 @@ struct prism_pt_decoder {
 	bool blocks; /* the queues walk blocks (decode-block.c) */
 	struct br_insn *brc; /* the instructions that end blocks, by address */
 	struct prism_pt_decoder_stats st;
+	struct pt_stacks stacks; /* the threads' call stacks (itrace.callchain, thread_stack) */
+	uint64_t skipped; /* samples skipped so far ('s') */
 };
 
 /* decode-image.c: libipt's memory callback (ctx: the queue) */

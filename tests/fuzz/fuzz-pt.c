@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,7 +99,8 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 		if (a->type == info->pmu_type)
 			o.config = a->config;
 	}
-	prism_itrace__parse("i1ibe", &o.itrace, NULL);
+	prism_itrace__parse("i1ibeg4s3", &o.itrace, NULL); /* with call chains: the stacks */
+	o.itrace.thread_stack = true;
 	prism_pt_decoder__free(c->d);
 	c->d = prism_pt_decoder__new(&o);
 }
@@ -146,7 +148,11 @@ static int item(void *arg, const struct prism_pt_item *it)
 {
 	struct ctx *c = arg;
 
+	uint32_t i;
+
 	prism_pt_flags__str(it->flags, &c->sb);
+	for (i = 0; i < it->nr_callchain; i++)
+		prism_strbuf_addf(&c->sb, " %" PRIx64, it->callchain[i]);
 	prism_strbuf_reset(&c->sb);
 	return ++c->items >= 100000;
 }

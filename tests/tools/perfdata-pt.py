@@ -36,6 +36,10 @@ options:
                   (for -D; not meant to be decoded), and bytes that are no packet
   --error         an AUXTRACE_ERROR record (as perf inject writes them) after
                   the trace
+  --calls K       the trace of pt_calls(K) instead: pt_rec recursing K deep
+                  (returns compressed), pt_mid whose callee pt_jump returns
+                  past it (TIP), the call of pt_leaf where tracing stops
+                  (TIP.PGD), tracing again from its return address (TIP.PGE)
 
 timing packets between the TSCs (the event with the mtc, mtc_period and cyc
 bits; the times simulated: an iteration of the loop takes --iter-cycles
@@ -110,7 +114,7 @@ def workload(path):
         for j in range(s[5] // 24):
             name, _, _, _, value, _ = struct.unpack_from("<IBBHQQ", img, s[4] + j * 24)
             syms[img[strtab + name:img.index(b"\0", strtab + name)].decode()] = value
-    if text is None or "pt_loop" not in syms or "pt_leaf" not in syms:
+    if text is None or any(f not in syms for f in ("pt_loop", "pt_leaf", "pt_calls")):
         die("%s: not tests/workloads/pt-loop (no pt_loop, pt_leaf or code segment)" % path)
     return img, syms, text
 
@@ -127,12 +131,22 @@ def check_layout(img, syms, text):
     for addr, code in expect.items():
         if at(addr, len(code)) != code:
             die("pt_loop/pt_leaf are not laid out as pt-loop.c says (at %#x)" % addr)
+    calls, rec, mid, jump = (syms[f] for f in ("pt_calls", "pt_rec", "pt_mid", "pt_jump"))
+    expect = {rec: b"\x85\xff\x74\x07\xff\xcf\xe8", rec + 11: b"\xc3", jump: b"\x58\xc3",
+              mid: b"\xe8", calls: b"\x53\xe8", calls + 6: b"\xe8", calls + 11: b"\x48\x8d\x0d",
+              calls + 18: b"\xff\xd1\x5b\xc3"}
+    for addr, code in expect.items():
+        if at(addr, len(code)) != code:
+            die("pt_calls and its callees are not laid out as pt-loop.c says (at %#x)" % addr)
     main = syms.get("main")
-    code = at(main, 64) if main else b""
+    code = at(main, 128) if main else b""
+    ret = {}
     for i in range(len(code) - 4):
-        if code[i] == 0xE8 and main + i + 5 + struct.unpack_from("<i", code, i + 1)[0] == loop:
-            return main + i + 5
-    die("main does not call pt_loop")
+        if code[i] == 0xE8:
+            ret.setdefault(main + i + 5 + struct.unpack_from("<i", code, i + 1)[0], main + i + 5)
+    if loop not in ret or calls not in ret:
+        die("main does not call pt_loop and pt_calls")
+    return ret[loop], ret[calls]
 
 
 class Trace:
@@ -176,6 +190,21 @@ class Trace:
 
     def tsc(self, v):
         self.put(b"\x19" + struct.pack("<Q", v)[:7])
+
+
+def run_calls(o, t, ret_main, depth):
+    """pt_calls(depth) after TIP.PGE at its start"""
+    calls = BASE + o.syms["pt_calls"]
+    for _ in range(depth):
+        t.branch(False)  # jz 1f: not yet
+    t.branch(True)  # jz 1f at 0
+    for _ in range(depth + 1):
+        t.branch(True)  # pt_rec's ret (compressed)
+    t.ip(0x0D, calls + 11)  # pt_jump's ret: not to its caller, past it
+    t.ip(0x01, BASE + o.syms["pt_leaf"])  # call *%rcx (pt_leaf): tracing stops there
+    t.put(b"\x99\x01")
+    t.ip(0x11, calls + 20)  # and starts again where it returns
+    t.ip(0x01, ret_main)  # pt_calls's ret
 
 
 class Clock:
@@ -274,6 +303,10 @@ def run(o, t, ret_main, loops, tsc, first):
     elif tsc is not None:
         t.tsc(tsc)
     t.put(b"\x99\x01")  # MODE.Exec: 64-bit
+    if o.calls is not None:
+        t.ip(0x11, BASE + o.syms["pt_calls"])  # TIP.PGE
+        return run_calls(o, t, ret_main[1], o.calls)
+    ret_main = ret_main[0]
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
     if not o.ovf and not o.tsc_every and not o.kernel and loops > 64:
@@ -468,7 +501,7 @@ def segments(o):
 
 def build(o):
     img, o.syms, text = workload(o.workload)
-    ret_main = BASE + check_layout(img, o.syms, text)
+    ret_main = [BASE + r for r in check_layout(img, o.syms, text)]
     segs = segments(o)
     t0 = tsc_to_ns(segs[0][2])
     traces, side = {}, []
@@ -476,7 +509,7 @@ def build(o):
         first = cpu not in traces
         t = traces.setdefault(cpu, Trace())
         if o.mtc is not None or o.cyc:
-            run_timed(o, t, ret_main, loops, tsc, first)
+            run_timed(o, t, ret_main[0], loops, tsc, first)
         else:
             run(o, t, ret_main, loops, tsc if o.tsc else None, first)
         t.flush()
@@ -602,6 +635,7 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = False
+    calls = None
     kcore_dir = proc_dir = vmlinux = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
@@ -612,7 +646,7 @@ def main(argv):
     it = iter(argv)
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
-                 "--iter-cycles"):
+                 "--iter-cycles", "--calls"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):

@@ -7,6 +7,8 @@
  *   pt_loop(n): for (i = n; i; i--) { r = pt_leaf(i); if (i & 1) r += 2; }
  *               then one indirect call of pt_leaf
  *   pt_leaf(x): return x + 1
+ *   pt_calls(n): pt_rec(n) (recursion n deep), pt_mid() (whose callee
+ *               pt_jump returns to pt_calls), pt_leaf()
  *
  * The generator checks the bytes it expects at each instruction.
  */
@@ -35,11 +37,47 @@ __asm__(".text\n"
 	"	call *%rcx\n" /* +29: ff d1 */
 	"	pop %rbx\n" /* +31: 5b */
 	"	ret\n" /* +32: c3 */
-	".size pt_loop, .-pt_loop\n");
+	".size pt_loop, .-pt_loop\n"
+	/* call stacks (perfdata-pt.py --calls): recursion, a return past its caller, a call at a trace end */
+	".globl pt_rec\n"
+	".type pt_rec, @function\n"
+	"pt_rec:\n"
+	"	test %edi, %edi\n" /* +0: 85 ff */
+	"	jz 1f\n" /* +2: 74 07 */
+	"	dec %edi\n" /* +4: ff cf */
+	"	call pt_rec\n" /* +6: e8 rel32 */
+	"1:	ret\n" /* +11: c3 */
+	".size pt_rec, .-pt_rec\n"
+	".globl pt_jump\n"
+	".type pt_jump, @function\n"
+	"pt_jump:\n"
+	"	pop %rax\n" /* +0: 58 (its own return address) */
+	"	ret\n" /* +1: c3 (to its caller's caller) */
+	".size pt_jump, .-pt_jump\n"
+	".globl pt_mid\n"
+	".type pt_mid, @function\n"
+	"pt_mid:\n"
+	"	call pt_jump\n" /* +0: e8 rel32 */
+	"	ret\n" /* +5: c3 (not reached) */
+	".size pt_mid, .-pt_mid\n"
+	".globl pt_calls\n"
+	".type pt_calls, @function\n"
+	"pt_calls:\n"
+	"	push %rbx\n" /* +0: 53 */
+	"	call pt_rec\n" /* +1: e8 rel32 */
+	"	call pt_mid\n" /* +6: e8 rel32 */
+	"	lea pt_leaf(%rip), %rcx\n" /* +11: 48 8d 0d rel32 */
+	"	call *%rcx\n" /* +18: ff d1 */
+	"	pop %rbx\n" /* +20: 5b */
+	"	ret\n" /* +21: c3 */
+	".size pt_calls, .-pt_calls\n");
 
 int pt_loop(int n);
+int pt_calls(int n);
 
 int main(int argc, char **argv)
 {
+	if (argc > 2)
+		return pt_calls(atoi(argv[2])) & 1;
 	return pt_loop(argc > 1 ? atoi(argv[1]) : 3) & 1;
 }

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A thread's call stack made from the calls and returns of its branch
+ * trace, by perf's thread-stack rules; the call chains of synthesized
+ * samples (--itrace=g) and the depth of --call-trace's indentation.
+ */
+#ifndef PRISM_PT_THREAD_STACK_H
+#define PRISM_PT_THREAD_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* entries a stack holds at most: past that it is discarded (perf's answer to no memory) */
+#define PT_STACK_MAX (1u << 20)
+
+struct pt_stack {
+	uint64_t *ret; /* return addresses, the outermost first */
+	bool *trace_end; /* a call made as the trace ended (not expected to return) */
+	size_t cnt, sz;
+};
+
+/*
+ * pt_stack_event - one branch (perf's PRISM_PT_FL_* flags) on @s: a call
+ * pushes from + @insn_len (not when the target is unknown or is that
+ * address); a return pops down to the entry of its target, and leaves the
+ * stack alone when no entry has it (a return for a call not seen); a trace
+ * begin pops its target if there, then the calls made as the trace ended.
+ * Return: 0, or -ENOMEM (then the stack is emptied, as perf does).
+ */
+int pt_stack_event(struct pt_stack *s, uint32_t flags, uint64_t from, uint64_t to,
+		   unsigned int insn_len);
+/*
+ * pt_stack_chain - the call chain of a sample at @ip: @ip, then the return
+ * addresses innermost first, in at most @max slots as perf counts them (a
+ * switch between user and kernel addresses takes one); into @out (@max
+ * entries).  Return: the number of addresses.
+ */
+size_t pt_stack_chain(const struct pt_stack *s, uint64_t ip, uint64_t *out, size_t max);
+void pt_stack_release(struct pt_stack *s);
+
+/* the stacks of the threads (the idle task: one per CPU), found by pid/tid */
+struct pt_stack_slot;
+struct pt_stacks {
+	struct pt_stack_slot *v;
+	size_t nr, alloc;
+	struct pt_stack_slot *last; /* the last one asked for (a queue asks for it at each branch) */
+};
+/* @pid/@tid's stack (made empty when new), or NULL without memory */
+struct pt_stack *pt_stacks_get(struct pt_stacks *m, int32_t pid, int32_t tid, uint32_t cpu);
+void pt_stacks_free(struct pt_stacks *m);
+
+#endif /* PRISM_PT_THREAD_STACK_H */
