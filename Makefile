@@ -92,8 +92,11 @@ endif
 ifneq ($(NO_LIBIPT),1)
 HAVE_LIBIPT := $(call probe,libipt,-lipt)
 endif
+ifneq ($(NO_LIBCAPSTONE),1)
+HAVE_LIBCAPSTONE := $(call probe,libcapstone,-lcapstone)
+endif
 
-FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB LIBSQLITE3 LIBPQ LIBIPT
+FEATURES := LIBTRACEEVENT LIBZSTD LIBELF LIBDW LIBBPF LIBIBERTY LIBBZ2 ZLIB LIBSQLITE3 LIBPQ LIBIPT LIBCAPSTONE
 LIBS_LIBTRACEEVENT := $(shell pkg-config --libs libtraceevent 2>/dev/null || echo -ltraceevent)
 LIBS_LIBZSTD := -lzstd
 LIBS_LIBELF := -lelf
@@ -105,6 +108,7 @@ LIBS_ZLIB := -lz
 LIBS_LIBSQLITE3 := -lsqlite3
 LIBS_LIBPQ := -lpq
 LIBS_LIBIPT := -lipt
+LIBS_LIBCAPSTONE := -lcapstone
 
 # Sources that need a feature; a <name>-stub.c is built instead without it
 # (a source without a stub file is simply left out).
@@ -119,7 +123,8 @@ FEATURE_SRCS_ZLIB := lib/export/gzip.c
 FEATURE_SRCS_LIBSQLITE3 := lib/export/sql-sqlite.c
 FEATURE_SRCS_LIBPQ := lib/export/sql-pg.c
 FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c lib/pt/decode-image.c \
-	lib/pt/decode-sideband.c lib/pt/decode-time.c
+	lib/pt/decode-sideband.c lib/pt/decode-time.c lib/pt/decode-block.c
+FEATURE_SRCS_LIBCAPSTONE := lib/disasm/disasm.c
 
 have = $(filter 1,$(HAVE_$(1)))
 FEATURE_DEFS := $(foreach f,$(FEATURES),-DHAVE_$(f)=$(if $(call have,$(f)),1,0)) \

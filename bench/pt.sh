@@ -7,6 +7,10 @@
 #
 #   prism script --itrace=b   vs  perf script --itrace=b   (every branch, 3.5 per trace byte)
 #   prism script -D           vs  perf report -D           (every packet)
+#   prism script --itrace=i100us, --itrace=i1000i vs perf's, on a trace of
+#                             $PT_PERIOD_MB MB (periods: perf skips ahead between
+#                             samples, prism walks blocks; PRISM_PT_INSN_DECODER=1
+#                             gives the figures of one instruction at a time)
 #   prism script --call-ret-trace vs perf's (calls and returns, the thread stack)
 #
 # Each command runs $REPS times, interleaved; the table shows the median
@@ -18,7 +22,7 @@
 # Environment: PRISM (default out/prism), BENCH_BIN (dir with the rss tool,
 # default out/bench), WORKLOAD (default out/tests/workloads/pt-loop),
 # BENCH_DIR (default /var/tmp/prism-bench), REPS (default 3), PT_MB
-# (default 2), PERF (default perf).
+# (default 2), PT_PERIOD_MB (default 32), PERF (default perf).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,6 +30,7 @@ WORKLOAD=${WORKLOAD:-$src/out/tests/workloads/pt-loop}
 BENCH_DIR=${BENCH_DIR:-/var/tmp/prism-bench}
 REPS=${REPS:-3}
 PT_MB=${PT_MB:-2}
+PT_PERIOD_MB=${PT_PERIOD_MB:-32}
 
 [ -x "$PRISM" ] || die "$PRISM is missing: build prism first"
 [ -x "$BENCH_BIN/rss" ] || die "$BENCH_BIN/rss is missing: run 'make bench-bins'"
@@ -35,24 +40,35 @@ command -v "$PERF" >/dev/null || die "perf not found (apt-get install linux-perf
 mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
 tmp=$(mktemp -d) || die "mktemp failed"
 trap 'rm -rf "$tmp"' EXIT
-F=$BENCH_DIR/pt-$PT_MB.data
+# gen MB: the synthesized file of MB megabytes (made once, kept in $BENCH_DIR)
+gen() {
+	local f=$BENCH_DIR/pt-$1.data
+	if [ ! -s "$f" ]; then
+		python3 "$src/tests/tools/perfdata-pt.py" --loops $(($1 * 2000000)) --split 4194304 \
+			"$WORKLOAD" "$f.tmp" || die "the generator failed"
+		mv "$f.tmp" "$f"
+	fi
+	echo "$f"
+}
+F=$(gen "$PT_MB") || exit 1
+FP=$(gen "$PT_PERIOD_MB") || exit 1
 loops=$((PT_MB * 2000000))
-if [ ! -s "$F" ]; then
-	python3 "$src/tests/tools/perfdata-pt.py" --loops "$loops" --split 4194304 \
-		"$WORKLOAD" "$F.tmp" || die "the generator failed"
-	mv "$F.tmp" "$F"
-fi
 bytes=$(stat -c %s "$F")
+pbytes=$(stat -c %s "$FP")
 
-keys=(pb fb pc fc pd fd)
+keys=(pb fb pc fc pd fd pu fu pn fn)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
 label[pd]="prism script -D"
 label[fd]="perf report -D"
+label[pu]="prism script --itrace=i100us"
+label[fu]="perf script --itrace=i100us"
+label[pn]="prism script --itrace=i1000i"
+label[fn]="perf script --itrace=i1000i"
+cat "$F" "$FP" >/dev/null
 label[pc]="prism --call-ret-trace"
 label[fc]="perf --call-ret-trace"
-cat "$F" >/dev/null
 for ((r = 0; r < REPS; r++)); do
 	rss_run pb "$tmp/prism.b" "$PRISM" script -i "$F" --itrace=b || exit 1
 	rss_run fb "$tmp/perf.b" "$PERF" script -i "$F" --itrace=b || exit 1
@@ -60,21 +76,28 @@ for ((r = 0; r < REPS; r++)); do
 	rss_run fc "$tmp/perf.c" "$PERF" script -i "$F" --call-ret-trace || exit 1
 	rss_run pd /dev/null "$PRISM" script -D -i "$F" || exit 1
 	rss_run fd /dev/null "$PERF" report -D -i "$F" || exit 1
+	rss_run pu "$tmp/prism.u" "$PRISM" script -i "$FP" --itrace=i100us || exit 1
+	rss_run fu "$tmp/perf.u" "$PERF" script -i "$FP" --itrace=i100us || exit 1
+	rss_run pn "$tmp/prism.n" "$PRISM" script -i "$FP" --itrace=i1000i || exit 1
+	rss_run fn "$tmp/perf.n" "$PERF" script -i "$FP" --itrace=i1000i || exit 1
 done
 
 bench_summary "${keys[@]}"
 
 echo "file:   $F ($(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'), pt_loop($loops))"
+echo "        $FP ($(awk -v b="$pbytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')) for the periods"
 echo "prism:  $PRISM"
 echo "perf:   $("$PERF" --version)"
 echo "runs:   $REPS per command, interleaved, warm page cache; wall, cpu = median, RSS = max"
 echo "load:   $(cut -d' ' -f1-3 /proc/loadavg) (other work on the machine inflates wall times)"
 echo
-printf '%-26s %8s %8s %9s %14s\n' command 'wall(s)' 'cpu(s)' 'RSS(MB)' 'packets/s'
+printf '%-30s %8s %8s %9s %14s\n' command 'wall(s)' 'cpu(s)' 'RSS(MB)' 'packets/s'
 for k in "${keys[@]}"; do
-	printf '%-26s %8.2f %8.2f %9.1f %14.0f\n' "${label[$k]}" "${wall[$k]}" "${cpu[$k]}" \
+	b=$bytes
+	case $k in pu | fu | pn | fn) b=$pbytes ;; esac
+	printf '%-30s %8.2f %8.2f %9.1f %14.0f\n' "${label[$k]}" "${wall[$k]}" "${cpu[$k]}" \
 		"$(awk -v r="${rss[$k]}" 'BEGIN { print r / 1024 }')" \
-		"$(awk -v b="$bytes" -v w="${wall[$k]}" 'BEGIN { print (w > 0 ? b / w : 0) }')"
+		"$(awk -v b="$b" -v w="${wall[$k]}" 'BEGIN { print (w > 0 ? b / w : 0) }')"
 done
 echo
 echo "--itrace=b: prism $(ratio "${wall[fb]}" "${wall[pb]}")x faster than perf (wall)," \
@@ -83,11 +106,17 @@ echo "call-ret:   prism $(ratio "${wall[fc]}" "${wall[pc]}")x faster than perf (
 	"$(ratio "${cpu[fc]}" "${cpu[pc]}")x (cpu), RSS $(ratio "${rss[pc]}" "${rss[fc]}")x perf's"
 echo "-D:         prism $(ratio "${wall[fd]}" "${wall[pd]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fd]}" "${cpu[pd]}")x (cpu), RSS $(ratio "${rss[pd]}" "${rss[fd]}")x perf's"
-if cmp -s "$tmp/prism.b" "$tmp/perf.b"; then
-	echo "--itrace=b output: identical ($(wc -l <"$tmp/perf.b") lines)"
-else
-	echo "--itrace=b output: DIFFERS (prism $(wc -l <"$tmp/prism.b"), perf $(wc -l <"$tmp/perf.b") lines)"
-fi
+echo "i100us:      prism $(ratio "${wall[fu]}" "${wall[pu]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fu]}" "${cpu[pu]}")x (cpu), RSS $(ratio "${rss[pu]}" "${rss[fu]}")x perf's"
+echo "i1000i:      prism $(ratio "${wall[fn]}" "${wall[pn]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fn]}" "${cpu[pn]}")x (cpu), RSS $(ratio "${rss[pn]}" "${rss[fn]}")x perf's"
+for o in b u n; do
+	if cmp -s "$tmp/prism.$o" "$tmp/perf.$o"; then
+		echo "--itrace output ($o): identical ($(wc -l <"$tmp/perf.$o") lines)"
+	else
+		echo "--itrace output ($o): DIFFERS (prism $(wc -l <"$tmp/prism.$o"), perf $(wc -l <"$tmp/perf.$o") lines)"
+	fi
+done
 # perf's power events (psb, cbr) are not synthesized by prism
 if cmp -s "$tmp/prism.c" <(grep -v ' psb offs: \| cbr: ' "$tmp/perf.c"); then
 	echo "--call-ret-trace output: identical but perf's power events ($(wc -l <"$tmp/prism.c") lines)"

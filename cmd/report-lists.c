@@ -89,4 +89,3 @@ bool in_list(const struct strlist *l, const char *s)
 			return true;
 	return false;
 }
-

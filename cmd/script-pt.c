@@ -59,7 +59,8 @@ struct spt {
 	struct prism_pt_decoder_opts o;
 	struct prism_pt_decoder *d;
 	bool have_info, cpu, warned_type;
-	unsigned int pf; /* PT_PRINT_* */
+	const struct pt_fields *f; /* -F, --ns, --insn-trace, --call-trace */
+	struct script_pt_insn si;
 	int width, spacing;
 	char mods[8];
 	uint64_t nr_errors;
@@ -137,7 +138,7 @@ static int find_pt_event(struct spt *p)
 	modifiers(pt, p->mods);
 	/* perf's synthesized events count too */
 	w = (int)strlen(p->mods);
-	if (p->pf & PT_PRINT_CALL_TRACE)
+	if (p->f->call_trace)
 		return 0;
 	if (p->o.itrace.instructions && w + 12 > p->width)
 		p->width = w + 12; /* "instructions" */
@@ -232,7 +233,7 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 static void put_head(struct spt *p, const struct prism_pt_item *it)
 {
 	struct prism_strbuf *sb = &p->line;
-	bool ns = p->pf & PT_PRINT_NS;
+	bool ns = p->f->ns;
 	uint64_t t = ns ? it->time : it->time / 1000;
 	const char *comm;
 	char name[32];
@@ -255,8 +256,10 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 				  t / (ns ? 1000000000 : 1000000), t % (ns ? 1000000000 : 1000000));
 	snprintf(name, sizeof(name), "%s%s",
 		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
-	if (!(p->pf & PT_PRINT_CALL_TRACE))
-		prism_strbuf_addf(&p->head, "%10" PRIu64 " %*s: ", it->period, p->width, name);
+	if (!p->f->call_trace && !p->f->no_period)
+		prism_strbuf_addf(&p->head, "%10" PRIu64 " ", it->period);
+	if (!p->f->call_trace && !p->f->no_event)
+		prism_strbuf_addf(&p->head, "%*s: ", p->width, name);
 	p->head_tid = it->tid;
 	p->head_cpu = it->cpu;
 	p->head_time = t;
@@ -352,7 +355,7 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it)
 		ip = it->ip;
 	if (ip && it->pid >= 0)
 		name = sym_dso(p, it->pid, ip)->sym;
-	if (p->pf & PT_PRINT_CALL_TRACE) {
+	if (p->f->call_trace) {
 		const char *dso = NULL;
 
 		if (it->ip && it->pid >= 0)
@@ -361,7 +364,7 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it)
 			dso = "[unknown]";
 		prism_strbuf_addch(sb, '(');
 		/* perf's pad: 49 characters at most, then spaces to 50 */
-		if (p->pf & PT_PRINT_PAD_DSO) {
+		if (p->f->pad_dso) {
 			size_t n = strnlen(dso, 49);
 
 			prism_strbuf_add(sb, dso, n);
@@ -407,7 +410,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
 	} else {
 		put_head(p, it);
-		if (p->pf & PT_PRINT_FLAGS) {
+		if (p->f->flags) {
 			size_t at = sb->len;
 
 			prism_strbuf_addstr(sb, "  ");
@@ -416,18 +419,19 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				prism_strbuf_addch(sb, ' ');
 			prism_strbuf_addch(sb, ' ');
 		}
-		if (it->kind == PRISM_PT_BRANCH && (p->pf & PT_PRINT_CALLINDENT))
+		if (it->kind == PRISM_PT_BRANCH && p->f->callindent)
 			put_callindent(p, it);
 		if (it->callchain) {
 			put_chain(p, it);
-		} else if (!(p->pf & PT_PRINT_CALL_TRACE)) {
+		} else if (!p->f->call_trace) {
 			put_addr(p, it, it->ip);
 			/* perf: no target beside the indented function */
-			if (it->kind == PRISM_PT_BRANCH && !(p->pf & PT_PRINT_CALLINDENT)) {
+			if (it->kind == PRISM_PT_BRANCH && !p->f->callindent && !p->f->no_addr) {
 				prism_strbuf_addstr(sb, " =>");
 				put_addr(p, it, it->addr);
 			}
 		}
+		script_pt_insn_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
 	}
 	if (sb->len >= 65536) {
@@ -438,13 +442,12 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 }
 
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
-				bool callret_trace, struct prism_itrace *it, unsigned int *pf)
+				bool callret_trace, struct prism_itrace *it, struct pt_fields *f)
 {
-	static char why[256];
+	static char why[320];
 	const char *bad = NULL, *opts = itrace;
-	char *list, *tok, *save = NULL;
+	char field[64];
 
-	*pf = 0;
 	if (call_trace && callret_trace)
 		return "--call-trace and --call-ret-trace cannot be combined";
 	if ((call_trace || callret_trace) && itrace)
@@ -452,8 +455,9 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 	if (call_trace || callret_trace) {
 		/* perf's ce[w]p / cre[w]p; prism synthesizes no power events (p) */
 		opts = call_trace ? "ce" : "cre";
-		*pf = PT_PRINT_CALL_TRACE | PT_PRINT_CALLINDENT | PT_PRINT_NS |
-		      (call_trace ? PT_PRINT_PAD_DSO : PT_PRINT_FLAGS);
+		f->call_trace = f->callindent = f->ns = true;
+		f->pad_dso = call_trace;
+		f->flags = !call_trace;
 	}
 	if (prism_itrace__parse(opts, it, &bad)) {
 		snprintf(why, sizeof(why), "--itrace %s: '%c' is not an option prism knows", opts,
@@ -464,20 +468,13 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		snprintf(why, sizeof(why), "--itrace %s: %s", opts, script_itrace_unsupported(it));
 		return why;
 	}
-	if (!fields)
-		return NULL;
-	list = strdup(fields);
-	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "+flags")) {
-			*pf |= PT_PRINT_FLAGS;
-		} else if (!strcmp(tok, "+callindent")) {
-			*pf |= PT_PRINT_CALLINDENT;
-		} else {
-			free(list);
-			return "--itrace prints perf's layout: only -F +flags and +callindent go with it";
-		}
+	if (script_pt_fields(fields, f, field, sizeof(field))) {
+		snprintf(why, sizeof(why),
+			 "-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
+			 "+insn, +insnlen, +disasm, -event, -period)",
+			 fields, field);
+		return why;
 	}
-	free(list);
 	return NULL;
 }
 
@@ -489,7 +486,7 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 }
 
 static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, unsigned int pf, const char *input,
+		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input,
 		  pt_sample_fn *fn, void *fn_ctx)
 {
 	/* static: the address cache is big for a stack */
@@ -507,13 +504,18 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.s = s;
 	p.sy = sy;
 	p.tasks = tasks;
-	p.pf = pf;
+	p.f = f;
+	if (script_pt_insn_init(&p.si, f, sy)) {
+		error("-F disasm needs libcapstone: this prism was built without it");
+		hint("%s", prism_feature_hint(PRISM_FEATURE_LIBCAPSTONE));
+		return 1;
+	}
 	p.fn = fn;
 	p.fn_ctx = fn_ctx;
 	prism_strbuf_init(&p.line);
 	prism_strbuf_init(&p.head);
 	p.o.itrace = *itrace;
-	if (pf & PT_PRINT_CALLINDENT)
+	if (f->callindent)
 		p.o.itrace.thread_stack = true;
 	p.o.sy = sy;
 	p.o.tasks = tasks;
@@ -543,8 +545,9 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 		prism_pt_decoder__stats(p.d, &st);
 		fprintf(stderr,
 			"Intel PT: %" PRIu64 " trace bytes in %zu queues, %" PRIu64
-			" of them held in memory, %" PRIu64 " released while decoding\n",
-			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes);
+			" of them held in memory, %" PRIu64 " released while decoding, %" PRIu64
+			" blocks walked\n",
+			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes, st.blocks);
 	}
 	if (err) {
 		error_errno(err, "decoding the Intel PT trace of '%s' failed",
@@ -555,6 +558,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	}
 out:
 	prism_pt_decoder__free(p.d);
+	script_pt_insn_release(&p.si);
 	prism_strbuf_release(&p.line);
 	prism_strbuf_release(&p.head);
 	prism_callchain__release(&p.cc);
@@ -564,13 +568,15 @@ out:
 }
 
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, unsigned int pf, const char *input)
+		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input)
 {
-	return decode(s, sy, tasks, itrace, pf, input, NULL, NULL);
+	return decode(s, sy, tasks, itrace, f, input, NULL, NULL);
 }
 
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx)
 {
-	return decode(s, sy, tasks, itrace, 0, input, fn, ctx);
+	static const struct pt_fields none;
+
+	return decode(s, sy, tasks, itrace, &none, input, fn, ctx);
 }

@@ -834,9 +834,10 @@ int cmd_script(int argc, const char **argv)
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
 	const char *kcore = NULL, *vmlinux = NULL;
 	struct prism_itrace it;
+	struct pt_fields ptf = { 0 };
+	const char *insn_trace = NULL, *dis_style = NULL;
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
 	bool call_trace = false, callret_trace = false;
-	unsigned int pf = 0;
 	struct prism_symbols_opts so = { 0 };
 	struct path_map map_path = { 0 };
 	struct script sc = { .line = STRBUF_INIT, .max_stack = 127 };
@@ -868,13 +869,22 @@ int cmd_script(int argc, const char **argv)
 			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
 			   "b branches, c calls, r returns, e errors, g[N] call chains of N "
 			   "entries (default 16) under instruction samples, s[N] skip the first N "
-			   "samples (-F +flags,+callindent only)"),
+			   "samples; -F takes +flags, +callindent, +insn, +insnlen, +disasm, "
+			   "-event, -period"),
 		OPT_BOOL(0, "call-trace", &call_trace,
 			 "Intel PT calls, indented by call depth, as perf --call-trace (--itrace=ce; "
 			 "no power events)"),
 		OPT_BOOL(0, "call-ret-trace", &callret_trace,
 			 "Intel PT calls and returns, indented, with flags, as perf "
 			 "--call-ret-trace (--itrace=cre; no power events)"),
+		OPT_CALLBACK_OPTARG(
+			0, "insn-trace", &insn_trace, "raw|disasm",
+			"every instruction of the Intel PT trace, with its bytes (raw) or "
+			"its disassembly (disasm, libcapstone), times in ns: perf's "
+			"--itrace=i0ns -F +insn,-event,-period",
+			script_opt_insn_trace, "raw"),
+		OPT_STRING('M', "disassembler-style", &dis_style, "att|intel",
+			   "syntax of -F +disasm (default att, as perf script)"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",
@@ -900,13 +910,16 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
 	if (sc.max_stack < 0)
 		usage_error(usage, opts, "--max-stack %d: expected 0 or more frames", sc.max_stack);
+	if ((bad = script_pt_insn_opts(insn_trace, dis_style, &ptf, &itrace)))
+		usage_error(usage, opts, "%s", bad);
 	if ((itrace || call_trace || callret_trace) &&
-	    (bad = script_itrace_setup(itrace, fields, call_trace, callret_trace, &it, &pf)))
+	    (bad = script_itrace_setup(itrace, fields, call_trace, callret_trace, &it, &ptf)))
 		usage_error(usage, opts, "%s", bad);
 	if ((itrace || call_trace || callret_trace) && (csv || json || dump))
 		usage_error(usage, opts, "--itrace prints perf's layout: not --csv, --json or -D");
 	if (call_trace || callret_trace)
 		itrace = "";
+	ptf.ns = ptf.ns || sc.ns; /* --ns */
 	if (!itrace && fields && parse_fields(&sc, fields)) {
 		free(map_path.v);
 		return EXIT_USAGE;
@@ -941,8 +954,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (itrace) {
-		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, pf | (sc.ns ? PT_PRINT_NS : 0),
-				    input);
+		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, &ptf, input);
 		goto out;
 	}
 	if (dump) {

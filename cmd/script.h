@@ -5,8 +5,10 @@
 #ifndef PRISM_CMD_SCRIPT_H
 #define PRISM_CMD_SCRIPT_H
 
+#include <prism/disasm.h>
 #include <prism/event.h>
 #include <prism/strbuf.h>
+#include <prism/symbol.h>
 
 struct prism_session;
 struct prism_evsel;
@@ -82,26 +84,20 @@ int script_stat_event(struct script_stat *st, struct prism_session *s, const str
 
 /*
  * --itrace: decode the file's Intel PT trace into perf's synthesized samples
- * and print them (cmd/script-pt.c); @pf: the PT_PRINT_* below.  Return:
- * exit status.
+ * and print them (cmd/script-pt.c) with the fields @f.  Return: exit status.
  */
-#define PT_PRINT_FLAGS 1u /* -F +flags */
-#define PT_PRINT_CALLINDENT 2u /* -F +callindent: the branch's function, indented by depth */
-/* --call-trace, --call-ret-trace: no ip, addr, event, period; times in ns; the DSO */
-#define PT_PRINT_CALL_TRACE 4u
-#define PT_PRINT_PAD_DSO 8u /* --call-trace: the DSO padded to 50 columns */
-#define PT_PRINT_NS 16u /* --ns: times in nanoseconds */
 struct prism_itrace;
 struct prism_tasks;
 struct prism_symbols;
+struct pt_fields;
 int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
-		  const struct prism_itrace *itrace, unsigned int pf, const char *input);
+		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input);
 /*
- * --itrace / --call-trace / --call-ret-trace and -F into *@it and *@pf
- * (PT_PRINT_*).  Return: NULL, or why they are refused.
+ * --itrace / --call-trace / --call-ret-trace and -F into *@it and *@f.
+ * Return: NULL, or why they are refused.
  */
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
-				bool callret_trace, struct prism_itrace *it, unsigned int *pf);
+				bool callret_trace, struct prism_itrace *it, struct pt_fields *f);
 /* why prism cannot do these --itrace options, or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
 /*
@@ -119,5 +115,47 @@ int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_ta
 struct prism_callchain;
 int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, bool chain,
 		   struct prism_callchain *cc);
+
+/* -F with --itrace (cmd/script-insn.c): what perf 6.1 changes in its Intel PT lines */
+struct pt_fields {
+	bool set; /* -F was given */
+	bool flags, insn, insnlen, disasm; /* +flags ... */
+	bool no_event, no_period; /* -event, -period */
+	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
+	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
+	bool callindent; /* +callindent: the branch's function, indented by call depth */
+	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
+	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
+	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
+};
+/*
+ * the -F list (each field with its sign: +flags,+callindent,+insn,+insnlen,+disasm,
+ * -event,-period) added to @f; -EINVAL with the bad field in @bad
+ */
+int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len);
+struct option_def;
+/* --insn-trace[=raw|disasm] (an option callback) */
+int script_opt_insn_trace(const struct option_def *opt, const char *arg);
+/*
+ * --insn-trace (*@itrace set to its --itrace) and -M into @f.  Return:
+ * NULL, or why they are refused.
+ */
+const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, struct pt_fields *f,
+				const char **itrace);
+/* the instruction fields at the end of a sample's line */
+struct script_pt_insn {
+	const struct pt_fields *f;
+	struct prism_symbols *sy;
+	struct prism_disasm *dis;
+	struct prism_strbuf tmp;
+	struct prism_frame fr;
+};
+/* 0, or -errno / -PRISM_E_UNSUPPORTED (disasm without libcapstone) */
+int script_pt_insn_init(struct script_pt_insn *si, const struct pt_fields *f,
+			struct prism_symbols *sy);
+void script_pt_insn_release(struct script_pt_insn *si);
+/* " ilen: N", " insn: bytes", "\t\tdisassembly" as the fields ask */
+void script_pt_insn_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+			struct prism_strbuf *sb);
 
 #endif /* PRISM_CMD_SCRIPT_H */

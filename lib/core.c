@@ -35,6 +35,9 @@ const char *prism_version(void)
 #ifndef HAVE_LIBIPT
 #define HAVE_LIBIPT 0
 #endif
+#ifndef HAVE_LIBCAPSTONE
+#define HAVE_LIBCAPSTONE 0
+#endif
 
 /* " LIBBPF LIBDW ": the features the build left out on purpose (NO_LIBBPF=1 ...) */
 #ifndef PRISM_DISABLED_FEATURES

@@ -38,7 +38,8 @@ PRISM_API const char *prism_version(void);
 	_(ZLIB, "zlib", "zlib1g-dev")                          \
 	_(LIBSQLITE3, "sqlite", "libsqlite3-dev")              \
 	_(LIBPQ, "postgresql", "libpq-dev")                    \
-	_(LIBIPT, "intel-pt", "libipt-dev")
+	_(LIBIPT, "intel-pt", "libipt-dev")                    \
+	_(LIBCAPSTONE, "capstone", "libcapstone-dev")
 
 enum prism_feature {
 #define PRISM_FEATURE_ENUM(id, name, pkg) PRISM_FEATURE_##id,

@@ -164,6 +164,10 @@ struct prism_pt_item {
 	uint64_t period; /* instructions: the count the sample stands for */
 	int code; /* error: perf's code (7 overflow, 8 lost data, ...) */
 	const char *msg; /* error: perf's message */
+	/* the instruction at ip (branch: the branch; insn: it): its bytes; 0 = not known */
+	uint8_t insn_len;
+	bool insn_32bit; /* decoded as 32-bit code */
+	uint8_t insn[15];
 	/*
 	 * insn with itrace.callchain: the call chain, ip first, then the
 	 * return addresses of the calls the trace saw, innermost first
@@ -203,6 +207,7 @@ PRISM_API int prism_pt_decoder__side_band(struct prism_pt_decoder *d, const stru
  */
 struct prism_pt_decoder_stats {
 	uint64_t trace_bytes, heap_bytes, released_bytes;
+	uint64_t blocks; /* blocks of instructions walked at once (0: one at a time) */
 	size_t queues;
 };
 PRISM_API void prism_pt_decoder__stats(const struct prism_pt_decoder *d,

@@ -51,6 +51,34 @@ static const struct file_map *file_get(struct prism_pt_decoder *d, const char *p
 	return f->p ? f : NULL;
 }
 
+/*
+ * The mapping just found, as a section of the image: libipt reads it
+ * without calling back, and its block decoder caches the blocks in it.
+ */
+static void add_section(struct queue *q)
+{
+	uint64_t size = q->cm.end - q->cm.start;
+	int isid;
+
+	if (!q->img || !q->d->iscache || q->cm.pgoff >= q->cf->len)
+		return;
+	if (size > q->cf->len - q->cm.pgoff)
+		size = q->cf->len - q->cm.pgoff;
+	isid = pt_iscache_add_file(q->d->iscache, q->cf->path, q->cm.pgoff, size, q->cm.start);
+	if (isid > 0)
+		pt_image_add_cached(q->img, q->d->iscache, isid, NULL);
+}
+
+void pt_image_follow_pid(struct queue *q)
+{
+	if (q->img_pid == q->pid)
+		return;
+	if (q->img)
+		pt_image_remove_by_asid(q->img, NULL);
+	q->img_pid = q->pid;
+	q->cf = NULL;
+}
+
 /* libipt's memory callback: the bytes of the running process's code */
 int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx)
 {
@@ -69,6 +97,8 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 		q->cm_pid = q->pid;
 		if (!q->cf)
 			return -pte_nomap;
+		if (q->img_pid == q->pid)
+			add_section(q);
 	}
 	off = ip - q->cm.start + q->cm.pgoff;
 	if (off >= q->cf->len)

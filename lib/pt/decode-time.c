@@ -45,11 +45,15 @@ int pt_time_start(struct queue *q, const struct pt_config *cfg)
 	return q->pkt ? 0 : -ENOMEM;
 }
 
-/* the time of the samples from here: perf's time now */
+/* the time of the samples from here: perf's time now (converted once per timestamp) */
 static void sample_time(struct queue *q)
 {
-	if (q->d->has_tsc)
-		q->time = prism_tsc_to_perf_time(&q->d->tc, q->tm.timestamp);
+	uint64_t ts = q->tm.timestamp;
+
+	if (q->d->has_tsc && (ts != q->time_tsc || !ts)) {
+		q->time = prism_tsc_to_perf_time(&q->d->tc, ts);
+		q->time_tsc = ts;
+	}
 }
 
 /* libipt's packets -> the timing's */
@@ -145,7 +149,7 @@ static void scan(struct queue *q)
 	struct pt_packet p;
 	uint64_t off, pos;
 
-	if (!q->pkt || pt_insn_get_offset(q->dec, &off) < 0 || off == q->pkt_off)
+	if (!q->pkt || pt_dec_offset(q, &off) < 0 || off == q->pkt_off)
 		return;
 	if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)
 		while (pt_pkt_get_offset(q->pkt, &pos) >= 0 && pos < off &&
@@ -183,7 +187,7 @@ void pt_time_sync(struct queue *q)
 	q->units_seen = q->units_taken = 0;
 	q->tq_n = 0;
 	q->wait_ovf = q->in_ovf = false;
-	if (pt_insn_get_sync_offset(q->dec, &q->pkt_off) < 0)
+	if (pt_dec_sync_offset(q, &q->pkt_off) < 0)
 		q->pkt_off = 0;
 	scan(q);
 	apply_due(q);
@@ -293,17 +297,23 @@ static uint64_t next_period(struct queue *q)
 	return period - (t - m);
 }
 
+/* a walk (a run of instructions up to a branch) starts at its first */
+static void start_walk(struct queue *q)
+{
+	if (!q->in_walk) {
+		q->walk_max = next_period(q);
+		q->walk_n = 0;
+		q->in_walk = true;
+	}
+}
+
 /* whether this instruction is sampled, in ticks; it is counted */
 bool pt_ticks_due(struct queue *q, bool branch)
 {
 	uint64_t period = q->d->period_ticks;
 	bool due = false;
 
-	if (!q->in_walk) {
-		q->walk_max = next_period(q);
-		q->walk_n = 0;
-		q->in_walk = true;
-	}
+	start_walk(q);
 	q->walk_n++;
 	q->tsc_insns++;
 	if (q->walk_max && q->walk_n >= q->walk_max) {
@@ -318,4 +328,18 @@ bool pt_ticks_due(struct queue *q, bool branch)
 	if (due || branch)
 		q->in_walk = false;
 	return due;
+}
+
+/*
+ * @n instructions in a row, none a branch: counted at once when none of
+ * them is sampled (true), else nothing counted (false: one at a time)
+ */
+bool pt_ticks_skip(struct queue *q, uint64_t n)
+{
+	start_walk(q);
+	if (q->walk_max && q->walk_n + n >= q->walk_max)
+		return false;
+	q->walk_n += n;
+	q->tsc_insns += n;
+	return true;
 }

@@ -14,6 +14,10 @@
  * pages before where the queue's decoders stand are dropped as decoding
  * goes on, so that what is resident is bounded by the queues, not by the
  * trace (libipt sees the same contiguous bytes: the output is the same).
+ *
+ * Speed: where samples are sparse the queues walk blocks (decode-block.c);
+ * PRISM_PT_INSN_DECODER=1 in the environment makes them go one instruction
+ * at a time (the tests compare the two).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -56,6 +60,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
+	d->blocks = pt_blocks_fit(d) && !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -68,6 +73,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		return;
 	for (i = 0; i < d->nr_qs; i++) {
 		pt_insn_free_decoder(d->qs[i].dec);
+		pt_block_free(&d->qs[i]);
 		pt_pkt_free_decoder(d->qs[i].pkt);
 		pt_pkt_free_decoder(d->qs[i].look);
 		pt_image_free(d->qs[i].img);
@@ -86,6 +92,8 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		free(d->files[i].path);
 	}
 	free(d->files);
+	pt_iscache_free(d->iscache);
+	free(d->brc);
 	free(d->sw);
 	free(d->nr_sw);
 	free(d->qs);
@@ -150,6 +158,16 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 		it->addr = to;
 		it->flags = flags;
 		it->period = 1;
+		/*
+		 * the branch instruction's bytes (perf has none for asynchronous
+		 * ones); a trace start has the last branch's, as perf's
+		 */
+		if ((from ? from == q->pend_from : flags == PRISM_PT_FL_TRACE_BEGIN) &&
+		    !(flags & PRISM_PT_FL_ASYNC)) {
+			it->insn_len = q->pend_size;
+			it->insn_32bit = q->pend_32bit;
+			memcpy(it->insn, q->pend_raw, sizeof(it->insn));
+		}
 		it->depth = st ? (uint32_t)st->cnt : 0;
 	}
 }
@@ -242,6 +260,9 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				it->ip = insn->ip;
 				it->period = q->insn_count;
 				it->flags = class_flags(insn);
+				it->insn_len = insn->size;
+				it->insn_32bit = insn->mode != ptem_64bit;
+				memcpy(it->insn, insn->raw, sizeof(it->insn));
 				q->last_insn = it;
 				if (o->callchain) {
 					uint64_t *cc = q->chains +
@@ -256,11 +277,15 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		}
 	}
 	q->pend_flags = class_flags(insn);
-	if (q->pend_flags) {
+	/* only branch samples and the call stacks use it */
+	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack)) {
 		q->pend = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
+		q->pend_size = insn->size;
+		q->pend_32bit = insn->mode != ptem_64bit;
+		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
 	}
 }
 
@@ -303,6 +328,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			pend_branch(q, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
 		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
@@ -336,9 +362,24 @@ static int queue_start(struct queue *q)
 		cfg.cpuid_0x15_eax = (uint32_t)i->tsc_ctc_d;
 		cfg.cpuid_0x15_ebx = (uint32_t)i->tsc_ctc_n;
 	}
-	q->dec = pt_insn_alloc_decoder(&cfg);
-	if (!q->dec)
+	if (!q->d->iscache)
+		q->d->iscache = pt_iscache_alloc(NULL);
+	q->img = pt_image_alloc(NULL);
+	if (!q->img)
 		return -ENOMEM;
+	pt_image_set_callback(q->img, pt_read_code, q);
+	q->img_pid = q->pid;
+	if (q->d->blocks) {
+		int err = pt_block_start(q, &cfg);
+
+		if (err)
+			return err;
+	} else {
+		q->dec = pt_insn_alloc_decoder(&cfg);
+		if (!q->dec)
+			return -ENOMEM;
+		pt_insn_set_image(q->dec, q->img);
+	}
 	if (q->d->o.itrace.callchain) {
 		q->chains = calloc(FIFO * (size_t)q->d->o.itrace.callchain_sz, sizeof(*q->chains));
 		if (!q->chains)
@@ -346,9 +387,6 @@ static int queue_start(struct queue *q)
 	}
 	if (pt_time_start(q, &cfg))
 		return -ENOMEM;
-	q->img = pt_insn_get_image(q->dec);
-	pt_image_set_callback(q->img, pt_read_code, q);
-	q->img = NULL; /* the decoder's own */
 	return 0;
 }
 
@@ -386,6 +424,41 @@ static void release(struct queue *q, uint64_t off)
 	}
 }
 
+/* the decoder found a PSB (sync status @st): timing starts over there */
+void pt_synced(struct queue *q, int st)
+{
+	q->synced = true;
+	q->status = st;
+	pt_time_sync(q); /* the PSB's TSC */
+}
+
+/* an error sample, then on from the next PSB (as perf) */
+void pt_stop(struct queue *q, int code, uint64_t ip)
+{
+	error(q, code, ip);
+	q->pend = false;
+	q->synced = false;
+}
+
+/*
+ * after the instruction at @ip, the decoder at @off in the trace: the bytes
+ * behind it released, the loop guard.  Return: false when the guard stopped
+ * the queue.
+ */
+bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip)
+{
+	if (off != q->stall_off) {
+		release(q, off);
+		q->stall_off = off;
+		q->stall_n = 0;
+	} else if (++q->stall_n > MAX_LOOPS) {
+		q->stall_n = 0;
+		pt_stop(q, ERR_NELOOP, ip);
+		return false;
+	}
+	return true;
+}
+
 /* decode until the queue has an item or is done, or has no item and is past @limit */
 static int queue_step(struct queue *q, uint64_t limit)
 {
@@ -404,9 +477,7 @@ static int queue_step(struct queue *q, uint64_t limit)
 				q->done = true;
 				break;
 			}
-			q->synced = true;
-			q->status = st;
-			pt_time_sync(q); /* the PSB's TSC */
+			pt_synced(q, st);
 		}
 		st = q->status;
 		while (st >= 0 && (st & pts_event_pending)) {
@@ -428,6 +499,7 @@ static int queue_step(struct queue *q, uint64_t limit)
 		}
 		if (st >= 0) {
 			memset(&insn, 0, sizeof(insn));
+			pt_image_follow_pid(q);
 			st = pt_insn_next(q->dec, &insn, sizeof(insn));
 			if (st >= 0) {
 				uint64_t off = 0;
@@ -436,31 +508,50 @@ static int queue_step(struct queue *q, uint64_t limit)
 				on_insn(q, &insn);
 				pt_take_packet(q);
 				pt_insn_get_offset(q->dec, &off);
-				release(q, off);
-				if (off != q->stall_off) {
-					q->stall_off = off;
-					q->stall_n = 0;
-				} else if (++q->stall_n > MAX_LOOPS) {
-					q->stall_n = 0;
-					error(q, ERR_NELOOP, insn.ip);
-					q->pend = false;
-					q->synced = false;
+				if (!pt_stepped(q, off, insn.ip))
 					continue;
-				}
 			}
 		}
 		if (st == -pte_eos) {
 			q->done = true;
 		} else if (st < 0) {
-			/* as perf: an error sample, then on from the next PSB */
-			error(q, lib_error_code(st), st == -pte_nomap ? insn.ip : 0);
-			q->pend = false;
-			q->synced = false;
+			pt_stop(q, lib_error_code(st), st == -pte_nomap ? insn.ip : 0);
 			continue;
 		}
 		q->status = st;
 	}
 	return 0;
+}
+
+/* for decode-block.c */
+struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind)
+{
+	return push(q, kind);
+}
+
+void pt_on_insn(struct queue *q, const struct pt_insn *insn)
+{
+	on_insn(q, insn);
+}
+
+void pt_on_event(struct queue *q, const struct pt_event *ev)
+{
+	on_event(q, ev);
+}
+
+void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags)
+{
+	pend_branch(q, to, flags);
+}
+
+uint32_t pt_class_flags(const struct pt_insn *insn)
+{
+	return class_flags(insn);
+}
+
+int pt_lib_error_code(int err)
+{
+	return lib_error_code(err);
 }
 
 /*
@@ -528,7 +619,10 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		for (i = 0; i < d->nr_qs; i++) {
 			struct queue *q = &d->qs[i];
 
-			if (!ordered)
+			/* ordered: no blocks (pt_blocks_fit), the queues stepped above */
+			if (q->blk)
+				pt_block_step(q);
+			else if (!ordered)
 				queue_step(q, UINT64_MAX);
 			if (q->done && q->map) { /* its decoders do not read it again */
 				munmap(q->map, q->len);

@@ -65,17 +65,25 @@ struct queue {
 	uint8_t *map; /* its mapping while decoding */
 	size_t dropped; /* bytes of the mapping before this are released */
 	struct pt_insn_decoder *dec;
-	struct pt_image *img;
+	struct pt_image *img; /* the code: sections of the process's files, added as read */
+	int32_t img_pid; /* the process whose sections img holds */
+	/* block walking (decode-block.c): the block decoder, and one for single instructions */
+	struct pt_block_decoder *blk;
+	struct pt_insn_decoder *ild;
+	uint8_t ild_trace[40];
 	int status;
 	bool synced, done;
 	int32_t pid, tid;
 	uint32_t cpu;
 	uint64_t time;
+	uint64_t time_tsc; /* the TSC time was converted from (0: none) */
 	size_t next_switch; /* index into the CPU's switches */
 	/* a branch whose target is the next instruction, if taken */
 	bool pend;
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
+	uint8_t pend_raw[15], pend_size; /* the pending branch's bytes */
+	bool pend_32bit;
 	uint64_t insn_count;
 	/*
 	 * periods in ticks, as perf counts them: the TSC of the last timing
@@ -123,6 +131,9 @@ struct prism_pt_decoder {
 	size_t nr_errs, next_err;
 	struct file_map *files;
 	size_t nr_files;
+	struct pt_image_section_cache *iscache; /* the files' sections, shared by the queues */
+	bool blocks; /* the queues walk blocks (decode-block.c) */
+	struct br_insn *brc; /* the instructions that end blocks, by address */
 	struct prism_pt_decoder_stats st;
 	struct pt_stacks stacks; /* the threads' call stacks (itrace.callchain, thread_stack) */
 	uint64_t skipped; /* samples skipped so far ('s') */
@@ -130,6 +141,33 @@ struct prism_pt_decoder {
 
 /* decode-image.c: libipt's memory callback (ctx: the queue) */
 int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t ip, void *ctx);
+
+/* decode-image.c: the image holds @q's process's sections (none of another's) */
+void pt_image_follow_pid(struct queue *q);
+
+/* decode.c: what a decoded instruction or event makes of the queue (samples, state) */
+struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
+void pt_on_insn(struct queue *q, const struct pt_insn *insn);
+void pt_on_event(struct queue *q, const struct pt_event *ev);
+/* the pending branch to @to, with the time of its instruction */
+void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags);
+void pt_synced(struct queue *q, int st);
+void pt_stop(struct queue *q, int code, uint64_t ip);
+bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip);
+int pt_lib_error_code(int err);
+uint32_t pt_class_flags(const struct pt_insn *insn);
+
+/*
+ * decode-block.c: queues that walk libipt's blocks (branch-only and long
+ * periods), the instruction decoder only where one instruction is needed
+ */
+bool pt_blocks_fit(const struct prism_pt_decoder *d);
+int pt_block_start(struct queue *q, const struct pt_config *cfg);
+void pt_block_step(struct queue *q);
+void pt_block_free(struct queue *q);
+/* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
+int pt_dec_offset(struct queue *q, uint64_t *off);
+int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);
@@ -143,5 +181,6 @@ void pt_time_overflow(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
 void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);
+bool pt_ticks_skip(struct queue *q, uint64_t n);
 
 #endif /* PRISM_PT_DECODE_H */

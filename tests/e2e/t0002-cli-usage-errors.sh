@@ -61,7 +61,7 @@ grep_q "^hint: did you mean 'report'\?$" "$TMP/err"
 prism version --build-options >"$TMP/out"
 names=$(awk -F: 'NR > 1 { gsub(/ /, "", $1); print $1 }' "$TMP/out" | sort | tr '\n' ' ')
 check "the features listed are the ones built in ($names)" \
-	test "$names" = "bpf bzip2 demangle intel-pt libdw libelf libtraceevent postgresql sqlite zlib zstd "
+	test "$names" = "bpf bzip2 capstone demangle intel-pt libdw libelf libtraceevent postgresql sqlite zlib zstd "
 
 # write errors on stdout are reported, not lost
 if [ -w /dev/full ]; then

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Intel PT decoding a block at a time (lib/pt/decode-block.c: libipt's block
+# decoder where samples are sparse: branches only, periods of 64 or more)
+# gives what the instruction decoder gives and what perf 6.1 prints, line for
+# line: periods in instructions and ticks/time, with branches and errors,
+# -F +flags,+insn (the sampled instruction decoded on its own), per thread
+# and per CPU, an overflow, no TSC, split and truncated traces, missing code;
+# -v shows the blocks were walked (and none with PRISM_PT_INSN_DECODER=1).
+# Against perf where the instruction decoder's output is perf's: not per CPU
+# over long runs (perf 6.1 gives the branches at a switch's time to swapper),
+# 100-byte pieces (perf mis-decodes them) and missing code (perf goes on from
+# the next IP packet, prism from the next PSB).
+. tests/e2e/lib.sh
+require_pt_files
+
+for c in "long:--loops 3000 --tsc-every 2" "ovf:--loops 400 --ovf 150 --tsc-every 1" \
+	"notsc:--no-tsc --loops 500" "percpu:--per-cpu --loops 300 --tsc-every 3" \
+	"thread2:--thread2 --loops 200 --tsc-every 1" "split:--split 100 --loops 300" \
+	"trunc:--truncated --loops 600 --tsc-every 3" "error:--error --loops 100" \
+	"miss:--loops 100 --map-path /nonexistent/pt-loop"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for a in "--itrace=i64i" "--itrace=i100ie" "--itrace=i1000i" "--itrace=b" "--itrace=cre" \
+		"--itrace=i" "--itrace=i64t" "--itrace=i128tbe" "--itrace=i1us" \
+		"--itrace=i77ib -F +flags,+insn" "--itrace=i64te -F +flags,+insn"; do
+		# shellcheck disable=SC2086
+		perf script -i "$TMP/$name.data" $a >"$TMP/perf.txt" 2>/dev/null
+		# shellcheck disable=SC2086
+		prism script -i "$TMP/$name.data" $a >"$TMP/blk.txt" 2>"$TMP/err"
+		check "$name $a: prism exits 0" test $? -eq 0
+		# shellcheck disable=SC2086
+		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name.data" $a >"$TMP/insn.txt" 2>/dev/null
+		check "$name $a: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
+			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		case $name in percpu | split | miss) continue ;; esac
+		check "$name $a: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+			cmp -s "$TMP/perf.txt" "$TMP/blk.txt"
+		diff "$TMP/perf.txt" "$TMP/blk.txt" | head -4 >&3
+	done
+done
+# t1010's timing packets (MTC, CYC, CBR changes, an overflow, per CPU, a
+# long run): the same times in ns, the same periods in ticks and time
+for c in "mtc3:--mtc 3 --loops 300" "cyc3:--mtc 2 --cyc 3 --loops 90 --tsc-every 25" \
+	"cbr:--mtc 1 --cyc 1 --cbr-at 12:20 --tsc-every 12 --loops 40" \
+	"cyc-cbr:--cyc 1 --cbr-at 6:30 --loops 30" "ovf-t:--mtc 0 --cyc 2 --ovf 9 --loops 30" \
+	"percpu-t:--mtc 0 --cyc 1 --per-cpu --loops 10" \
+	"long-t:--mtc 3 --cyc 2 --cbr-at 3000:16 --tsc-every 1500 --loops 6000 --iter-cycles 1400"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for a in b be i64i i64t i128tbe i1us i4096t; do
+		prism script -i "$TMP/$name.data" --itrace=$a --ns >"$TMP/blk.txt" 2>/dev/null
+		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name.data" --itrace=$a --ns \
+			>"$TMP/insn.txt" 2>/dev/null
+		check "$name --itrace=$a --ns: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
+			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
+	done
+done
+# not empty, and the blocks were walked
+check "long --itrace=i1000i: samples" test "$(prism script -i "$TMP/long.data" --itrace=i1000i |
+	grep -c ' 1000 instructions')" -gt 20
+check "miss: the error line" grep -q 'code 5: Failed to get instruction' \
+	<(prism script -i "$TMP/miss.data" --itrace=i64ie)
+prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "-v: blocks walked" grep -qE ', [1-9][0-9]* blocks walked$' "$TMP/v"
+PRISM_PT_INSN_DECODER=1 prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null |
+	grep '^Intel PT: ' >"$TMP/v"
+check "PRISM_PT_INSN_DECODER=1: no block" grep -q ', 0 blocks walked$' "$TMP/v"
+prism script -v -i "$TMP/long.data" --itrace=i10i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "short periods: one instruction at a time" grep -q ', 0 blocks walked$' "$TMP/v"
+done_testing
