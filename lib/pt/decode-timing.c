@@ -24,6 +24,9 @@ uint64_t pt_multdiv(uint64_t t, uint32_t n, uint32_t d)
 void pt_timing_init(struct pt_timing *t, const struct pt_timing_cfg *c)
 {
 	*t = (struct pt_timing){ .c = *c, .last = PT_T_OTHER };
+	/* mtc_period is a 4-bit field: a file's bits mask may say more */
+	if (t->c.mtc_shift > 15)
+		t->c.mtc_shift = 0;
 	if (!t->c.ctc_n)
 		t->c.ctc_d = 0;
 	if (t->c.ctc_d && !(t->c.ctc_n % t->c.ctc_d))

@@ -57,7 +57,13 @@ grep_q '^execve = 0$' all.prism.calls
 # the arguments: equal but where perf 6.1 prints statx's flags and mask empty
 norm all.perf | grep -v '^statx(' >all.perf.args
 norm all.prism >all.prism.norm
-grep -v '^statx(' all.prism.norm >all.prism.args
+# where perf printed a call as " ... [continued]: name()) = ret" (another
+# event came between its enter and exit in perf's run), its arguments are
+# not in perf's line: that line of prism's is taken as perf's (the name and
+# the result are compared above)
+grep -v '^statx(' all.prism.norm |
+	awk 'NR == FNR { p[FNR] = $0; next } p[FNR] ~ /^ \.\.\. \[continued\]: / { print p[FNR]; next } { print }' \
+		all.perf.args - >all.prism.args
 test_cmp all.perf.args all.prism.args
 grep_q '^statx\(dfd: CWD, filename: ADDR, flags: [A-Z_|]+, mask: [A-Z_|]+, buffer: ADDR' all.prism.norm
 echo "# note: perf 6.1 prints statx(flags: , mask: ) empty; prism decodes them"

@@ -200,5 +200,17 @@ static void test_calibrate(void)
 	TEST_TRUE(!t.have_calc_cyc_to_tsc);
 }
 
-TEST_MAIN(TEST(multdiv), TEST(tsc), TEST(mtc), TEST(mtc_period), TEST(mtc_fixup), TEST(cyc_cbr),
-	  TEST(calibrate));
+/* a file whose MTC_FREQ_BITS mask is wider than the 4-bit field (fuzz-pt) */
+static void test_mtc_shift_out_of_range(void)
+{
+	start(18, 2, 1, 0);
+	TEST_EQ(t.c.mtc_shift, 0);
+	pt_timing_packet(&t, PT_T_TSC, 1000000, 0);
+	pt_timing_packet(&t, PT_T_TMA, 0x1235, 10);
+	pt_timing_packet(&t, PT_T_MTC, 0x47, 0);
+	start(40, 2, 1, 0);
+	TEST_EQ(t.c.mtc_shift, 0);
+}
+
+TEST_MAIN(TEST(multdiv), TEST(mtc_shift_out_of_range), TEST(tsc), TEST(mtc), TEST(mtc_period),
+	  TEST(mtc_fixup), TEST(cyc_cbr), TEST(calibrate));
