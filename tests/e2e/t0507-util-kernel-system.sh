@@ -73,6 +73,7 @@ for i in 1 2 3 4 5; do
 	check "system run $i: every task within schedstat + 1 ms, the total within 10%" \
 		$K system before.txt after.txt sys.csv --slack-ms 1 --total-pct 10 \
 		--only-pid "$bg1,$bg2"
+	echo "note: system run $i: $(grep -m1 '^trace,' sys.csv)" >&3
 done
 
 # the accounting check of one process, against this test's own reads

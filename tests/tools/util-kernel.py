@@ -49,21 +49,21 @@ def snap(path):
             continue
         for tid in tids:
             try:
-                with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                with open(f"/proc/{pid}/task/{tid}/schedstat", errors="surrogateescape") as f:
                     ns = int(f.read().split()[0])
-                with open(f"/proc/{pid}/task/{tid}/comm") as f:
+                with open(f"/proc/{pid}/task/{tid}/comm", errors="surrogateescape") as f:
                     comm = f.read().strip().replace(" ", "_")
             except (OSError, ValueError, IndexError):
                 continue
             out.append(f"{tid} {ns} {comm}\n")
-    with open(path, "w") as f:
+    with open(path, "w", errors="surrogateescape") as f:
         f.write(f"# {time.monotonic_ns()}\n")
         f.writelines(out)
 
 
 def load_snap(path):
     d = {}
-    with open(path) as f:
+    with open(path, errors="surrogateescape") as f:
         for line in f:
             if line.startswith("#"):
                 d["t"] = int(line.split()[1])
@@ -76,7 +76,7 @@ def load_snap(path):
 def load_tasks(path):
     """tid -> [comm, on-CPU ms summed over the images, pid]"""
     tasks = {}
-    with open(path) as f:
+    with open(path, errors="surrogateescape") as f:
         for line in f:
             v = line.rstrip("\n").split(",")
             if len(v) < 13 or v[0] != "row" or v[1] != "task" or v[6] != "ALL":
@@ -99,7 +99,7 @@ def system(argv):
     window = (after["t"] - before["t"]) / 1e6
     light = float(opt(argv, "--light-pct", "100")) / 100 * window
     length = window
-    with open(argv[2]) as f:
+    with open(argv[2], errors="surrogateescape") as f:
         for line in f:
             if line.startswith("trace,length,"):
                 length = float(line.split(",")[2])
@@ -154,7 +154,7 @@ def rows_sum(argv):
     not_pid = opt(argv, "--not-pid", None)
     steal_col = None
     total = 0.0
-    with open(argv[0]) as f:
+    with open(argv[0], errors="surrogateescape") as f:
         for line in f:
             v = line.rstrip("\n").split(",")
             if v[0] == "record" and len(v) > 1 and v[1] == "scope" and "steal" in v:
@@ -179,12 +179,15 @@ def rusage(argv):
         finally:
             os._exit(127)
     _, status, ru = os.wait4(pid, 0)
-    with open(argv[0], "w") as f:
+    with open(argv[0], "w", errors="surrogateescape") as f:
         f.write(f"{pid} {(ru.ru_utime + ru.ru_stime) * 1e3:.3f}\n")
     return os.waitstatus_to_exitcode(status) & 0xff
 
 
 def main():
+    # comm names are bytes, not always UTF-8
+    sys.stdout.reconfigure(errors="backslashreplace")
+    sys.stderr.reconfigure(errors="backslashreplace")
     if len(sys.argv) < 3:
         print(__doc__, file=sys.stderr)
         return 2
