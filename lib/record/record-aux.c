@@ -92,6 +92,51 @@ static int add_switch_tracking(struct prism_record *r)
 	return 0;
 }
 
+/* whether this kernel writes TEXT_POKE records (5.9 and later) */
+static bool can_record_text_poke(void)
+{
+	struct perf_event_attr a;
+	int fd;
+
+	memset(&a, 0, sizeof(a));
+	dummy_u(&a);
+	a.text_poke = 1;
+	a.disabled = 1;
+	fd = (int)syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/*
+ * perf 6.1 with a trace of the kernel that has timestamps: a dummy:u of
+ * every task on each CPU with text_poke and ksymbol, last, on from the
+ * open.  Its TEXT_POKE records are the kernel code changed while tracing
+ * (static keys, ftrace, BPF programs), which the decoder lays over its copy
+ * of the code from their time on.
+ */
+static int add_text_poke(struct prism_record *r)
+{
+	struct prism_record_event ev = { .name = "dummy:u", .leader = -1, .user_period = true };
+	const struct perf_event_attr *pt = &r->ev[r->aux_ev].attr;
+	int err;
+
+	if (pt->exclude_kernel || !(pt->config & term_bits("tsc")) || !can_record_text_poke() ||
+	    !can_record_cpu_wide())
+		return 0;
+	dummy_u(&ev.attr);
+	ev.attr.text_poke = 1;
+	ev.attr.ksymbol = 1;
+	err = prism_record__add_event(r, &ev);
+	if (err)
+		return rec_error(r, "out of memory"), err;
+	r->poke_ev = (int)r->nr_ev - 1;
+	r->ev[r->poke_ev].cpu_wide = true;
+	r->ev[r->poke_ev].all_cpus = true;
+	return 0;
+}
+
 static const char *const switch_how[] = {
 	"none (no tsc in the trace)",
 	"",
@@ -182,20 +227,23 @@ int rec_aux_prepare(struct prism_record *r)
 	if (err)
 		return rec_error(r, "out of memory"), err;
 	r->track = (int)r->nr_ev - 1;
-	return 0;
+	return add_text_poke(r);
 }
 
 /*
  * perf 6.1: tasks move between CPUs, so with -C the side-band of every CPU
  * is recorded (the tracking event on all CPUs) unless the trace is of the
- * kernel only; the other events stay on the CPUs of -C.
+ * kernel only; the text_poke event is on every CPU too (the kernel's code
+ * changes for all); the other events stay on the CPUs of -C.
  */
 int rec_aux_targets(struct prism_record *r)
 {
 	size_t i, j, n;
 	int *all, err;
 
-	if (r->aux_ev < 0 || !r->o.cpu_list || r->ev[r->aux_ev].attr.exclude_user)
+	bool user = r->aux_ev >= 0 && !r->ev[r->aux_ev].attr.exclude_user;
+
+	if (!r->o.cpu_list || (!user && r->poke_ev < 0))
 		return 0;
 	err = prism_target_cpus(NULL, &all, &n, r->err, sizeof(r->err));
 	if (err)
@@ -211,7 +259,7 @@ int rec_aux_targets(struct prism_record *r)
 	free(r->cpus);
 	r->cpus = all;
 	r->nr_cpus = n;
-	r->ev[r->track].all_cpus = true;
+	r->ev[r->track].all_cpus = user;
 	return 0;
 }
 
@@ -237,6 +285,15 @@ void rec_aux_configure(struct prism_record *r)
 		t->enable_on_exec = 0;
 		for (i = 0; i < r->nr_ev; i++)
 			r->ev[i].attr.inherit = 1;
+	}
+	if (r->poke_ev >= 0) {
+		struct perf_event_attr *p = &r->ev[r->poke_ev].attr;
+
+		/* perf's: on from the open, a CPU in its records only with -a, -C */
+		p->disabled = 0;
+		p->enable_on_exec = 0;
+		if (!r->per_cpu && !r->o.sample_cpu)
+			p->sample_type &= ~(uint64_t)PERF_SAMPLE_CPU;
 	}
 	if (r->switch_ev >= 0) {
 		struct perf_event_attr *s = &r->ev[r->switch_ev].attr;

@@ -87,6 +87,7 @@ struct prism_record {
 	int track; /* the tracking event (mmap, comm, task...): 0, or perf's dummy:u with intel_pt */
 	int aux_ev; /* the intel_pt event, or -1 */
 	int switch_ev; /* intel_pt: perf's cpu-wide dummy:u with context switches, or -1 */
+	int poke_ev; /* intel_pt of the kernel: perf's cpu-wide dummy:u with text_poke, or -1 */
 	int sched_switch; /* AUXTRACE_INFO's have_sched_switch (record-aux.c) */
 
 	struct prism_writer *w;

@@ -112,6 +112,7 @@ struct prism_record *prism_record__new(const struct prism_record_opts *opts)
 	r->kernel_dso = -1;
 	r->aux_ev = -1;
 	r->switch_ev = -1;
+	r->poke_ev = -1;
 	r->page = (size_t)sysconf(_SC_PAGESIZE);
 	if (pipe2(r->stop_pipe, O_CLOEXEC | O_NONBLOCK)) {
 		prism_record__free(r);

@@ -150,8 +150,8 @@ check "--filter after cpu-clock: neither a tracepoint nor intel_pt" \
 # stop at the AUX area's mmap.  Left out of the comparison: prism's ring
 # wake-up (watermark, wakeup_watermark), perf's ksymbol/bpf_event, and
 # the exclude_guest prism's modifiers give every event (perf 6.1 here gives
-# it to its own dummy:u only).  User-space traces only: a kernel trace has
-# perf's text_poke dummy too, which prism does not open.
+# it to its own dummy:u only).  A trace of the kernel with timestamps has
+# perf's cpu-wide text_poke dummy last.
 sw=$TMP/swsys/bus/event_source/devices
 mkdir -p "$sw/intel_pt/format"
 for d in /sys/bus/event_source/devices/*; do
@@ -215,7 +215,9 @@ if [ -n "$oracle" ]; then
 		"system-wide|-e intel_pt//u -a -- true" "cpu|-e intel_pt//u -C 0 -- true" \
 		"no tsc|-e intel_pt/tsc=0/u -- true" "no tsc, -a|-e intel_pt/tsc=0/u -a -- true" \
 		"AUX area 64 KiB|-e intel_pt//u -m ,16 -- true" \
-		"unprivileged|-e intel_pt//u -- true"; do
+		"unprivileged|-e intel_pt//u -- true" "kernel|-e intel_pt// -- true" \
+		"kernel, -a|-e intel_pt// -a -- true" "kernel only, -C|-e intel_pt//k -C 1 -- true" \
+		"kernel, no tsc|-e intel_pt/tsc=0/ -- true"; do
 		name=${c%%|*} args=${c#*|} RUNAS=
 		# not root: the cpu-wide event only as perf_event_paranoid allows
 		case $name in unprivileged*) RUNAS=65534 ;; esac
