@@ -174,6 +174,13 @@ struct prism_ev_ksymbol {
 	const char *name;
 };
 
+/* kernel code changed: @new_len bytes at @addr (cpumode in the header's misc) */
+struct prism_ev_text_poke {
+	uint64_t addr;
+	uint16_t old_len, new_len;
+	const uint8_t *old_bytes, *new_bytes;
+};
+
 struct prism_ev_namespaces {
 	uint32_t pid, tid;
 	uint64_t nr;
@@ -223,6 +230,7 @@ struct prism_event {
 		struct prism_ev_throttle throttle;
 		struct prism_ev_read read;
 		struct prism_ev_ksymbol ksymbol;
+		struct prism_ev_text_poke poke;
 		struct prism_ev_namespaces ns;
 		struct prism_ev_cgroup cgroup;
 	};

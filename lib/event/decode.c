@@ -170,6 +170,17 @@ int prism_event__decode(struct prism_event *ev, const struct prism_evsel *evsel,
 		ev->ksymbol.flags = get_u16(b + 14);
 		ev->ksymbol.name = str_in(b + 16, end);
 		return ev->ksymbol.name ? 0 : -PRISM_E_BAD_RECORD;
+	case PERF_RECORD_TEXT_POKE:
+		if (n < 12)
+			return -PRISM_E_BAD_RECORD;
+		ev->poke.addr = get_u64(b);
+		ev->poke.old_len = get_u16(b + 8);
+		ev->poke.new_len = get_u16(b + 10);
+		if ((size_t)ev->poke.old_len + ev->poke.new_len > n - 12)
+			return -PRISM_E_BAD_RECORD;
+		ev->poke.old_bytes = b + 12;
+		ev->poke.new_bytes = b + 12 + ev->poke.old_len;
+		return 0;
 	case PERF_RECORD_NAMESPACES:
 		if (n < 16)
 			return -PRISM_E_BAD_RECORD;

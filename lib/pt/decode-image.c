@@ -51,22 +51,31 @@ static const struct file_map *file_get(struct prism_pt_decoder *d, const char *p
 	return f->p ? f : NULL;
 }
 
+/* [@lo, @hi) of the mapping just found as a section of the image */
+static void add_piece(void *ctx, uint64_t lo, uint64_t hi)
+{
+	struct queue *q = ctx;
+	int isid = pt_iscache_add_file(q->d->iscache, q->cf->path, q->cm.pgoff + (lo - q->cm.start),
+				       hi - lo, lo);
+
+	if (isid > 0)
+		pt_image_add_cached(q->img, q->d->iscache, isid, NULL);
+}
+
 /*
  * The mapping just found, as a section of the image: libipt reads it
  * without calling back, and its block decoder caches the blocks in it.
+ * The kernel's pages changed while tracing stay out (decode-poke.c).
  */
 static void add_section(struct queue *q)
 {
 	uint64_t size = q->cm.end - q->cm.start;
-	int isid;
 
 	if (!q->img || !q->d->iscache || q->cm.pgoff >= q->cf->len)
 		return;
 	if (size > q->cf->len - q->cm.pgoff)
 		size = q->cf->len - q->cm.pgoff;
-	isid = pt_iscache_add_file(q->d->iscache, q->cf->path, q->cm.pgoff, size, q->cm.start);
-	if (isid > 0)
-		pt_image_add_cached(q->img, q->d->iscache, isid, NULL);
+	pt_poke_split(q->d, q->cm.start, q->cm.start + size, add_piece, q);
 }
 
 void pt_image_follow_pid(struct queue *q)
@@ -109,5 +118,7 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 	if (n > size)
 		n = size;
 	memcpy(buf, q->cf->p + off, (size_t)n);
+	if (kernel)
+		pt_poke_read(q, ip, buf, (size_t)n);
 	return (int)n;
 }

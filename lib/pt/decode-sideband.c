@@ -122,6 +122,8 @@ int prism_pt_decoder__side_band(struct prism_pt_decoder *d, const struct prism_e
 		if (!ev->sw.out)
 			return add_switch(d, s->cpu, s->time, (int32_t)s->pid, (int32_t)s->tid);
 		return 0;
+	case PERF_RECORD_TEXT_POKE:
+		return pt_poke_add(d, ev);
 	case PERF_RECORD_ITRACE_START:
 		if (prism_itrace_start__parse(ev, &pid, &tid))
 			return 0;

@@ -202,6 +202,12 @@ void pt_time_event(struct queue *q, const struct pt_event *ev)
 {
 	scan(q);
 	apply_due(q);
+	/* an interrupt's TIP (or TIP.PGD) after its FUP is a unit taken, as a branch's */
+	if ((ev->type == ptev_async_branch || ev->type == ptev_async_disabled) &&
+	    q->units_taken < q->units_seen) {
+		q->units_taken++;
+		apply_due(q);
+	}
 	switch (ev->type) {
 	case ptev_enabled:
 	case ptev_disabled:
@@ -240,6 +246,9 @@ static bool takes_packet(const struct pt_insn *insn)
 	switch (insn->iclass) {
 	case ptic_cond_jump:
 	case ptic_return:
+	case ptic_far_call: /* syscall, iret, sysret...: a TIP */
+	case ptic_far_return:
+	case ptic_far_jump:
 		return true;
 	case ptic_call:
 	case ptic_jump: /* not call/jmp rel */

@@ -94,6 +94,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 	free(d->files);
 	pt_iscache_free(d->iscache);
 	free(d->brc);
+	pt_poke_free(d);
 	free(d->sw);
 	free(d->nr_sw);
 	free(d->qs);

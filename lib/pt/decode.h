@@ -56,6 +56,13 @@ struct file_map {
 	size_t len;
 };
 
+/* a change of the kernel's code (TEXT_POKE) */
+struct poke {
+	uint64_t time, addr;
+	uint16_t len;
+	uint8_t bytes[];
+};
+
 struct queue {
 	struct prism_pt_decoder *d;
 	uint32_t key; /* cpu, or tid */
@@ -137,6 +144,8 @@ struct prism_pt_decoder {
 	struct prism_pt_decoder_stats st;
 	struct pt_stacks stacks; /* the threads' call stacks (itrace.callchain, thread_stack) */
 	uint64_t skipped; /* samples skipped so far ('s') */
+	struct poke **pokes; /* in time order */
+	size_t nr_pokes;
 };
 
 /* decode-image.c: libipt's memory callback (ctx: the queue) */
@@ -144,6 +153,18 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 
 /* decode-image.c: the image holds @q's process's sections (none of another's) */
 void pt_image_follow_pid(struct queue *q);
+
+/*
+ * decode-poke.c: kernel code changed while tracing (TEXT_POKE): kept, laid
+ * over the bytes @q reads at @ip (the changes up to @q's time), whether
+ * one is in [@lo, @hi), the pieces of a range without the pages changed
+ */
+int pt_poke_add(struct prism_pt_decoder *d, const struct prism_event *ev);
+void pt_poke_free(struct prism_pt_decoder *d);
+void pt_poke_read(const struct queue *q, uint64_t ip, uint8_t *buf, size_t n);
+bool pt_poked(const struct prism_pt_decoder *d, uint64_t lo, uint64_t hi);
+void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t end,
+		   void (*fn)(void *ctx, uint64_t lo, uint64_t hi), void *ctx);
 
 /* decode.c: what a decoded instruction or event makes of the queue (samples, state) */
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);

@@ -56,6 +56,12 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   the loop's top, TIP to prism_kentry), prism_kentry's loop of
                   two calls of prism_kleaf, iretq back (TIP); a kernel MMAP of
                   [kernel.kallsyms]_text at KBASE (needs --loops 2 or more)
+  --text-poke     with --kernel and --tsc-every 1: two more interrupts, after
+                  iterations 2 and 4, into prism_kpoke, whose first 5 bytes
+                  (a jmp to its second iretq) a TEXT_POKE record of perf's
+                  text_poke dummy turns into a 5-byte nop between them: the
+                  first runs the jmp (TIP back), the second the nop and a call
+                  of prism_kleaf (TNT, TIP back); needs --loops 6 or more
   --kcore-dir D   write D as perf record --kcore's kcore_dir for --kernel:
                   kallsyms (_text, _stext, prism_kentry, prism_kleaf, _etext),
                   an empty modules and kcore, an ELF whose one PT_LOAD holds
@@ -85,7 +91,10 @@ PT_ID, DUMMY_ID = 11, 12
 MAX_NONTURBO = 24
 # --kernel: the kernel code page, its functions and the interrupt's place
 KBASE = 0xFFFFFFFF81000000
-KENTRY, KLEAF, KASLR = KBASE + 0x100, KBASE + 0x200, 0x3000000
+KENTRY, KLEAF, KPOKE, KASLR = KBASE + 0x100, KBASE + 0x200, KBASE + 0x300, 0x3000000
+POKE_ID = 13
+POKE_OLD = b"\xe9" + struct.pack("<i", 0x20 - 5)  # jmp prism_kpoke+0x20
+POKE_NEW = b"\x0f\x1f\x44\x00\x00"  # nopl 0x0(%rax,%rax,1)
 MBASE, TRAMP = 0xFFFFFFFFC0000000, 0xFFFFFE0000006000
 
 
@@ -327,6 +336,8 @@ def run(o, t, ret_main, loops, tsc, first):
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
         if o.kernel and it == 1:
             kernel_visit(t, loop + 3)
+        if o.text_poke and it in (2, 4):
+            poke_visit(t, loop + 3, it == 4)
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
             tsc += 1000
             t.tsc(tsc)
@@ -346,6 +357,15 @@ def kernel_visit(t, resume):
     t.ip(0x0D, resume)  # iretq
 
 
+def poke_visit(t, resume, poked):
+    """an interrupt at @resume into prism_kpoke: its jmp, or (@poked) its nop and call"""
+    t.ip(0x1D, resume)  # FUP
+    t.ip(0x0D, KPOKE)  # TIP
+    if poked:
+        t.branch(True)  # prism_kleaf's ret
+    t.ip(0x0D, resume)  # iretq
+
+
 def kernel_code():
     """the kernel code page at KBASE (int3 around the functions)"""
     page = bytearray(b"\xcc" * 0x1000)
@@ -355,6 +375,11 @@ def kernel_code():
              + b"\x48\xcf")  # iretq
     page[KENTRY - KBASE:KENTRY - KBASE + len(entry)] = entry
     page[KLEAF - KBASE] = 0xC3  # ret
+    poke = (POKE_OLD  # the text poke's 5 bytes
+            + b"\xe8" + struct.pack("<i", KLEAF - (KPOKE + 10))  # call prism_kleaf
+            + b"\x48\xcf")  # iretq
+    page[KPOKE - KBASE:KPOKE - KBASE + len(poke)] = poke
+    page[KPOKE - KBASE + 0x20:KPOKE - KBASE + 0x22] = b"\x48\xcf"  # iretq
     return bytes(page)
 
 
@@ -400,7 +425,7 @@ def write_kernel_files(o):
     import os
     code = kernel_code()
     ksyms = [(KBASE, "_text"), (KBASE, "_stext"), (KENTRY, "prism_kentry"),
-             (KLEAF, "prism_kleaf"), (KBASE + 0x1000, "_etext")]
+             (KLEAF, "prism_kleaf"), (KPOKE, "prism_kpoke"), (KBASE + 0x1000, "_etext")]
     if o.kcore_dir:
         os.makedirs(o.kcore_dir, exist_ok=True)
         with open(os.path.join(o.kcore_dir, "kallsyms"), "w") as f:
@@ -479,6 +504,10 @@ def padded(s):
     return b + b"\0" * (-len(b) % 8)
 
 
+def padded_bytes(b):
+    return b + b"\0" * (-len(b) % 8)
+
+
 def attr(atype, config, flags):
     a = struct.pack("<IIQQQQQIIQQQQIi", atype, 128, config, 1, SAMPLE_TYPE, 0, flags,
                     0, 0, 0, 0, 0, 0, 0, 0)
@@ -537,6 +566,8 @@ def build(o):
         tracking |= 1 << 35
     attrs = [(attr(PT_TYPE, config, pt_common), [PT_ID]),
              (attr(1, 9, tracking), [DUMMY_ID])]  # dummy:u
+    if o.text_poke:  # perf's text_poke dummy:u: on, ksymbol, text_poke
+        attrs.append((attr(1, 9, (common & ~1) | (1 << 29) | (1 << 33)), [POKE_ID]))
     priv = [PT_TYPE, TIME_SHIFT, TIME_MULT, TIME_ZERO, 1, TSC_BIT, NORETCOMP_BIT,
             3 if o.per_cpu else 0, 0, 1 if o.per_cpu else 0,
             MTC_BIT, 0xF << 14, 2, 100, CYC_BIT, MAX_NONTURBO, 0]
@@ -562,6 +593,10 @@ def build(o):
     for cpu in sorted(traces):
         tid = segs[0][1] if cpu == segs[0][0] else PID + 1
         side.append((t0 - 500 + cpu, 12, 0, struct.pack("<II", PID, tid), -PT_ID, cpu))
+    if o.text_poke:  # between the TSCs of iterations 2 and 3
+        side.append((tsc_to_ns(segs[0][2] + 2500), 20, 1,
+                     padded_bytes(struct.pack("<QHH", KPOKE, 5, 5) + POKE_OLD + POKE_NEW),
+                     -3, CPU))
     if o.error:  # type 1, code 7 (overflow), fmt 1, at the loop's top
         side.append((None, 72, 0, struct.pack("<IIIIIIQQ64s", 1, 7, CPU, PID, PID, 1,
                                               BASE + o.syms["pt_loop"] + 3, t0 + 15000,
@@ -575,6 +610,8 @@ def build(o):
         elif tid == -2:  # the kernel's record: pid -1, tid 0
             data += rec(rtype, misc, body + struct.pack("<IIQIIQ", 0xFFFFFFFF, 0, time, cpu, 0,
                                                         DUMMY_ID))
+        elif tid == -3:  # the text_poke dummy's
+            data += rec(rtype, misc, body + sid(time, PID, cpu, POKE_ID))
         elif tid < 0:  # the intel_pt event's own record
             data += rec(rtype, misc, body + sid(time, PID, cpu, PT_ID))
         else:
@@ -595,7 +632,8 @@ def build(o):
             data += chunk
             off += len(chunk)
     data += rec(68, 0, b"")  # FINISHED_ROUND
-    desc = event_desc(attrs, ["intel_pt//" if o.kernel else "intel_pt//u", "dummy:u"])
+    desc = event_desc(attrs, ["intel_pt//" if o.kernel else "intel_pt//u", "dummy:u",
+                              "dummy:u"][:len(attrs)])
     if o.pipe:
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
@@ -634,7 +672,7 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = False
+    per_cpu = thread2 = kernel = text_poke = False
     calls = None
     kcore_dir = proc_dir = vmlinux = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
@@ -665,7 +703,7 @@ def main(argv):
         elif a == "--no-tsc":
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
-                   "--kernel"):
+                   "--kernel", "--text-poke"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -676,6 +714,8 @@ def main(argv):
     o.workload = args[0]
     if o.kernel and o.loops < 2:
         die("--kernel needs --loops 2 or more")
+    if o.text_poke and (not o.kernel or o.tsc_every != 1 or o.loops < 6):
+        die("--text-poke needs --kernel, --tsc-every 1 and --loops 6 or more")
     write_kernel_files(o)
     with open(args[1], "wb") as f:
         f.write(build(o))

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Intel PT over kernel code changed while tracing: tests/tools/perfdata-pt.py
+# --text-poke writes a kernel trace with perf's text_poke dummy and a
+# TEXT_POKE record that turns prism_kpoke's jmp into a 5-byte nop between
+# two interrupts into it.  perf 6.1 decodes the first with the kcore's jmp
+# and the second with the nop (a call of prism_kleaf); prism prints perf's
+# lines, with libipt's cached sections (blocks) and one instruction at a
+# time.  The same trace without the poke's interrupts (TSC packets between
+# interrupts: the interrupt's TIP and the iret's are units of the timing,
+# as TNT bits) gives perf's times too.  prism record adds perf's text_poke
+# dummy to a timed kernel trace: t1018 compares its attr with perf's.
+. tests/e2e/lib.sh
+require_pt_files
+cd "$TMP" || exit 1
+exec 3>&2
+
+mkdir -p "$TMP/d" "$TMP/e"
+$GEN --kernel --text-poke --tsc-every 1 --loops 6 --kcore-dir "$TMP/d/kcore_dir" "$WL" "$TMP/d/data"
+$GEN --kernel --tsc-every 1 --loops 6 --kcore-dir "$TMP/e/kcore_dir" "$WL" "$TMP/e/data"
+perf script -i "$TMP/d" --itrace=b -F +flags >"$TMP/ref" 2>"$TMP/err"
+check "perf: the first interrupt runs the kcore's jmp" \
+	grep -q 'jmp .*prism_kpoke+0x0 .*=> .*prism_kpoke+0x20 ' "$TMP/ref"
+check "perf: the second runs the poke's nop and calls prism_kleaf" \
+	grep -q 'call .*prism_kpoke+0x5 .*=> .*prism_kleaf+0x0 ' "$TMP/ref"
+check "perf warns of nothing" test ! -s "$TMP/err"
+for it in b "b -F +flags" c r i1i "i1i -F +flags" i3i; do
+	# shellcheck disable=SC2086
+	pt_vs_perf "text poke:" "$TMP/d" $it
+	# shellcheck disable=SC2086
+	PRISM_PT_INSN_DECODER=1 pt_vs_perf "text poke, one instruction at a time:" "$TMP/d" $it
+	# shellcheck disable=SC2086
+	pt_vs_perf "interrupts between TSCs:" "$TMP/e" $it
+done
+prism script -i "$TMP/d" --itrace=e >"$TMP/errs" 2>&1
+check "no decoding error" test ! -s "$TMP/errs"
+done_testing
