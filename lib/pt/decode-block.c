@@ -196,6 +196,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		q->stall_n += n;
 		if (o->instructions)
 			q->insn_count += n;
+		if (!(o->instructions && q->d->period_ticks)) /* (else pt_ticks_skip did) */
+			q->tsc_insns += n;
 		return true;
 	}
 	for (i = 0; i < n; i++) {
@@ -208,6 +210,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 			q->pend = false;
 		}
 		q->pend_flags = 0;
+		if (!(o->instructions && q->d->period_ticks))
+			q->tsc_insns++;
 		if (o->instructions) {
 			q->insn_count++;
 			due = q->d->period_ticks ? pt_ticks_due(q, false) :
@@ -320,8 +324,8 @@ void pt_block_step(struct queue *q)
 	int st;
 
 	memset(&insn, 0, sizeof(insn));
-	while (!q->done &&
-	       (!q->n || (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
+	while (!q->done && (!q->n || q->hold ||
+			    (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
 		if (!q->synced && !sync(q))
 			break;
 		st = q->status;
@@ -357,6 +361,8 @@ void pt_block_step(struct queue *q)
 			 * an overflow, those after its FUP), as before each one
 			 */
 			pt_take_packet(q);
+			if (blk.ninsn && q->pkt)
+				pt_time_at(q, blk.ip);
 			if (!run(q, &blk, blk.ninsn ? blk.ninsn - 1u : 0))
 				continue;
 			if (blk.ninsn && complete) {
@@ -367,6 +373,7 @@ void pt_block_step(struct queue *q)
 				pt_scan_packets(q, &insn);
 				if (plain_insn(q, &blk)) { /* what on_insn does with it */
 					q->last_insn = NULL;
+					q->tsc_insns++;
 					if (q->d->o.itrace.instructions)
 						q->insn_count++;
 				} else {

@@ -98,7 +98,8 @@ void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t en
 		for (i = 0; i < d->nr_pokes; i++) {
 			const struct poke *p = d->pokes[i];
 			uint64_t first = p->addr & ~(PAGE - 1), e = p->addr + p->len;
-			uint64_t last = e > UINT64_MAX - PAGE ? UINT64_MAX : (e + PAGE - 1) & ~(PAGE - 1);
+			uint64_t last = e > UINT64_MAX - PAGE ? UINT64_MAX :
+								(e + PAGE - 1) & ~(PAGE - 1);
 
 			if (first <= lo && last > lo) {
 				if (last > skip)

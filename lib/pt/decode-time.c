@@ -45,15 +45,59 @@ int pt_time_start(struct queue *q, const struct pt_config *cfg)
 	return q->pkt ? 0 : -ENOMEM;
 }
 
-/* the time of the samples from here: perf's time now (converted once per timestamp) */
-static void sample_time(struct queue *q)
+/*
+ * the time of the samples from here: perf's time now (converted once per
+ * timestamp), and the instructions counted since it (@cur: the one about
+ * to be counted is one of them)
+ */
+static void sample_time_insn(struct queue *q, bool cur)
 {
 	uint64_t ts = q->tm.timestamp;
+
+	q->sample_tsc = ts;
+	q->sample_insns = q->tsc_insns + cur;
 
 	if (q->d->has_tsc && (ts != q->time_tsc || !ts)) {
 		q->time = prism_tsc_to_perf_time(&q->d->tc, ts);
 		q->time_tsc = ts;
 	}
+}
+
+static void sample_time(struct queue *q)
+{
+	sample_time_insn(q, false);
+}
+
+/* a sample's time now: the latest, or perf's estimate (pt_time_at) if later */
+uint64_t pt_sample_time(struct queue *q)
+{
+	if (q->time > q->stime)
+		q->stime = q->time;
+	return q->stime;
+}
+
+/*
+ * An instruction at @ip: into user space from the kernel (or from no code:
+ * a trace start), the samples take perf's estimated time (its "switch to
+ * user space"), the instruction sample of the branch too.
+ */
+void pt_time_at(struct queue *q, uint64_t ip)
+{
+	const struct prism_pt_decoder *d = q->d;
+	bool kernel = ip >> 63;
+
+	q->hold = false;
+	if (d->has_tsc && q->in_kernel && ip && !kernel) {
+		uint64_t est = q->sample_insns << 1;
+		uint64_t cbr = q->tm.cbr, mnt = d->o.info.max_nonturbo_ratio;
+
+		if (cbr && mnt)
+			est = est * mnt / cbr;
+		q->stime = prism_tsc_to_perf_time(&d->tc, q->sample_tsc + est);
+		if (q->last_insn)
+			q->last_insn->time = q->stime;
+	}
+	q->in_kernel = kernel;
 }
 
 /* libipt's packets -> the timing's */
@@ -271,9 +315,10 @@ void pt_scan_packets(struct queue *q, const struct pt_insn *insn)
 		return;
 	scan(q);
 	apply_due(q);
+	pt_time_at(q, insn->ip);
 	if (takes_packet(insn) && q->units_taken < q->units_seen) {
 		q->units_taken++;
-		sample_time(q);
+		sample_time_insn(q, true);
 	}
 }
 

@@ -114,7 +114,7 @@ static struct prism_pt_item *push(struct queue *q, enum prism_pt_item_kind kind)
 	it = &q->fifo[(q->head + q->n++) % FIFO];
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
-	it->time = q->time;
+	it->time = pt_sample_time(q);
 	it->cpu = q->cpu;
 	it->pid = q->pid;
 	it->tid = q->tid;
@@ -239,6 +239,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	const struct prism_itrace *o = &q->d->o.itrace;
 
 	q->last_insn = NULL;
+	if (!(o->instructions && q->d->period_ticks)) /* (else pt_ticks_due counts it) */
+		q->tsc_insns++;
 	if (q->pend) {
 		bool taken = insn->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL);
 
@@ -265,6 +267,10 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				it->insn_32bit = insn->mode != ptem_64bit;
 				memcpy(it->insn, insn->raw, sizeof(it->insn));
 				q->last_insn = it;
+				/* iret, sysret: its time may be perf's estimate (pt_time_at) */
+				q->hold = q->d->has_tsc && (insn->ip >> 63) &&
+					  (insn->iclass == ptic_far_return ||
+					   insn->iclass == ptic_far_jump);
 				if (o->callchain) {
 					uint64_t *cc = q->chains +
 						       (size_t)(it - q->fifo) * o->callchain_sz;
@@ -292,11 +298,14 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
+	q->hold = false;
 	pt_time_event(q, ev);
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
 		pt_follow_switches(q);
+		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
+		pt_time_at(q, ev->variant.enabled.ip);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;
 	case ptev_disabled:
@@ -468,8 +477,8 @@ static int queue_step(struct queue *q, uint64_t limit)
 	int st;
 
 	/* an instruction's events first: a trace end marks its sample */
-	while (!q->done &&
-	       (!q->n || (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
+	while (!q->done && (!q->n || q->hold ||
+			    (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
 		if (!q->n && q->synced && q->time > limit)
 			break;
 		if (!q->synced) {

@@ -99,6 +99,15 @@ struct queue {
 	 * instructions up to a branch (perf's walk)
 	 */
 	uint64_t tsc, tsc_insns, last_masked, walk_max, walk_n;
+	/*
+	 * the samples' time (perf's queue timestamp): the latest time, except
+	 * that a branch from the kernel (or a trace start) into user space
+	 * has perf's estimate: the time of the last sample time update plus
+	 * the instructions counted then, 2 ticks each at max non-turbo
+	 */
+	uint64_t stime, sample_tsc, sample_insns;
+	bool in_kernel;
+	bool hold; /* the last sample is a kernel far branch's: its time waits for the target */
 	bool continuous, in_walk;
 	/*
 	 * perf takes a timing packet as soon as the TNT bits and TIPs before
@@ -198,6 +207,8 @@ uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
 int pt_time_start(struct queue *q, const struct pt_config *cfg);
 void pt_time_sync(struct queue *q);
 void pt_time_event(struct queue *q, const struct pt_event *ev);
+void pt_time_at(struct queue *q, uint64_t ip);
+uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
 void pt_take_packet(struct queue *q);

@@ -8,7 +8,11 @@
 # lines, with libipt's cached sections (blocks) and one instruction at a
 # time.  The same trace without the poke's interrupts (TSC packets between
 # interrupts: the interrupt's TIP and the iret's are units of the timing,
-# as TNT bits) gives perf's times too.  prism record adds perf's text_poke
+# as TNT bits) gives perf's times too, to the ns: after an iret into user
+# space, and where tracing starts again (TIP.PGE after TIP.PGD), the
+# samples have perf's estimated time (the last timing update plus 2 ticks
+# an instruction at max non-turbo / CBR) until a later time comes, the
+# iret's instruction sample too.  prism record adds perf's text_poke
 # dummy to a timed kernel trace: t1018 compares its attr with perf's.
 . tests/e2e/lib.sh
 require_pt_files
@@ -31,6 +35,20 @@ for it in b "b -F +flags" c r i1i "i1i -F +flags" i3i; do
 	PRISM_PT_INSN_DECODER=1 pt_vs_perf "text poke, one instruction at a time:" "$TMP/d" $it
 	# shellcheck disable=SC2086
 	pt_vs_perf "interrupts between TSCs:" "$TMP/e" $it
+done
+# perf's estimated times (--ns): kernel interrupts between TSCs, a CBR
+# change, per-CPU; tracing stopped and started again (--calls)
+n=0
+for opts in "--kernel --loops 6 --tsc-every 1" "--kernel --loops 9 --tsc-every 2 --cbr-at 3:20" \
+	"--kernel --loops 50 --tsc-every 3 --per-cpu" "--calls 5"; do
+	n=$((n + 1))
+	mkdir -p "$TMP/m$n"
+	# shellcheck disable=SC2086
+	$GEN $opts --kcore-dir "$TMP/m$n/kcore_dir" "$WL" "$TMP/m$n/data"
+	for it in b i1i i10i c; do
+		pt_vs_perf "$opts:" "$TMP/m$n" $it --ns
+		PRISM_PT_INSN_DECODER=1 pt_vs_perf "$opts, one instruction at a time:" "$TMP/m$n" $it --ns
+	done
 done
 prism script -i "$TMP/d" --itrace=e >"$TMP/errs" 2>&1
 check "no decoding error" test ! -s "$TMP/errs"
