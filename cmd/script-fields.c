@@ -1,15 +1,47 @@
 // SPDX-License-Identifier: MIT
 /*
- * prism script's fields as perf 6.1 chooses and prints them: the default
- * fields of each event type and the memory-sample fields (data_src, page
- * sizes, physical address) in perf's layout.
+ * prism script's fields as perf 6.1 chooses and prints them: -F's list,
+ * the default fields of each event type and the memory-sample fields
+ * (data_src, page sizes, physical address) in perf's layout.
  */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include <prism/evsel.h>
 #include <prism/session.h>
+#include <prism/suggest.h>
 
+#include "cmd.h"
 #include "script.h"
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+	uint64_t needs; /* sample_type bits the field needs (0: none) */
+} field_names[] = {
+	{ "comm", F_COMM, 0 },
+	{ "tid", F_TID, PERF_SAMPLE_TID },
+	{ "pid", F_PID, PERF_SAMPLE_TID },
+	{ "cpu", F_CPU, PERF_SAMPLE_CPU },
+	{ "time", F_TIME, PERF_SAMPLE_TIME },
+	{ "event", F_EVENT, 0 },
+	{ "period", F_PERIOD, 0 },
+	{ "ip", F_IP, PERF_SAMPLE_IP },
+	{ "addr", F_ADDR, PERF_SAMPLE_ADDR },
+	{ "trace", F_TRACE, PERF_SAMPLE_RAW },
+	{ "phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR },
+	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
+	{ "cgroup", F_CGROUP, PERF_SAMPLE_CGROUP },
+	{ "sym", F_SYM, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "symoff", F_SYMOFF, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "dso", F_DSO, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "srcline", F_SRCLINE, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
+	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
+	{ "data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE },
+	{ "code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE },
+};
 
 /* perf script's output types: its defaults are per type, checked on its first event */
 static unsigned int output_type(const struct perf_event_attr *a)
@@ -103,4 +135,99 @@ void script_put_tail(struct prism_strbuf *sb, const struct prism_sample *s, unsi
 		prism_strbuf_addch(sb, ' ');
 		prism_page_size__format(s->code_page_size, sb);
 	}
+}
+
+/*
+ * -F list: the fields to print, or with a leading '+' / '-' (perf's form)
+ * fields added to / removed from the defaults, each name taking its own sign
+ */
+int script_parse_fields(const char *list, unsigned int *fields, unsigned int *add,
+			unsigned int *del)
+{
+	char *dup = xstrdup(list), *tok, *save = NULL;
+	bool relative = list[0] == '+' || list[0] == '-';
+	unsigned int f = 0;
+	size_t i;
+
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const char *names[PRISM_ARRAY_SIZE(field_names)];
+		char sign = relative ? '+' : 0;
+		bool found = false;
+
+		if (relative && (tok[0] == '+' || tok[0] == '-'))
+			sign = *tok++;
+		for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++) {
+			names[i] = field_names[i].name;
+			if (!strcmp(tok, field_names[i].name)) {
+				if (sign == '+')
+					*add |= field_names[i].bit;
+				else if (sign == '-')
+					*del |= field_names[i].bit;
+				else
+					f |= field_names[i].bit;
+				found = true;
+			}
+		}
+		if (found)
+			continue;
+		{
+			const char *best = prism_suggest(tok, names, PRISM_ARRAY_SIZE(names));
+
+			error("unknown field '%s' in -F", tok);
+			if (best)
+				hint("did you mean '%s'?", best);
+			hint("fields: " FIELD_LIST);
+			if (!relative && strchr(tok, '+'))
+				hint("'+' adds fields to the defaults only at the start of the list: -F +%s",
+				     tok);
+		}
+		free(dup);
+		return -1;
+	}
+	free(dup);
+	*fields = f;
+	if (relative) /* the defaults print ip, sym and symoff */
+		f = (F_IP | F_SYM | F_SYMOFF | *add) & ~*del;
+	/* perf's rules: offsets need symbols, source lines need addresses */
+	if ((f & F_SYMOFF) && !(f & F_SYM)) {
+		error("-F symoff needs the sym field");
+		hint("add sym: -F ...,ip,sym,symoff");
+		return -1;
+	}
+	if ((f & F_SRCLINE) && !(f & F_IP)) {
+		error("-F srcline needs the ip field (the address to look up)");
+		hint("add ip: -F ...,ip,srcline");
+		return -1;
+	}
+	return 0;
+}
+
+/* like perf: a requested field the samples cannot carry is an error */
+int script_check_fields(struct prism_session *s, unsigned int fields)
+{
+	size_t i, j;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++) {
+		bool ok = false;
+
+		if (!(fields & field_names[i].bit) || !field_names[i].needs)
+			continue;
+		if (field_names[i].bit == F_TRACE)
+			continue; /* ignored for non-tracepoint events, as perf does */
+		for (j = 0; j < prism_session__nr_evsels(s); j++) {
+			const struct perf_event_attr *a =
+				prism_evsel__attr(prism_session__evsel(s, j));
+
+			if (a->sample_type & field_names[i].needs)
+				ok = true;
+		}
+		if (!ok) {
+			error("samples have no '%s' field (its sample_type bit was not recorded)",
+			      field_names[i].name);
+			hint("drop '%s' from -F, or record with the option that adds it",
+			     field_names[i].name);
+			return -1;
+		}
+	}
+	return 0;
 }

@@ -30,38 +30,6 @@
 /* the fields that need the symbol tables (and the address spaces) */
 #define F_SYMBOLS (F_SYM | F_SYMOFF | F_DSO | F_SRCLINE)
 
-static const struct {
-	const char *name;
-	unsigned int bit;
-	uint64_t needs; /* sample_type bits the field needs (0: none) */
-} field_names[] = {
-	{ "comm", F_COMM, 0 },
-	{ "tid", F_TID, PERF_SAMPLE_TID },
-	{ "pid", F_PID, PERF_SAMPLE_TID },
-	{ "cpu", F_CPU, PERF_SAMPLE_CPU },
-	{ "time", F_TIME, PERF_SAMPLE_TIME },
-	{ "event", F_EVENT, 0 },
-	{ "period", F_PERIOD, 0 },
-	{ "ip", F_IP, PERF_SAMPLE_IP },
-	{ "addr", F_ADDR, PERF_SAMPLE_ADDR },
-	{ "trace", F_TRACE, PERF_SAMPLE_RAW },
-	{ "phys_addr", F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR },
-	{ "weight", F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT },
-	{ "data_src", F_DATA_SRC, PERF_SAMPLE_DATA_SRC },
-	{ "cgroup", F_CGROUP, PERF_SAMPLE_CGROUP },
-	{ "sym", F_SYM, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
-	{ "symoff", F_SYMOFF, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
-	{ "dso", F_DSO, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
-	{ "srcline", F_SRCLINE, PERF_SAMPLE_IP | PERF_SAMPLE_CALLCHAIN },
-	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
-	{ "data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE },
-	{ "code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE },
-};
-
-#define FIELD_LIST                                                                                  \
-	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight," \
-	"data_src,cgroup,ins_lat,data_page_size,code_page_size"
-
 enum mode { MODE_TEXT, MODE_CSV, MODE_JSON, MODE_DUMP };
 
 struct script {
@@ -95,6 +63,7 @@ struct script {
 	/* leader sampling: last value per sample id */
 	uint64_t *grp_ids, *grp_vals;
 	size_t grp_nr, grp_cap;
+	unsigned int show; /* enum script_show: --show-*-events */
 };
 
 static unsigned int fields_of(struct script *sc, const struct prism_evsel *evsel)
@@ -279,31 +248,10 @@ static void print_callchain(struct script *sc, unsigned int f)
 /* bytes the fixed-width numeric fields of one line can take */
 #define LINE_NUMS_MAX (8 * (DIGITS_MAX + 16))
 
-static void text_line(struct script *sc, const struct prism_event *ev, uint64_t period,
-		      const struct prism_evsel *evsel)
+/* perf's start of a line: comm, pid/tid, cpu and time as @f has them */
+static char *put_head(struct script *sc, char *p, const struct prism_sample *s, unsigned int f,
+		      bool chain, const char *comm, size_t comm_len)
 {
-	const struct prism_sample *s = &ev->sample;
-	unsigned int f = fields_of(sc, evsel);
-	const struct perf_event_attr *attr = prism_evsel__attr(evsel);
-	struct prism_strbuf *sb = &sc->line;
-	bool chain = (f & F_IP) && (s->type & PERF_SAMPLE_CALLCHAIN) && !sc->hide_cg;
-	const char *comm = NULL, *name = NULL;
-	size_t comm_len = 0, name_len = 0;
-	char buf[32], *p;
-
-	if (attr->type != PERF_TYPE_TRACEPOINT)
-		f &= ~F_TRACE;
-	if (f & F_COMM) {
-		comm = comm_of(sc, s->tid, buf, sizeof(buf));
-		comm_len = strlen(comm);
-	}
-	if (f & F_EVENT) {
-		name = prism_evsel__name(evsel);
-		name_len = strlen(name);
-	}
-	p = room(sb, LINE_NUMS_MAX + comm_len + name_len + (size_t)sc->name_width);
-	if (!p)
-		return;
 	if (f & F_COMM) { /* chain ? "%s " : "%16s " */
 		p = put_field(p, comm, comm_len, chain ? 0 : 16, false, ' ');
 		*p++ = ' ';
@@ -331,6 +279,35 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 			p = put_udec(p, s->time % 1000000000 / 1000, 6, '0');
 		p = put_str(p, ": ", 2);
 	}
+	return p;
+}
+
+static void text_line(struct script *sc, const struct prism_event *ev, uint64_t period,
+		      const struct prism_evsel *evsel)
+{
+	const struct prism_sample *s = &ev->sample;
+	unsigned int f = fields_of(sc, evsel);
+	const struct perf_event_attr *attr = prism_evsel__attr(evsel);
+	struct prism_strbuf *sb = &sc->line;
+	bool chain = (f & F_IP) && (s->type & PERF_SAMPLE_CALLCHAIN) && !sc->hide_cg;
+	const char *comm = NULL, *name = NULL;
+	size_t comm_len = 0, name_len = 0;
+	char buf[32], *p;
+
+	if (attr->type != PERF_TYPE_TRACEPOINT)
+		f &= ~F_TRACE;
+	if (f & F_COMM) {
+		comm = comm_of(sc, s->tid, buf, sizeof(buf));
+		comm_len = strlen(comm);
+	}
+	if (f & F_EVENT) {
+		name = prism_evsel__name(evsel);
+		name_len = strlen(name);
+	}
+	p = room(sb, LINE_NUMS_MAX + comm_len + name_len + (size_t)sc->name_width);
+	if (!p)
+		return;
+	p = put_head(sc, p, s, f, chain, comm, comm_len);
 	if (f & F_PERIOD) { /* "%10" PRIu64 " " */
 		p = put_udec(p, period, 10, ' ');
 		*p++ = ' ';
@@ -619,10 +596,57 @@ static int csv_record(struct script *sc, const struct prism_event *ev)
 	return 0;
 }
 
+/* --show-*-events: a record after the fields of its event, as perf prints it */
+static void record_line(struct script *sc, const struct prism_event *ev)
+{
+	const struct prism_evsel *evsel = ev->evsel;
+	struct prism_sample smp = ev->sample;
+	int64_t tid = script_show_tid(ev);
+	const char *comm = ":-1";
+	char buf[32], *p;
+	unsigned int f;
+
+	if (!evsel && prism_session__nr_evsels(sc->s))
+		evsel = prism_session__evsel(sc->s, 0); /* perf's: the first */
+	if (evsel) {
+		const struct perf_event_attr *a = prism_evsel__attr(evsel);
+
+		f = fields_of(sc, evsel);
+		if (!a->sample_id_all) { /* perf's stand-ins for the missing sample_id */
+			smp.cpu = 0;
+			smp.time = ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT ?
+					   ev->fork.time :
+					   0;
+			smp.tid = (uint32_t)tid;
+			smp.pid = ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT ?
+					  ev->fork.pid :
+				  ev->type == PERF_RECORD_COMM ? ev->comm.pid :
+				  ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2 ?
+								 ev->mmap.pid :
+								 smp.pid;
+		}
+		if (tid != -1)
+			comm = comm_of(sc, (uint32_t)tid, buf, sizeof(buf));
+		p = room(&sc->line, LINE_NUMS_MAX + strlen(comm));
+		if (!p)
+			return;
+		p = put_head(sc, p, &smp, f,
+			     (f & F_IP) && (a->sample_type & PERF_SAMPLE_CALLCHAIN) && !sc->hide_cg,
+			     comm, strlen(comm));
+		commit(&sc->line, p);
+	}
+	script_put_record(&sc->line, ev, sc->sy);
+	emit(sc);
+}
+
 static int on_record(void *ctx, const struct prism_event *ev)
 {
 	struct script *sc = ctx;
+	bool show = sc->mode == MODE_TEXT && (sc->show & script_show_of(ev->type));
 	int err = 0;
+
+	if (show && ev->type == PERF_RECORD_EXIT) /* perf: before the task is gone */
+		record_line(sc, ev);
 
 	if (ev->type == PERF_RECORD_COMM || ev->type == PERF_RECORD_FORK ||
 	    ev->type == PERF_RECORD_EXIT)
@@ -636,6 +660,8 @@ static int on_record(void *ctx, const struct prism_event *ev)
 		return csv_record(sc, ev);
 	if (ev->type == PERF_RECORD_SAMPLE)
 		return on_sample(ctx, ev);
+	if (show && ev->type != PERF_RECORD_EXIT)
+		record_line(sc, ev);
 	return 0;
 }
 
@@ -649,6 +675,11 @@ static int on_user(void *ctx, const struct prism_event *ev)
 		err = prism_symbols__event(sc->sy, ev);
 	if (!err && sc->mode == MODE_TEXT)
 		err = script_stat_event(&sc->stat, sc->s, ev, &sc->line);
+	if (!err && sc->mode == MODE_TEXT && (sc->show & SHOW_ROUND) &&
+	    ev->type == PRISM_RECORD_FINISHED_ROUND) {
+		prism_strbuf_addstr(&sc->line, "PERF_RECORD_FINISHED_ROUND\n");
+		emit(sc);
+	}
 	if (err)
 		return err;
 	if (sc->mode == MODE_CSV)
@@ -678,100 +709,6 @@ static int dump_record(void *ctx, const struct prism_event *ev)
 
 	if (script_dump_record(&sc->dump, sc->s, &sc->line, ev, dump_flush, sc))
 		emit(sc);
-	return 0;
-}
-
-/*
- * -F list: the fields to print, or with a leading '+' / '-' (perf's form)
- * fields added to / removed from the defaults, each name taking its own sign
- */
-static int parse_fields(struct script *sc, const char *list)
-{
-	char *dup = xstrdup(list), *tok, *save = NULL;
-	bool relative = list[0] == '+' || list[0] == '-';
-	unsigned int f = 0;
-	size_t i;
-
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		const char *names[PRISM_ARRAY_SIZE(field_names)];
-		char sign = relative ? '+' : 0;
-		bool found = false;
-
-		if (relative && (tok[0] == '+' || tok[0] == '-'))
-			sign = *tok++;
-		for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++) {
-			names[i] = field_names[i].name;
-			if (!strcmp(tok, field_names[i].name)) {
-				if (sign == '+')
-					sc->fields_add |= field_names[i].bit;
-				else if (sign == '-')
-					sc->fields_del |= field_names[i].bit;
-				else
-					f |= field_names[i].bit;
-				found = true;
-			}
-		}
-		if (found)
-			continue;
-		{
-			const char *best = prism_suggest(tok, names, PRISM_ARRAY_SIZE(names));
-
-			error("unknown field '%s' in -F", tok);
-			if (best)
-				hint("did you mean '%s'?", best);
-			hint("fields: " FIELD_LIST);
-			if (!relative && strchr(tok, '+'))
-				hint("'+' adds fields to the defaults only at the start of the list: -F +%s",
-				     tok);
-		}
-		free(dup);
-		return -1;
-	}
-	free(dup);
-	sc->fields = f;
-	if (relative) /* the defaults print ip, sym and symoff */
-		f = (F_IP | F_SYM | F_SYMOFF | sc->fields_add) & ~sc->fields_del;
-	/* perf's rules: offsets need symbols, source lines need addresses */
-	if ((f & F_SYMOFF) && !(f & F_SYM)) {
-		error("-F symoff needs the sym field");
-		hint("add sym: -F ...,ip,sym,symoff");
-		return -1;
-	}
-	if ((f & F_SRCLINE) && !(f & F_IP)) {
-		error("-F srcline needs the ip field (the address to look up)");
-		hint("add ip: -F ...,ip,srcline");
-		return -1;
-	}
-	return 0;
-}
-
-/* like perf: a requested field the samples cannot carry is an error */
-static int check_fields(struct script *sc)
-{
-	size_t i, j;
-
-	for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++) {
-		bool ok = false;
-
-		if (!((sc->fields | sc->fields_add) & field_names[i].bit) || !field_names[i].needs)
-			continue;
-		if (field_names[i].bit == F_TRACE)
-			continue; /* ignored for non-tracepoint events, as perf does */
-		for (j = 0; j < prism_session__nr_evsels(sc->s); j++) {
-			const struct perf_event_attr *a =
-				prism_evsel__attr(prism_session__evsel(sc->s, j));
-
-			if (a->sample_type & field_names[i].needs)
-				ok = true;
-		}
-		if (!ok) {
-			error("samples have no '%s' field (its sample_type bit was not recorded)",
-			      field_names[i].name);
-			hint("drop '%s' from -F, or record with the option that adds it",
-			     field_names[i].name);
-			return -1;
-		}
-	}
 	return 0;
 }
 
@@ -838,6 +775,7 @@ int cmd_script(int argc, const char **argv)
 	const char *insn_trace = NULL, *dis_style = NULL;
 	bool force = false, csv = false, json = false, dump = false, no_order = false;
 	bool call_trace = false, callret_trace = false;
+	bool show[9] = { false }; /* --show-*-events, in enum script_show's order */
 	struct prism_symbols_opts so = { 0 };
 	struct path_map map_path = { 0 };
 	struct script sc = { .line = STRBUF_INIT, .max_stack = 127 };
@@ -863,6 +801,18 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL('D', "dump-raw-trace", &dump,
 			 "dump every record: offset, size, type and bytes (file order)"),
 		OPT_BOOL(0, "no-order", &no_order, "deliver records in file order, not time order"),
+		OPT_BOOL(0, "show-task-events", &show[0], "show the COMM, FORK and EXIT records"),
+		OPT_BOOL(0, "show-mmap-events", &show[1], "show the MMAP and MMAP2 records"),
+		OPT_BOOL(0, "show-switch-events", &show[2],
+			 "show the context switch records (SWITCH, SWITCH_CPU_WIDE)"),
+		OPT_BOOL(0, "show-lost-events", &show[3], "show the LOST records"),
+		OPT_BOOL(0, "show-namespace-events", &show[4], "show the NAMESPACES records"),
+		OPT_BOOL(0, "show-cgroup-events", &show[5], "show the CGROUP records"),
+		OPT_BOOL(0, "show-round-events", &show[6],
+			 "show the FINISHED_ROUND records (all records in file order, as perf)"),
+		OPT_BOOL(0, "show-bpf-events", &show[7], "show the KSYMBOL and BPF_EVENT records"),
+		OPT_BOOL(0, "show-text-poke-events", &show[8],
+			 "show the TEXT_POKE and KSYMBOL records (kernel code changes)"),
 		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
@@ -906,6 +856,10 @@ int cmd_script(int argc, const char **argv)
 	argc = parse_options(argc, argv, opts, usage, 0);
 	if (argc)
 		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	for (size_t i = 0; i < PRISM_ARRAY_SIZE(show); i++)
+		sc.show |= show[i] ? 1u << i : 0;
+	if (sc.show & SHOW_ROUND)
+		no_order = true; /* perf's: the rounds where the file has them */
 	if (csv + json + dump > 1)
 		usage_error(usage, opts, "--csv, --json and -D cannot be combined");
 	if (sc.max_stack < 0)
@@ -917,10 +871,15 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "%s", bad);
 	if ((itrace || call_trace || callret_trace) && (csv || json || dump))
 		usage_error(usage, opts, "--itrace prints perf's layout: not --csv, --json or -D");
+	if (sc.show && (itrace || call_trace || callret_trace || json))
+		usage_error(usage, opts,
+			    "--show-*-events: with the text output of samples only (not yet with "
+			    "--itrace, --call-trace or --json; --csv and -D show every record)");
 	if (call_trace || callret_trace)
 		itrace = "";
 	ptf.ns = ptf.ns || sc.ns; /* --ns */
-	if (!itrace && fields && parse_fields(&sc, fields)) {
+	if (!itrace && fields &&
+	    script_parse_fields(fields, &sc.fields, &sc.fields_add, &sc.fields_del)) {
 		free(map_path.v);
 		return EXIT_USAGE;
 	}
@@ -936,7 +895,8 @@ int cmd_script(int argc, const char **argv)
 		return 1;
 	}
 	/* pipe mode: the events arrive in the stream, after this check could run */
-	if ((sc.fields || sc.fields_add) && prism_session__nr_evsels(sc.s) && check_fields(&sc)) {
+	if ((sc.fields || sc.fields_add) && prism_session__nr_evsels(sc.s) &&
+	    script_check_fields(sc.s, sc.fields | sc.fields_add)) {
 		prism_session__free(sc.s);
 		free(map_path.v);
 		return EXIT_USAGE;

@@ -37,6 +37,20 @@ enum field {
 	F_CODE_PAGE_SIZE = 1 << 20,
 };
 
+#define FIELD_LIST                                                                                  \
+	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight," \
+	"data_src,cgroup,ins_lat,data_page_size,code_page_size"
+
+/*
+ * -F LIST: the fields to print (@fields), or with a leading '+' / '-'
+ * (perf's form) those added to / removed from the defaults (@add, @del).
+ * Return: 0, or -1 after an error message.
+ */
+int script_parse_fields(const char *list, unsigned int *fields, unsigned int *add,
+			unsigned int *del);
+/* like perf: a requested field the samples cannot carry is an error (-1, printed) */
+int script_check_fields(struct prism_session *s, unsigned int fields);
+
 /*
  * perf 6.1's default fields for @evsel's type (raw events add addr,
  * data_src, weight, phys_addr, page sizes and ins_lat), less those the first
@@ -50,6 +64,26 @@ unsigned int script_default_fields(struct prism_session *s, const struct prism_e
 void script_put_data_src(struct prism_strbuf *sb, int *width, uint64_t src);
 /* what perf prints after the symbol (and after a call chain): phys_addr, page sizes */
 void script_put_tail(struct prism_strbuf *sb, const struct prism_sample *s, unsigned int f);
+
+/* --show-*-events: the records printed beside the samples */
+enum script_show {
+	SHOW_TASK = 1 << 0, /* COMM, FORK, EXIT */
+	SHOW_MMAP = 1 << 1,
+	SHOW_SWITCH = 1 << 2,
+	SHOW_LOST = 1 << 3,
+	SHOW_NAMESPACE = 1 << 4,
+	SHOW_CGROUP = 1 << 5,
+	SHOW_ROUND = 1 << 6, /* FINISHED_ROUND, in file order */
+	SHOW_BPF = 1 << 7, /* KSYMBOL, BPF_EVENT */
+	SHOW_TEXT_POKE = 1 << 8, /* TEXT_POKE, KSYMBOL */
+};
+/* the option that shows records of @type (0: none) */
+unsigned int script_show_of(uint32_t type);
+/* the thread whose comm starts a shown record's line, as perf picks it (-1: none) */
+int64_t script_show_tid(const struct prism_event *ev);
+/* "PERF_RECORD_NAME" and the record's fields, as perf script prints them (@sy: may be NULL) */
+void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
+		       struct prism_symbols *sy);
 
 /* -D: a record's offset, size, type and bytes, then its one-line summary */
 struct script_dump {

@@ -137,6 +137,8 @@ int prism_tasks__event(struct prism_tasks *t, const struct prism_event *ev)
 		k->exited = false;
 		if (parent && parent != k)
 			set_comm(k, parent->long_comm ? parent->long_comm : parent->comm);
+		else if (!parent && !ev->fork.ptid && ev->fork.tid && !k->comm[0])
+			set_comm(k, "swapper"); /* a child of the idle task, as perf names it */
 		return 0;
 	case PERF_RECORD_EXIT:
 		k = lookup(t, ev->fork.tid);

@@ -257,6 +257,13 @@ PRISM_API void prism_event__dump_raw(const struct prism_event *ev, uint64_t offs
  */
 PRISM_API void prism_event__dump_detail(const struct prism_event *ev, struct prism_strbuf *sb);
 /*
+ * A TEXT_POKE record's fields as perf prints them: the address, @sym+@off
+ * when the kernel's symbols name it (@sym NULL: none), the lengths, and
+ * the old and new bytes 16 a line
+ */
+PRISM_API void prism_event__dump_text_poke(const struct prism_event *ev, const char *sym,
+					   uint64_t off, struct prism_strbuf *sb);
+/*
  * The "CPU TIME " that starts that line: the fields @sample_type (every
  * event's, or-ed) has, "-1 -1 " for other records when the events have no
  * sample_id_all (@id_all)

@@ -133,6 +133,56 @@ static void dump_switch(struct prism_strbuf *sb, const struct prism_event *ev)
 			  (int)s->next_prev_pid, (int)s->next_prev_tid);
 }
 
+/* perf's names of the namespaces, by index */
+static const char *const ns_names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+
+static void dump_namespaces(struct prism_strbuf *sb, const struct prism_event *ev)
+{
+	const struct prism_ev_namespaces *ns = &ev->ns;
+	uint64_t i;
+
+	prism_strbuf_addf(sb, " %d/%d - nr_namespaces: %u\n\t\t[", (int)ns->pid, (int)ns->tid,
+			  (unsigned int)ns->nr);
+	for (i = 0; i < ns->nr; i++) {
+		const uint8_t *l = (const uint8_t *)(ns->link_info + 2 * i);
+
+		if (i && i % 4 == 0)
+			prism_strbuf_addstr(sb, "\n\t\t ");
+		prism_strbuf_addf(sb, "%u/%s: %" PRIu64 "/%#" PRIx64 "%s", (unsigned int)i,
+				  i < PRISM_ARRAY_SIZE(ns_names) ? ns_names[i] : "UNKNOWN",
+				  get_u64(l), get_u64(l + 8), i + 1 != ns->nr ? ", " : "]\n");
+	}
+	if (!ns->nr)
+		prism_strbuf_addch(sb, '\n');
+}
+
+/* "            Old bytes: e9 1b 00 00 00": 16 bytes a line */
+static void poke_bytes(struct prism_strbuf *sb, const char *which, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i % 16 == 0)
+			prism_strbuf_addf(sb, "            %s bytes:", which);
+		prism_strbuf_addf(sb, " %02x", p[i]);
+		if (i % 16 == 15 || i + 1 == n)
+			prism_strbuf_addch(sb, '\n');
+	}
+}
+
+void prism_event__dump_text_poke(const struct prism_event *ev, const char *sym, uint64_t off,
+				 struct prism_strbuf *sb)
+{
+	const struct prism_ev_text_poke *tp = &ev->poke;
+
+	prism_strbuf_addf(sb, " %" PRIx64 " ", tp->addr);
+	if (sym)
+		prism_strbuf_addf(sb, "%s+0x%" PRIx64, sym, off);
+	prism_strbuf_addf(sb, " old len %u new len %u\n", tp->old_len, tp->new_len);
+	poke_bytes(sb, "Old", tp->old_bytes, tp->old_len);
+	poke_bytes(sb, "New", tp->new_bytes, tp->new_len);
+}
+
 static void dump_sample(struct prism_strbuf *sb, const struct prism_event *ev)
 {
 	const struct prism_sample *s = &ev->sample;
@@ -221,6 +271,31 @@ void prism_event__dump_detail(const struct prism_event *ev, struct prism_strbuf 
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_SWITCH_CPU_WIDE:
 		dump_switch(sb, ev);
+		break;
+	case PERF_RECORD_NAMESPACES:
+		dump_namespaces(sb, ev);
+		break;
+	case PERF_RECORD_CGROUP:
+		prism_strbuf_addf(sb, " cgroup: %" PRIu64 " %s\n", ev->cgroup.id,
+				  ev->cgroup.path ? ev->cgroup.path : "");
+		break;
+	case PERF_RECORD_KSYMBOL:
+		prism_strbuf_addf(sb, " addr %" PRIx64 " len %u type %u flags 0x%x name %s\n",
+				  ev->ksymbol.addr, ev->ksymbol.len, ev->ksymbol.ksym_type,
+				  ev->ksymbol.flags, ev->ksymbol.name ? ev->ksymbol.name : "");
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		if (ev->raw->size >= 16) {
+			const uint8_t *b = (const uint8_t *)ev->raw + 8;
+
+			prism_strbuf_addf(sb, " type %u, flags %u, id %u\n", get_u16(b),
+					  get_u16(b + 2), get_u32(b + 4));
+		} else {
+			prism_strbuf_addch(sb, '\n');
+		}
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		prism_event__dump_text_poke(ev, NULL, 0, sb);
 		break;
 	case PRISM_RECORD_ID_INDEX:
 		dump_id_index(sb, ev);

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism script --show-*-events: the records perf script shows beside the
+ * samples (task, mmap, switch, lost, namespace, cgroup, bpf, text poke and
+ * round records), each as perf 6.1's perf_event__fprintf prints it after
+ * the sample fields of its event.
+ */
+#include <inttypes.h>
+
+#include <prism/event.h>
+#include <prism/symbol.h>
+
+#include "script.h"
+
+unsigned int script_show_of(uint32_t type)
+{
+	switch (type) {
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return SHOW_TASK;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return SHOW_MMAP;
+	case PERF_RECORD_SWITCH:
+	case PERF_RECORD_SWITCH_CPU_WIDE:
+		return SHOW_SWITCH;
+	case PERF_RECORD_LOST:
+		return SHOW_LOST;
+	case PERF_RECORD_NAMESPACES:
+		return SHOW_NAMESPACE;
+	case PERF_RECORD_CGROUP:
+		return SHOW_CGROUP;
+	case PERF_RECORD_KSYMBOL:
+		return SHOW_BPF | SHOW_TEXT_POKE;
+	case PERF_RECORD_BPF_EVENT:
+		return SHOW_BPF;
+	case PERF_RECORD_TEXT_POKE:
+		return SHOW_TEXT_POKE;
+	case PRISM_RECORD_FINISHED_ROUND:
+		return SHOW_ROUND;
+	default:
+		return 0;
+	}
+}
+
+/* the thread whose comm starts the line (perf's print_event pid/tid), -1: none */
+int64_t script_show_tid(const struct prism_event *ev)
+{
+	switch (ev->type) {
+	case PERF_RECORD_COMM:
+		return ev->comm.tid;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return ev->fork.tid;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+		return ev->mmap.tid;
+	case PERF_RECORD_NAMESPACES:
+		return ev->ns.tid;
+	default:
+		return (int32_t)ev->sample.tid;
+	}
+}
+
+void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
+		       struct prism_symbols *sy)
+{
+	struct prism_frame fr;
+
+	prism_strbuf_addf(sb, "PERF_RECORD_%s", prism_record_type_name(ev->type));
+	switch (ev->type) {
+	case PERF_RECORD_LOST: /* (perf -D says it otherwise) */
+		prism_strbuf_addf(sb, " lost %" PRIu64 "\n", ev->lost.lost);
+		break;
+	case PERF_RECORD_TEXT_POKE:
+		/* the kernel's symbol at the address, as perf finds it */
+		if (sy &&
+		    !prism_symbols__resolve(sy, 0, PERF_RECORD_MISC_KERNEL, ev->poke.addr, &fr) &&
+		    fr.sym)
+			prism_event__dump_text_poke(ev, fr.sym, fr.symoff, sb);
+		else
+			prism_event__dump_text_poke(ev, NULL, 0, sb);
+		break;
+	default:
+		prism_event__dump_detail(ev, sb);
+		break;
+	}
+}
