@@ -497,6 +497,14 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 	return NULL;
 }
 
+const char *report_itrace_unsupported(const struct prism_itrace *it)
+{
+	if (it->transactions || it->pwr_events || it->ptwrites || it->log)
+		return "x, p, w and d are prism script's (prism report makes the branches "
+		       "and instructions sections only)";
+	return script_itrace_unsupported(it);
+}
+
 static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 		  const struct prism_itrace *itrace, const struct pt_fields *f, const char *input,
 		  pt_sample_fn *fn, void *fn_ctx)

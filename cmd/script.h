@@ -101,8 +101,9 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
  */
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
 				bool callret_trace, struct prism_itrace *it, struct pt_fields *f);
-/* why prism cannot do these --itrace options, or NULL */
+/* why prism cannot do these --itrace options (in prism report), or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
+const char *report_itrace_unsupported(const struct prism_itrace *it);
 /*
  * The same decoding, each sample handed to @fn with its event's name
  * ("branches:uH"), errors left out (prism report).  Return: exit status.

@@ -3,7 +3,8 @@
  * Intel PT decoding: perf's samples besides branches and instructions.
  *
  * Transactions ('x'): libipt's TSX events (MODE.TSX with its FUP) make a
- * "transactions" sample at the FUP's address (flags: "x" in a transaction
+ * "transactions" sample at the FUP's address, with the time when its FUP
+ * was read (flags: "x" in a transaction
  * after a begin, none after a commit, "tx abrt" for an abort, whose
  * branch to the abort handler is a "tx abrt" branch); the instructions
  * libipt marks speculative give their branches perf's "(x)".
@@ -25,7 +26,7 @@
 
 bool pt_events_scan(const struct prism_pt_decoder *d)
 {
-	return d->o.itrace.pwr_events || d->o.itrace.ptwrites;
+	return d->o.itrace.pwr_events || d->o.itrace.ptwrites || d->o.itrace.transactions;
 }
 
 /* the FUP / TIP address from the last one and the packet's compression */
@@ -200,6 +201,9 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 			cbr_event(q, 0, here_flags(q));
 		break;
 	case ppt_fup:
+		/* perf's time of the events at it (libipt's TSX event comes later) */
+		s->fup_time = q->d->has_tsc ? prism_tsc_to_perf_time(&q->d->tc, q->tm.timestamp) :
+					      q->time;
 		if (!s->in_psb)
 			fup(q, e->ip);
 		break;
@@ -288,10 +292,11 @@ void pt_events_tsx(struct queue *q, const struct pt_event *ev)
 	q->ev.after_fup = true;
 	if (!q->d->o.itrace.transactions)
 		return;
-	if (q->pend && ip &&
-	    (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
+	if (q->pend && ip && (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 		pt_pend_branch(q, ip, q->pend_flags);
 	q->pend = false;
+	if (q->pkt) /* perf: the time of its FUP */
+		q->time = q->ev.fup_time;
 	it = pt_push(q, PRISM_PT_TRANSACTION);
 	if (!it)
 		return;

@@ -55,6 +55,7 @@ struct pt_evstate {
 	uint64_t due[EVQ];
 	size_t head, n;
 	uint64_t last_ip, psb_off, mwait_payload, ptw_payload, pwre_payload;
+	uint64_t fup_time; /* perf's time at the last FUP */
 	unsigned int cbr_seen;
 	bool in_psb, mwait, pwre, exstop, ptw; /* packets waiting for their FUP */
 	bool after_fup; /* perf: no branch flags on events after a FUP's */

@@ -9,7 +9,8 @@
 # pipe mode (against perf on the same trace in a file).  Where a trace goes
 # on after an overflow without a timing packet, the times (--ns) are perf's.
 # Not compared: a PWRE without MWAIT, for which perf 6.1 prints the fields
-# of the last MWAIT's PWRE (prism prints its own).
+# of the last MWAIT's PWRE (prism prints its own).  d writes ./intel_pt.log
+# (perf's name; prism's content: the packets and the errors).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -64,16 +65,29 @@ prism script -i - --itrace=bpwx -F +flags <"$TMP/p.data" >"$TMP/prism.txt" 2>/de
 check "pipe: the $(wc -l <"$TMP/perf.txt") lines equal perf's on the file" \
 	cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 
-# restarts after an overflow with no timing packet after it: perf's times to the ns
+# restarts after an overflow with no timing packet after it, and power events
+# between MTC / CYC timing packets: perf's times to the ns
 for c in "o1:--loops 14 --ovf 4" "o2:--loops 14 --ovf 4 --tsc-every 5" \
 	"o3:--loops 14 --ovf 4 --mtc 3 --cyc 1" "o4:--loops 14 --ovf 6 --mtc 3 --cyc 1 --tsc-every 4 --cbr-at 3:20" \
-	"o5:--loops 14 --ovf 4 --power 2" "t1:--truncated --loops 10 --tsc-every 3"; do
+	"o5:--loops 14 --ovf 4 --power 2" "t1:--truncated --loops 10 --tsc-every 3" \
+	"m1:--loops 12 --mtc 3 --cyc 1 --power 3" "m2:--loops 12 --mtc 2 --power 3 --ptw 6 --tsc-every 4" \
+	"m3:--loops 12 --cyc 2 --power 5 --tsc-every 3 --ovf 8"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
-	pt_vs_perf "$name" "$TMP/$name.data" bep --ns
-	pt_vs_perf "$name" "$TMP/$name.data" i1i --ns
+	pt_vs_perf "$name" "$TMP/$name.data" bepw --ns
+	pt_vs_perf "$name" "$TMP/$name.data" i1ipw --ns
 done
+
+# d: ./intel_pt.log with the trace's packets and the decoding errors
+$GEN --loops 14 --ovf 4 --power 2 "$WL" "$TMP/log.data"
+(cd "$TMP" && prism script -i log.data --itrace=bed >/dev/null 2>&1)
+check "d: the AUXTRACE record in the log" grep -q '^AUXTRACE size 0x[0-9a-f]* offset 0 .* tid 4343 cpu 0$' "$TMP/intel_pt.log"
+check "d: its packets as -D shows them" grep -q '^\.  00000000:  02 82 02 82 .* PSB$' "$TMP/intel_pt.log"
+check "d: the overflow error" grep -q 'code 7: Overflow packet' "$TMP/intel_pt.log"
+check "d: no log without d" test "$(cd "$TMP" && rm -f intel_pt.log &&
+	prism script -i log.data --itrace=b >/dev/null && ls intel_pt.log 2>/dev/null)" = ""
+expect_exit 129 prism report -i "$TMP/all.data" --itrace=bp
 
 # the letters in --itrace's error message and --help
 expect_exit 129 prism script -i "$TMP/all.data" --itrace=k

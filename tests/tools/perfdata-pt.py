@@ -292,6 +292,8 @@ def run_timed(o, t, ret_main, loops, tsc, first):
             c.step(t, 2 * o.iter_cycles, False)
             c.cyc = 0
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if i:
+            events(o, t, c.it, loop + 3, c)
         if o.cbr_at and c.it == o.cbr_at[0]:
             c.cbr = o.cbr_at[1]
             t.put(bytes([0x02, 0x03, c.cbr, 0]))
@@ -350,10 +352,13 @@ def run(o, t, ret_main, loops, tsc, first):
         zoo(t, loop)
 
 
-def events(o, t, it, top):
-    """--power, --ptw, --tsx: their packets after iteration @it, at the loop's @top"""
+def events(o, t, it, top, clock=None):
+    """--power, --ptw, --tsx: their packets after iteration @it, at the loop's @top
+    (the CBRs change @clock's ratio)"""
     if o.power and it == o.power:
         t.put(bytes([0x02, 0x03, 30, 0]))  # CBR 30
+        if clock:
+            clock.cbr = 30
         t.put(b"\x02\xc2" + struct.pack("<II", 0x21, 1))  # MWAIT hints 0x21, ext 1
         t.put(b"\x02\x22\x00\x21")  # PWRE: C2.1, not by h/w
         t.put(b"\x02\xe2")  # EXSTOP, IP: the FUP's
@@ -365,6 +370,8 @@ def events(o, t, it, top):
             t.put(b"\x02\x22\x80\x10")  # PWRE: C1.0 by h/w
         t.put(b"\x02\xa2\x10\x04\x00\x00\x00")  # PWRX: last C1, deepest C0, wake 4
         t.put(bytes([0x02, 0x03, 24, 0]))  # CBR 24
+        if clock:
+            clock.cbr = 24
     if o.ptw and it == o.ptw:
         t.put(b"\x02\xb2" + struct.pack("<Q", 0x1122334455667788))  # PTW 8 bytes, IP
         t.ip(0x1D, top)
