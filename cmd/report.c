@@ -795,9 +795,9 @@ int cmd_report(int argc, const char **argv)
 	if (r.folded + !!r.flamegraph > 1)
 		usage_error(usage, opts, "--folded and --flamegraph cannot be combined");
 	if (r.itrace &&
-	    (prism_itrace__parse(r.itrace, &it, &bad) || script_itrace_unsupported(&it)))
+	    (prism_itrace__parse(r.itrace, &it, &bad) || report_itrace_unsupported(&it)))
 		usage_error(usage, opts, "--itrace %s: %s", r.itrace,
-			    bad ? "a letter prism does not know" : script_itrace_unsupported(&it));
+			    bad ? "a letter prism does not know" : report_itrace_unsupported(&it));
 	if (r.itrace &&
 	    (r.csv_dir || r.comm_list || r.pid_list || r.tid_list || r.event || r.time_str))
 		usage_error(usage, opts,

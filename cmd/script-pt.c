@@ -73,6 +73,7 @@ struct spt {
 	uint32_t head_cpu;
 	uint64_t head_time, head_period;
 	enum prism_pt_item_kind head_kind;
+	struct pt_log log; /* --itrace=d */
 	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
 	void *fn_ctx;
 	int err;
@@ -144,6 +145,8 @@ static int find_pt_event(struct spt *p)
 		p->width = w + 12; /* "instructions" */
 	if (p->o.itrace.branches && w + 8 > p->width)
 		p->width = w + 8; /* "branches" */
+	if (script_pt_event_width(&p->o.itrace, p->o.config) > p->width)
+		p->width = script_pt_event_width(&p->o.itrace, p->o.config);
 	return 0;
 }
 
@@ -176,8 +179,10 @@ static int on_user(void *ctx, const struct prism_event *ev)
 			return errno == PRISM_E_UNSUPPORTED ? -PRISM_E_UNSUPPORTED : -ENOMEM;
 		return 0;
 	}
-	if (ev->type == PRISM_RECORD_AUXTRACE && p->d && !prism_auxtrace__parse(ev, &at))
+	if (ev->type == PRISM_RECORD_AUXTRACE && p->d && !prism_auxtrace__parse(ev, &at)) {
+		script_pt_log_trace(&p->log, &at);
 		return prism_pt_decoder__add(p->d, &at);
+	}
 	if (ev->type == PRISM_RECORD_AUXTRACE_ERROR && !prism_auxtrace_error__parse(ev, &ae)) {
 		/* perf prints a file's decoding errors as it reads them */
 		struct prism_pt_item it = { .kind = PRISM_PT_ERROR,
@@ -256,7 +261,9 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 				  t / (ns ? 1000000000 : 1000000), t % (ns ? 1000000000 : 1000000));
 	snprintf(name, sizeof(name), "%s%s",
 		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
-	if (!p->f->call_trace && !p->f->no_period)
+	if (script_pt_event_name(it->kind))
+		snprintf(name, sizeof(name), "%s", script_pt_event_name(it->kind));
+	if (!p->f->call_trace && !p->f->no_period && !script_pt_event_synth(it->kind))
 		prism_strbuf_addf(&p->head, "%10" PRIu64 " ", it->period);
 	if (!p->f->call_trace && !p->f->no_event)
 		prism_strbuf_addf(&p->head, "%*s: ", p->width, name);
@@ -395,19 +402,22 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 	char name[32];
 
 	if (p->fn) {
-		if (it->kind == PRISM_PT_ERROR)
+		if (it->kind == PRISM_PT_ERROR || script_pt_event_name(it->kind))
 			return 0;
 		snprintf(name, sizeof(name), "%s%s",
 			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
 		return p->fn(p->fn_ctx, it, name);
 	}
 	if (it->kind == PRISM_PT_ERROR) {
+		size_t at = sb->len;
+
 		p->nr_errors++;
 		prism_strbuf_addf(sb,
 				  " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
 				  " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
 				  it->time / 1000000000, it->time % 1000000000, (int)it->cpu,
 				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
+		script_pt_log_line(&p->log, sb->buf + at, sb->len - at);
 	} else {
 		put_head(p, it);
 		if (p->f->flags) {
@@ -421,6 +431,8 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 		}
 		if (it->kind == PRISM_PT_BRANCH && p->f->callindent)
 			put_callindent(p, it);
+		if (script_pt_event_synth(it->kind))
+			script_pt_event_put(&p->o.info, it, sb);
 		if (it->callchain) {
 			put_chain(p, it);
 		} else if (!p->f->call_trace) {
@@ -453,8 +465,7 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 	if ((call_trace || callret_trace) && itrace)
 		return "--call-trace and --call-ret-trace set --itrace themselves (ce, cre)";
 	if (call_trace || callret_trace) {
-		/* perf's ce[w]p / cre[w]p; prism synthesizes no power events (p) */
-		opts = call_trace ? "ce" : "cre";
+		opts = call_trace ? "cewp" : "crewp"; /* perf's */
 		f->call_trace = f->callindent = f->ns = true;
 		f->pad_dso = call_trace;
 		f->flags = !call_trace;
@@ -480,9 +491,18 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 
 const char *script_itrace_unsupported(const struct prism_itrace *it)
 {
-	if (!it->instructions && !it->branches && !it->errors)
-		return "nothing to synthesize: give i, b, c, r or e";
+	if (!it->instructions && !it->branches && !it->errors && !it->transactions &&
+	    !it->pwr_events && !it->ptwrites)
+		return "nothing to synthesize: give i, b, c, r, e, x, p or w";
 	return NULL;
+}
+
+const char *report_itrace_unsupported(const struct prism_itrace *it)
+{
+	if (it->transactions || it->pwr_events || it->ptwrites || it->log)
+		return "x, p, w and d are prism script's (prism report makes the branches "
+		       "and instructions sections only)";
+	return script_itrace_unsupported(it);
 }
 
 static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
@@ -512,6 +532,10 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	}
 	p.fn = fn;
 	p.fn_ctx = fn_ctx;
+	if (itrace->log && script_pt_log_open(&p.log)) {
+		error_errno(errno, "--itrace=d: cannot write %s", script_pt_log_name());
+		return 1;
+	}
 	prism_strbuf_init(&p.line);
 	prism_strbuf_init(&p.head);
 	p.o.itrace = *itrace;
@@ -557,6 +581,10 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 		warning("%" PRIu64 " instruction trace errors", p.nr_errors);
 	}
 out:
+	if (script_pt_log_close(&p.log) && !err) {
+		error("--itrace=d: writing %s failed", script_pt_log_name());
+		err = 1;
+	}
 	prism_pt_decoder__free(p.d);
 	script_pt_insn_release(&p.si);
 	prism_strbuf_release(&p.line);

@@ -815,18 +815,18 @@ int cmd_script(int argc, const char **argv)
 			 "show the TEXT_POKE and KSYMBOL records (kernel code changes)"),
 		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
-			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
-			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
-			   "b branches, c calls, r returns, e errors, g[N] call chains of N "
-			   "entries (default 16) under instruction samples, s[N] skip the first N "
-			   "samples; -F takes +flags, +callindent, +insn, +insnlen, +disasm, "
-			   "-event, -period"),
+			   "decode the Intel PT trace into samples as perf: i[PERIOD] instructions "
+			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i: i100us; i1i: each), b branches, "
+			   "c calls, r returns, e errors, x transactions, p power events, "
+			   "w ptwrite, d log to ./intel_pt.log, g[N] call chains of N entries "
+			   "(default 16) in instruction samples, s[N] skip the first N; -F takes "
+			   "+flags, +callindent, +insn, +insnlen, +disasm, -event, -period"),
 		OPT_BOOL(0, "call-trace", &call_trace,
-			 "Intel PT calls, indented by call depth, as perf --call-trace (--itrace=ce; "
-			 "no power events)"),
+			 "Intel PT calls, indented by call depth, and power events and ptwrites, as "
+			 "perf --call-trace (--itrace=cewp)"),
 		OPT_BOOL(0, "call-ret-trace", &callret_trace,
-			 "Intel PT calls and returns, indented, with flags, as perf "
-			 "--call-ret-trace (--itrace=cre; no power events)"),
+			 "Intel PT calls and returns, indented, with flags, power events and "
+			 "ptwrites, as perf --call-ret-trace (--itrace=crewp)"),
 		OPT_CALLBACK_OPTARG(
 			0, "insn-trace", &insn_trace, "raw|disasm",
 			"every instruction of the Intel PT trace, with its bytes (raw) or "

@@ -5,8 +5,11 @@
 #ifndef PRISM_CMD_SCRIPT_H
 #define PRISM_CMD_SCRIPT_H
 
+#include <stdio.h>
+
 #include <prism/disasm.h>
 #include <prism/event.h>
+#include <prism/pt.h>
 #include <prism/strbuf.h>
 #include <prism/symbol.h>
 
@@ -132,8 +135,9 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
  */
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
 				bool callret_trace, struct prism_itrace *it, struct pt_fields *f);
-/* why prism cannot do these --itrace options, or NULL */
+/* why prism cannot do these --itrace options (in prism report), or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
+const char *report_itrace_unsupported(const struct prism_itrace *it);
 /*
  * The same decoding, each sample handed to @fn with its event's name
  * ("branches:uH"), errors left out (prism report).  Return: exit status.
@@ -142,6 +146,29 @@ struct prism_pt_item;
 typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);
 int pt_decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,
 	      const struct prism_itrace *itrace, const char *input, pt_sample_fn *fn, void *ctx);
+/*
+ * cmd/script-pt-events.c: the name of an event of --itrace=x, p or w
+ * (NULL for branches, instructions, errors); whether it is one of perf's
+ * synthesized kind (its raw fields printed, no period); the widest name of
+ * those asked for (of an intel_pt event of @config); the text of its raw fields
+ */
+const char *script_pt_event_name(enum prism_pt_item_kind kind);
+bool script_pt_event_synth(enum prism_pt_item_kind kind);
+int script_pt_event_width(const struct prism_itrace *it, uint64_t config);
+void script_pt_event_put(const struct prism_pt_info *info, const struct prism_pt_item *it,
+			 struct prism_strbuf *sb);
+/* cmd/script-pt-log.c: --itrace=d's log (./intel_pt.log): the traces' packets, the errors */
+struct pt_log {
+	FILE *f; /* NULL: no log */
+	struct prism_strbuf sb;
+	bool failed; /* a write failed */
+};
+int script_pt_log_open(struct pt_log *l);
+const char *script_pt_log_name(void);
+void script_pt_log_trace(struct pt_log *l, const struct prism_auxtrace *at);
+void script_pt_log_line(struct pt_log *l, const char *line, size_t len);
+/* 0, or -EIO when a write failed */
+int script_pt_log_close(struct pt_log *l);
 /*
  * pt_item_frames - @it's call chain (@chain) or its ip alone, resolved
  * into @cc, leaf first.  Return: 0 or -ENOMEM.

@@ -128,11 +128,15 @@ struct prism_itrace {
 	unsigned int callchain_sz; /* 'g': the call chains' most entries (default 16) */
 	uint64_t skip; /* 's': events skipped at the start */
 	bool thread_stack; /* keep the threads' call stacks for item depth (perf's callindent) */
+	bool transactions; /* 'x': TSX begin, commit, abort */
+	bool pwr_events; /* 'p': PSB, CBR, MWAIT, PWRE, EXSTOP, PWRX */
+	bool ptwrites; /* 'w': PTWRITE */
+	bool log; /* 'd': the decoder's log (the command writes it) */
 };
 /*
  * prism_itrace__parse - perf's --itrace letters: i[PERIOD], b, c, r, e,
- * g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns, a bare N in ns;
- * default i100us)
+ * x, p, w, d, g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns, a bare
+ * N in ns; default i100us)
  *
  * Return: 0, or -EINVAL with @bad pointing at the letter not understood.
  */
@@ -149,11 +153,27 @@ PRISM_API int prism_itrace__parse(const char *s, struct prism_itrace *out, const
 #define PRISM_PT_FL_TX_ABORT 0x80u
 #define PRISM_PT_FL_TRACE_BEGIN 0x100u
 #define PRISM_PT_FL_TRACE_END 0x200u
+#define PRISM_PT_FL_IN_TX 0x400u /* in a TSX transaction: perf's "(x)" */
+/* the intel_pt event's pwr_evt bit: MWAIT, PWRE, EXSTOP, PWRX events ('p' has PSB, CBR) */
+#define PRISM_PT_CFG_PWR_EVT (1ull << 4)
 /* perf script's text of @flags ("call", "tr strt", "tr end  return") */
 PRISM_API void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb);
 
 /* one synthesized sample, or a decoding error */
-enum prism_pt_item_kind { PRISM_PT_BRANCH, PRISM_PT_INSN, PRISM_PT_ERROR };
+enum prism_pt_item_kind {
+	PRISM_PT_BRANCH,
+	PRISM_PT_INSN,
+	PRISM_PT_ERROR,
+	PRISM_PT_TRANSACTION, /* 'x': flags 0 commit, IN_TX begin, BRANCH|TX_ABORT abort */
+	PRISM_PT_PTWRITE, /* 'w': payload; fup_ip */
+	/* 'p': perf's power events */
+	PRISM_PT_CBR, /* cbr (the core:bus ratio) */
+	PRISM_PT_MWAIT, /* payload: hints | extensions << 32 */
+	PRISM_PT_PWRE, /* hw, cstate, subcstate */
+	PRISM_PT_EXSTOP, /* fup_ip */
+	PRISM_PT_PWRX, /* cstate (deepest), last, wake */
+	PRISM_PT_PSB, /* payload: the PSB's offset in the queue's trace */
+};
 struct prism_pt_item {
 	enum prism_pt_item_kind kind;
 	uint64_t time; /* perf time; 0 when the trace has no timing */
@@ -176,7 +196,19 @@ struct prism_pt_item {
 	uint32_t nr_callchain;
 	/* branch with itrace.callchain or thread_stack: the thread's call depth after it */
 	uint32_t depth;
+	/* the events of 'p' and 'w' (perf's raw fields) */
+	uint64_t payload;
+	uint8_t cbr, hw, cstate, subcstate, last, wake;
+	bool fup_ip; /* exstop, ptwrite: the packet gave the IP (a FUP) */
 };
+
+/*
+ * perf's frequency of a core:bus ratio: MHz (by the TSC frequency the time
+ * conversion gives, over MAX_NONTURBO_RATIO) and the percentage of the
+ * non-turbo maximum (0 when the file has no MAX_NONTURBO_RATIO)
+ */
+PRISM_API void prism_pt_cbr_freq(const struct prism_pt_info *info, unsigned int cbr,
+				 unsigned int *mhz, unsigned int *percent);
 
 struct prism_symbols;
 struct prism_tasks;

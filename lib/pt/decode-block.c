@@ -40,6 +40,8 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d)
 
 	if (o->callchain || o->thread_stack) /* the call stacks see every branch */
 		return false;
+	if (pt_events_scan(d)) /* events at single instructions (decode-events.c) */
+		return false;
 	if (!o->instructions)
 		return true;
 	return d->period_ticks ? d->period_ticks >= MIN_PERIOD : o->period >= MIN_PERIOD;
@@ -226,7 +228,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 				}
 				it->ip = insn.ip;
 				it->period = q->insn_count;
-				it->flags = pt_class_flags(&insn);
+				it->flags = pt_class_flags(&insn) |
+					    (blk->speculative ? PRISM_PT_FL_IN_TX : 0);
 				it->insn_len = insn.size;
 				it->insn_32bit = insn.mode != ptem_64bit;
 				memcpy(it->insn, insn.raw, sizeof(it->insn));
@@ -283,6 +286,7 @@ static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_ins
 	insn->ip = blk->end_ip;
 	insn->mode = blk->mode;
 	insn->iclass = blk->iclass;
+	insn->speculative = blk->speculative;
 	insn->size = 0;
 	insn->raw[0] = 0;
 	if ((!q->pkt || !reads_packet_class(blk->iclass)) &&

@@ -30,7 +30,7 @@ int pt_time_start(struct queue *q, const struct pt_config *cfg)
 	const struct prism_pt_info *i = &q->d->o.info;
 	struct pt_timing_cfg tc = { 0 };
 
-	if (!q->d->has_tsc && !q->d->period_ticks)
+	if (!q->d->has_tsc && !q->d->period_ticks && !pt_events_scan(q->d))
 		return 0;
 	if (i->has_mtc) {
 		if (i->mtc_freq_bits)
@@ -171,6 +171,14 @@ static void apply(struct queue *q, const struct tpend *e)
 	/* perf returns a CBR change as an event: the samples after it have its time */
 	if (q->tm.cbr != cbr)
 		sample_time(q);
+	if (e->event)
+		pt_events_packet(q, e);
+}
+
+/* an event of decode-events.c: the time now, as perf's decoder state has it */
+void pt_time_now(struct queue *q)
+{
+	sample_time(q);
 }
 
 /* the packets read ahead whose units are taken */
@@ -193,16 +201,23 @@ static void scan(struct queue *q)
 	struct pt_packet p;
 	uint64_t off, pos;
 
-	if (!q->pkt || pt_dec_offset(q, &off) < 0 || off == q->pkt_off)
+	if (!q->pkt || pt_dec_offset(q, &off) < 0 || off <= q->pkt_off)
 		return;
+	pos = off;
+	/* with events, on past libipt to the next packet perf walks code for */
 	if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)
-		while (pt_pkt_get_offset(q->pkt, &pos) >= 0 && pos < off &&
+		while (pt_pkt_get_offset(q->pkt, &pos) >= 0 &&
+		       (pos < off || pt_events_scan(q->d)) &&
 		       pt_pkt_next(q->pkt, &p, sizeof(p)) >= 0) {
 			struct tpend e = { .at = q->units_seen, .after_ovf = q->in_ovf };
 
+			if (pos >= off && pt_events_stop(&p))
+				break;
 			if (p.type == ppt_pad)
 				continue;
 			e.type = tpkt(&p, &e.payload, &e.fc);
+			if (pt_events_scan(q->d))
+				pt_events_read(q, &p, pos, &e);
 			if (p.type == ppt_ovf) { /* the units before it are dropped */
 				q->wait_ovf = q->in_ovf = e.ovf = true;
 				q->ovf_units = q->units_seen;
@@ -222,7 +237,7 @@ static void scan(struct queue *q)
 			}
 			q->tq[(q->tq_head + q->tq_n++) % TQ] = e;
 		}
-	q->pkt_off = off;
+	q->pkt_off = pos > off ? pos : off;
 }
 
 /* synchronized at a PSB: its packets and those after it are read from there */
@@ -245,13 +260,15 @@ void pt_time_sync(struct queue *q)
 void pt_time_event(struct queue *q, const struct pt_event *ev)
 {
 	scan(q);
-	apply_due(q);
-	/* an interrupt's TIP (or TIP.PGD) after its FUP is a unit taken, as a branch's */
-	if ((ev->type == ptev_async_branch || ev->type == ptev_async_disabled) &&
-	    q->units_taken < q->units_seen) {
+	/*
+	 * an interrupt's or a TSX abort's TIP, an interrupt's TIP.PGD (after
+	 * their FUP): units no instruction takes
+	 */
+	if (((ev->type == ptev_async_branch && !ev->ip_suppressed) ||
+	     ev->type == ptev_async_disabled) &&
+	    q->units_taken < q->units_seen)
 		q->units_taken++;
-		apply_due(q);
-	}
+	apply_due(q);
 	switch (ev->type) {
 	case ptev_enabled:
 	case ptev_disabled:

@@ -109,7 +109,7 @@ static struct prism_pt_item *push(struct queue *q, enum prism_pt_item_kind kind)
 {
 	struct prism_pt_item *it;
 
-	if (q->n == FIFO) /* never: a step makes at most 4 */
+	if (q->n == FIFO) /* never: a step makes at most 4, and the events of an instruction */
 		return NULL;
 	it = &q->fifo[(q->head + q->n++) % FIFO];
 	memset(it, 0, sizeof(*it));
@@ -248,6 +248,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			pend_branch(q, insn->ip, q->pend_flags);
 		q->pend = false;
 	}
+	if (q->ev.n)
+		pt_events_flush(q, insn->ip);
 	if (o->instructions) {
 		bool due;
 
@@ -262,7 +264,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			if (it) {
 				it->ip = insn->ip;
 				it->period = q->insn_count;
-				it->flags = class_flags(insn);
+				it->flags = class_flags(insn) |
+					    (insn->speculative ? PRISM_PT_FL_IN_TX : 0);
 				it->insn_len = insn->size;
 				it->insn_32bit = insn->mode != ptem_64bit;
 				memcpy(it->insn, insn->raw, sizeof(it->insn));
@@ -284,6 +287,9 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		}
 	}
 	q->pend_flags = class_flags(insn);
+	if (q->pend_flags && insn->speculative)
+		q->pend_flags |= PRISM_PT_FL_IN_TX;
+	pt_events_insn(q, q->pend_flags);
 	/* only branch samples and the call stacks use it */
 	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack)) {
 		q->pend = true;
@@ -304,6 +310,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 	switch (ev->type) {
 	case ptev_enabled:
 		pt_follow_switches(q);
+		pt_events_flush(q, 0);
 		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
 		pt_time_at(q, ev->variant.enabled.ip);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
@@ -329,8 +336,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			branch(q, q->pend_from, ev->variant.async_branch.from, q->pend_flags);
 		branch(q, ev->variant.async_branch.from,
 		       ev->ip_suppressed ? 0 : ev->variant.async_branch.to,
-		       PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC |
-			       (ev->ip_suppressed ? 0 : PRISM_PT_FL_CALL | PRISM_PT_FL_INTERRUPT));
+		       pt_events_async_flags(q, ev->ip_suppressed));
 		q->pend = false;
 		break;
 	case ptev_overflow:
@@ -342,6 +348,9 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
+		break;
+	case ptev_tsx:
+		pt_events_tsx(q, ev);
 		break;
 	default:
 		break;

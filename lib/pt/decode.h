@@ -18,7 +18,7 @@
 #include "thread-stack.h"
 #include "pt/timing.h"
 
-#define FIFO 8
+#define FIFO 32
 /* the mapped trace is released in steps of this (a multiple of the page size) */
 #define RELEASE (1u << 20)
 
@@ -42,8 +42,26 @@ struct tpend {
 	uint32_t fc;
 	uint64_t payload, at, next_off;
 	bool ovf, after_ovf; /* an OVF; a packet between it and the FUP after it */
+	bool event; /* a packet of decode-events.c: pkt, ip (FUP's, PSB's offset, payload) */
+	struct pt_packet pkt;
+	uint64_t ip;
 };
 #define TQ 256
+
+/* decode-events.c: power events and PTWRITE on their way to the samples */
+#define EVQ 16
+struct pt_evstate {
+	struct prism_pt_item q[EVQ]; /* waiting for the instruction at due (0: the next) */
+	uint64_t due[EVQ];
+	size_t head, n;
+	uint64_t last_ip, psb_off, mwait_payload, ptw_payload, pwre_payload;
+	uint64_t fup_time; /* perf's time at the last FUP */
+	unsigned int cbr_seen;
+	bool in_psb, mwait, pwre, exstop, ptw; /* packets waiting for their FUP */
+	bool after_fup; /* perf: no branch flags on events after a FUP's */
+	bool tx_abort; /* the next asynchronous branch is a TSX abort */
+	bool in_tx; /* in a transaction (libipt's last TSX event) */
+};
 
 struct switch_ev {
 	uint64_t time;
@@ -132,6 +150,7 @@ struct queue {
 	size_t head, n;
 	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
 	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
+	struct pt_evstate ev;
 };
 
 struct prism_pt_decoder {
@@ -202,6 +221,16 @@ int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);
 
+/* decode-events.c: transactions, power events, PTWRITE */
+bool pt_events_scan(const struct prism_pt_decoder *d);
+bool pt_events_stop(const struct pt_packet *p);
+void pt_events_read(struct queue *q, const struct pt_packet *p, uint64_t pos, struct tpend *e);
+void pt_events_packet(struct queue *q, const struct tpend *e);
+void pt_events_flush(struct queue *q, uint64_t ip);
+void pt_events_insn(struct queue *q, uint32_t flags);
+void pt_events_tsx(struct queue *q, const struct pt_event *ev);
+uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);
+
 /* decode-time.c: timing packets and periods in ticks */
 uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
 int pt_time_start(struct queue *q, const struct pt_config *cfg);
@@ -210,6 +239,7 @@ void pt_time_event(struct queue *q, const struct pt_event *ev);
 void pt_time_at(struct queue *q, uint64_t ip);
 uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);
+void pt_time_now(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
 void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);

@@ -77,6 +77,18 @@ int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
 		case 'e':
 			o->errors = true;
 			break;
+		case 'x':
+			o->transactions = true;
+			break;
+		case 'p':
+			o->pwr_events = true;
+			break;
+		case 'w':
+			o->ptwrites = true;
+			break;
+		case 'd':
+			o->log = true;
+			break;
 		case 'g':
 			o->callchain = true;
 			o->callchain_sz = (unsigned int)strtoul(p, &end, 10);
@@ -139,9 +151,17 @@ static const char *kind_name(uint32_t f)
 
 void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb)
 {
-	const char *k = kind_name(flags & ~(PRISM_PT_FL_TRACE_BEGIN | PRISM_PT_FL_TRACE_END));
-	size_t start = sb->len;
+	const uint32_t ends = PRISM_PT_FL_TRACE_BEGIN | PRISM_PT_FL_TRACE_END;
+	const char *k = kind_name(flags & ~(ends | PRISM_PT_FL_IN_TX));
+	static const char chars[] = "bcrosyiABExgh"; /* perf's letters of the bits */
+	size_t start = sb->len, i;
 
+	if (!*k && (flags & ~ends)) { /* no name: a letter a bit, as perf */
+		for (i = 0; i < sizeof(chars) - 1; i++)
+			if (flags & (1u << i))
+				prism_strbuf_addch(sb, chars[i]);
+		return;
+	}
 	if (flags & PRISM_PT_FL_TRACE_BEGIN)
 		prism_strbuf_addstr(sb, "tr strt ");
 	if (flags & PRISM_PT_FL_TRACE_END)
@@ -149,4 +169,9 @@ void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb)
 	prism_strbuf_addstr(sb, k);
 	while (sb->len > start && sb->buf[sb->len - 1] == ' ')
 		prism_strbuf_setlen(sb, sb->len - 1);
+	if (flags & PRISM_PT_FL_IN_TX) { /* "(x)" right-aligned in 21 columns */
+		while (sb->len < start + 15)
+			prism_strbuf_addch(sb, ' ');
+		prism_strbuf_addstr(sb, "   (x)");
+	}
 }

@@ -262,3 +262,21 @@ __wraps uint64_t prism_perf_time_to_tsc(const struct prism_time_conv *tc, uint64
 	rem = t % tc->time_mult;
 	return (quot << shift) + (rem << shift) / tc->time_mult;
 }
+
+void prism_pt_cbr_freq(const struct prism_pt_info *info, unsigned int cbr, unsigned int *mhz,
+		       unsigned int *percent)
+{
+	uint64_t hz = 1000000000, khz = 0;
+
+	*percent = 0;
+	if (info->has_mtc && info->max_nonturbo_ratio) {
+		/* perf: the TSC ticks of a second over the ratio, in kHz; the percentage rounded */
+		if (info->time_mult)
+			hz = ((hz / info->time_mult) << info->time_shift) +
+			     ((hz % info->time_mult) << info->time_shift) / info->time_mult;
+		khz = hz / info->max_nonturbo_ratio / 1000;
+		*percent =
+			(unsigned int)((5 + 1000 * (uint64_t)cbr / info->max_nonturbo_ratio) / 10);
+	}
+	*mhz = (unsigned int)((cbr * khz + 500) / 1000);
+}

@@ -59,7 +59,7 @@ check "c40: after the return past pt_mid: pt_calls alone" grep -qx 'after|' "$TM
 check "plain i3is2: the first sample stands for 9 instructions" \
 	grep -q '^ *pt-loop  4343 .* 9 instructions' <(prism script -i "$TMP/plain.data" --itrace=i3is2 | head -1)
 
-for it in i1igx i1ig0 i1ig1025; do
+for it in i1igk i1ig0 i1ig1025; do
 	expect_exit 129 prism script -i "$TMP/plain.data" --itrace=$it
 done
 done_testing

@@ -3,15 +3,14 @@
 # prism script --call-trace, --call-ret-trace and -F +callindent (a branch's
 # function indented by the thread's call depth, perf's spacing) against perf
 # 6.1, line for line, on synthesized Intel PT files (pt_loop and pt_calls:
-# recursion, a return past its caller, a call at a trace end).  Not compared:
-# perf's power-event lines (psb offs, cbr: its --call-trace asks for 'p',
-# which prism does not synthesize) and, where a trace starts again without a
-# timing packet (the --calls files), the nanoseconds below the microsecond
-# (perf estimates that time from the instructions since the last TSC).
+# recursion, a return past its caller, a call at a trace end), with perf's
+# psb and cbr lines (its --call-trace asks for 'p').  Not compared: where a
+# trace starts again without a timing packet (the --calls files), the
+# nanoseconds below the microsecond (perf estimates that time from the
+# instructions since the last TSC).
 . tests/e2e/lib.sh
 require_pt_files
 
-nopwr() { grep -v ' psb offs: \| cbr: ' "$1"; }
 us() { sed 's/\( [0-9]*\.[0-9]\{6\}\)[0-9]\{3\}: /\1: /' "$1"; }
 
 for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-tsc --loops 5" \
@@ -29,9 +28,9 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 		# shellcheck disable=SC2086
 		prism script -i "$TMP/$name.data" $o >"$TMP/prism.txt" 2>"$TMP/err"
 		check "$name $o: prism exits 0" test $? -eq 0
-		check "$name $o: the $(nopwr "$TMP/perf.txt" | wc -l) lines equal perf's" \
-			cmp -s <(nopwr "$TMP/perf.txt" | $cut /dev/stdin) <($cut "$TMP/prism.txt")
-		diff <(nopwr "$TMP/perf.txt" | $cut /dev/stdin) <($cut "$TMP/prism.txt") | head -4 >&3
+		check "$name $o: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+			cmp -s <($cut "$TMP/perf.txt") <($cut "$TMP/prism.txt")
+		diff <($cut "$TMP/perf.txt") <($cut "$TMP/prism.txt") | head -4 >&3
 	done
 done
 
@@ -39,7 +38,7 @@ done
 mkdir -p "$TMP/k"
 $GEN --kernel --loops 6 --kcore-dir "$TMP/k/kcore_dir" "$WL" "$TMP/k/data" || fail "the generator failed (--kernel)"
 for o in --call-trace --call-ret-trace; do
-	perf script -i "$TMP/k" $o 2>/dev/null | grep -v ' psb offs: \| cbr: ' | us /dev/stdin >"$TMP/perf.txt"
+	perf script -i "$TMP/k" $o 2>/dev/null | us /dev/stdin >"$TMP/perf.txt"
 	prism script -i "$TMP/k" $o | us /dev/stdin >"$TMP/prism.txt"
 	check "kernel $o: the $(wc -l <"$TMP/perf.txt") lines equal perf's" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 done

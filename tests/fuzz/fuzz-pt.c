@@ -5,8 +5,9 @@
  * records; AUXTRACE_INFO, AUXTRACE, AUX, ITRACE_START, AUXTRACE_ERROR and
  * TIME_CONV are parsed and shown as -D shows them; every trace's packets
  * are dumped; the side-band feeds symbols, tasks and the decoder, which
- * then decodes the queues into branches, instructions and errors (the code
- * from whatever files the maps name; mostly none, so decoding errors).
+ * then decodes the queues into branches, instructions, errors, transactions,
+ * power events and ptwrites (the code from whatever files the maps name;
+ * mostly none, so decoding errors).
  *
  * Bit 0 of a hash of the first 64 bytes picks a real pipe instead of a
  * memfd (PRISM_FUZZ_MODE=0/1 forces one when replaying).  Seeds: files of
@@ -99,8 +100,10 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 		if (a->type == info->pmu_type)
 			o.config = a->config;
 	}
-	prism_itrace__parse("i1ibeg4s3", &o.itrace, NULL); /* with call chains: the stacks */
+	/* with call chains (the stacks), transactions, power events, ptwrites */
+	prism_itrace__parse("i1ibexpwg4s3", &o.itrace, NULL);
 	o.itrace.thread_stack = true;
+	o.config |= PRISM_PT_CFG_PWR_EVT;
 	prism_pt_decoder__free(c->d);
 	c->d = prism_pt_decoder__new(&o);
 }

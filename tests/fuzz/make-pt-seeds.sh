@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Seeds for fuzz-pt: tests/tools/perfdata-pt.py files (file and pipe mode,
 # per thread and per CPU, overflow, truncated, split, error record, every
-# packet kind, MTC/CYC/CBR timing) over pt-loop, built here.
+# packet kind, MTC/CYC/CBR timing, TSX, power events, PTWRITE) over pt-loop,
+# built here.
 # usage: make-pt-seeds.sh CORPUS_DIR
 set -e
 out=$1
@@ -12,7 +13,9 @@ ${CC:-cc} -O1 -o "$wl" tests/workloads/pt-loop.c
 n=0
 for a in "" "--pipe" "--per-cpu" "--per-cpu --pipe --split 40" "--ovf 3 --loops 9 --tsc-every 2" \
 	"--no-tsc --truncated --error" "--zoo" "--split 24 --loops 5" \
-	"--mtc 3 --cyc 1 --cbr-at 3:20 --ovf 5 --loops 9 --tsc-every 4"; do
+	"--mtc 3 --cyc 1 --cbr-at 3:20 --ovf 5 --loops 9 --tsc-every 4" \
+	"--loops 12 --tsx 1 --ptw 6 --power 8 --hw-pwre --tsc-every 2" \
+	"--per-cpu --no-tsc --loops 12 --tsx 1 --ptw 6 --power 8"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	python3 tests/tools/perfdata-pt.py $a "$wl" "$out/seed-$n.data"

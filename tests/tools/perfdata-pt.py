@@ -51,6 +51,16 @@ TSC * D / N; a TSC packet is followed by a TMA):
   --cbr-at K:R    a CBR packet with ratio R after iteration K (R from then on)
   --ctc N:D       TSC_CTC_N and TSC_CTC_D (default 188:2)
   --iter-cycles C the cycles of an iteration (default 40)
+  --power K       power events after iteration K (the event with pwr_evt): CBR
+                  30, MWAIT, PWRE, EXSTOP with the IP of a FUP at the loop's top,
+                  PWRX; after K+1: EXSTOP without IP, PWRX, CBR 24
+  --hw-pwre       with --power, a PWRE without MWAIT after K+1 (h/w C1)
+  --ptw K         PTWRITE after iteration K (the event with ptw, fup_on_ptw):
+                  PTW 8 bytes, then after K+1 PTW 4 bytes, each with a FUP at
+                  the loop's top
+  --tsx K         MODE.TSX with a FUP at the loop's top: begin after iteration
+                  K, commit after K+1, begin after K+2, abort after K+3 (a TIP
+                  to the loop's top)
   --kernel        the trace also runs kernel code (the event intel_pt//, not
                   only user): an interrupt after the first iteration (FUP at
                   the loop's top, TIP to prism_kentry), prism_kentry's loop of
@@ -84,6 +94,7 @@ PT_TYPE = 8
 BASE = 0x555555554000
 TIME_SHIFT, TIME_MULT, TIME_ZERO = 10, 512, 1000000000000  # ns = tsc / 2 + 1000 s
 TSC_BIT, NORETCOMP_BIT, MTC_BIT, CYC_BIT = 1 << 10, 1 << 11, 1 << 9, 1 << 1
+PWR_EVT_BIT, FUP_ON_PTW_BIT, PTW_BIT = 1 << 4, 1 << 5, 1 << 12
 PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
@@ -290,6 +301,8 @@ def run_timed(o, t, ret_main, loops, tsc, first):
             c.step(t, 2 * o.iter_cycles, False)
             c.cyc = 0
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if i:
+            events(o, t, c.it, loop + 3, c)
         if o.cbr_at and c.it == o.cbr_at[0]:
             c.cbr = o.cbr_at[1]
             t.put(bytes([0x02, 0x03, c.cbr, 0]))
@@ -338,6 +351,8 @@ def run(o, t, ret_main, loops, tsc, first):
             kernel_visit(t, loop + 3)
         if o.text_poke and it in (2, 4):
             poke_visit(t, loop + 3, it == 4)
+        if i:
+            events(o, t, it, loop + 3)
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
             tsc += 1000
             t.tsc(tsc)
@@ -346,6 +361,44 @@ def run(o, t, ret_main, loops, tsc, first):
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
     if o.zoo:
         zoo(t, loop)
+
+
+def events(o, t, it, top, clock=None):
+    """--power, --ptw, --tsx: their packets after iteration @it, at the loop's @top
+    (the CBRs change @clock's ratio)"""
+    if o.power and it == o.power:
+        t.put(bytes([0x02, 0x03, 30, 0]))  # CBR 30
+        if clock:
+            clock.cbr = 30
+        t.put(b"\x02\xc2" + struct.pack("<II", 0x21, 1))  # MWAIT hints 0x21, ext 1
+        t.put(b"\x02\x22\x00\x21")  # PWRE: C2.1, not by h/w
+        t.put(b"\x02\xe2")  # EXSTOP, IP: the FUP's
+        t.ip(0x1D, top)
+        t.put(b"\x02\xa2\x32\x01\x00\x00\x00")  # PWRX: last C3, deepest C2, wake 1
+    if o.power and it == o.power + 1:
+        t.put(b"\x02\x62")  # EXSTOP without IP
+        if o.hw_pwre:  # perf 6.1 shows the last MWAIT's PWRE fields for it
+            t.put(b"\x02\x22\x80\x10")  # PWRE: C1.0 by h/w
+        t.put(b"\x02\xa2\x10\x04\x00\x00\x00")  # PWRX: last C1, deepest C0, wake 4
+        t.put(bytes([0x02, 0x03, 24, 0]))  # CBR 24
+        if clock:
+            clock.cbr = 24
+    if o.ptw and it == o.ptw:
+        t.put(b"\x02\xb2" + struct.pack("<Q", 0x1122334455667788))  # PTW 8 bytes, IP
+        t.ip(0x1D, top)
+    if o.ptw and it == o.ptw + 1:
+        t.put(b"\x02\x92" + struct.pack("<I", 0xCAFE))  # PTW 4 bytes, IP
+        t.ip(0x1D, top)
+    if o.tsx and it in (o.tsx, o.tsx + 2):  # MODE.TSX: begin at the loop's top
+        t.put(b"\x99\x21")
+        t.ip(0x1D, top)
+    if o.tsx and it == o.tsx + 1:  # commit
+        t.put(b"\x99\x20")
+        t.ip(0x1D, top)
+    if o.tsx and it == o.tsx + 3:  # abort, to the loop's top again
+        t.put(b"\x99\x22")
+        t.ip(0x1D, top)
+        t.ip(0x0D, top)
 
 
 def kernel_visit(t, resume):
@@ -557,6 +610,10 @@ def build(o):
         config |= MTC_BIT | (o.mtc << 14)
     if o.cyc:
         config |= CYC_BIT
+    if o.power:
+        config |= PWR_EVT_BIT
+    if o.ptw:
+        config |= PTW_BIT | FUP_ON_PTW_BIT
     # disabled, exclude_kernel, exclude_hv, sample_id_all, exclude_guest
     common = (1 << 0) | (1 << 5) | (1 << 6) | (1 << 18) | (1 << 20)
     pt_common = common & ~(1 << 5) if o.kernel else common
@@ -672,8 +729,9 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = text_poke = False
+    per_cpu = thread2 = kernel = text_poke = hw_pwre = False
     calls = None
+    power = ptw = tsx = 0
     kcore_dir = proc_dir = vmlinux = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
@@ -684,7 +742,7 @@ def main(argv):
     it = iter(argv)
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
-                 "--iter-cycles", "--calls"):
+                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -703,7 +761,7 @@ def main(argv):
         elif a == "--no-tsc":
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
-                   "--kernel", "--text-poke"):
+                   "--kernel", "--text-poke", "--hw-pwre"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))

@@ -31,8 +31,9 @@ static void test_namespaces(void)
 	ev.ns.nr = 5;
 	ev.ns.link_info = links;
 	prism_event__dump_detail(&ev, &sb);
-	TEST_STREQ(sb.buf, " 2/3 - nr_namespaces: 5\n\t\t[0/net: 4/0xeffffff9, 1/uts: 4/0xeffffffe, "
-			   "2/ipc: 0/0, 3/pid: 4/0xeffffffc, \n\t\t 4/user: 1/0x2]\n");
+	TEST_STREQ(sb.buf,
+		   " 2/3 - nr_namespaces: 5\n\t\t[0/net: 4/0xeffffff9, 1/uts: 4/0xeffffffe, "
+		   "2/ipc: 0/0, 3/pid: 4/0xeffffffc, \n\t\t 4/user: 1/0x2]\n");
 	prism_strbuf_release(&sb);
 }
 
@@ -89,10 +90,11 @@ static void test_text_poke(void)
 	ev.poke.old_bytes = bytes;
 	ev.poke.new_bytes = bytes + 5;
 	prism_event__dump_text_poke(&ev, "prism_kpoke", 0, &sb);
-	TEST_STREQ(sb.buf, " ffffffff81000300 prism_kpoke+0x0 old len 5 new len 18\n"
-			   "            Old bytes: 00 01 02 03 04\n"
-			   "            New bytes: 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14\n"
-			   "            New bytes: 15 16\n");
+	TEST_STREQ(sb.buf,
+		   " ffffffff81000300 prism_kpoke+0x0 old len 5 new len 18\n"
+		   "            Old bytes: 00 01 02 03 04\n"
+		   "            New bytes: 05 06 07 08 09 0a 0b 0c 0d 0e 0f 10 11 12 13 14\n"
+		   "            New bytes: 15 16\n");
 	prism_strbuf_reset(&sb);
 	/* no symbol, no bytes (a poke that removes code) */
 	ev.poke.new_len = 0;

@@ -307,4 +307,50 @@ static void test_itrace(void)
 	prism_strbuf_release(&sb);
 }
 
-TEST_MAIN(TEST(info), TEST(records), TEST(time), TEST(packets), TEST(pmu), TEST(itrace));
+/* x, p, w, d; perf's flags of transactions; perf's frequency of a CBR */
+static void test_itrace_events(void)
+{
+	struct prism_itrace o;
+	struct prism_strbuf sb;
+	struct prism_pt_info info = { .time_shift = 10, .time_mult = 512, .has_mtc = true };
+	unsigned int mhz, pc;
+
+	TEST_EQ(prism_itrace__parse("xpwd", &o, NULL), 0);
+	TEST_TRUE(o.transactions && o.pwr_events && o.ptwrites && o.log);
+	TEST_TRUE(!o.branches && !o.instructions);
+	TEST_EQ(prism_itrace__parse("b", &o, NULL), 0);
+	TEST_TRUE(!o.transactions && !o.pwr_events && !o.ptwrites && !o.log);
+	prism_strbuf_init(&sb);
+	prism_pt_flags__str(PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL | PRISM_PT_FL_IN_TX, &sb);
+	TEST_STREQ(sb.buf, "call              (x)");
+	prism_strbuf_reset(&sb);
+	prism_pt_flags__str(PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN | PRISM_PT_FL_TRACE_END |
+				    PRISM_PT_FL_IN_TX,
+			    &sb);
+	TEST_STREQ(sb.buf, "tr end  return    (x)");
+	prism_strbuf_reset(&sb);
+	prism_pt_flags__str(PRISM_PT_FL_IN_TX, &sb); /* a transaction's begin: perf's letter */
+	TEST_STREQ(sb.buf, "x");
+	prism_strbuf_reset(&sb);
+	prism_pt_flags__str(PRISM_PT_FL_BRANCH | PRISM_PT_FL_TX_ABORT, &sb);
+	TEST_STREQ(sb.buf, "tx abrt");
+	prism_strbuf_reset(&sb);
+	prism_pt_flags__str(0, &sb); /* a commit */
+	TEST_EQ(sb.len, 0);
+	prism_strbuf_release(&sb);
+	/* the TSC at 2 GHz (ns = ticks / 2), MAX_NONTURBO_RATIO 24: 83333 kHz a ratio */
+	info.max_nonturbo_ratio = 24;
+	prism_pt_cbr_freq(&info, 40, &mhz, &pc);
+	TEST_EQ(mhz, 3333);
+	TEST_EQ(pc, 167);
+	prism_pt_cbr_freq(&info, 24, &mhz, &pc);
+	TEST_EQ(mhz, 2000);
+	TEST_EQ(pc, 100);
+	info.max_nonturbo_ratio = 0; /* unknown: neither */
+	prism_pt_cbr_freq(&info, 40, &mhz, &pc);
+	TEST_EQ(mhz, 0);
+	TEST_EQ(pc, 0);
+}
+
+TEST_MAIN(TEST(info), TEST(records), TEST(time), TEST(packets), TEST(pmu), TEST(itrace),
+	  TEST(itrace_events));
