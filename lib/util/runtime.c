@@ -138,7 +138,8 @@ static __wraps void steal_gap(struct prism_util *u, struct cpu *c, uint32_t cpu,
  * A runtime event: the kernel's count of a task's run time since it last
  * counted (its switch-in, its last runtime event on any CPU).  In the
  * task's own context it may place its start (run_from()); about a task
- * running elsewhere, it is that runqueue's update made from this CPU.
+ * running elsewhere, it is that runqueue's update made from this CPU, and
+ * places the start as well.
  */
 void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struct task *t,
 			const struct prism_util_event *ev)
@@ -153,9 +154,15 @@ void util_runtime_event(struct prism_util *u, struct cpu *c, uint32_t cpu, struc
 		cpu = p->cpu;
 		c = &u->cpus[cpu];
 		charge_inline(u, c, cpu, now);
-	} else if (t->start_open) {
-		/* a start the kernel counts from earlier moves back; else the wall ran ahead */
-		run_from(u, c, cpu, t, now - (r < now ? r : now));
+	}
+	if (p->start_open) {
+		/*
+		 * A start the kernel counts from earlier moves back; else the
+		 * wall ran ahead.  A count made from another CPU (a wakeup
+		 * enqueued on the task's runqueue) places it as well: the
+		 * task's own next event counts only from there.
+		 */
+		run_from(u, c, cpu, p, now - (r < now ? r : now));
 	}
 	if (p->running && c->cur == p && p->rt_mark && p->rt_mark < now)
 		steal_gap(u, c, cpu, p, now, r);

@@ -497,6 +497,52 @@ static void test_runtime_ends_run_before_switch_to_idle(void)
 	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
 }
 
+/*
+ * Seen in a system-wide trace under load (t0507): the sleeper's switch-in
+ * from the idle task is missing; it runs from 10 ms, its first event (the
+ * sleep's exit) 50 us later.  Another CPU wakes a task onto its runqueue
+ * and so makes the kernel count its run: 114 us, a runtime event about it
+ * in that CPU's context.  Its own runtime event counts only from there
+ * (70 us).  The kernel's 184 us start at 10 ms, as the other CPU's count
+ * says, not at the first event.
+ */
+static void test_remote_runtime_places_missing_switch_in(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
+	sw(1 * MS, 0, 100, 1, 0);
+	/* 0 -> 100 at 10 ms, unseen */
+	ev(PRISM_UTIL_EV_SYS_EXIT, 10 * MS + 50000, 0, 100, 230, 0, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 10 * MS + 113000, 1, 300, 400, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 10 * MS + 114000, 1, 300, 100, 114000, 0);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 10 * MS + 183000, 0, 100, 230, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 10 * MS + 184000, 0, 100, 100, 70000, 0);
+	sw(10 * MS + 185000, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 0, 0, 0, 0, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 300, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 184000);
+	TEST_EQ_U64(t->all.idle, r->length - 184000);
+	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
+	TEST_EQ_U64(r->cpus[0].t.idle, r->length - 184000);
+	/* the same count made while its own start is known moves nothing */
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
+	sw(1 * MS, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 2 * MS, 0, 100, 100, 1 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 1, 300, 100, 1 * MS, 0);
+	sw(3 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 4 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -512,4 +558,5 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(runtime_not_bounded_by_later_wakeup), TEST(runtime_moves_clock_skip_across_buckets),
 	  TEST(steal_from_runtime_gap), TEST(runtime_ends_run_before_switch_to_idle),
 	  TEST(silent_task_leaves_after_its_last_event), TEST(runtime_moves_seen_switch_in),
-	  TEST(runtime_moves_switch_record), TEST(zz_free));
+	  TEST(runtime_moves_switch_record), TEST(remote_runtime_places_missing_switch_in),
+	  TEST(zz_free));
