@@ -543,6 +543,62 @@ static void test_remote_runtime_places_missing_switch_in(void)
 	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS);
 }
 
+/*
+ * Seen in a system-wide trace under load (a busy recorder, t0507): 100 runs
+ * from 10 ms, wakes 200, which preempts it.  The kernel skips the clock
+ * update of the switch: 100's last runtime event, 764 us after the wakeup
+ * and 4 us before the switch, counts its run up to the wakeup (1347 us);
+ * 200's first one counts from the wakeup on.  The wall clock beyond 100's
+ * count is 200's run, not steal time taken from 100 (and then once more
+ * by 200's count).
+ */
+static void test_skipped_clock_is_not_steal(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *a;
+	uint64_t b = 10 * MS, w = b + 1347000;
+
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
+	sw(b, 1, 300, 1, 100);
+	ev(PRISM_UTIL_EV_WAKEUP, w, 1, 100, 200, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2111000, 1, 100, 100, 1347000, 0);
+	sw(b + 2115000, 1, 100, 0, 200);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2145000, 1, 200, 200, 798000, 0);
+	sw(b + 2146000, 1, 200, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 0, 0, 0, 0);
+	r = util_report(u);
+	a = task(r, 100);
+	TEST_EQ_U64(util_run(&a->all), 1347000);
+	TEST_EQ_U64(a->all.steal, 0);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 798000);
+	TEST_EQ_U64(r->cpus[1].t.steal, 0);
+	TEST_EQ_U64(r->anomalies.steal_ns, 0);
+	TEST_EQ(r->anomalies.steal_intervals, 0);
+	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle, r->length);
+	/* with 500 us of steal time before the wakeup: that stays steal */
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
+	sw(b, 1, 300, 1, 100);
+	ev(PRISM_UTIL_EV_WAKEUP, w, 1, 100, 200, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2111000, 1, 100, 100, 847000, 0);
+	sw(b + 2115000, 1, 100, 0, 200);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2145000, 1, 200, 200, 798000, 0);
+	sw(b + 2146000, 1, 200, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 0, 0, 0, 0);
+	r = util_report(u);
+	a = task(r, 100);
+	TEST_EQ_U64(util_run(&a->all), 847000);
+	TEST_EQ_U64(a->all.steal, 500000);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 798000);
+	TEST_EQ_U64(r->cpus[1].t.steal, 500000);
+	TEST_EQ_U64(r->anomalies.steal_ns, 500000);
+	TEST_EQ(r->anomalies.steal_intervals, 1);
+	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle + r->cpus[1].t.steal, r->length);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -559,4 +615,4 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(steal_from_runtime_gap), TEST(runtime_ends_run_before_switch_to_idle),
 	  TEST(silent_task_leaves_after_its_last_event), TEST(runtime_moves_seen_switch_in),
 	  TEST(runtime_moves_switch_record), TEST(remote_runtime_places_missing_switch_in),
-	  TEST(zz_free));
+	  TEST(skipped_clock_is_not_steal), TEST(zz_free));
