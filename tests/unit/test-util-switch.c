@@ -599,6 +599,42 @@ static void test_skipped_clock_is_not_steal(void)
 	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle + r->cpus[1].t.steal, r->length);
 }
 
+/*
+ * The recording's end comes after its events were disabled (one by one,
+ * 37 ms under load): a running task shows a runtime event every tick, so
+ * one whose CPU has none for 20 ms before the end ran no further there
+ * that the trace knows of; a sleeping task sleeps up to the end.  Closer
+ * to the end, the running task runs up to it.
+ */
+static void test_end_after_events_disabled(void)
+{
+	const struct prism_util_result *r;
+
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 0, 300, 0, 0, 0);
+	sw(2 * MS, 0, 300, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 0, 100, 100, 1 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 47 * MS, 0);
+	prism_util__set_end(u, 87 * MS);
+	r = util_report(u);
+	TEST_EQ_U64(r->length, 86 * MS);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 48 * MS);
+	TEST_EQ_U64(task(r, 300)->all.sleep, 85 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 37 * MS);
+	TEST_EQ(r->anomalies.running_at_end, 0);
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 0, 300, 0, 0, 0);
+	sw(2 * MS, 0, 300, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 0, 100, 100, 1 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 47 * MS, 0);
+	prism_util__set_end(u, 54 * MS);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 52 * MS);
+	TEST_EQ(r->anomalies.running_at_end, 1);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -615,4 +651,4 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(steal_from_runtime_gap), TEST(runtime_ends_run_before_switch_to_idle),
 	  TEST(silent_task_leaves_after_its_last_event), TEST(runtime_moves_seen_switch_in),
 	  TEST(runtime_moves_switch_record), TEST(remote_runtime_places_missing_switch_in),
-	  TEST(skipped_clock_is_not_steal), TEST(zz_free));
+	  TEST(skipped_clock_is_not_steal), TEST(end_after_events_disabled), TEST(zz_free));
