@@ -497,6 +497,14 @@ static void test_runtime_ends_run_before_switch_to_idle(void)
 	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
 }
 
+/* a new analysis with runtime events; task 300 shows up on @cpu at 1 ms */
+static void start_runtime(uint32_t cpu)
+{
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, cpu, 300, 0, 0, 0);
+}
+
 /*
  * Seen in a system-wide trace under load (t0507): the sleeper's switch-in
  * from the idle task is missing; it runs from 10 ms, its first event (the
@@ -511,9 +519,7 @@ static void test_remote_runtime_places_missing_switch_in(void)
 	const struct prism_util_result *r;
 	const struct prism_util_task *t;
 
-	start();
-	prism_util__use_runtime(u);
-	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
+	start_runtime(1);
 	sw(1 * MS, 0, 100, 1, 0);
 	/* 0 -> 100 at 10 ms, unseen */
 	ev(PRISM_UTIL_EV_SYS_EXIT, 10 * MS + 50000, 0, 100, 230, 0, 0);
@@ -531,9 +537,7 @@ static void test_remote_runtime_places_missing_switch_in(void)
 	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
 	TEST_EQ_U64(r->cpus[0].t.idle, r->length - 184000);
 	/* the same count made while its own start is known moves nothing */
-	start();
-	prism_util__use_runtime(u);
-	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
+	start_runtime(1);
 	sw(1 * MS, 0, 0, 0, 100);
 	ev(PRISM_UTIL_EV_RUNTIME, 2 * MS, 0, 100, 100, 1 * MS, 0);
 	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 1, 300, 100, 1 * MS, 0);
@@ -541,6 +545,22 @@ static void test_remote_runtime_places_missing_switch_in(void)
 	ev(PRISM_UTIL_EV_OTHER, 4 * MS, 0, 0, 0, 0, 0);
 	r = util_report(u);
 	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS);
+}
+
+/* 100 runs from 10 ms, wakes 200 at +1347 us and counts @count ns up to it */
+static const struct prism_util_result *preempted_by_wakee(uint64_t count)
+{
+	uint64_t b = 10 * MS;
+
+	start_runtime(1);
+	sw(b, 1, 300, 1, 100);
+	ev(PRISM_UTIL_EV_WAKEUP, b + 1347000, 1, 100, 200, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2111000, 1, 100, 100, (int64_t)count, 0);
+	sw(b + 2115000, 1, 100, 0, 200);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2145000, 1, 200, 200, 798000, 0);
+	sw(b + 2146000, 1, 200, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 0, 0, 0, 0);
+	return util_report(u);
 }
 
 /*
@@ -556,19 +576,8 @@ static void test_skipped_clock_is_not_steal(void)
 {
 	const struct prism_util_result *r;
 	const struct prism_util_task *a;
-	uint64_t b = 10 * MS, w = b + 1347000;
 
-	start();
-	prism_util__use_runtime(u);
-	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
-	sw(b, 1, 300, 1, 100);
-	ev(PRISM_UTIL_EV_WAKEUP, w, 1, 100, 200, 0, 0);
-	ev(PRISM_UTIL_EV_RUNTIME, b + 2111000, 1, 100, 100, 1347000, 0);
-	sw(b + 2115000, 1, 100, 0, 200);
-	ev(PRISM_UTIL_EV_RUNTIME, b + 2145000, 1, 200, 200, 798000, 0);
-	sw(b + 2146000, 1, 200, 1, 0);
-	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 0, 0, 0, 0);
-	r = util_report(u);
+	r = preempted_by_wakee(1347000);
 	a = task(r, 100);
 	TEST_EQ_U64(util_run(&a->all), 1347000);
 	TEST_EQ_U64(a->all.steal, 0);
@@ -578,17 +587,7 @@ static void test_skipped_clock_is_not_steal(void)
 	TEST_EQ(r->anomalies.steal_intervals, 0);
 	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle, r->length);
 	/* with 500 us of steal time before the wakeup: that stays steal */
-	start();
-	prism_util__use_runtime(u);
-	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 1, 300, 0, 0, 0);
-	sw(b, 1, 300, 1, 100);
-	ev(PRISM_UTIL_EV_WAKEUP, w, 1, 100, 200, 0, 0);
-	ev(PRISM_UTIL_EV_RUNTIME, b + 2111000, 1, 100, 100, 847000, 0);
-	sw(b + 2115000, 1, 100, 0, 200);
-	ev(PRISM_UTIL_EV_RUNTIME, b + 2145000, 1, 200, 200, 798000, 0);
-	sw(b + 2146000, 1, 200, 1, 0);
-	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 0, 0, 0, 0);
-	r = util_report(u);
+	r = preempted_by_wakee(847000);
 	a = task(r, 100);
 	TEST_EQ_U64(util_run(&a->all), 847000);
 	TEST_EQ_U64(a->all.steal, 500000);
@@ -597,6 +596,17 @@ static void test_skipped_clock_is_not_steal(void)
 	TEST_EQ_U64(r->anomalies.steal_ns, 500000);
 	TEST_EQ(r->anomalies.steal_intervals, 1);
 	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle + r->cpus[1].t.steal, r->length);
+}
+
+/* 100 runs from 2 ms, its last runtime event at 50 ms; the recording ends at @end */
+static const struct prism_util_result *runs_until(uint64_t end)
+{
+	start_runtime(0);
+	sw(2 * MS, 0, 300, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 0, 100, 100, 1 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 47 * MS, 0);
+	prism_util__set_end(u, end);
+	return util_report(u);
 }
 
 /*
@@ -610,27 +620,13 @@ static void test_end_after_events_disabled(void)
 {
 	const struct prism_util_result *r;
 
-	start();
-	prism_util__use_runtime(u);
-	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 0, 300, 0, 0, 0);
-	sw(2 * MS, 0, 300, 1, 100);
-	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 0, 100, 100, 1 * MS, 0);
-	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 47 * MS, 0);
-	prism_util__set_end(u, 87 * MS);
-	r = util_report(u);
+	r = runs_until(87 * MS);
 	TEST_EQ_U64(r->length, 86 * MS);
 	TEST_EQ_U64(util_run(&task(r, 100)->all), 48 * MS);
 	TEST_EQ_U64(task(r, 300)->all.sleep, 85 * MS);
 	TEST_EQ_U64(r->cpus[0].t.idle, 37 * MS);
 	TEST_EQ(r->anomalies.running_at_end, 0);
-	start();
-	prism_util__use_runtime(u);
-	ev(PRISM_UTIL_EV_OTHER, 1 * MS, 0, 300, 0, 0, 0);
-	sw(2 * MS, 0, 300, 1, 100);
-	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 0, 100, 100, 1 * MS, 0);
-	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 47 * MS, 0);
-	prism_util__set_end(u, 54 * MS);
-	r = util_report(u);
+	r = runs_until(54 * MS);
 	TEST_EQ_U64(util_run(&task(r, 100)->all), 52 * MS);
 	TEST_EQ(r->anomalies.running_at_end, 1);
 }
