@@ -95,13 +95,15 @@ static __wraps void run_from(struct prism_util *u, struct cpu *c, uint32_t cpu, 
 	 * steal and by the next tasks).  That rest is this task's run.
 	 */
 	y = prow ? skipped_steal(pre, prow, t, from) : 0;
+	if (y > c->t[B_STEAL])
+		y = c->t[B_STEAL];
 	/* the previous task's row and the CPU's alike, or the CPU's idle time */
 	if (!take(prow ? prow->t : c->t, prow ? c->t : NULL, pb, x - y))
 		return;
 	if (y) {
 		prow->t[B_STEAL] -= y;
 		c->t[B_STEAL] -= y;
-		u->an.steal_ns -= y;
+		u->an.steal_ns = u->an.steal_ns > y ? u->an.steal_ns - y : 0;
 		pre->steal_last -= y;
 		if (!pre->steal_last && u->an.steal_intervals)
 			u->an.steal_intervals--;
