@@ -127,6 +127,12 @@ struct task {
 	uint64_t rt_mark;
 	uint64_t rt_irq; /* its CPU's irq + softirq time at the mark */
 	bool rt_counted; /* rt_mark is a runtime event since its switch-in */
+	/*
+	 * The steal time its last runtime event found (steal_gap()), at
+	 * steal_at: when that event was its last before a switch-out, part
+	 * of it may be the next task's (see run_from())
+	 */
+	uint64_t steal_last, steal_at;
 	uint64_t tail; /* run time after its last switch-in, when running at the end */
 	uint64_t head; /* run time on CPUs before their first sched_switch */
 	uint64_t orphan; /* run time closed by a switch sample without a tid */

@@ -70,9 +70,21 @@ for i in 1 2 3 4 5; do
 	# follows the kernel's runtime events: its clock skips after wakeup
 	# preemptions, its count ends before the switch to idle, it leaves
 	# steal time out)
-	check "system run $i: every task within schedstat + 1 ms, the total within 10%" \
-		$K system before.txt after.txt sys.csv --slack-ms 1 --total-pct 10 \
-		--only-pid "$bg1,$bg2"
+	if ! $K system before.txt after.txt sys.csv --slack-ms 1 --total-pct 10 \
+		--only-pid "$bg1,$bg2"; then
+		fail "system run $i: every task within schedstat + 1 ms, the total within 10%"
+		# the kernel's count inside the trace: near prism's rows, the
+		# missing time is not in the trace
+		$K runtime "$PRISM_BIN" sys.data "$bg1,$bg2" | sed 's/^/note: in the trace: /' >&3
+		# PRISM_TEST_KEEP=DIR keeps a failing run's files for a closer look
+		if [ -n "${PRISM_TEST_KEEP:-}" ]; then
+			keep=$PRISM_TEST_KEEP/t0507-run$i.$$
+			mkdir -p "$keep" && cp sys.data sys.csv before.txt after.txt "$keep/" &&
+				echo "$bg1 $bg2" >"$keep/pids" && echo "note: kept in $keep" >&3
+		fi
+	else
+		echo "ok: system run $i: every task within schedstat + 1 ms, the total within 10%" >&3
+	fi
 	echo "note: system run $i: $(grep -m1 '^trace,' sys.csv)" >&3
 done
 

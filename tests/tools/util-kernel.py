@@ -27,6 +27,12 @@
       print the on-CPU ms of the report's task rows (ALL, every image)
       that pass the filters; --with-steal adds their steal time (the wall
       clock's view, as perf's task-clock counts).
+  util-kernel.py runtime PRISM DATA TID[,TID...]
+      the kernel's own count of these tasks' run time inside the trace DATA:
+      the sum of their sched_stat_runtime events (read with PRISM script),
+      one "comm[tid]: N runtime events, X ms" line each; set against
+      prism util's rows it tells a deviation in the analysis from time that
+      is not in the trace (run outside it, or lost events).
   util-kernel.py rusage OUT CMD...
       run CMD, write "PID MS" to OUT: its pid and the user + sys time its
       rusage says (wait4, microseconds), then exit with CMD's status.
@@ -171,6 +177,25 @@ def rows_sum(argv):
     return 0
 
 
+def runtime(argv):
+    import re
+    import subprocess
+    tids = {int(t): [0, 0, "?"] for t in argv[2].split(",") if t}
+    pat = re.compile(r"sched:sched_stat_runtime: comm=(.*) pid=(\d+) runtime=(\d+)")
+    with subprocess.Popen([argv[0], "script", "-i", argv[1]], stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, errors="surrogateescape") as p:
+        for line in p.stdout:
+            m = pat.search(line)
+            if m and int(m.group(2)) in tids:
+                t = tids[int(m.group(2))]
+                t[0] += 1
+                t[1] += int(m.group(3))
+                t[2] = m.group(1)
+    for tid, (n, ns, comm) in sorted(tids.items()):
+        print(f"{comm}[{tid}]: {n} runtime events, {ns / 1e6:.3f} ms")
+    return 0 if p.returncode == 0 else 1
+
+
 def rusage(argv):
     pid = os.fork()
     if pid == 0:
@@ -199,6 +224,8 @@ def main():
         return system(argv)
     if cmd == "sum":
         return rows_sum(argv)
+    if cmd == "runtime":
+        return runtime(argv)
     if cmd == "rusage":
         return rusage(argv)
     print(__doc__, file=sys.stderr)

@@ -497,6 +497,140 @@ static void test_runtime_ends_run_before_switch_to_idle(void)
 	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
 }
 
+/* a new analysis with runtime events; task 300 shows up on @cpu at 1 ms */
+static void start_runtime(uint32_t cpu)
+{
+	start();
+	prism_util__use_runtime(u);
+	ev(PRISM_UTIL_EV_OTHER, 1 * MS, cpu, 300, 0, 0, 0);
+}
+
+/*
+ * Seen in a system-wide trace under load (t0507): the sleeper's switch-in
+ * from the idle task is missing; it runs from 10 ms, its first event (the
+ * sleep's exit) 50 us later.  Another CPU wakes a task onto its runqueue
+ * and so makes the kernel count its run: 114 us, a runtime event about it
+ * in that CPU's context.  Its own runtime event counts only from there
+ * (70 us).  The kernel's 184 us start at 10 ms, as the other CPU's count
+ * says, not at the first event.
+ */
+static void test_remote_runtime_places_missing_switch_in(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *t;
+
+	start_runtime(1);
+	sw(1 * MS, 0, 100, 1, 0);
+	/* 0 -> 100 at 10 ms, unseen */
+	ev(PRISM_UTIL_EV_SYS_EXIT, 10 * MS + 50000, 0, 100, 230, 0, 0);
+	ev(PRISM_UTIL_EV_WAKEUP, 10 * MS + 113000, 1, 300, 400, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 10 * MS + 114000, 1, 300, 100, 114000, 0);
+	ev(PRISM_UTIL_EV_SYS_ENTER, 10 * MS + 183000, 0, 100, 230, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 10 * MS + 184000, 0, 100, 100, 70000, 0);
+	sw(10 * MS + 185000, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 0, 0, 0, 0, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 300, 0, 0, 0);
+	r = util_report(u);
+	t = task(r, 100);
+	TEST_EQ_U64(util_run(&t->all), 184000);
+	TEST_EQ_U64(t->all.idle, r->length - 184000);
+	TEST_EQ_U64(util_run(&r->cpus[0].t) + r->cpus[0].t.idle, r->length);
+	TEST_EQ_U64(r->cpus[0].t.idle, r->length - 184000);
+	/* the same count made while its own start is known moves nothing */
+	start_runtime(1);
+	sw(1 * MS, 0, 0, 0, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 2 * MS, 0, 100, 100, 1 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 1, 300, 100, 1 * MS, 0);
+	sw(3 * MS, 0, 100, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 4 * MS, 0, 0, 0, 0, 0);
+	r = util_report(u);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 2 * MS);
+}
+
+/* 100 runs from 10 ms, wakes 200 at +1347 us and counts @count ns up to it */
+static const struct prism_util_result *preempted_by_wakee(uint64_t count)
+{
+	uint64_t b = 10 * MS;
+
+	start_runtime(1);
+	sw(b, 1, 300, 1, 100);
+	ev(PRISM_UTIL_EV_WAKEUP, b + 1347000, 1, 100, 200, 0, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2111000, 1, 100, 100, (int64_t)count, 0);
+	sw(b + 2115000, 1, 100, 0, 200);
+	ev(PRISM_UTIL_EV_RUNTIME, b + 2145000, 1, 200, 200, 798000, 0);
+	sw(b + 2146000, 1, 200, 1, 0);
+	ev(PRISM_UTIL_EV_OTHER, 20 * MS, 1, 0, 0, 0, 0);
+	return util_report(u);
+}
+
+/*
+ * Seen in a system-wide trace under load (a busy recorder, t0507): 100 runs
+ * from 10 ms, wakes 200, which preempts it.  The kernel skips the clock
+ * update of the switch: 100's last runtime event, 764 us after the wakeup
+ * and 4 us before the switch, counts its run up to the wakeup (1347 us);
+ * 200's first one counts from the wakeup on.  The wall clock beyond 100's
+ * count is 200's run, not steal time taken from 100 (and then once more
+ * by 200's count).
+ */
+static void test_skipped_clock_is_not_steal(void)
+{
+	const struct prism_util_result *r;
+	const struct prism_util_task *a;
+
+	r = preempted_by_wakee(1347000);
+	a = task(r, 100);
+	TEST_EQ_U64(util_run(&a->all), 1347000);
+	TEST_EQ_U64(a->all.steal, 0);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 798000);
+	TEST_EQ_U64(r->cpus[1].t.steal, 0);
+	TEST_EQ_U64(r->anomalies.steal_ns, 0);
+	TEST_EQ(r->anomalies.steal_intervals, 0);
+	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle, r->length);
+	/* with 500 us of steal time before the wakeup: that stays steal */
+	r = preempted_by_wakee(847000);
+	a = task(r, 100);
+	TEST_EQ_U64(util_run(&a->all), 847000);
+	TEST_EQ_U64(a->all.steal, 500000);
+	TEST_EQ_U64(util_run(&task(r, 200)->all), 798000);
+	TEST_EQ_U64(r->cpus[1].t.steal, 500000);
+	TEST_EQ_U64(r->anomalies.steal_ns, 500000);
+	TEST_EQ(r->anomalies.steal_intervals, 1);
+	TEST_EQ_U64(util_run(&r->cpus[1].t) + r->cpus[1].t.idle + r->cpus[1].t.steal, r->length);
+}
+
+/* 100 runs from 2 ms, its last runtime event at 50 ms; the recording ends at @end */
+static const struct prism_util_result *runs_until(uint64_t end)
+{
+	start_runtime(0);
+	sw(2 * MS, 0, 300, 1, 100);
+	ev(PRISM_UTIL_EV_RUNTIME, 3 * MS, 0, 100, 100, 1 * MS, 0);
+	ev(PRISM_UTIL_EV_RUNTIME, 50 * MS, 0, 100, 100, 47 * MS, 0);
+	prism_util__set_end(u, end);
+	return util_report(u);
+}
+
+/*
+ * The recording's end comes after its events were disabled (one by one,
+ * 37 ms under load): a running task shows a runtime event every tick, so
+ * one whose CPU has none for 20 ms before the end ran no further there
+ * that the trace knows of; a sleeping task sleeps up to the end.  Closer
+ * to the end, the running task runs up to it.
+ */
+static void test_end_after_events_disabled(void)
+{
+	const struct prism_util_result *r;
+
+	r = runs_until(87 * MS);
+	TEST_EQ_U64(r->length, 86 * MS);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 48 * MS);
+	TEST_EQ_U64(task(r, 300)->all.sleep, 85 * MS);
+	TEST_EQ_U64(r->cpus[0].t.idle, 37 * MS);
+	TEST_EQ(r->anomalies.running_at_end, 0);
+	r = runs_until(54 * MS);
+	TEST_EQ_U64(util_run(&task(r, 100)->all), 52 * MS);
+	TEST_EQ(r->anomalies.running_at_end, 1);
+}
+
 static void test_zz_free(void)
 {
 	prism_util__free(u);
@@ -512,4 +646,5 @@ TEST_MAIN(TEST(vm_pattern_switch_in_from_idle_missing), TEST(switch_in_not_befor
 	  TEST(runtime_not_bounded_by_later_wakeup), TEST(runtime_moves_clock_skip_across_buckets),
 	  TEST(steal_from_runtime_gap), TEST(runtime_ends_run_before_switch_to_idle),
 	  TEST(silent_task_leaves_after_its_last_event), TEST(runtime_moves_seen_switch_in),
-	  TEST(runtime_moves_switch_record), TEST(zz_free));
+	  TEST(runtime_moves_switch_record), TEST(remote_runtime_places_missing_switch_in),
+	  TEST(skipped_clock_is_not_steal), TEST(end_after_events_disabled), TEST(zz_free));
