@@ -453,6 +453,16 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 	return 0;
 }
 
+bool script_is_pt_file(struct prism_session *s)
+{
+	size_t i, n = prism_session__nr_evsels(s);
+
+	for (i = 0; i < n; i++)
+		if (!strncmp(prism_evsel__name(prism_session__evsel(s, i)), "intel_pt", 8))
+			return true;
+	return false;
+}
+
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
 				bool callret_trace, struct prism_itrace *it, struct pt_fields *f)
 {

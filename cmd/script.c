@@ -894,6 +894,15 @@ int cmd_script(int argc, const char **argv)
 		free(map_path.v);
 		return 1;
 	}
+	/* an Intel PT file without --itrace: perf's default, calls and events */
+	if (!itrace && sc.mode == MODE_TEXT && !sc.show && script_is_pt_file(sc.s)) {
+		itrace = "cepwx";
+		if ((bad = script_itrace_setup(itrace, fields, false, false, &it, &ptf))) {
+			prism_session__free(sc.s);
+			usage_error(usage, opts, "%s", bad);
+		}
+		ptf.ns = sc.ns;
+	}
 	/* pipe mode: the events arrive in the stream, after this check could run */
 	if ((sc.fields || sc.fields_add) && prism_session__nr_evsels(sc.s) &&
 	    script_check_fields(sc.s, sc.fields | sc.fields_add)) {

@@ -133,6 +133,8 @@ int script_itrace(struct prism_session *s, struct prism_symbols *sy, struct pris
  * --itrace / --call-trace / --call-ret-trace and -F into *@it and *@f.
  * Return: NULL, or why they are refused.
  */
+/* whether the file records intel_pt (an event named so): perf decodes it by default */
+bool script_is_pt_file(struct prism_session *s);
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
 				bool callret_trace, struct prism_itrace *it, struct pt_fields *f);
 /* why prism cannot do these --itrace options (in prism report), or NULL */

@@ -14,6 +14,7 @@
 # an instruction at max non-turbo / CBR) until a later time comes, the
 # iret's instruction sample too.  prism record adds perf's text_poke
 # dummy to a timed kernel trace: t1018 compares its attr with perf's.
+# Without --itrace, prism script decodes a trace as perf does (cepwx).
 . tests/e2e/lib.sh
 require_pt_files
 cd "$TMP" || exit 1
@@ -49,6 +50,12 @@ for opts in "--kernel --loops 6 --tsc-every 1" "--kernel --loops 9 --tsc-every 2
 		pt_vs_perf "$opts:" "$TMP/m$n" $it --ns
 		PRISM_PT_INSN_DECODER=1 pt_vs_perf "$opts, one instruction at a time:" "$TMP/m$n" $it --ns
 	done
+done
+# no --itrace: perf's default for a trace (calls, errors, power events, ptwrites, transactions)
+for f in "$TMP/d" "$TMP/m4" "$TMP/m3"; do
+	perf script -i "$f" >"$TMP/perf.txt" 2>/dev/null
+	prism script -i "$f" >"$TMP/prism.txt" 2>&1
+	check "$(basename "$f") without --itrace: perf's $(wc -l <"$TMP/perf.txt") lines" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 done
 prism script -i "$TMP/d" --itrace=e >"$TMP/errs" 2>&1
 check "no decoding error" test ! -s "$TMP/errs"
