@@ -301,9 +301,15 @@ static void put_chain(struct spt *p, const struct prism_pt_item *it)
 	prism_strbuf_addch(&p->line, '\n');
 	if (pt_item_frames(p->sy, it, true, &p->cc))
 		return;
-	for (i = 0; i < p->cc.nr; i++)
+	for (i = 0; i < p->cc.nr; i++) {
 		prism_frame__format_script(&p->cc.frames[i],
 					   PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, &p->line);
+		if (p->f->srcline) { /* perf: each frame's source line under it */
+			prism_strbuf_setlen(&p->line, p->line.len - 1);
+			script_pt_srcline_put(&p->si, it, p->cc.frames[i].ip, &p->line);
+			prism_strbuf_addch(&p->line, '\n');
+		}
+	}
 }
 
 static void spaces(struct prism_strbuf *sb, size_t n)
@@ -430,7 +436,9 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				prism_strbuf_addstr(sb, " =>");
 				put_addr(p, it, it->addr);
 			}
+			script_pt_srcline_put(&p->si, it, it->ip, sb);
 		}
+		script_pt_brstack_put(&p->si, it, sb);
 		script_pt_insn_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
 	}
@@ -471,7 +479,8 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 	if (script_pt_fields(fields, f, field, sizeof(field))) {
 		snprintf(why, sizeof(why),
 			 "-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
-			 "+insn, +insnlen, +disasm, -event, -period)",
+			 "+insn, +insnlen, +disasm, +brstack, +brstacksym, +srcline, -event, "
+			 "-period)",
 			 fields, field);
 		return why;
 	}

@@ -124,6 +124,8 @@ struct pt_fields {
 	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
 	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
 	bool callindent; /* +callindent: the branch's function, indented by call depth */
+	bool brstack, brstacksym; /* the sample's branch stack (--itrace=l) */
+	bool srcline; /* file:line of the sample's address (and of its call chain's) */
 	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
 	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
 	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
@@ -157,5 +159,15 @@ void script_pt_insn_release(struct script_pt_insn *si);
 /* " ilen: N", " insn: bytes", "\t\tdisassembly" as the fields ask */
 void script_pt_insn_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			struct prism_strbuf *sb);
+
+/*
+ * cmd/script-pt-fields.c: -F +brstack / +brstacksym (the branch stack of
+ * an instruction sample) and +srcline ("\n  file.c:12" of @addr, nothing
+ * where the DWARF has no line), as perf 6.1 prints them
+ */
+void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+			   struct prism_strbuf *sb);
+void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item *it, uint64_t addr,
+			   struct prism_strbuf *sb);
 
 #endif /* PRISM_CMD_SCRIPT_H */

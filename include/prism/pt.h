@@ -128,11 +128,13 @@ struct prism_itrace {
 	unsigned int callchain_sz; /* 'g': the call chains' most entries (default 16) */
 	uint64_t skip; /* 's': events skipped at the start */
 	bool thread_stack; /* keep the threads' call stacks for item depth (perf's callindent) */
+	bool last_branch; /* 'l': instruction samples carry the thread's last branches */
+	unsigned int last_branch_sz; /* 'l[N]': how many at most (default 64) */
 };
 /*
  * prism_itrace__parse - perf's --itrace letters: i[PERIOD], b, c, r, e,
- * g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns, a bare N in ns;
- * default i100us)
+ * g[N], l[N], s[N] (PERIOD: N followed by i, t, ms, us or ns, a bare N in
+ * ns; default i100us)
  *
  * Return: 0, or -EINVAL with @bad pointing at the letter not understood.
  */
@@ -151,6 +153,12 @@ PRISM_API int prism_itrace__parse(const char *s, struct prism_itrace *out, const
 #define PRISM_PT_FL_TRACE_END 0x200u
 /* perf script's text of @flags ("call", "tr strt", "tr end  return") */
 PRISM_API void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb);
+
+/* a taken branch of a sample's branch stack (--itrace=l) */
+struct prism_pt_branch {
+	uint64_t from, to; /* 0: unknown (a trace begin's from, a trace end's to) */
+	uint32_t flags; /* PRISM_PT_FL_* of the branch */
+};
 
 /* one synthesized sample, or a decoding error */
 enum prism_pt_item_kind { PRISM_PT_BRANCH, PRISM_PT_INSN, PRISM_PT_ERROR };
@@ -176,6 +184,12 @@ struct prism_pt_item {
 	uint32_t nr_callchain;
 	/* branch with itrace.callchain or thread_stack: the thread's call depth after it */
 	uint32_t depth;
+	/*
+	 * insn with itrace.last_branch: the thread's last taken branches before
+	 * it, the latest first (perf's branch stack of the sample)
+	 */
+	const struct prism_pt_branch *brstack;
+	uint32_t nr_brstack;
 };
 
 struct prism_symbols;

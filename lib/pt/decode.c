@@ -60,7 +60,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	d->blocks = pt_blocks_fit(d) && !getenv("PRISM_PT_INSN_DECODER");
+	/* the last branches see every branch */
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -79,6 +80,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
 		free(d->qs[i].chains);
+		free(d->qs[i].lbrs);
 		if (d->qs[i].map)
 			munmap(d->qs[i].map, d->qs[i].len);
 		if (d->qs[i].fd >= 0)
@@ -125,7 +127,7 @@ static struct pt_stack *stack(struct queue *q)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 
-	if (!o->callchain && !o->thread_stack)
+	if (!o->callchain && !o->thread_stack && !o->last_branch)
 		return NULL;
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
@@ -139,10 +141,14 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 
 	/* every branch moves the stack, before its sample (as perf) */
 	if (st)
+		pt_stack_trace(st, (size_t)(q - q->d->qs) + 1);
+	if (st)
 		pt_stack_event(st, flags, from, to,
 			       q->pend && from == q->pend_from ?
 				       (unsigned int)(q->pend_next - q->pend_from) :
 				       0);
+	if (st && o->last_branch)
+		pt_lbr_event(st, o->last_branch_sz, flags, from, to);
 	if (!o->branches)
 		return;
 	/* perf's branch filters: calls with async and trace ends, returns with trace begins */
@@ -272,13 +278,16 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 						stack(q), insn->ip, cc, o->callchain_sz);
 					it->callchain = cc;
 				}
+				if (o->last_branch)
+					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
+						      o->last_branch_sz, stack(q), it);
 			}
 			q->insn_count = 0;
 		}
 	}
 	q->pend_flags = class_flags(insn);
 	/* only branch samples and the call stacks use it */
-	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack)) {
+	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack || o->last_branch)) {
 		q->pend = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
@@ -607,12 +616,29 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			if (q->pid < 0)
 				q->pid = q->tid;
 		}
+		/*
+		 * in time order (the threads' stacks): each queue at its first
+		 * PSB's time before any is decoded, so that none runs ahead
+		 */
+		if (!d->blocks &&
+		    (d->o.itrace.callchain || d->o.itrace.thread_stack ||
+		     d->o.itrace.last_branch) &&
+		    d->nr_qs > 1) {
+			int st = pt_insn_sync_forward(q->dec);
+
+			if (st < 0)
+				q->done = true;
+			else
+				pt_synced(q, st);
+		}
 		pt_follow_switches(q);
 	}
 	for (;;) {
 		struct queue *best = NULL;
 		const struct prism_pt_item *it = NULL;
-		bool ordered = (d->o.itrace.callchain || d->o.itrace.thread_stack) && d->nr_qs > 1;
+		bool ordered = (d->o.itrace.callchain || d->o.itrace.thread_stack ||
+				d->o.itrace.last_branch) &&
+			       d->nr_qs > 1;
 
 		if (ordered)
 			step_in_order(d);

@@ -115,6 +115,7 @@ struct queue {
 	struct prism_pt_item fifo[FIFO];
 	size_t head, n;
 	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
+	struct prism_pt_branch *lbrs; /* the branch stacks of the fifo's items (last-branch.c) */
 	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
 };
 
