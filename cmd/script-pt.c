@@ -484,6 +484,8 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 			 fields, field);
 		return why;
 	}
+	if (f->call_trace && f->srcline) /* perf refuses it too */
+		return "-F +srcline: --call-trace and --call-ret-trace print no address to look up";
 	return NULL;
 }
 
