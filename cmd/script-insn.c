@@ -36,6 +36,7 @@ static const struct {
 	{ "brstack", '+', offsetof(struct pt_fields, brstack) },
 	{ "brstacksym", '+', offsetof(struct pt_fields, brstacksym) },
 	{ "srcline", '+', offsetof(struct pt_fields, srcline) },
+	{ "ipc", '+', offsetof(struct pt_fields, ipc) },
 	{ "event", '-', offsetof(struct pt_fields, no_event) },
 	{ "period", '-', offsetof(struct pt_fields, no_period) },
 };

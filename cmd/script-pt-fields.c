@@ -7,6 +7,7 @@
  *   " 0xFROM(dso)/0xTO(dso)/-/-/-/0/ " a branch     brstack (--itrace=l)
  *   "sym+0xoff(dso)/sym+0xoff(dso)/-/-/-/0/ "       brstacksym
  *   "\n  file.c:12"                                 srcline (where DWARF has it)
+ *   " \t IPC: 0.35 (14/40) "                         ipc (where the sample has counts)
  *
  * a branch stack the latest branch first (no prediction, transaction or
  * cycle information: perf's '-'s and 0; 'A' for an aborted transaction).
@@ -76,4 +77,16 @@ void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item
 		return;
 	slash = strrchr(file, '/');
 	prism_strbuf_addf(sb, "\n  %s:%u", slash ? slash + 1 : file, line);
+}
+
+void script_pt_ipc_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+		       struct prism_strbuf *sb)
+{
+	unsigned int ipc;
+
+	if (!si->f->ipc || !it->ipc_cycles || !it->ipc_insns)
+		return;
+	ipc = (unsigned int)(it->ipc_insns * 100 / it->ipc_cycles); /* perf's unsigned int */
+	prism_strbuf_addf(sb, " \t IPC: %u.%02u (%" PRIu64 "/%" PRIu64 ") ", ipc / 100, ipc % 100,
+			  it->ipc_insns, it->ipc_cycles);
 }

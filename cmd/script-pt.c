@@ -436,10 +436,16 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				prism_strbuf_addstr(sb, " =>");
 				put_addr(p, it, it->addr);
 			}
-			script_pt_srcline_put(&p->si, it, it->ip, sb);
 		}
+		/* perf: a branch's IPC before its source line, an instruction's last */
+		if (it->kind == PRISM_PT_BRANCH)
+			script_pt_ipc_put(&p->si, it, sb);
+		if (!it->callchain && !p->f->call_trace)
+			script_pt_srcline_put(&p->si, it, it->ip, sb);
 		script_pt_brstack_put(&p->si, it, sb);
 		script_pt_insn_put(&p->si, it, sb);
+		if (it->kind != PRISM_PT_BRANCH)
+			script_pt_ipc_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
 	}
 	if (sb->len >= 65536) {
@@ -479,7 +485,7 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 	if (script_pt_fields(fields, f, field, sizeof(field))) {
 		snprintf(why, sizeof(why),
 			 "-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
-			 "+insn, +insnlen, +disasm, +brstack, +brstacksym, +srcline, -event, "
+			 "+insn, +insnlen, +disasm, +brstack, +brstacksym, +srcline, +ipc, -event, "
 			 "-period)",
 			 fields, field);
 		return why;
@@ -528,6 +534,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.o.itrace = *itrace;
 	if (f->callindent)
 		p.o.itrace.thread_stack = true;
+	p.o.ipc = f->ipc;
 	p.o.sy = sy;
 	p.o.tasks = tasks;
 	tool.mmap = tool.comm = tool.fork = tool.exit = sb_event;

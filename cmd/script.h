@@ -126,6 +126,7 @@ struct pt_fields {
 	bool callindent; /* +callindent: the branch's function, indented by call depth */
 	bool brstack, brstacksym; /* the sample's branch stack (--itrace=l) */
 	bool srcline; /* file:line of the sample's address (and of its call chain's) */
+	bool ipc; /* instructions per cycle, where the trace has the counts */
 	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
 	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
 	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
@@ -162,12 +163,15 @@ void script_pt_insn_put(struct script_pt_insn *si, const struct prism_pt_item *i
 
 /*
  * cmd/script-pt-fields.c: -F +brstack / +brstacksym (the branch stack of
- * an instruction sample) and +srcline ("\n  file.c:12" of @addr, nothing
- * where the DWARF has no line), as perf 6.1 prints them
+ * an instruction sample), +srcline ("\n  file.c:12" of @addr, nothing
+ * where the DWARF has no line) and +ipc, as perf 6.1 prints them
  */
 void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			   struct prism_strbuf *sb);
 void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item *it, uint64_t addr,
 			   struct prism_strbuf *sb);
+/* -F +ipc: " \t IPC: 0.35 (14/40) " where the sample has counts */
+void script_pt_ipc_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+		       struct prism_strbuf *sb);
 
 #endif /* PRISM_CMD_SCRIPT_H */

@@ -190,6 +190,11 @@ struct prism_pt_item {
 	 */
 	const struct prism_pt_branch *brstack;
 	uint32_t nr_brstack;
+	/*
+	 * with opts.ipc: the instructions and cycles since the last sample of
+	 * its kind that had them (perf's IPC: insn_cnt / cyc_cnt); 0 = none
+	 */
+	uint64_t ipc_insns, ipc_cycles;
 };
 
 struct prism_symbols;
@@ -201,6 +206,7 @@ struct prism_pt_decoder_opts {
 	struct prism_itrace itrace;
 	struct prism_symbols *sy; /* code: the files the maps name (fed the side-band) */
 	struct prism_tasks *tasks; /* thread -> process */
+	bool ipc; /* count instructions and cycles for the samples' IPC */
 };
 /*
  * NULL + errno: PRISM_E_UNSUPPORTED without libipt, EINVAL for an

@@ -61,7 +61,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
 	/* the last branches see every branch */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
+		    !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -175,6 +176,14 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 			memcpy(it->insn, q->pend_raw, sizeof(it->insn));
 		}
 		it->depth = st ? (uint32_t)st->cnt : 0;
+		if (q->d->o.ipc) { /* a pending branch's state, else one now */
+			struct pt_ipc_snap now;
+
+			if (!q->ipc.from_pend)
+				pt_ipc_state(&q->ipc, true, &now);
+			pt_ipc_sample(&q->ipc, q->ipc.from_pend ? &q->ipc.br : &now, true,
+				      &it->ipc_insns, &it->ipc_cycles);
+		}
 	}
 }
 
@@ -184,7 +193,11 @@ static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
 	uint64_t now = q->time;
 
 	q->time = q->pend_time;
+	if (q->d->o.ipc)
+		pt_ipc_resolve(&q->ipc, true);
+	q->ipc.from_pend = q->d->o.ipc;
 	branch(q, q->pend_from, to, flags);
+	q->ipc.from_pend = false;
 	q->time = now;
 }
 
@@ -192,6 +205,8 @@ static void error(struct queue *q, int code, uint64_t ip)
 {
 	struct prism_pt_item *it;
 
+	if (q->d->o.ipc) /* perf: an error state has the cycles now */
+		q->ipc.sample_tot_cyc = q->ipc.tot_cyc;
 	if (!q->d->o.itrace.errors)
 		return;
 	it = push(q, PRISM_PT_ERROR);
@@ -242,6 +257,8 @@ static uint32_t class_flags(const struct pt_insn *insn)
 static void on_insn(struct queue *q, const struct pt_insn *insn)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
+	struct pt_ipc_snap snap;
+	bool sampled = false;
 
 	q->last_insn = NULL;
 	if (q->pend) {
@@ -249,8 +266,12 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 		if (taken)
 			pend_branch(q, insn->ip, q->pend_flags);
+		else if (q->d->o.ipc)
+			pt_ipc_resolve(&q->ipc, false);
 		q->pend = false;
 	}
+	if (q->d->o.ipc)
+		pt_ipc_count(&q->ipc);
 	if (o->instructions) {
 		bool due;
 
@@ -270,6 +291,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				it->insn_32bit = insn->mode != ptem_64bit;
 				memcpy(it->insn, insn->raw, sizeof(it->insn));
 				q->last_insn = it;
+				sampled = true;
 				if (o->callchain) {
 					uint64_t *cc = q->chains +
 						       (size_t)(it - q->fifo) * o->callchain_sz;
@@ -281,13 +303,19 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				if (o->last_branch)
 					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
 						      o->last_branch_sz, stack(q), it);
+				if (q->d->o.ipc) {
+					pt_ipc_state(&q->ipc, false, &snap);
+					pt_ipc_sample(&q->ipc, &snap, false, &it->ipc_insns,
+						      &it->ipc_cycles);
+				}
 			}
 			q->insn_count = 0;
 		}
 	}
 	q->pend_flags = class_flags(insn);
 	/* only branch samples and the call stacks use it */
-	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack || o->last_branch)) {
+	if (q->pend_flags &&
+	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc)) {
 		q->pend = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
@@ -295,6 +323,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend_size = insn->size;
 		q->pend_32bit = insn->mode != ptem_64bit;
 		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
+		if (q->d->o.ipc) /* sampled: that state is the branch's */
+			pt_ipc_pend(&q->ipc, sampled ? &snap : NULL);
 	}
 }
 
@@ -304,6 +334,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
+		pt_ipc_pge(&q->ipc, true, q->tm.timestamp);
 		pt_follow_switches(q);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;
@@ -317,6 +348,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			pend_branch(q, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
 				    q->pend_flags | PRISM_PT_FL_TRACE_END);
 		q->continuous = false;
+		pt_ipc_pge(&q->ipc, false, q->tm.timestamp);
 		if (q->last_insn)
 			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
 		q->last_insn = NULL;

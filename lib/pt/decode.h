@@ -16,6 +16,7 @@
 #include <prism/symbol.h>
 
 #include "thread-stack.h"
+#include "pt/ipc.h"
 #include "pt/timing.h"
 
 #define FIFO 8
@@ -117,6 +118,7 @@ struct queue {
 	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
 	struct prism_pt_branch *lbrs; /* the branch stacks of the fifo's items (last-branch.c) */
 	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
+	struct pt_ipc ipc; /* with o.ipc: perf's instruction and cycle counts (ipc.c) */
 };
 
 struct prism_pt_decoder {
