@@ -63,8 +63,8 @@ void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item
 	}
 }
 
-void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item *it,
-			   uint64_t addr, struct prism_strbuf *sb)
+void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item *it, uint64_t addr,
+			   struct prism_strbuf *sb)
 {
 	const char *file, *slash;
 	unsigned int line;

@@ -866,11 +866,11 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
 			   "decode the Intel PT trace into samples, as perf: i[PERIOD] instructions "
-			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us; i1i: each), "
-			   "b branches, c calls, r returns, e errors, g[N] call chains of N "
-			   "entries (default 16) under instruction samples, s[N] skip the first N "
-			   "samples; -F takes +flags, +callindent, +insn, +insnlen, +disasm, "
-			   "-event, -period"),
+			   "(Ni, Nt ticks, Nns/Nus/Nms; i: i100us), b branches, c calls, "
+			   "r returns, e errors, g[N] call chains (default 16) and l[N] last "
+			   "branches (64) on instruction samples, s[N] skip N samples; -F takes "
+			   "+flags, +callindent, +insn, +insnlen, +disasm, +brstack, +brstacksym, "
+			   "+srcline, +ipc, -event, -period"),
 		OPT_BOOL(0, "call-trace", &call_trace,
 			 "Intel PT calls, indented by call depth, as perf --call-trace (--itrace=ce; "
 			 "no power events)"),

@@ -60,8 +60,8 @@ size_t pt_lbr_copy(const struct pt_stack *s, struct prism_pt_branch *out, size_t
 	return n;
 }
 
-void pt_lbr_sample(struct prism_pt_branch **slots, size_t slot, size_t nr_slots,
-		   unsigned int sz, const struct pt_stack *st, struct prism_pt_item *it)
+void pt_lbr_sample(struct prism_pt_branch **slots, size_t slot, size_t nr_slots, unsigned int sz,
+		   const struct pt_stack *st, struct prism_pt_item *it)
 {
 	struct prism_pt_branch *out;
 
