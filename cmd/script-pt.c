@@ -474,8 +474,12 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		f->flags = !call_trace;
 	}
 	if (prism_itrace__parse(opts, it, &bad)) {
-		snprintf(why, sizeof(why), "--itrace %s: '%c' is not an option prism knows", opts,
-			 *bad);
+		if (*bad == 'g' || *bad == 'l') /* perf's bounds */
+			snprintf(why, sizeof(why), "--itrace %s: '%c' takes a count of 1 to 1024",
+				 opts, *bad);
+		else
+			snprintf(why, sizeof(why), "--itrace %s: '%c' is not an option prism knows",
+				 opts, *bad);
 		return why;
 	}
 	if (script_itrace_unsupported(it)) {

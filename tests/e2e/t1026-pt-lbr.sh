@@ -5,7 +5,8 @@
 # Intel PT samples against perf 6.1's perf script, line for line, on
 # synthesized traces (tests/tools/perfdata-pt.py): per thread and per CPU (a
 # thread moving between CPUs starts its branches over, as perf), recursion
-# deeper than the ring (not deeper than libipt's return stack of 64), an overflow, a truncated trace, no TSC; srcline on
+# deeper than the ring (not deeper than libipt's return stack of 64), an
+# overflow, a truncated trace, no TSC, kernel code; srcline on
 # a copy of the workload whose assembly has line information (.loc
 # directives added to the compiler's output: the same code bytes); IPC from
 # CYC packets (with MTC, TSC, CBR changes, an overflow, per CPU, call
@@ -107,6 +108,14 @@ for c in "${cases[@]}"; do
 	pt_vs_perf "$name" "$TMP/$name.data" ce -F +ipc,+callindent
 	pt_vs_perf "$name" "$TMP/$name.data" i5il3 -F +ipc,+brstack,+insn
 done
+# through kernel code (an interrupt, iret; a kcore_dir that perf reads)
+mkdir "$TMP/kern" && $GEN --kernel --loops 5 --kcore-dir "$TMP/kern/kcore_dir" \
+	"$WL" "$TMP/kern/data" || fail "kernel: the generator failed"
+pt_vs_perf kernel "$TMP/kern" i1il -F +brstack,+flags
+pt_vs_perf kernel "$TMP/kern" i3il5 -F +brstacksym
+check "kernel: the interrupt in the branch stacks" grep -q \
+	'pt_loop+0x3(.*)/prism_kentry+0x0(\[kernel.kallsyms\])/-/-/-/0/' \
+	<(prism script -i "$TMP/kern" --itrace=i3il5 -F +brstacksym)
 # call traces: perf adds its power events (psb, cbr) that prism does not make
 perf script -i "$TMP/cbr.data" --call-ret-trace -F +ipc 2>/dev/null | grep -v 'psb offs:\|cbr:' >"$TMP/perf.txt"
 prism script -i "$TMP/cbr.data" --call-ret-trace -F +ipc >"$TMP/prism.txt"
