@@ -60,7 +60,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	/* the last branches see every branch */
+	/* the last branches see every branch, IPC counts every instruction */
 	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
 		    !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
@@ -141,13 +141,13 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	uint32_t filter = 0;
 
 	/* every branch moves the stack, before its sample (as perf) */
-	if (st)
-		pt_stack_trace(st, (size_t)(q - q->d->qs) + 1);
-	if (st)
+	if (st) {
+		pt_stack_trace(st, (size_t)(q - q->d->qs) + 1); /* another CPU's: anew */
 		pt_stack_event(st, flags, from, to,
 			       q->pend && from == q->pend_from ?
 				       (unsigned int)(q->pend_next - q->pend_from) :
 				       0);
+	}
 	if (st && o->last_branch)
 		pt_lbr_event(st, o->last_branch_sz, flags, from, to);
 	if (!o->branches)

@@ -97,16 +97,14 @@ int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
 		case 'e':
 			o->errors = true;
 			break;
-		case 'g':
-			o->callchain = true;
-			q = count(p, 16, &o->callchain_sz);
-			if (!q)
-				goto err;
-			p = q;
-			break;
+		case 'g': /* g[N] call chains, l[N] last branches */
 		case 'l':
-			o->last_branch = true;
-			q = count(p, 64, &o->last_branch_sz);
+			if (p[-1] == 'g')
+				o->callchain = true;
+			else
+				o->last_branch = true;
+			q = count(p, p[-1] == 'g' ? 16 : 64,
+				  p[-1] == 'g' ? &o->callchain_sz : &o->last_branch_sz);
 			if (!q)
 				goto err;
 			p = q;

@@ -27,6 +27,7 @@ for c in "plain:--loops 30" "ovf:--loops 30 --ovf 9 --tsc-every 2" "percpu:--per
 	done
 	pt_vs_perf "$name" "$TMP/$name.data" i5il3 -F +brstacksym,+flags
 	pt_vs_perf "$name" "$TMP/$name.data" i2il4 -F +brstack,+brstacksym,+insn
+	pt_vs_perf "$name" "$TMP/$name.data" i3il2g -F +brstack
 	pt_vs_perf "$name" "$TMP/$name.data" bl -F +brstack # branch samples carry none
 done
 prism script -i "$TMP/plain.data" --itrace=i1il -F +brstack >"$TMP/out"
