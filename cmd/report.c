@@ -798,6 +798,10 @@ int cmd_report(int argc, const char **argv)
 	    (prism_itrace__parse(r.itrace, &it, &bad) || report_itrace_unsupported(&it)))
 		usage_error(usage, opts, "--itrace %s: %s", r.itrace,
 			    bad ? "a letter prism does not know" : report_itrace_unsupported(&it));
+	if (r.itrace && it.last_branch) /* perf report would sort by branches: no such mode here */
+		usage_error(usage, opts,
+			    "--itrace %s: l (branch stacks) is for prism script -F +brstack",
+			    r.itrace);
 	if (r.itrace &&
 	    (r.csv_dir || r.comm_list || r.pid_list || r.tid_list || r.event || r.time_str))
 		usage_error(usage, opts,

@@ -33,6 +33,10 @@ static const struct {
 	{ "insn", '+', offsetof(struct pt_fields, insn) },
 	{ "insnlen", '+', offsetof(struct pt_fields, insnlen) },
 	{ "disasm", '+', offsetof(struct pt_fields, disasm) },
+	{ "brstack", '+', offsetof(struct pt_fields, brstack) },
+	{ "brstacksym", '+', offsetof(struct pt_fields, brstacksym) },
+	{ "srcline", '+', offsetof(struct pt_fields, srcline) },
+	{ "ipc", '+', offsetof(struct pt_fields, ipc) },
 	{ "event", '-', offsetof(struct pt_fields, no_event) },
 	{ "period", '-', offsetof(struct pt_fields, no_period) },
 };

@@ -308,9 +308,15 @@ static void put_chain(struct spt *p, const struct prism_pt_item *it)
 	prism_strbuf_addch(&p->line, '\n');
 	if (pt_item_frames(p->sy, it, true, &p->cc))
 		return;
-	for (i = 0; i < p->cc.nr; i++)
+	for (i = 0; i < p->cc.nr; i++) {
 		prism_frame__format_script(&p->cc.frames[i],
 					   PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, &p->line);
+		if (p->f->srcline) { /* perf: each frame's source line under it */
+			prism_strbuf_setlen(&p->line, p->line.len - 1);
+			script_pt_srcline_put(&p->si, it, p->cc.frames[i].ip, &p->line);
+			prism_strbuf_addch(&p->line, '\n');
+		}
+	}
 }
 
 static void spaces(struct prism_strbuf *sb, size_t n)
@@ -443,7 +449,15 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				put_addr(p, it, it->addr);
 			}
 		}
+		/* perf: a branch's IPC before its source line, an instruction's last */
+		if (it->kind == PRISM_PT_BRANCH)
+			script_pt_ipc_put(&p->si, it, sb);
+		if (!it->callchain && !p->f->call_trace)
+			script_pt_srcline_put(&p->si, it, it->ip, sb);
+		script_pt_brstack_put(&p->si, it, sb);
 		script_pt_insn_put(&p->si, it, sb);
+		if (it->kind != PRISM_PT_BRANCH)
+			script_pt_ipc_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
 	}
 	if (sb->len >= 65536) {
@@ -481,8 +495,12 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		f->flags = !call_trace;
 	}
 	if (prism_itrace__parse(opts, it, &bad)) {
-		snprintf(why, sizeof(why), "--itrace %s: '%c' is not an option prism knows", opts,
-			 *bad);
+		if (*bad == 'g' || *bad == 'l') /* perf's bounds */
+			snprintf(why, sizeof(why), "--itrace %s: '%c' takes a count of 1 to 1024",
+				 opts, *bad);
+		else
+			snprintf(why, sizeof(why), "--itrace %s: '%c' is not an option prism knows",
+				 opts, *bad);
 		return why;
 	}
 	if (script_itrace_unsupported(it)) {
@@ -492,10 +510,13 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 	if (script_pt_fields(fields, f, field, sizeof(field))) {
 		snprintf(why, sizeof(why),
 			 "-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
-			 "+insn, +insnlen, +disasm, -event, -period)",
+			 "+insn, +insnlen, +disasm, +brstack, +brstacksym, +srcline, +ipc, -event, "
+			 "-period)",
 			 fields, field);
 		return why;
 	}
+	if (f->call_trace && f->srcline) /* perf refuses it too */
+		return "-F +srcline: --call-trace and --call-ret-trace print no address to look up";
 	return NULL;
 }
 
@@ -551,6 +572,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	p.o.itrace = *itrace;
 	if (f->callindent)
 		p.o.itrace.thread_stack = true;
+	p.o.ipc = f->ipc;
 	p.o.sy = sy;
 	p.o.tasks = tasks;
 	tool.mmap = tool.comm = tool.fork = tool.exit = sb_event;

@@ -815,12 +815,13 @@ int cmd_script(int argc, const char **argv)
 			 "show the TEXT_POKE and KSYMBOL records (kernel code changes)"),
 		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
 		OPT_STRING(0, "itrace", &itrace, "opts",
-			   "decode the Intel PT trace into samples as perf: i[PERIOD] instructions "
-			   "(PERIOD: Ni, Nt ticks, Nns/Nus/Nms; i: i100us; i1i: each), b branches, "
-			   "c calls, r returns, e errors, x transactions, p power events, "
-			   "w ptwrite, d log to ./intel_pt.log, g[N] call chains of N entries "
-			   "(default 16) in instruction samples, s[N] skip the first N; -F takes "
-			   "+flags, +callindent, +insn, +insnlen, +disasm, -event, -period"),
+			   "decode the Intel PT trace into samples as perf (default on a file of "
+			   "intel_pt: cepwx): i[PERIOD] instructions (Ni, Nt ticks, Nns/Nus/Nms; "
+			   "i: i100us), b branches, c calls, r returns, e errors, x transactions, "
+			   "p power events, w ptwrite, d log to ./intel_pt.log, g[N] call chains "
+			   "(default 16) and l[N] last branches (64) on instruction samples, s[N] "
+			   "skip N samples; -F takes +flags, +callindent, +insn, +insnlen, "
+			   "+disasm, +brstack, +brstacksym, +srcline, +ipc, -event, -period"),
 		OPT_BOOL(0, "call-trace", &call_trace,
 			 "Intel PT calls, indented by call depth, and power events and ptwrites, as "
 			 "perf --call-trace (--itrace=cewp)"),

@@ -187,6 +187,9 @@ struct pt_fields {
 	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
 	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
 	bool callindent; /* +callindent: the branch's function, indented by call depth */
+	bool brstack, brstacksym; /* the sample's branch stack (--itrace=l) */
+	bool srcline; /* file:line of the sample's address (and of its call chain's) */
+	bool ipc; /* instructions per cycle, where the trace has the counts */
 	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
 	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
 	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
@@ -220,5 +223,18 @@ void script_pt_insn_release(struct script_pt_insn *si);
 /* " ilen: N", " insn: bytes", "\t\tdisassembly" as the fields ask */
 void script_pt_insn_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			struct prism_strbuf *sb);
+
+/*
+ * cmd/script-pt-fields.c: -F +brstack / +brstacksym (the branch stack of
+ * an instruction sample), +srcline ("\n  file.c:12" of @addr, nothing
+ * where the DWARF has no line) and +ipc, as perf 6.1 prints them
+ */
+void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+			   struct prism_strbuf *sb);
+void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item *it, uint64_t addr,
+			   struct prism_strbuf *sb);
+/* -F +ipc: " \t IPC: 0.35 (14/40) " where the sample has counts */
+void script_pt_ipc_put(struct script_pt_insn *si, const struct prism_pt_item *it,
+		       struct prism_strbuf *sb);
 
 #endif /* PRISM_CMD_SCRIPT_H */

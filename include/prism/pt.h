@@ -132,11 +132,13 @@ struct prism_itrace {
 	bool pwr_events; /* 'p': PSB, CBR, MWAIT, PWRE, EXSTOP, PWRX */
 	bool ptwrites; /* 'w': PTWRITE */
 	bool log; /* 'd': the decoder's log (the command writes it) */
+	bool last_branch; /* 'l': instruction samples carry the thread's last branches */
+	unsigned int last_branch_sz; /* 'l[N]': how many at most (default 64) */
 };
 /*
  * prism_itrace__parse - perf's --itrace letters: i[PERIOD], b, c, r, e,
- * x, p, w, d, g[N], s[N] (PERIOD: N followed by i, t, ms, us or ns, a bare
- * N in ns; default i100us)
+ * x, p, w, d, g[N], l[N], s[N] (PERIOD: N followed by i, t, ms, us or ns,
+ * a bare N in ns; default i100us)
  *
  * Return: 0, or -EINVAL with @bad pointing at the letter not understood.
  */
@@ -158,6 +160,12 @@ PRISM_API int prism_itrace__parse(const char *s, struct prism_itrace *out, const
 #define PRISM_PT_CFG_PWR_EVT (1ull << 4)
 /* perf script's text of @flags ("call", "tr strt", "tr end  return") */
 PRISM_API void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb);
+
+/* a taken branch of a sample's branch stack (--itrace=l) */
+struct prism_pt_branch {
+	uint64_t from, to; /* 0: unknown (a trace begin's from, a trace end's to) */
+	uint32_t flags; /* PRISM_PT_FL_* of the branch */
+};
 
 /* one synthesized sample, or a decoding error */
 enum prism_pt_item_kind {
@@ -200,6 +208,17 @@ struct prism_pt_item {
 	uint64_t payload;
 	uint8_t cbr, hw, cstate, subcstate, last, wake;
 	bool fup_ip; /* exstop, ptwrite: the packet gave the IP (a FUP) */
+	/*
+	 * insn with itrace.last_branch: the thread's last taken branches before
+	 * it, the latest first (perf's branch stack of the sample)
+	 */
+	const struct prism_pt_branch *brstack;
+	uint32_t nr_brstack;
+	/*
+	 * with opts.ipc: the instructions and cycles since the last sample of
+	 * its kind that had them (perf's IPC: insn_cnt / cyc_cnt); 0 = none
+	 */
+	uint64_t ipc_insns, ipc_cycles;
 };
 
 /*
@@ -219,6 +238,7 @@ struct prism_pt_decoder_opts {
 	struct prism_itrace itrace;
 	struct prism_symbols *sy; /* code: the files the maps name (fed the side-band) */
 	struct prism_tasks *tasks; /* thread -> process */
+	bool ipc; /* count instructions and cycles for the samples' IPC */
 };
 /*
  * NULL + errno: PRISM_E_UNSUPPORTED without libipt, EINVAL for an

@@ -30,6 +30,7 @@ int pt_time_start(struct queue *q, const struct pt_config *cfg)
 	const struct prism_pt_info *i = &q->d->o.info;
 	struct pt_timing_cfg tc = { 0 };
 
+	pt_ipc_init(&q->ipc, (unsigned int)i->max_nonturbo_ratio);
 	if (!q->d->has_tsc && !q->d->period_ticks && !pt_events_scan(q->d))
 		return 0;
 	if (i->has_mtc) {
@@ -166,6 +167,8 @@ static void apply(struct queue *q, const struct tpend *e)
 		q->tsc = q->tm.timestamp;
 		q->tsc_insns = 0;
 	}
+	if (q->d->o.ipc)
+		pt_ipc_packet(&q->ipc, e->type, e->payload, q->tm.timestamp);
 	if (q->tm.calibrate)
 		calibrate(q, e->next_off);
 	/* perf returns a CBR change as an event: the samples after it have its time */
@@ -224,6 +227,8 @@ static void scan(struct queue *q)
 			} else if (p.type == ppt_fup) {
 				q->in_ovf = false; /* tracing resumes */
 			} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
+				pt_ipc_tnt(&q->ipc, q->units_seen,
+					   q->units_seen + p.payload.tnt.bit_size);
 				q->units_seen += p.payload.tnt.bit_size;
 			} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
 				q->units_seen++;
@@ -334,6 +339,7 @@ void pt_scan_packets(struct queue *q, const struct pt_insn *insn)
 	apply_due(q);
 	pt_time_at(q, insn->ip);
 	if (takes_packet(insn) && q->units_taken < q->units_seen) {
+		pt_ipc_took(&q->ipc, q->units_taken);
 		q->units_taken++;
 		sample_time_insn(q, true);
 	}

@@ -60,7 +60,9 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	d->blocks = pt_blocks_fit(d) && !getenv("PRISM_PT_INSN_DECODER");
+	/* the last branches see every branch, IPC counts every instruction */
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
+		    !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -79,6 +81,7 @@ void prism_pt_decoder__free(struct prism_pt_decoder *d)
 		pt_image_free(d->qs[i].img);
 		free(d->qs[i].buf);
 		free(d->qs[i].chains);
+		free(d->qs[i].lbrs);
 		if (d->qs[i].map)
 			munmap(d->qs[i].map, d->qs[i].len);
 		if (d->qs[i].fd >= 0)
@@ -126,7 +129,7 @@ static struct pt_stack *stack(struct queue *q)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 
-	if (!o->callchain && !o->thread_stack)
+	if (!o->callchain && !o->thread_stack && !o->last_branch)
 		return NULL;
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
@@ -139,11 +142,15 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	uint32_t filter = 0;
 
 	/* every branch moves the stack, before its sample (as perf) */
-	if (st)
+	if (st) {
+		pt_stack_trace(st, (size_t)(q - q->d->qs) + 1); /* another CPU's: anew */
 		pt_stack_event(st, flags, from, to,
 			       q->pend && from == q->pend_from ?
 				       (unsigned int)(q->pend_next - q->pend_from) :
 				       0);
+	}
+	if (st && o->last_branch)
+		pt_lbr_event(st, o->last_branch_sz, flags, from, to);
 	if (!o->branches)
 		return;
 	/* perf's branch filters: calls with async and trace ends, returns with trace begins */
@@ -170,6 +177,14 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 			memcpy(it->insn, q->pend_raw, sizeof(it->insn));
 		}
 		it->depth = st ? (uint32_t)st->cnt : 0;
+		if (q->d->o.ipc) { /* a pending branch's state, else one now */
+			struct pt_ipc_snap now;
+
+			if (!q->ipc.from_pend)
+				pt_ipc_state(&q->ipc, true, &now);
+			pt_ipc_sample(&q->ipc, q->ipc.from_pend ? &q->ipc.br : &now, true,
+				      &it->ipc_insns, &it->ipc_cycles);
+		}
 	}
 }
 
@@ -179,7 +194,11 @@ static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
 	uint64_t now = q->time;
 
 	q->time = q->pend_time;
+	if (q->d->o.ipc)
+		pt_ipc_resolve(&q->ipc, true);
+	q->ipc.from_pend = q->d->o.ipc;
 	branch(q, q->pend_from, to, flags);
+	q->ipc.from_pend = false;
 	q->time = now;
 }
 
@@ -187,6 +206,8 @@ static void error(struct queue *q, int code, uint64_t ip)
 {
 	struct prism_pt_item *it;
 
+	if (q->d->o.ipc) /* perf: an error state has the cycles now */
+		q->ipc.sample_tot_cyc = q->ipc.tot_cyc;
 	if (!q->d->o.itrace.errors)
 		return;
 	it = push(q, PRISM_PT_ERROR);
@@ -237,6 +258,8 @@ static uint32_t class_flags(const struct pt_insn *insn)
 static void on_insn(struct queue *q, const struct pt_insn *insn)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
+	struct pt_ipc_snap snap;
+	bool sampled = false;
 
 	q->last_insn = NULL;
 	if (!(o->instructions && q->d->period_ticks)) /* (else pt_ticks_due counts it) */
@@ -246,10 +269,14 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 		if (taken)
 			pend_branch(q, insn->ip, q->pend_flags);
+		else if (q->d->o.ipc)
+			pt_ipc_resolve(&q->ipc, false);
 		q->pend = false;
 	}
 	if (q->ev.n)
 		pt_events_flush(q, insn->ip);
+	if (q->d->o.ipc)
+		pt_ipc_count(&q->ipc);
 	if (o->instructions) {
 		bool due;
 
@@ -270,6 +297,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				it->insn_32bit = insn->mode != ptem_64bit;
 				memcpy(it->insn, insn->raw, sizeof(it->insn));
 				q->last_insn = it;
+				sampled = true;
 				/* iret, sysret: its time may be perf's estimate (pt_time_at) */
 				q->hold = q->d->has_tsc && (insn->ip >> 63) &&
 					  (insn->iclass == ptic_far_return ||
@@ -282,6 +310,14 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 						stack(q), insn->ip, cc, o->callchain_sz);
 					it->callchain = cc;
 				}
+				if (o->last_branch)
+					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
+						      o->last_branch_sz, stack(q), it);
+				if (q->d->o.ipc) {
+					pt_ipc_state(&q->ipc, false, &snap);
+					pt_ipc_sample(&q->ipc, &snap, false, &it->ipc_insns,
+						      &it->ipc_cycles);
+				}
 			}
 			q->insn_count = 0;
 		}
@@ -291,7 +327,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend_flags |= PRISM_PT_FL_IN_TX;
 	pt_events_insn(q, q->pend_flags);
 	/* only branch samples and the call stacks use it */
-	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack)) {
+	if (q->pend_flags &&
+	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc)) {
 		q->pend = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
@@ -299,6 +336,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend_size = insn->size;
 		q->pend_32bit = insn->mode != ptem_64bit;
 		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
+		if (q->d->o.ipc) /* sampled: that state is the branch's */
+			pt_ipc_pend(&q->ipc, sampled ? &snap : NULL);
 	}
 }
 
@@ -309,6 +348,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 	q->in_walk = false;
 	switch (ev->type) {
 	case ptev_enabled:
+		pt_ipc_pge(&q->ipc, true, q->tm.timestamp);
 		pt_follow_switches(q);
 		pt_events_flush(q, 0);
 		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
@@ -325,6 +365,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			pend_branch(q, ev->ip_suppressed ? 0 : ev->variant.disabled.ip,
 				    q->pend_flags | PRISM_PT_FL_TRACE_END);
 		q->continuous = false;
+		pt_ipc_pge(&q->ipc, false, q->tm.timestamp);
 		if (q->last_insn)
 			q->last_insn->flags |= PRISM_PT_FL_TRACE_END;
 		q->last_insn = NULL;
@@ -626,12 +667,29 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			if (q->pid < 0)
 				q->pid = q->tid;
 		}
+		/*
+		 * in time order (the threads' stacks): each queue at its first
+		 * PSB's time before any is decoded, so that none runs ahead
+		 */
+		if (!d->blocks &&
+		    (d->o.itrace.callchain || d->o.itrace.thread_stack ||
+		     d->o.itrace.last_branch) &&
+		    d->nr_qs > 1) {
+			int st = pt_insn_sync_forward(q->dec);
+
+			if (st < 0)
+				q->done = true;
+			else
+				pt_synced(q, st);
+		}
 		pt_follow_switches(q);
 	}
 	for (;;) {
 		struct queue *best = NULL;
 		const struct prism_pt_item *it = NULL;
-		bool ordered = (d->o.itrace.callchain || d->o.itrace.thread_stack) && d->nr_qs > 1;
+		bool ordered = (d->o.itrace.callchain || d->o.itrace.thread_stack ||
+				d->o.itrace.last_branch) &&
+			       d->nr_qs > 1;
 
 		if (ordered)
 			step_in_order(d);

@@ -16,6 +16,7 @@
 #include <prism/symbol.h>
 
 #include "thread-stack.h"
+#include "pt/ipc.h"
 #include "pt/timing.h"
 
 #define FIFO 32
@@ -149,8 +150,10 @@ struct queue {
 	struct prism_pt_item fifo[FIFO];
 	size_t head, n;
 	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
+	struct prism_pt_branch *lbrs; /* the branch stacks of the fifo's items (last-branch.c) */
 	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
 	struct pt_evstate ev;
+	struct pt_ipc ipc; /* with o.ipc: perf's instruction and cycle counts (ipc.c) */
 };
 
 struct prism_pt_decoder {

@@ -44,9 +44,28 @@ static const char *period(const char *p, struct prism_itrace *o, const char **st
 	return *p ? NULL : p;
 }
 
+/*
+ * the N of g[N] and l[N]: @def without one, else 1 to 1024 (perf's
+ * limits).  Return: past it, or NULL for 0 or more than 1024.
+ */
+static const char *count(const char *p, unsigned int def, unsigned int *out)
+{
+	unsigned long v = 0;
+
+	*out = def;
+	if (*p < '0' || *p > '9')
+		return p;
+	while (*p >= '0' && *p <= '9' && v <= 1024)
+		v = v * 10 + (unsigned long)(*p++ - '0');
+	if (!v || v > 1024)
+		return NULL;
+	*out = (unsigned int)v;
+	return p;
+}
+
 int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
 {
-	const char *p = s;
+	const char *p = s, *q;
 	char *end;
 
 	memset(o, 0, sizeof(*o));
@@ -55,8 +74,9 @@ int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
 	while (*p) {
 		switch (*p++) {
 		case 'i': {
-			const char *stop = NULL, *q = period(p, o, &stop);
+			const char *stop = NULL;
 
+			q = period(p, o, &stop);
 			o->instructions = true;
 			if (!q) {
 				p = stop + 1; /* err: the letter after the number */
@@ -89,14 +109,17 @@ int prism_itrace__parse(const char *s, struct prism_itrace *o, const char **bad)
 		case 'd':
 			o->log = true;
 			break;
-		case 'g':
-			o->callchain = true;
-			o->callchain_sz = (unsigned int)strtoul(p, &end, 10);
-			if (end == p)
-				o->callchain_sz = 16;
-			else if (!o->callchain_sz || o->callchain_sz > 1024)
+		case 'g': /* g[N] call chains, l[N] last branches */
+		case 'l':
+			if (p[-1] == 'g')
+				o->callchain = true;
+			else
+				o->last_branch = true;
+			q = count(p, p[-1] == 'g' ? 16 : 64,
+				  p[-1] == 'g' ? &o->callchain_sz : &o->last_branch_sz);
+			if (!q)
 				goto err;
-			p = end;
+			p = q;
 			break;
 		case 's':
 			o->skip = strtoull(p, &end, 10);

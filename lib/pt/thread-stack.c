@@ -123,6 +123,7 @@ void pt_stack_release(struct pt_stack *s)
 {
 	free(s->ret);
 	free(s->trace_end);
+	free(s->lbr);
 	memset(s, 0, sizeof(*s));
 }
 

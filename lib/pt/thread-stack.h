@@ -11,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <prism/pt.h>
+
 /* entries a stack holds at most: past that it is discarded (perf's answer to no memory) */
 #define PT_STACK_MAX (1u << 20)
 
@@ -18,6 +20,10 @@ struct pt_stack {
 	uint64_t *ret; /* return addresses, the outermost first */
 	bool *trace_end; /* a call made as the trace ended (not expected to return) */
 	size_t cnt, sz;
+	/* --itrace=l: a ring of the last lbr_sz branches, the latest at lbr_pos (last-branch.c) */
+	struct prism_pt_branch *lbr;
+	unsigned int lbr_sz, lbr_pos, lbr_nr;
+	size_t trace_nr; /* the trace (queue) of its last branch, 1 up; 0: none yet */
 };
 
 /*
@@ -38,6 +44,26 @@ int pt_stack_event(struct pt_stack *s, uint32_t flags, uint64_t from, uint64_t t
  */
 size_t pt_stack_chain(const struct pt_stack *s, uint64_t ip, uint64_t *out, size_t max);
 void pt_stack_release(struct pt_stack *s);
+
+/*
+ * pt_stack_trace - a branch of @s's thread in trace @trace_nr (1 up): as
+ * perf, a thread's stack and last branches start over when its branches
+ * come from another trace (another CPU's queue) than its last
+ */
+void pt_stack_trace(struct pt_stack *s, size_t trace_nr);
+/*
+ * last-branch.c (--itrace=l): pt_lbr_event - a branch into @s's ring of its
+ * last @sz branches (made at the first).  Return: 0 or -ENOMEM.
+ */
+int pt_lbr_event(struct pt_stack *s, unsigned int sz, uint32_t flags, uint64_t from, uint64_t to);
+/* pt_lbr_copy - @s's last branches, the latest first, into @out (@max at most): how many */
+size_t pt_lbr_copy(const struct pt_stack *s, struct prism_pt_branch *out, size_t max);
+/*
+ * pt_lbr_sample - @st's last branches into the sample @it, stored in slot
+ * @slot of *@slots (@nr_slots of @sz entries, allocated at the first call)
+ */
+void pt_lbr_sample(struct prism_pt_branch **slots, size_t slot, size_t nr_slots, unsigned int sz,
+		   const struct pt_stack *st, struct prism_pt_item *it);
 
 /* the stacks of the threads (the idle task: one per CPU), found by pid/tid */
 struct pt_stack_slot;

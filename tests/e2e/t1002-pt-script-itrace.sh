@@ -89,7 +89,7 @@ check "t-notsc: --itrace=i2t without timing packets: every 2 instructions" \
 	test "$(prism script -i "$TMP/t-notsc.data" --itrace=i2t | grep -c ' 2 instructions')" -gt 100
 
 # what prism does not do is refused, not approximated
-for it in i2000b il ik; do
+for it in i2000b il0 ik; do
 	expect_exit 129 prism script -i "$TMP/per.data" --itrace=$it
 done
 

@@ -100,10 +100,14 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 		if (a->type == info->pmu_type)
 			o.config = a->config;
 	}
-	/* with call chains (the stacks), transactions, power events, ptwrites */
-	prism_itrace__parse("i1ibexpwg4s3", &o.itrace, NULL);
+	/*
+	 * with call chains and last branches (the stacks), transactions, power
+	 * events, ptwrites; IPC: the cycle counts
+	 */
+	prism_itrace__parse("i1ibexpwg4l5s3", &o.itrace, NULL);
 	o.itrace.thread_stack = true;
 	o.config |= PRISM_PT_CFG_PWR_EVT;
+	o.ipc = true;
 	prism_pt_decoder__free(c->d);
 	c->d = prism_pt_decoder__new(&o);
 }
@@ -156,6 +160,10 @@ static int item(void *arg, const struct prism_pt_item *it)
 	prism_pt_flags__str(it->flags, &c->sb);
 	for (i = 0; i < it->nr_callchain; i++)
 		prism_strbuf_addf(&c->sb, " %" PRIx64, it->callchain[i]);
+	for (i = 0; i < it->nr_brstack; i++)
+		prism_strbuf_addf(&c->sb, " %" PRIx64 "/%" PRIx64, it->brstack[i].from,
+				  it->brstack[i].to);
+	prism_strbuf_addf(&c->sb, " %" PRIu64 "/%" PRIu64, it->ipc_insns, it->ipc_cycles);
 	prism_strbuf_reset(&c->sb);
 	return ++c->items >= 100000;
 }

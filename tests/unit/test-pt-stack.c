@@ -163,4 +163,42 @@ static void test_threads(void)
 	pt_stacks_free(&m);
 }
 
-TEST_MAIN(TEST(calls), TEST(trace_ends), TEST(chain), TEST(deep), TEST(threads));
+/* --itrace=l: the ring of the last branches, the latest first; a new trace starts it over */
+static void test_last_branch(void)
+{
+	struct pt_stack s = { 0 };
+	struct prism_pt_branch out[4];
+	uint64_t i;
+
+	TEST_EQ(pt_lbr_copy(&s, out, 4), 0);
+	TEST_EQ(pt_lbr_event(&s, 3, PRISM_PT_FL_TRACE_BEGIN, 0, 0x100), 0);
+	TEST_EQ(pt_lbr_event(&s, 3, CALL, 0x105, 0x200), 0);
+	TEST_EQ(pt_lbr_copy(&s, out, 4), 2);
+	TEST_EQ_U64(out[0].from, 0x105);
+	TEST_EQ_U64(out[0].to, 0x200);
+	TEST_EQ_U64(out[1].from, 0);
+	TEST_EQ(out[1].flags, PRISM_PT_FL_TRACE_BEGIN);
+	/* it wraps: the 3 latest of 7, then at most what was asked for */
+	for (i = 0; i < 5; i++)
+		pt_lbr_event(&s, 3, RET, 0x300 + i, 0x400 + i);
+	TEST_EQ(pt_lbr_copy(&s, out, 4), 3);
+	TEST_EQ_U64(out[0].from, 0x304);
+	TEST_EQ_U64(out[1].from, 0x303);
+	TEST_EQ_U64(out[2].from, 0x302);
+	TEST_EQ(pt_lbr_copy(&s, out, 2), 2);
+	TEST_EQ_U64(out[1].to, 0x403);
+	/* the thread's branches in another trace (CPU): stack and ring start over */
+	pt_stack_event(&s, CALL, 0x100, 0x200, 5);
+	pt_stack_trace(&s, 1);
+	TEST_EQ(s.cnt, 1);
+	TEST_EQ(pt_lbr_copy(&s, out, 4), 3);
+	pt_stack_trace(&s, 2);
+	TEST_EQ(s.cnt, 0);
+	TEST_EQ(pt_lbr_copy(&s, out, 4), 0);
+	pt_lbr_event(&s, 3, CALL, 0x500, 0x600);
+	TEST_EQ(pt_lbr_copy(&s, out, 4), 1);
+	TEST_EQ_U64(out[0].to, 0x600);
+	pt_stack_release(&s);
+}
+
+TEST_MAIN(TEST(calls), TEST(trace_ends), TEST(chain), TEST(deep), TEST(threads), TEST(last_branch));

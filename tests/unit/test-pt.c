@@ -289,6 +289,18 @@ static void test_itrace(void)
 	TEST_EQ(*bad, 'q');
 	TEST_EQ(prism_itrace__parse("i0i", &o, &bad), -EINVAL);
 	TEST_EQ(prism_itrace__parse("g0", &o, &bad), -EINVAL);
+	/* l[N]: perf's 64 by default, 1 to 1024 */
+	TEST_EQ(prism_itrace__parse("i1il", &o, NULL), 0);
+	TEST_TRUE(o.last_branch && o.last_branch_sz == 64 && o.instructions);
+	TEST_EQ(prism_itrace__parse("l8i3i", &o, NULL), 0);
+	TEST_TRUE(o.last_branch && o.last_branch_sz == 8 && o.period == 3);
+	TEST_EQ(prism_itrace__parse("il1024", &o, NULL), 0);
+	TEST_EQ(o.last_branch_sz, 1024);
+	TEST_EQ(prism_itrace__parse("il1025", &o, &bad), -EINVAL);
+	TEST_EQ(*bad, 'l');
+	TEST_EQ(prism_itrace__parse("il0", &o, &bad), -EINVAL);
+	TEST_EQ(prism_itrace__parse("ig99999999999999999999", &o, &bad), -EINVAL);
+	TEST_EQ(*bad, 'g');
 	/* as perf: a unit after spaces or commas; a bare number ends the options */
 	TEST_EQ(prism_itrace__parse("i2, us", &o, NULL), 0);
 	TEST_TRUE(o.period == 2000 && o.period_type == PRISM_ITRACE_NS);
