@@ -148,6 +148,8 @@ void pt_image_follow_pid(struct queue *q);
 /* decode.c: what a decoded instruction or event makes of the queue (samples, state) */
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
+/* an instruction sample's call chain, where call chains are asked for */
+void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 /* the pending branch to @to, with the time of its instruction */
 void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags);
@@ -163,7 +165,7 @@ uint32_t pt_class_flags(const struct pt_insn *insn);
  */
 bool pt_blocks_fit(const struct prism_pt_decoder *d);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
-void pt_block_step(struct queue *q);
+void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
 /* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);
