@@ -284,7 +284,7 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
  * a sample of it, or the timing where its class does not tell whether it
  * takes a packet.
  */
-static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_insn *insn)
+static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, struct pt_insn *insn)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	const struct br_insn *b = NULL;
@@ -295,8 +295,8 @@ static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_ins
 	insn->size = 0;
 	insn->raw[0] = 0;
 	if ((!q->pkt || !reads_packet_class(blk->iclass)) &&
-	    (plain_insn(q, blk) || (!o->branches && !blk->truncated && q->d->period_ticks &&
-				    !ticks_may_be_due(q) && !stack_insn(q, blk))))
+	    (plain || (!o->branches && !blk->truncated && q->d->period_ticks &&
+		       !ticks_may_be_due(q) && !stack_insn(q, blk))))
 		return;
 	b = br_insn(q, blk->end_ip, blk->mode);
 	if (blk->truncated) {
@@ -377,10 +377,14 @@ void pt_block_step(struct queue *q, uint64_t limit)
 			if (blk.ninsn && complete) {
 				uint64_t off = 0;
 
-				last_insn(q, &blk, &insn);
+				/* the packets taken below leave what it depends on */
+				bool plain = plain_insn(q, &blk);
+
+				last_insn(q, &blk, plain, &insn);
 				/* the packets read for the block; the unit it takes gives the time */
-				pt_scan_packets(q, &insn);
-				if (plain_insn(q, &blk)) { /* what on_insn does with it */
+				pt_blk_get_offset(q->blk, &off);
+				pt_scan_packets_at(q, &insn, off);
+				if (plain) { /* what on_insn does with it */
 					q->last_insn = NULL;
 					if (q->d->o.itrace.instructions)
 						q->insn_count++;
@@ -388,7 +392,6 @@ void pt_block_step(struct queue *q, uint64_t limit)
 					pt_on_insn(q, &insn);
 				}
 				pt_take_packet(q);
-				pt_blk_get_offset(q->blk, &off);
 				if (!pt_stepped(q, off, insn.ip))
 					continue;
 			}

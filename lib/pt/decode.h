@@ -181,6 +181,8 @@ void pt_time_sync(struct queue *q);
 void pt_time_event(struct queue *q, const struct pt_event *ev);
 void pt_time_overflow(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
+/* the same where the decoder stands at @off in the trace */
+void pt_scan_packets_at(struct queue *q, const struct pt_insn *insn, uint64_t off);
 void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);
 bool pt_ticks_skip(struct queue *q, uint64_t n);
