@@ -279,6 +279,16 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
 }
 
 /*
+ * a block's last instruction counted in ticks that cannot be sampled, no
+ * branch sampled nor seen by the call stacks: counted, as on_insn does
+ */
+static bool plain_tick(const struct queue *q, const struct pt_block *blk)
+{
+	return q->d->period_ticks && !q->d->o.itrace.branches && !q->pend && !blk->truncated &&
+	       !stack_insn(q, blk) && !ticks_may_be_due(q);
+}
+
+/*
  * The last instruction of @blk, as the instruction decoder gives it; its
  * bytes, size and class only where something uses them: branches, ticks,
  * a sample of it, or the timing where its class does not tell whether it
@@ -377,8 +387,9 @@ void pt_block_step(struct queue *q, uint64_t limit)
 			if (blk.ninsn && complete) {
 				uint64_t off = 0;
 
-				/* the packets taken below leave what it depends on */
-				bool plain = plain_insn(q, &blk);
+				/* the packets taken below leave what they depend on */
+				bool plain = plain_insn(q, &blk),
+				     tick = !plain && plain_tick(q, &blk);
 
 				last_insn(q, &blk, plain, &insn);
 				/* the packets read for the block; the unit it takes gives the time */
@@ -388,6 +399,11 @@ void pt_block_step(struct queue *q, uint64_t limit)
 					q->last_insn = NULL;
 					if (q->d->o.itrace.instructions)
 						q->insn_count++;
+				} else if (tick) {
+					q->last_insn = NULL;
+					q->pend_flags = 0;
+					q->insn_count++;
+					pt_ticks_due(q, insn.iclass != ptic_other);
 				} else {
 					pt_on_insn(q, &insn);
 				}
