@@ -12,10 +12,15 @@
 #                             samples, prism walks blocks; PRISM_PT_INSN_DECODER=1
 #                             gives the figures of one instruction at a time)
 #   prism script --call-ret-trace vs perf's (calls and returns, the thread stack)
+#   prism report --itrace=i100usg vs perf report --itrace=i100usg (the same
+#                             report: instruction samples every 100 us with
+#                             their call chains, pt_loop calling pt_leaf) and
+#                             vs perf report's default (those and its power
+#                             events), --stdio, on the $PT_PERIOD_MB MB trace
 #
 # Each command runs $REPS times, interleaved; the table shows the median
 # wall and CPU time, the largest peak RSS, and packets (trace bytes) per
-# second; the --itrace=b outputs are compared line for line.  The issue's
+# second; the --itrace outputs and the reports are compared line for line.  The issue's
 # 100 MB make --itrace=b print 350 M lines (an hour here): the default is
 # smaller, PT_MB=100 runs it.
 #
@@ -56,7 +61,7 @@ loops=$((PT_MB * 2000000))
 bytes=$(stat -c %s "$F")
 pbytes=$(stat -c %s "$FP")
 
-keys=(pb fb pc fc pd fd pu fu pn fn)
+keys=(pb fb pc fc pd fd pu fu pn fn pr fr fR)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
@@ -66,6 +71,9 @@ label[pu]="prism script --itrace=i100us"
 label[fu]="perf script --itrace=i100us"
 label[pn]="prism script --itrace=i1000i"
 label[fn]="perf script --itrace=i1000i"
+label[pr]="prism report --itrace=i100usg"
+label[fr]="perf report --itrace=i100usg"
+label[fR]="perf report (default itrace)"
 cat "$F" "$FP" >/dev/null
 label[pc]="prism --call-ret-trace"
 label[fc]="perf --call-ret-trace"
@@ -80,6 +88,9 @@ for ((r = 0; r < REPS; r++)); do
 	rss_run fu "$tmp/perf.u" "$PERF" script -i "$FP" --itrace=i100us || exit 1
 	rss_run pn "$tmp/prism.n" "$PRISM" script -i "$FP" --itrace=i1000i || exit 1
 	rss_run fn "$tmp/perf.n" "$PERF" script -i "$FP" --itrace=i1000i || exit 1
+	rss_run pr "$tmp/prism.r" "$PRISM" report -i "$FP" --stdio --itrace=i100usg || exit 1
+	rss_run fr "$tmp/perf.r" "$PERF" report -i "$FP" --stdio --itrace=i100usg || exit 1
+	rss_run fR /dev/null "$PERF" report -i "$FP" --stdio || exit 1
 done
 
 bench_summary "${keys[@]}"
@@ -94,7 +105,7 @@ echo
 printf '%-30s %8s %8s %9s %14s\n' command 'wall(s)' 'cpu(s)' 'RSS(MB)' 'packets/s'
 for k in "${keys[@]}"; do
 	b=$bytes
-	case $k in pu | fu | pn | fn) b=$pbytes ;; esac
+	case $k in pu | fu | pn | fn | pr | fr | fR) b=$pbytes ;; esac
 	printf '%-30s %8.2f %8.2f %9.1f %14.0f\n' "${label[$k]}" "${wall[$k]}" "${cpu[$k]}" \
 		"$(awk -v r="${rss[$k]}" 'BEGIN { print r / 1024 }')" \
 		"$(awk -v b="$b" -v w="${wall[$k]}" 'BEGIN { print (w > 0 ? b / w : 0) }')"
@@ -110,6 +121,16 @@ echo "i100us:      prism $(ratio "${wall[fu]}" "${wall[pu]}")x faster than perf 
 	"$(ratio "${cpu[fu]}" "${cpu[pu]}")x (cpu), RSS $(ratio "${rss[pu]}" "${rss[fu]}")x perf's"
 echo "i1000i:      prism $(ratio "${wall[fn]}" "${wall[pn]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fn]}" "${cpu[pn]}")x (cpu), RSS $(ratio "${rss[pn]}" "${rss[fn]}")x perf's"
+echo "report:      prism $(ratio "${wall[fr]}" "${wall[pr]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fr]}" "${cpu[pr]}")x (cpu), RSS $(ratio "${rss[pr]}" "${rss[fr]}")x perf's;" \
+	"$(ratio "${wall[fR]}" "${wall[pr]}")x faster than perf report's default (wall)"
+# perf's tip at the end of its report ('#', '# (Tip: ...)', '#') is not prism's
+if cmp -s "$tmp/prism.r" <(awk '{ l[NR] = $0 } END { n = NR; if (l[n - 1] ~ /^# \(Tip: /) n -= 3
+	for (i = 1; i <= n; i++) print l[i] }' "$tmp/perf.r"); then
+	echo "report output: identical but perf's tip ($(wc -l <"$tmp/prism.r") lines)"
+else
+	echo "report output: DIFFERS (prism $(wc -l <"$tmp/prism.r"), perf $(wc -l <"$tmp/perf.r") lines)"
+fi
 for o in b u n; do
 	if cmp -s "$tmp/prism.$o" "$tmp/perf.$o"; then
 		echo "--itrace output ($o): identical ($(wc -l <"$tmp/perf.$o") lines)"

@@ -14,7 +14,8 @@
  * (periods in instructions and ticks, the loop guard), the instructions
  * before a block's last see the time and trace position from before the
  * block's query, the last one those after it; so the samples are the same.
- * Used where samples are sparse: branches only, or periods of 64 or more.
+ * Used where samples are sparse: branches only, or periods of 64 or more;
+ * with the call stacks (call chains, call traces) the blocks end at calls.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -38,8 +39,6 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d)
 {
 	const struct prism_itrace *o = &d->o.itrace;
 
-	if (o->callchain || o->thread_stack) /* the call stacks see every branch */
-		return false;
 	if (pt_events_scan(d)) /* events at single instructions (decode-events.c) */
 		return false;
 	if (!o->instructions)
@@ -63,8 +62,11 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 
 	/*
 	 * a block to each branch where branches are sampled or walks in ticks
-	 * end at them; else on through direct calls and jumps
+	 * end at them, to each call where the call stacks see them; else on
+	 * through direct calls and jumps
 	 */
+	if (q->d->o.itrace.callchain || q->d->o.itrace.thread_stack)
+		c.flags.variant.block.end_on_call = 1;
 	if (q->d->o.itrace.branches || q->d->period_ticks) {
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
@@ -234,6 +236,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 				it->insn_32bit = insn.mode != ptem_64bit;
 				memcpy(it->insn, insn.raw, sizeof(it->insn));
 				q->last_insn = it;
+				pt_insn_chain(q, it);
 			}
 			q->insn_count = 0;
 		}
@@ -263,13 +266,35 @@ static bool reads_packet_class(enum pt_insn_class c)
 	return c == ptic_call || c == ptic_jump || c == ptic_error;
 }
 
+/*
+ * a block's last instruction that the call stacks see (a call, a return, a
+ * far branch: the stack takes a call's size), where they are kept
+ */
+static bool stack_insn(const struct queue *q, const struct pt_block *blk)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+
+	return (o->callchain || o->thread_stack) && blk->iclass != ptic_cond_jump &&
+	       blk->iclass != ptic_other;
+}
+
 /* a block's last instruction that makes no sample and no tick: only counted */
 static bool plain_insn(const struct queue *q, const struct pt_block *blk)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 
 	return !o->branches && !q->d->period_ticks && !q->pend && !blk->truncated &&
-	       (!o->instructions || q->insn_count + 1 < o->period);
+	       !stack_insn(q, blk) && (!o->instructions || q->insn_count + 1 < o->period);
+}
+
+/*
+ * a block's last instruction counted in ticks that cannot be sampled, no
+ * branch sampled nor seen by the call stacks: counted, as on_insn does
+ */
+static bool plain_tick(const struct queue *q, const struct pt_block *blk)
+{
+	return q->d->period_ticks && !q->d->o.itrace.branches && !q->pend && !blk->truncated &&
+	       !stack_insn(q, blk) && !ticks_may_be_due(q);
 }
 
 /*
@@ -278,7 +303,7 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
  * a sample of it, or the timing where its class does not tell whether it
  * takes a packet.
  */
-static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_insn *insn)
+static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, struct pt_insn *insn)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	const struct br_insn *b = NULL;
@@ -290,8 +315,8 @@ static void last_insn(struct queue *q, const struct pt_block *blk, struct pt_ins
 	insn->size = 0;
 	insn->raw[0] = 0;
 	if ((!q->pkt || !reads_packet_class(blk->iclass)) &&
-	    (plain_insn(q, blk) ||
-	     (!o->branches && !blk->truncated && q->d->period_ticks && !ticks_may_be_due(q))))
+	    (plain || (!o->branches && !blk->truncated && q->d->period_ticks &&
+		       !ticks_may_be_due(q) && !stack_insn(q, blk))))
 		return;
 	b = br_insn(q, blk->end_ip, blk->mode);
 	if (blk->truncated) {
@@ -318,8 +343,8 @@ static bool sync(struct queue *q)
 	return true;
 }
 
-/* decode until the queue has an item or is done */
-void pt_block_step(struct queue *q)
+/* decode until the queue has an item or is done, or has no item and is past @limit */
+void pt_block_step(struct queue *q, uint64_t limit)
 {
 	struct pt_block blk;
 	struct pt_insn insn;
@@ -330,6 +355,8 @@ void pt_block_step(struct queue *q)
 	memset(&insn, 0, sizeof(insn));
 	while (!q->done && (!q->n || q->hold ||
 			    (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
+		if (!q->n && q->synced && q->time > limit)
+			break;
 		if (!q->synced && !sync(q))
 			break;
 		st = q->status;
@@ -372,19 +399,28 @@ void pt_block_step(struct queue *q)
 			if (blk.ninsn && complete) {
 				uint64_t off = 0;
 
-				last_insn(q, &blk, &insn);
+				/* the packets taken below leave what they depend on */
+				bool plain = plain_insn(q, &blk),
+				     tick = !plain && plain_tick(q, &blk);
+
+				last_insn(q, &blk, plain, &insn);
 				/* the packets read for the block; the unit it takes gives the time */
-				pt_scan_packets(q, &insn);
-				if (plain_insn(q, &blk)) { /* what on_insn does with it */
+				pt_blk_get_offset(q->blk, &off);
+				pt_scan_packets_at(q, &insn, off);
+				if (plain) { /* what on_insn does with it */
 					q->last_insn = NULL;
 					q->tsc_insns++;
 					if (q->d->o.itrace.instructions)
 						q->insn_count++;
+				} else if (tick) {
+					q->last_insn = NULL;
+					q->pend_flags = 0;
+					q->insn_count++;
+					pt_ticks_due(q, insn.iclass != ptic_other);
 				} else {
 					pt_on_insn(q, &insn);
 				}
 				pt_take_packet(q);
-				pt_blk_get_offset(q->blk, &off);
 				if (!pt_stepped(q, off, insn.ip))
 					continue;
 			}

@@ -198,19 +198,118 @@ static void apply_due(struct queue *q)
 	}
 }
 
-/* read the packets libipt has read, up to @off */
-static void scan(struct queue *q)
+/* a packet read ahead, taken once the units before it are */
+static void tq_add(struct queue *q, const struct tpend *e)
+{
+	if (q->tq_n == TQ) { /* never with packets as hardware makes them */
+		apply(q, &q->tq[q->tq_head]);
+		q->tq_head = (q->tq_head + 1) % TQ;
+		q->tq_n--;
+	}
+	q->tq[(q->tq_head + q->tq_n++) % TQ] = *e;
+}
+
+/*
+ * a packet that is no timing packet (TNT, TIP, ...): it only ends a run of
+ * timing packets (pt_timing_packet's last), so one where the packet before
+ * it was one already stands for both
+ */
+static void tq_add_other(struct queue *q, uint64_t at)
+{
+	const struct tpend *t = q->tq_n ? &q->tq[(q->tq_head + q->tq_n - 1) % TQ] : NULL;
+	struct tpend e = { .type = PT_T_OTHER, .at = at, .after_ovf = q->in_ovf };
+
+	if (t ? t->type == PT_T_OTHER && !t->ovf && t->after_ovf == q->in_ovf :
+		q->tm.last == PT_T_OTHER && !q->in_ovf)
+		return;
+	tq_add(q, &e);
+}
+
+/*
+ * read the packets libipt has read, up to @off: short TNTs and PADs (most of
+ * a trace) from the bytes, the others with the packet decoder
+ */
+static void scan_to(struct queue *q, uint64_t off)
+{
+	const uint8_t *t = q->map ? q->map : q->buf;
+	struct pt_packet p;
+	uint64_t pos = q->pkt_off, at;
+	bool placed = false; /* the packet decoder is at pos */
+
+	if (!q->pkt || off == q->pkt_off)
+		return;
+	if (off > q->len)
+		off = q->len;
+	while (pos < off) {
+		struct tpend e = { .after_ovf = q->in_ovf };
+		uint8_t b = t[pos];
+
+		if (!b) { /* PAD */
+			pos++;
+			placed = false;
+			continue;
+		}
+		if (!(b & 1) && b != 0x02) { /* a short TNT: its bits below the stop bit */
+			unsigned int n = (unsigned int)(30 - __builtin_clz(b));
+
+			tq_add_other(q, q->units_seen);
+			if (q->d->o.ipc)
+				pt_ipc_tnt(&q->ipc, q->units_seen, q->units_seen + n);
+			q->units_seen += n;
+			pos++;
+			placed = false;
+			continue;
+		}
+		if (!placed && pt_pkt_sync_set(q->pkt, pos) < 0)
+			break;
+		if (pt_pkt_next(q->pkt, &p, sizeof(p)) < 0)
+			break;
+		placed = pt_pkt_get_offset(q->pkt, &pos) >= 0;
+		if (!placed)
+			pos = off;
+		if (p.type == ppt_pad)
+			continue;
+		at = q->units_seen;
+		e.type = tpkt(&p, &e.payload, &e.fc);
+		if (p.type == ppt_ovf) { /* the units before it are dropped */
+			q->wait_ovf = q->in_ovf = e.ovf = true;
+			q->ovf_units = q->units_seen;
+		} else if (p.type == ppt_fup) {
+			q->in_ovf = false; /* tracing resumes */
+		} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
+			if (q->d->o.ipc)
+				pt_ipc_tnt(&q->ipc, q->units_seen,
+					   q->units_seen + p.payload.tnt.bit_size);
+			q->units_seen += p.payload.tnt.bit_size;
+		} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
+			q->units_seen++;
+		}
+		if (e.type == PT_T_OTHER && !e.ovf) {
+			tq_add_other(q, at);
+			continue;
+		}
+		e.at = at;
+		e.next_off = pos;
+		tq_add(q, &e);
+	}
+	q->pkt_off = off;
+}
+
+/*
+ * with events (decode-events.c): every packet up to @off through the packet
+ * decoder, and on past libipt to the next packet perf walks code for
+ */
+static void scan_events(struct queue *q, uint64_t off)
 {
 	struct pt_packet p;
-	uint64_t off, pos;
+	uint64_t pos;
 
-	if (!q->pkt || pt_dec_offset(q, &off) < 0 || off <= q->pkt_off)
+	if (off <= q->pkt_off)
 		return;
 	pos = off;
 	/* with events, on past libipt to the next packet perf walks code for */
 	if (pt_pkt_sync_set(q->pkt, q->pkt_off) >= 0)
 		while (pt_pkt_get_offset(q->pkt, &pos) >= 0 &&
-		       (pos < off || pt_events_scan(q->d)) &&
 		       pt_pkt_next(q->pkt, &p, sizeof(p)) >= 0) {
 			struct tpend e = { .at = q->units_seen, .after_ovf = q->in_ovf };
 
@@ -219,8 +318,7 @@ static void scan(struct queue *q)
 			if (p.type == ppt_pad)
 				continue;
 			e.type = tpkt(&p, &e.payload, &e.fc);
-			if (pt_events_scan(q->d))
-				pt_events_read(q, &p, pos, &e);
+			pt_events_read(q, &p, pos, &e);
 			if (p.type == ppt_ovf) { /* the units before it are dropped */
 				q->wait_ovf = q->in_ovf = e.ovf = true;
 				q->ovf_units = q->units_seen;
@@ -235,14 +333,26 @@ static void scan(struct queue *q)
 			}
 			if (pt_pkt_get_offset(q->pkt, &e.next_off) < 0)
 				e.next_off = off;
-			if (q->tq_n == TQ) { /* never with packets as hardware makes them */
-				apply(q, &q->tq[q->tq_head]);
-				q->tq_head = (q->tq_head + 1) % TQ;
-				q->tq_n--;
-			}
-			q->tq[(q->tq_head + q->tq_n++) % TQ] = e;
+			tq_add(q, &e);
 		}
 	q->pkt_off = pos > off ? pos : off;
+}
+
+/* the packets libipt has read, up to @off */
+static void scan_at(struct queue *q, uint64_t off)
+{
+	if (pt_events_scan(q->d))
+		scan_events(q, off);
+	else
+		scan_to(q, off);
+}
+
+static void scan(struct queue *q)
+{
+	uint64_t off;
+
+	if (q->pkt && pt_dec_offset(q, &off) >= 0)
+		scan_at(q, off);
 }
 
 /* synchronized at a PSB: its packets and those after it are read from there */
@@ -325,6 +435,17 @@ static bool takes_packet(const struct pt_insn *insn)
 	}
 }
 
+static void due_packets(struct queue *q, const struct pt_insn *insn)
+{
+	apply_due(q);
+	pt_time_at(q, insn->ip);
+	if (takes_packet(insn) && q->units_taken < q->units_seen) {
+		pt_ipc_took(&q->ipc, q->units_taken);
+		q->units_taken++;
+		sample_time_insn(q, true);
+	}
+}
+
 /*
  * Before an instruction is counted: the packets libipt read for it, those
  * before the units not yet taken are taken now (perf reads them before it
@@ -336,13 +457,16 @@ void pt_scan_packets(struct queue *q, const struct pt_insn *insn)
 	if (!q->pkt)
 		return;
 	scan(q);
-	apply_due(q);
-	pt_time_at(q, insn->ip);
-	if (takes_packet(insn) && q->units_taken < q->units_seen) {
-		pt_ipc_took(&q->ipc, q->units_taken);
-		q->units_taken++;
-		sample_time_insn(q, true);
-	}
+	due_packets(q, insn);
+}
+
+/* the same with the decoder at @off in the trace */
+void pt_scan_packets_at(struct queue *q, const struct pt_insn *insn, uint64_t off)
+{
+	if (!q->pkt)
+		return;
+	scan_at(q, off);
+	due_packets(q, insn);
 }
 
 /* after an instruction: the packets after the units it took count from here */

@@ -134,6 +134,19 @@ static struct pt_stack *stack(struct queue *q)
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
 
+/* an instruction sample's call chain (itrace.callchain), from its thread's stack */
+void pt_insn_chain(struct queue *q, struct prism_pt_item *it)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+	uint64_t *cc;
+
+	if (!o->callchain)
+		return;
+	cc = q->chains + (size_t)(it - q->fifo) * o->callchain_sz;
+	it->nr_callchain = (uint32_t)pt_stack_chain(stack(q), it->ip, cc, o->callchain_sz);
+	it->callchain = cc;
+}
+
 static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 {
 	struct prism_pt_item *it;
@@ -302,14 +315,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				q->hold = q->d->has_tsc && (insn->ip >> 63) &&
 					  (insn->iclass == ptic_far_return ||
 					   insn->iclass == ptic_far_jump);
-				if (o->callchain) {
-					uint64_t *cc = q->chains +
-						       (size_t)(it - q->fifo) * o->callchain_sz;
-
-					it->nr_callchain = (uint32_t)pt_stack_chain(
-						stack(q), insn->ip, cc, o->callchain_sz);
-					it->callchain = cc;
-				}
+				pt_insn_chain(q, it);
 				if (o->last_branch)
 					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
 						      o->last_branch_sz, stack(q), it);
@@ -644,7 +650,10 @@ static void step_in_order(struct prism_pt_decoder *d)
 		if (!low || (head != UINT64_MAX && head <= low->time))
 			return;
 		limit = next && next->time < head ? next->time : head;
-		queue_step(low, limit);
+		if (low->blk)
+			pt_block_step(low, limit);
+		else
+			queue_step(low, limit);
 	}
 }
 
@@ -696,10 +705,12 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		for (i = 0; i < d->nr_qs; i++) {
 			struct queue *q = &d->qs[i];
 
-			/* ordered: no blocks (pt_blocks_fit), the queues stepped above */
-			if (q->blk)
-				pt_block_step(q);
-			else if (!ordered)
+			/* ordered: the queues stepped above */
+			if (ordered)
+				;
+			else if (q->blk)
+				pt_block_step(q, UINT64_MAX);
+			else
 				queue_step(q, UINT64_MAX);
 			if (q->done && q->map) { /* its decoders do not read it again */
 				munmap(q->map, q->len);

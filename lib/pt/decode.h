@@ -200,6 +200,8 @@ void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t en
 /* decode.c: what a decoded instruction or event makes of the queue (samples, state) */
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
+/* an instruction sample's call chain, where call chains are asked for */
+void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 /* the pending branch to @to, with the time of its instruction */
 void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags);
@@ -215,7 +217,7 @@ uint32_t pt_class_flags(const struct pt_insn *insn);
  */
 bool pt_blocks_fit(const struct prism_pt_decoder *d);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
-void pt_block_step(struct queue *q);
+void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
 /* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);
@@ -244,6 +246,8 @@ uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);
 void pt_time_now(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
+/* the same where the decoder stands at @off in the trace */
+void pt_scan_packets_at(struct queue *q, const struct pt_insn *insn, uint64_t off);
 void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);
 bool pt_ticks_skip(struct queue *q, uint64_t n);

@@ -24,7 +24,8 @@ for c in "long:--loops 3000 --tsc-every 2" "ovf:--loops 400 --ovf 150 --tsc-ever
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for a in "--itrace=i64i" "--itrace=i100ie" "--itrace=i1000i" "--itrace=b" "--itrace=cre" \
 		"--itrace=i" "--itrace=i64t" "--itrace=i128tbe" "--itrace=i1us" \
-		"--itrace=i77ib -F +flags,+insn" "--itrace=i64te -F +flags,+insn"; do
+		"--itrace=i77ib -F +flags,+insn" "--itrace=i64te -F +flags,+insn" "--itrace=i64ig" \
+		"--itrace=i100ibg3" "--itrace=i64tge"; do
 		# shellcheck disable=SC2086
 		perf script -i "$TMP/$name.data" $a >"$TMP/perf.txt" 2>/dev/null
 		# shellcheck disable=SC2086
@@ -59,6 +60,25 @@ for c in "mtc3:--mtc 3 --loops 300" "cyc3:--mtc 2 --cyc 3 --loops 90 --tsc-every
 		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
 	done
 done
+# call chains and call traces (the threads' stacks from the blocks' calls
+# and returns): recursion, a return past its caller, a call at a trace end,
+# a thread on two CPUs (its queues decoded in time order)
+for c in "c3:--calls 3" "c40:--calls 40 --tsc-every 1" "cpc:--calls 4 --per-cpu" \
+	"loop-cpu:--per-cpu --loops 300 --tsc-every 3"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for a in --itrace=i64ig --itrace=i64tg4 --itrace=bg --itrace=i100ibeg --call-trace \
+		--call-ret-trace; do
+		prism script -i "$TMP/$name.data" $a >"$TMP/blk.txt" 2>/dev/null
+		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name.data" $a >"$TMP/insn.txt" 2>/dev/null
+		check "$name $a: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
+			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
+	done
+done
+prism script -v -i "$TMP/cpc.data" --itrace=i64ig 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "cpc g: blocks walked" grep -qE ', [1-9][0-9]* blocks walked$' "$TMP/v"
 # not empty, and the blocks were walked
 check "long --itrace=i1000i: samples" test "$(prism script -i "$TMP/long.data" --itrace=i1000i |
 	grep -c ' 1000 instructions')" -gt 20
