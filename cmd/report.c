@@ -827,6 +827,13 @@ int cmd_report(int argc, const char **argv)
 		free_report(&r);
 		return ret;
 	}
+	/* an Intel PT file without --itrace: perf's instructions every 100 us with call chains */
+	if (!r.itrace && !r.csv_dir && script_is_pt_file(r.s)) {
+		r.itrace = "i100usg";
+		prism_itrace__parse(r.itrace, &it, &bad);
+		info("decoding the Intel PT trace with --itrace=i100usg (perf report's default "
+		     "also has its power-event sections, which prism report does not make)");
+	}
 	so.symfs = r.symfs;
 	so.path_map = r.map_path.v;
 	so.no_demangle = r.no_demangle;

@@ -14,7 +14,8 @@
 # an instruction at max non-turbo / CBR) until a later time comes, the
 # iret's instruction sample too.  prism record adds perf's text_poke
 # dummy to a timed kernel trace: t1018 compares its attr with perf's.
-# Without --itrace, prism script decodes a trace as perf does (cepwx).
+# Without --itrace, prism script decodes a trace as perf does (cepwx),
+# prism report with perf's instructions every 100 us and call chains.
 . tests/e2e/lib.sh
 require_pt_files
 cd "$TMP" || exit 1
@@ -57,6 +58,14 @@ for f in "$TMP/d" "$TMP/m4" "$TMP/m3"; do
 	prism script -i "$f" >"$TMP/prism.txt" 2>&1
 	check "$(basename "$f") without --itrace: perf's $(wc -l <"$TMP/perf.txt") lines" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 done
+# prism report without --itrace: perf's instructions every 100 us with call chains, said so
+$GEN --loops 400000 --tsc-every 1000 "$WL" "$TMP/big.data"
+perf report -i "$TMP/big.data" --stdio --itrace=i100usg 2>/dev/null | grep -v '^# To\|^#$\|Tip:' >"$TMP/perf.txt"
+prism report -i "$TMP/big.data" --stdio 2>"$TMP/err" | grep -v '^# To\|^#$' >"$TMP/prism.txt"
+check "report without --itrace: perf report --itrace=i100usg's $(wc -l <"$TMP/perf.txt") lines" \
+	cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+check "report without --itrace: it says which --itrace" grep -q 'with --itrace=i100usg' "$TMP/err"
+check "report without --itrace: some samples" grep -q 'pt_loop' "$TMP/prism.txt"
 prism script -i "$TMP/d" --itrace=e >"$TMP/errs" 2>&1
 check "no decoding error" test ! -s "$TMP/errs"
 done_testing
