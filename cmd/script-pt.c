@@ -611,6 +611,14 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 		err = 1;
 	} else if (p.nr_errors) {
 		warning("%" PRIu64 " instruction trace errors", p.nr_errors);
+	} else {
+		struct prism_pt_decoder_stats st;
+
+		prism_pt_decoder__stats(p.d, &st);
+		if (st.errors)
+			warning("%" PRIu64 " instruction trace errors where decoding stopped or "
+				"started again (--itrace=e shows them)",
+				st.errors);
 	}
 out:
 	if (script_pt_log_close(&p.log) && !err) {

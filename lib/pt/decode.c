@@ -221,6 +221,7 @@ static void error(struct queue *q, int code, uint64_t ip)
 
 	if (q->d->o.ipc) /* perf: an error state has the cycles now */
 		q->ipc.sample_tot_cyc = q->ipc.tot_cyc;
+	q->d->st.errors++;
 	if (!q->d->o.itrace.errors)
 		return;
 	it = push(q, PRISM_PT_ERROR);
