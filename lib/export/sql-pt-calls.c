@@ -360,8 +360,7 @@ static struct tstack *thread_stack(struct sql_pt_calls *c, const struct sql_pt_b
 	return s;
 }
 
-int sql_pt_calls__branch(struct prism_sql *x, struct sql_pt_calls *c,
-			 const struct sql_pt_branch *b)
+int sql_pt_calls__branch(struct prism_sql *x, struct sql_pt_calls *c, const struct sql_pt_branch *b)
 {
 	struct tstack *s = thread_stack(c, b);
 	bool retpoline_seen;
@@ -440,7 +439,8 @@ int sql_pt_calls__flush(struct prism_sql *x, struct sql_pt_calls *c)
 	size_t i;
 	int err = 0;
 
-	qsort(c->st, c->nr_st, sizeof(*c->st), stack_order);
+	if (c->nr_st)
+		qsort(c->st, c->nr_st, sizeof(*c->st), stack_order);
 	for (i = 0; i < c->nr_st; i++) {
 		struct tstack *s = &c->st[i];
 

@@ -137,10 +137,9 @@ int sql_pt__event(struct sql_pt *p, const struct prism_event *ev)
 static void resolve(struct sql_pt *p, const struct prism_pt_item *it, uint64_t addr,
 		    struct prism_frame *f)
 {
-	prism_symbols__resolve(p->o.sy, (uint32_t)it->pid,
-			       addr >= KERNEL_START ? PERF_RECORD_MISC_KERNEL :
-						      PERF_RECORD_MISC_USER,
-			       addr, f);
+	prism_symbols__resolve(
+		p->o.sy, (uint32_t)it->pid,
+		addr >= KERNEL_START ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, addr, f);
 }
 
 /* whether @f's address is the start of its symbol (perf's unknown symbols start there) */

@@ -38,6 +38,10 @@ TABLES = {
     "samples/branches": "id, evsel_id, machine_id, thread_id, comm_id, dso_id, symbol_id, "
                         "sym_offset, ip, time, cpu, to_dso_id, to_symbol_id, to_sym_offset, "
                         "to_ip, branch_type, in_tx, call_path_id, insn_count, cyc_count, flags",
+    # and without to_ip (instruction samples: perf's has a taken branch's target)
+    "samples/insn": "id, evsel_id, machine_id, thread_id, comm_id, dso_id, symbol_id, "
+                    "sym_offset, ip, time, cpu, to_dso_id, to_symbol_id, to_sym_offset, "
+                    "branch_type, in_tx, call_path_id, insn_count, cyc_count, flags",
     "calls": "id, thread_id, comm_id, call_path_id, call_time, return_time, branch_count, "
              "call_id, return_id, parent_call_path_id, flags, parent_id, insn_count, cyc_count",
 }
