@@ -100,6 +100,24 @@ check "two files: exit 0" test $? -eq 0
 check "two files: every call's samples are of its host" test "$(sqlite3 "$TMP/two.db" \
 	"SELECT count(*) FROM calls c JOIN samples s ON s.id = c.call_id WHERE c.id != 0 AND s.host_id != c.host_id")" -eq 0
 
+# pprof and speedscope: the synthesized samples of one event, as many as perf script's
+n=$(perf script -i "$TMP/c40.data" --itrace=i1i 2>/dev/null | wc -l)
+prism export pprof -i "$TMP/c40.data" --itrace=i1ig -o "$TMP/c40.pb.gz" >"$TMP/out" 2>&1
+check "pprof --itrace=i1ig: exit 0" test $? -eq 0
+grep_q "wrote '.*': $n samples of 'instructions:uH'" "$TMP/out"
+if command -v go >/dev/null; then
+	go tool pprof -top "$TMP/c40.pb.gz" >"$TMP/top" 2>/dev/null
+	grep_q "^Type: instructions:uH" "$TMP/top"
+	# every instruction of pt_rec once (self), as perf script's lines
+	check "pprof: pt_rec's flat count is perf script's instructions in pt_rec" \
+		grep -q "^ *$(perf script -i "$TMP/c40.data" --itrace=i1i 2>/dev/null | grep -c ' pt_rec+') .* pt_rec$" "$TMP/top"
+fi
+n=$(perf script -i "$TMP/c40.data" --itrace=b 2>/dev/null | wc -l)
+prism export speedscope -i "$TMP/c40.data" --itrace=i1ib -e branches:uH -o "$TMP/c40.json" >"$TMP/out" 2>&1
+check "speedscope --itrace=i1ib -e branches:uH: exit 0" test $? -eq 0
+grep_q "wrote '.*': $n samples of 'branches:uH'" "$TMP/out"
+check "speedscope: the JSON names the event" grep -q '"name":"[^"]*c40.data: branches:uH"' "$TMP/c40.json"
+
 # errors
 prism export sqlite -i "$FIXTURES/perf-6.1/a-fp.data" -o "$TMP/no.db" --itrace=b >"$TMP/out" 2>&1
 check "a file without a trace: exit 1" test $? -eq 1
