@@ -114,8 +114,8 @@ static int start(struct sql_pt *p, const struct prism_event *ev)
 					 "Intel PT traces") :
 		       errno == EINVAL ?
 			       sql_error(p->x, -EINVAL,
-					 "--itrace: instruction periods in time or ticks are not "
-					 "done; give one in instructions (i100i)") :
+					 "--itrace: the decoder does not take this instruction "
+					 "period; give one in instructions (i100i)") :
 			       -ENOMEM;
 	p->have_info = true;
 	return 0;
