@@ -15,6 +15,7 @@
 #include <prism/evsel.h>
 #include <prism/features.h>
 #include <prism/offcpu-data.h>
+#include <prism/pt.h>
 #include <prism/session.h>
 #include <prism/symbol.h>
 #include <prism/task.h>
@@ -23,6 +24,7 @@
 #include "export.h"
 #include "input.h"
 #include "options.h"
+#include "script.h"
 
 #define PROGRESS_EVERY 65536
 
@@ -36,6 +38,7 @@ struct export_reader {
 	struct prism_callchain cc;
 	struct prism_evsel *evsel; /* the chosen event, once known */
 	struct export_reader_stats st;
+	const char *pt_name; /* --itrace: the synthesized event exported */
 	bool progress;
 	uint64_t data_size;
 };
@@ -148,6 +151,67 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	return r->ops->sample(r->ctx, &x);
 }
 
+/* --itrace: a synthesized sample (the first event's, or -e's) */
+static int on_pt_sample(void *ctx, const struct prism_pt_item *it, const char *name)
+{
+	struct export_reader *r = ctx;
+	struct prism_export_sample x = { 0 };
+	int err;
+
+	if (!r->pt_name) {
+		/* the decoder's name is its own buffer's: a copy lasts */
+		struct export_event_info ev = { .name = r->st.event };
+
+		if (r->o->event && strcmp(name, r->o->event))
+			return 0;
+		snprintf(r->st.event, sizeof(r->st.event), "%s", name);
+		r->pt_name = r->st.event;
+		err = r->ops->begin(r->ctx, r, &ev);
+		if (err)
+			return err;
+	}
+	if (strcmp(name, r->pt_name)) {
+		r->st.other_samples++;
+		return 0;
+	}
+	if (pt_item_frames(r->sy, it, true, &r->cc))
+		return -ENOMEM;
+	x.comm = it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL;
+	x.pid = (uint32_t)it->pid;
+	x.tid = (uint32_t)it->tid;
+	x.cpu = it->cpu;
+	x.has_cpu = it->cpu != (uint32_t)-1;
+	x.time = it->time;
+	x.period = it->period;
+	if (it->time && (!r->st.first_time || it->time < r->st.first_time))
+		r->st.first_time = it->time;
+	if (it->time > r->st.last_time)
+		r->st.last_time = it->time;
+	x.frames = r->cc.frames;
+	x.nr = r->cc.nr;
+	r->st.samples++;
+	return r->ops->sample(r->ctx, &x);
+}
+
+/* --itrace: decode the trace (the session read by pt_decode); 0 or 1 (said) */
+static int read_pt(struct export_reader *r)
+{
+	struct prism_itrace it;
+	const char *bad = NULL;
+
+	if (prism_itrace__parse(r->o->itrace, &it, &bad)) {
+		error("--itrace %s: '%c' is not an option prism knows", r->o->itrace, *bad);
+		return 1;
+	}
+	if (!it.instructions && !it.branches) {
+		error("--itrace %s: no samples to export: give i, b, c or r", r->o->itrace);
+		return 1;
+	}
+	if (input_kernel_code(r->sy, r->s, r->o->kcore, r->o->vmlinux))
+		return 1;
+	return pt_decode(r->s, r->sy, r->tasks, &it, r->o->input, on_pt_sample, r);
+}
+
 int export_read(const struct export_reader_opts *o, const struct export_sink_ops *ops, void *ctx,
 		struct export_reader_stats *st)
 {
@@ -162,7 +226,7 @@ int export_read(const struct export_reader_opts *o, const struct export_sink_ops
 	if (!r.s)
 		goto out;
 	so.symfs = o->symfs;
-	so.kallsyms = o->kallsyms;
+	so.kallsyms = o->itrace ? input_kallsyms(r.s, o->kallsyms, o->kcore) : o->kallsyms;
 	r.sy = prism_symbols__new(&so);
 	r.tasks = prism_tasks__new();
 	if (!r.sy || !r.tasks) {
@@ -183,12 +247,17 @@ int export_read(const struct export_reader_opts *o, const struct export_sink_ops
 	tool.exit = on_task;
 	tool.other = on_other;
 	tool.user = on_other;
-	err = prism_session__process(r.s, &tool, &r);
-	if (r.progress && r.st.samples >= PROGRESS_EVERY)
-		fputs("\r\033[K", stderr);
-	if (report_process_result(r.s, o->input, err))
-		goto out;
-	if (!r.evsel) {
+	if (o->itrace) {
+		if (read_pt(&r))
+			goto out;
+	} else {
+		err = prism_session__process(r.s, &tool, &r);
+		if (r.progress && r.st.samples >= PROGRESS_EVERY)
+			fputs("\r\033[K", stderr);
+		if (report_process_result(r.s, o->input, err))
+			goto out;
+	}
+	if (!r.evsel && !r.pt_name) {
 		if (o->event) {
 			error("no samples of an event named '%s' in '%s'", o->event, input);
 			for (i = 0; i < prism_session__nr_evsels(r.s); i++)

@@ -14,6 +14,7 @@
 
 #include <prism/error.h>
 #include <prism/export-sql.h>
+#include <prism/pt.h>
 #include <prism/session.h>
 #include <prism/util.h>
 
@@ -59,6 +60,8 @@ static void on_signal(int sig)
 
 struct progress {
 	const char *name;
+	struct prism_session *s;
+	const char *kcore, *vmlinux; /* --itrace: the kernel's code */
 	int last; /* percent shown, -1 none yet */
 	uint64_t last_done;
 };
@@ -79,6 +82,13 @@ static void show_progress(void *ctx, uint64_t done, uint64_t total)
 		p->last_done = done;
 		fprintf(stderr, "\rexporting %s: %" PRIu64 " MB read", p->name, done >> 20);
 	}
+}
+
+static int add_kernel_code(void *ctx, struct prism_symbols *sy)
+{
+	struct progress *p = ctx;
+
+	return input_kernel_code(sy, p->s, p->kcore, p->vmlinux);
 }
 
 static void explain_open_error(int err, const struct prism_sql_opts *o, const char *msg)
@@ -160,7 +170,8 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 	struct prism_sql_opts o = { .kind = kind };
 	struct prism_symbols_opts so = { 0 };
 	struct strs in = { 0 }, map_path = { 0 };
-	const char *output = NULL;
+	const char *output = NULL, *itrace = NULL, *kcore = NULL, *vmlinux = NULL, *kallsyms;
+	struct prism_itrace it;
 	bool force = false, no_progress = false, util = false;
 	const struct option_def opts[] = {
 		OPT_CALLBACK('i', "input", &in, "file",
@@ -176,11 +187,16 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 			 "add to a database prism exported before: each file becomes a new host"),
 		OPT_BOOL(0, "no-callchains", &o.no_callchains,
 			 "no call_paths rows (samples' call_path_id 0): a faster export"),
-		OPT_BOOL(
-			0, "calls", &o.calls,
-			"calls rows (perf's calls table) from each thread's consecutive call chains: "
-			"called at the first sample with the function on the stack, returned at the "
-			"first without; calls between two samples are not seen"),
+		OPT_BOOL(0, "calls", &o.calls,
+			 "calls rows (perf's calls table): with --itrace from the trace's calls and "
+			 "returns (exact, as perf's export-to-sqlite.py ... calls); else from each "
+			 "thread's consecutive call chains: called at the first sample with the "
+			 "function on the stack, returned at the first without"),
+		OPT_STRING(
+			0, "itrace", &itrace, "opts",
+			"decode the Intel PT trace into samples rows, perf's options: b branches, "
+			"c calls, r returns, i[PERIOD] instructions (i100i; no to_ip), s[N] skip "
+			"(as perf script --itrace=b -s export-to-sqlite.py)"),
 		OPT_BOOL(0, "util", &util,
 			 "also prism util's rows and call records (util_tasks, util_calls): reads "
 			 "each file a second time, so not from a pipe"),
@@ -194,6 +210,7 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		OPT_STRING(0, "kallsyms", &so.kallsyms, "file",
 			   "kernel symbols from this file instead of /proc/kallsyms"),
 		OPT_BOOL(0, "no-demangle", &so.no_demangle, "keep C++/Rust symbols mangled"),
+		OPT_KERNEL_CODE(&kcore, &vmlinux),
 		OPT_END(),
 	};
 	static const char *const default_input[] = { "perf.data" };
@@ -208,13 +225,30 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		usage_error(usage, opts, "-o is required: the %s",
 			    kind == PRISM_SQL_SQLITE ? "SQLite file to write" :
 						       "PostgreSQL database (a connection string)");
-	if (o.calls && o.no_callchains)
+	if (o.calls && o.no_callchains && !itrace)
 		usage_error(usage, opts, "--calls needs the call chains: not with --no-callchains");
+	if (itrace) {
+		const char *bad = NULL;
+
+		if (prism_itrace__parse(itrace, &it, &bad))
+			usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows",
+				    itrace, *bad);
+		if (!it.instructions && !it.branches)
+			usage_error(usage, opts,
+				    "--itrace %s: no samples to export: give b, c, r or i", itrace);
+		if (it.callchain)
+			usage_error(usage, opts,
+				    "--itrace %s: call chains (g) are not exported (the calls "
+				    "table has the calls: --calls)",
+				    itrace);
+		o.itrace = &it;
+	}
 	if (!in.nr) {
 		in.v = xmalloc(sizeof(*in.v));
 		in.v[in.nr++] = default_input[0];
 	}
 	so.path_map = map_path.v;
+	kallsyms = so.kallsyms;
 	for (i = 0; util && i < in.nr; i++)
 		if (!strcmp(in.v[i], "-"))
 			usage_error(usage, opts, "--util reads a file twice: not standard input");
@@ -230,23 +264,32 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	for (i = 0; i < in.nr; i++) {
-		struct progress p = { .name = in.v[i], .last = -1 };
+		struct progress p = {
+			.name = in.v[i], .last = -1, .kcore = kcore, .vmlinux = vmlinux
+		};
 		struct prism_sql_file f = { .name = in.v[i], .symbols = &so };
 		struct prism_session *s = open_input(in.v[i], force, false);
 
 		if (!s)
 			goto out;
 		f.session = s;
-		if (!no_progress && !quiet && isatty(STDERR_FILENO)) {
+		p.s = s;
+		f.ctx = &p;
+		if (!no_progress && !quiet && isatty(STDERR_FILENO))
 			f.progress = show_progress;
-			f.ctx = &p;
-		}
+		/* a perf record --kcore directory's kallsyms, kcore with --itrace */
+		so.kallsyms = input_kallsyms(s, kallsyms, kcore);
+		if (itrace)
+			f.symbols_ready = add_kernel_code;
 		err = prism_sql__add_session(x, &f);
 		if (f.progress)
 			fputs("\r\033[K", stderr);
 		if (err < 0 && *prism_sql__error(x))
 			error("%s", prism_sql__error(x));
-		if (report_process_result(s, in.v[i], err < 0 && !*prism_sql__error(x) ? err : 0) ||
+		/* -ECANCELED: add_kernel_code() said why */
+		if (report_process_result(
+			    s, in.v[i],
+			    err < 0 && err != -ECANCELED && !*prism_sql__error(x) ? err : 0) ||
 		    err < 0) {
 			prism_session__free(s);
 			goto out;

@@ -15,6 +15,8 @@
 #include <prism/export-sample.h>
 #include <prism/session.h>
 
+#include "input.h"
+
 /* argv[0] is the format name; return the exit code */
 int export_pprof(int argc, const char **argv);
 int export_speedscope(int argc, const char **argv);
@@ -50,6 +52,9 @@ struct export_reader_opts {
 	const char *event; /* NULL: the first event that has samples */
 	const char *symfs, *kallsyms;
 	bool no_inline, inlines;
+	/* decode the Intel PT trace (perf's --itrace options): its samples instead */
+	const char *itrace;
+	const char *kcore, *vmlinux; /* the kernel's code for it */
 };
 
 struct export_event_info {
@@ -108,16 +113,21 @@ int export_profile_run(struct export_profile *x, int argc, const char **argv,
 /* the note on samples of other events left out, if any */
 void export_profile_note(const struct export_profile *x);
 
-#define OPT_EXPORT_READER(x)                                                                    \
-	OPT_STRING('e', "event", &(x)->event, "name",                                           \
-		   "export the samples of this event (default: the first event with samples)"), \
-		OPT_BOOL(0, "inline", &(x)->inlines,                                            \
-			 "expand every frame into its inlined functions (default: frames from " \
-			 "DWARF unwinding, as perf report)"),                                   \
-		OPT_BOOL(0, "no-inline", &(x)->no_inline, "never expand inlined functions"),    \
-		OPT_STRING(0, "symfs", &(x)->symfs, "dir",                                      \
-			   "look for binaries under this directory"),                           \
-		OPT_STRING(0, "kallsyms", &(x)->kallsyms, "file",                               \
-			   "kernel symbols from this file instead of /proc/kallsyms")
+#define OPT_EXPORT_READER(x)                                                                      \
+	OPT_STRING('e', "event", &(x)->event, "name",                                             \
+		   "export the samples of this event (default: the first event with samples)"),   \
+		OPT_BOOL(0, "inline", &(x)->inlines,                                              \
+			 "expand every frame into its inlined functions (default: frames from "   \
+			 "DWARF unwinding, as perf report)"),                                     \
+		OPT_BOOL(0, "no-inline", &(x)->no_inline, "never expand inlined functions"),      \
+		OPT_STRING(0, "symfs", &(x)->symfs, "dir",                                        \
+			   "look for binaries under this directory"),                             \
+		OPT_STRING(0, "kallsyms", &(x)->kallsyms, "file",                                 \
+			   "kernel symbols from this file instead of /proc/kallsyms"),            \
+		OPT_STRING(0, "itrace", &(x)->itrace, "opts",                                     \
+			   "export the samples synthesized from the Intel PT trace: i[PERIOD] "   \
+			   "instructions, b branches, c calls, r returns, g call chains (perf's " \
+			   "--itrace; -e branches:uH or instructions:uH picks one)"),             \
+		OPT_KERNEL_CODE(&(x)->kcore, &(x)->vmlinux)
 
 #endif /* PRISM_CMD_EXPORT_H */

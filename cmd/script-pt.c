@@ -94,26 +94,10 @@ static int sb_event(void *ctx, const struct prism_event *ev)
 /* perf's modifiers of an event name: ":uH" for exclude_kernel, _hv and _guest */
 static void modifiers(const struct perf_event_attr *a, char *out)
 {
-	char *m = out;
+	char name[16]; /* "branches" and at most 7 */
 
-	*m++ = ':';
-	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
-		if (!a->exclude_kernel)
-			*m++ = 'k';
-		if (!a->exclude_user)
-			*m++ = 'u';
-		if (!a->exclude_hv)
-			*m++ = 'h';
-	}
-	if (a->exclude_host || a->exclude_guest) {
-		if (!a->exclude_host)
-			*m++ = 'H';
-		if (!a->exclude_guest)
-			*m++ = 'G';
-	}
-	*m = 0;
-	if (m == out + 1)
-		*out = 0;
+	prism_pt__sample_name(a, true, name, sizeof(name));
+	snprintf(out, 8, "%s", name + strlen("branches"));
 }
 
 /* the intel_pt event: its config and modifiers; the names' column width */

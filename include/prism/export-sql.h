@@ -30,6 +30,7 @@
 
 struct prism_sql;
 struct prism_session;
+struct prism_itrace;
 
 enum prism_sql_kind {
 	PRISM_SQL_SQLITE, /* target: a file path */
@@ -53,6 +54,14 @@ struct prism_sql_opts {
 	 * samples are not seen); open ones at the end have flags 2, no return
 	 */
 	bool calls;
+	/*
+	 * decode the files' Intel PT traces (perf's --itrace options) into
+	 * samples rows, and with calls the calls rows from the branches (perf's
+	 * thread-stack pairing of calls and returns) instead of call chains;
+	 * NULL: the recorded samples only.  A file without an Intel PT trace
+	 * is then an error (-EPROTO).
+	 */
+	const struct prism_itrace *itrace;
 };
 
 /**
@@ -80,6 +89,13 @@ struct prism_sql_file {
 	/* called every few thousand records: done of total bytes (total 0 for a pipe) */
 	void (*progress)(void *ctx, uint64_t done, uint64_t total);
 	void *ctx;
+	/*
+	 * called with the file's symbols before its records are read (ctx as
+	 * progress), e.g. to add the kernel's code for --itrace
+	 * (prism_symbols__add_kernel_code()); non-zero stops the export
+	 * (-ECANCELED); may be NULL
+	 */
+	int (*symbols_ready)(void *ctx, struct prism_symbols *sy);
 };
 
 /**

@@ -144,6 +144,15 @@ struct prism_itrace {
  */
 PRISM_API int prism_itrace__parse(const char *s, struct prism_itrace *out, const char **bad);
 
+/*
+ * the name perf gives the samples it synthesizes from the trace of the
+ * intel_pt event @pt: "branches" or "instructions" with the event's
+ * modifiers ("branches:uH"), into @buf
+ */
+struct perf_event_attr;
+PRISM_API void prism_pt__sample_name(const struct perf_event_attr *pt, bool branches, char *buf,
+				     size_t size);
+
 /* perf's branch flags (PERF_IP_FLAG_*) */
 #define PRISM_PT_FL_BRANCH 0x01u
 #define PRISM_PT_FL_CALL 0x02u

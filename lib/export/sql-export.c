@@ -44,13 +44,26 @@ struct prism_sql {
 	const struct prism_features *feat;
 	int64_t host_id, machine_id;
 	struct prism_evsel *offcpu_ev; /* prism offcpu record's event, if the file has it */
-	struct sql_calls *calls; /* with opts.calls */
+	struct sql_calls *calls; /* with opts.calls, from call chains */
+	struct sql_pt *pt; /* with opts.itrace: the file's trace */
 	struct comm_hist *hist; /* per thread, indexed by the ids map's 'H' keys */
 	size_t nr_hist, hist_alloc;
 	int64_t *path; /* the sample's call paths, root first */
 	size_t path_nr, path_alloc;
 	uint64_t nr_records, done, total;
 };
+
+int sql_error(struct prism_sql *x, int err, const char *fmt, ...)
+{
+	struct prism_strbuf *sb = x->db ? &x->db->err : &x->err;
+	va_list ap;
+
+	prism_strbuf_reset(sb);
+	va_start(ap, fmt);
+	prism_strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+	return err;
+}
 
 int sql_db__fail(struct sql_db *db, int err, const char *fmt, ...)
 {
@@ -257,7 +270,7 @@ int prism_sql__open(const struct prism_sql_opts *opts, struct prism_sql **out)
 	x->ids = sql_ids__new();
 	if (!x->ids)
 		return -ENOMEM;
-	if (opts->calls && !(x->calls = sql_calls__new()))
+	if (opts->calls && !opts->itrace && !(x->calls = sql_calls__new()))
 		return -ENOMEM;
 	ops = opts->kind == PRISM_SQL_POSTGRESQL ? &sql_pg_ops : &sql_sqlite_ops;
 	err = ops->open(opts->target, opts->append, &x->db);
@@ -338,7 +351,7 @@ static int key_id(struct prism_sql *x, const struct key *k, enum sql_table_id t,
 	return sql_ids__set(x->ids, k, sizeof(*k), *id) ? -ENOMEM : 1;
 }
 
-static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out)
+int sql_thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out)
 {
 	struct key k = KEY('T', tid, 0, 0);
 	bool main = pid == tid || pid == (uint32_t)-1;
@@ -349,7 +362,7 @@ static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *o
 		return 0;
 	/* the process's main thread first, as perf exports them */
 	if (!main)
-		err = thread_id(x, pid, pid, &process_id);
+		err = sql_thread_id(x, pid, pid, &process_id);
 	if (!err)
 		err = key_id(x, &k, SQL_T_THREADS, out);
 	if (err > 0) {
@@ -367,7 +380,7 @@ static int thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *o
  * record gave it, else the one it has), one row per process and name, with
  * a comm_threads row for each thread that has it.
  */
-static int comm_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t thread, int64_t *out)
+int sql_comm_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t thread, int64_t *out)
 {
 	uint32_t main = pid == (uint32_t)-1 ? tid : pid;
 	const struct comm_hist *h = comm_hist(x, main);
@@ -455,8 +468,8 @@ static int dso_id(struct prism_sql *x, const struct prism_frame *f, int64_t *out
 }
 
 /* the frame's symbol (perf's "unknown" symbol at the address when none covers it) */
-static int symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *dso, int64_t *out,
-		     uint64_t *offset)
+int sql_symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *dso, int64_t *out,
+		  uint64_t *offset)
 {
 	struct key k =
 		KEY('S', (uintptr_t)f->dso, (uintptr_t)f->sym_id, f->sym_id ? 0 : f->dso_addr);
@@ -496,10 +509,10 @@ static int call_path_id(struct prism_sql *x, int64_t parent, int64_t sym, uint64
 	return sql_put(x, SQL_T_CALL_PATHS, v);
 }
 
-static int evsel_id(struct prism_sql *x, struct prism_evsel *evsel, int64_t *out)
+int sql_event_id(struct prism_sql *x, const void *ident, const char *name, int64_t *out)
 {
-	struct key k = KEY('V', (uintptr_t)evsel, 0, 0);
-	struct sql_val v[3] = { I(0), S(prism_evsel__name(evsel)) };
+	struct key k = KEY('V', (uintptr_t)ident, 0, 0);
+	struct sql_val v[3] = { I(0), S(name) };
 	int err = key_id(x, &k, SQL_T_SELECTED_EVENTS, out);
 
 	if (err <= 0)
@@ -538,6 +551,12 @@ static int on_other(void *ctx, const struct prism_event *ev)
 	struct prism_sql *x = ctx;
 
 	progress(x, ev);
+	if (x->pt) {
+		int err = sql_pt__event(x->pt, ev);
+
+		if (err)
+			return err;
+	}
 	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
 		return prism_symbols__event(x->sy, ev);
 	return 0;
@@ -554,7 +573,7 @@ static int switch_side(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t 
 	*idle = !pid && !tid;
 	if (tid == (uint32_t)-1 || !prism_tasks__comm(x->tasks, tid))
 		return 0;
-	return thread_id(x, pid, tid, th) ?: comm_id(x, pid, tid, *th, comm);
+	return sql_thread_id(x, pid, tid, th) ?: sql_comm_id(x, pid, tid, *th, comm);
 }
 
 static int on_switch(void *ctx, const struct prism_event *ev)
@@ -566,7 +585,9 @@ static int on_switch(void *ctx, const struct prism_event *ev)
 	int err;
 
 	progress(x, ev);
-	err = switch_side(x, s->pid, s->tid, &th, &comm, &idle);
+	err = x->pt ? sql_pt__event(x->pt, ev) : 0;
+	if (!err)
+		err = switch_side(x, s->pid, s->tid, &th, &comm, &idle);
 	if (!err && ev->type == PERF_RECORD_SWITCH_CPU_WIDE)
 		err = switch_side(x, ev->sw.next_prev_pid, ev->sw.next_prev_tid, &oth, &ocomm,
 				  &oidle);
@@ -658,7 +679,7 @@ static int sample_path(struct prism_sql *x, const struct prism_event *ev, int64_
 	for (i = x->cc.nr; i-- > 0;) {
 		const struct prism_frame *f = &x->cc.frames[i];
 
-		err = symbol_id(x, f, &dso, &sym, &off);
+		err = sql_symbol_id(x, f, &dso, &sym, &off);
 		if (!err)
 			err = call_path_id(x, parent, sym, sym ? 0 : f->ip, &parent);
 		if (err)
@@ -682,15 +703,15 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if (!ev->evsel)
 		return 0;
 	period = (s->type & PERF_SAMPLE_PERIOD) ? s->period : prism_evsel__fixed_period(ev->evsel);
-	err = evsel_id(x, ev->evsel, &ev_id);
+	err = sql_event_id(x, ev->evsel, prism_evsel__name(ev->evsel), &ev_id);
 	if (!err)
-		err = thread_id(x, s->pid, s->tid, &th);
+		err = sql_thread_id(x, s->pid, s->tid, &th);
 	if (!err)
-		err = comm_id(x, s->pid, s->tid, th, &comm);
+		err = sql_comm_id(x, s->pid, s->tid, th, &comm);
 	if (err)
 		return err;
 	prism_symbols__resolve(x->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK, s->ip, &f);
-	err = symbol_id(x, &f, &dso, &sym, &off);
+	err = sql_symbol_id(x, &f, &dso, &sym, &off);
 	if (!err)
 		err = sample_path(x, ev, &path);
 	if (!err) {
@@ -796,12 +817,24 @@ int prism_sql__add_session(struct prism_sql *x, const struct prism_sql_file *fil
 	err = x->sy && x->tasks ? 0 : -ENOMEM;
 	if (!err)
 		err = prism_symbols__set_features(x->sy, x->feat);
+	if (!err && file->symbols_ready && file->symbols_ready(file->ctx, x->sy))
+		err = -ECANCELED;
 	if (!err)
 		err = file_rows(x);
+	if (!err && x->opts.itrace) {
+		x->pt = sql_pt__new(x, x->opts.itrace, file->session, x->sy, x->tasks,
+				    x->opts.calls);
+		err = x->pt ? 0 : -ENOMEM;
+		tool.auxtrace_data = tool.other_all = true;
+	}
 	if (!err)
 		err = prism_session__process(file->session, &tool, x);
 	if (err > 0)
 		err = 0;
+	if (!err && x->pt)
+		err = sql_pt__run(x->pt, x->machine_id, file->name ? file->name : "perf.data");
+	sql_pt__free(x->pt);
+	x->pt = NULL;
 	if (!err && x->calls)
 		err = sql_calls__flush(x, x->calls);
 	if (!err && file->progress)

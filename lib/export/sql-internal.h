@@ -155,6 +155,60 @@ int sql_calls__sample(struct prism_sql *x, struct sql_calls *c, uint32_t tid, in
 /* the end of a file: the calls still open, written as not returned */
 int sql_calls__flush(struct prism_sql *x, struct sql_calls *c);
 
+/* sql-export.c: the ids of the things rows refer to (their rows written the first time) */
+int sql_thread_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t *out);
+int sql_comm_id(struct prism_sql *x, uint32_t pid, uint32_t tid, int64_t thread, int64_t *out);
+struct prism_frame;
+int sql_symbol_id(struct prism_sql *x, const struct prism_frame *f, int64_t *dso, int64_t *out,
+		  uint64_t *offset);
+/* a selected_events row named @name, one per @ident (an evsel, a synthesized event's name) */
+int sql_event_id(struct prism_sql *x, const void *ident, const char *name, int64_t *out);
+/* the export's error message (prism_sql__error()); returns @err */
+int sql_error(struct prism_sql *x, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * sql-pt.c: a file's Intel PT trace, decoded into samples rows (and calls
+ * rows from sql-pt-calls.c with @calls) after its records were read
+ */
+struct sql_pt;
+struct prism_itrace;
+struct prism_session;
+struct prism_symbols;
+struct prism_tasks;
+struct prism_event;
+struct sql_pt *sql_pt__new(struct prism_sql *x, const struct prism_itrace *it,
+			   struct prism_session *s, struct prism_symbols *sy,
+			   struct prism_tasks *tasks, bool calls);
+/* AUXTRACE_INFO, AUXTRACE and the side-band (switches, ITRACE_START, AUX); others ignored */
+int sql_pt__event(struct sql_pt *p, const struct prism_event *ev);
+/* decode and write the rows; -EPROTO (said) when the file (@name) has no Intel PT trace */
+int sql_pt__run(struct sql_pt *p, int64_t machine_id, const char *name);
+/* the decoding errors the trace had */
+uint64_t sql_pt__errors(const struct sql_pt *p);
+void sql_pt__free(struct sql_pt *p);
+
+/* sql-pt-calls.c: perf's call/return processor, fed the branches samples in order */
+struct sql_pt_branch {
+	int32_t pid, tid;
+	uint32_t cpu;
+	int64_t thread, comm; /* rows of the sample */
+	int64_t ref; /* the sample's id */
+	uint64_t time, ip, addr;
+	uint32_t flags; /* PRISM_PT_FL_* */
+	unsigned int insn_len;
+	int64_t from_sym, to_sym; /* symbols rows of ip and addr, 0 = none */
+	const char *from_name, *to_name; /* their names, NULL */
+	bool to_at_start; /* addr is its symbol's start */
+};
+struct sql_pt_calls;
+struct sql_pt_calls *sql_pt_calls__new(void);
+void sql_pt_calls__free(struct sql_pt_calls *c);
+int sql_pt_calls__branch(struct prism_sql *x, struct sql_pt_calls *c,
+			 const struct sql_pt_branch *b);
+/* the end of the file: every stack emptied, as not returned */
+int sql_pt_calls__flush(struct prism_sql *x, struct sql_pt_calls *c);
+
 /*
  * sql-ids.c: a map from byte-string keys to ids, for the rows written once
  * per distinct thing (threads, comms, DSOs, symbols, call paths).  Keys are

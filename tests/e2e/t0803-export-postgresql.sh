@@ -126,4 +126,21 @@ fi
 prism export postgresql -i "$A" -o "host=$PG dbname=nosuchdb user=postgres" 2>"$TMP/err"
 check "a database that does not exist: exit 1" test $? -eq 1
 grep_q "cannot connect to PostgreSQL" "$TMP/err"
+# an Intel PT trace decoded (--itrace=b --calls): the samples, calls and call paths of SQLite's
+WL=$PRISM_OUT/tests/workloads/pt-loop
+if [ -x "$WL" ] && prism version --build-options | grep -q 'intel-pt: \[ on'; then
+	python3 "$PRISM_SRC/tests/tools/perfdata-pt.py" --calls 6 "$WL" "$TMP/pt.data"
+	psql -h "$PG" -U postgres -qc 'CREATE DATABASE pt' >/dev/null 2>&1
+	prism export postgresql -q -i "$TMP/pt.data" -o "host=$PG dbname=pt user=postgres" \
+		--itrace=b --calls 2>"$TMP/err"
+	check "pt: export --itrace=b --calls exits 0" test $? -eq 0
+	prism export sqlite -q -i "$TMP/pt.data" -o "$TMP/pt.db" --itrace=b --calls
+	for t in samples calls call_paths; do
+		cols=$(sqlite3 "$TMP/pt.db" "SELECT group_concat(name, ', ') FROM pragma_table_info('$t') WHERE name NOT IN ('transaction_', 'in_tx')")
+		sqlite3 -separator '|' "$TMP/pt.db" "SELECT $cols FROM $t ORDER BY id" >"$TMP/$t.sqlite"
+		pq "SELECT $cols FROM $t ORDER BY id" pt >"$TMP/$t.pg"
+		check "pt: $t: the $(wc -l <"$TMP/$t.pg") rows of SQLite's" cmp -s "$TMP/$t.sqlite" "$TMP/$t.pg"
+	done
+	check "pt: calls rows" test "$(pq 'SELECT count(*) FROM calls' pt)" -gt 5
+fi
 done_testing

@@ -4,10 +4,11 @@
 on the same perf.data file: every table's rows, column by column, in id
 order (prism's extra host_id column and tables aside).
 
-usage: sql-compare.py PERF.db PRISM.db [--tables t1,t2,...] [--no-symbols]
+usage: sql-compare.py PERF.db PRISM.db [--tables t1,t2,...] [--no-symbols] [--us]
 --no-symbols leaves out symbols, call_paths and the samples' symbol and
 call path columns (for files where perf leaves addresses unresolved that
-prism resolves).
+prism resolves).  --us compares times in microseconds (where perf
+estimates the nanoseconds of a trace's restart that has no timing packet).
 Prints one line per table ("ok: samples 247 rows" or the first difference);
 exits 1 when a table differs."""
 import sqlite3
@@ -33,10 +34,24 @@ TABLES = {
     # the switches without their comms (see t0801: perf's comm rows are its own objects)
     "context_switches/threads": "id, machine_id, time, cpu, thread_out_id, thread_in_id, flags",
     "samples/threads": "id, evsel_id, machine_id, thread_id, dso_id, ip, time, cpu, period",
+    # the columns of export-to-sqlite.py's "branches" samples table (Intel PT)
+    "samples/branches": "id, evsel_id, machine_id, thread_id, comm_id, dso_id, symbol_id, "
+                        "sym_offset, ip, time, cpu, to_dso_id, to_symbol_id, to_sym_offset, "
+                        "to_ip, branch_type, in_tx, call_path_id, insn_count, cyc_count, flags",
+    # and without to_ip (instruction samples: perf's has a taken branch's target)
+    "samples/insn": "id, evsel_id, machine_id, thread_id, comm_id, dso_id, symbol_id, "
+                    "sym_offset, ip, time, cpu, to_dso_id, to_symbol_id, to_sym_offset, "
+                    "branch_type, in_tx, call_path_id, insn_count, cyc_count, flags",
+    "calls": "id, thread_id, comm_id, call_path_id, call_time, return_time, branch_count, "
+             "call_id, return_id, parent_call_path_id, flags, parent_id, insn_count, cyc_count",
 }
+# times, compared in microseconds with --us
+TIMES = ("time", "call_time", "return_time")
 
 
-def rows(db, table, cols):
+def rows(db, table, cols, us=False):
+    if us:
+        cols = ", ".join("%s / 1000" % c if c in TIMES else c for c in cols.split(", "))
     try:
         cur = db.execute("SELECT %s FROM %s ORDER BY id" % (cols, table))
     except sqlite3.OperationalError:
@@ -60,7 +75,8 @@ def main():
     for t in tables:
         cols = TABLES[t]
         table = t.split("/")[0]
-        a, b = rows(perf, table, cols), rows(prism, table, cols)
+        us = "--us" in args
+        a, b = rows(perf, table, cols, us), rows(prism, table, cols, us)
         if a is None:
             a = []
         if b is None:
