@@ -203,8 +203,8 @@ static int read_pt(struct export_reader *r)
 		error("--itrace %s: '%c' is not an option prism knows", r->o->itrace, *bad);
 		return 1;
 	}
-	if (!it.instructions && !it.branches) {
-		error("--itrace %s: no samples to export: give i, b, c or r", r->o->itrace);
+	if (export_itrace_unsupported(&it)) {
+		error("--itrace %s: %s", r->o->itrace, export_itrace_unsupported(&it));
 		return 1;
 	}
 	if (input_kernel_code(r->sy, r->s, r->o->kcore, r->o->vmlinux))

@@ -22,6 +22,7 @@
 #include "export.h"
 #include "input.h"
 #include "options.h"
+#include "script.h"
 
 /* a repeatable option's values, NULL-terminated */
 struct strs {
@@ -233,9 +234,9 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		if (prism_itrace__parse(itrace, &it, &bad))
 			usage_error(usage, opts, "--itrace %s: '%c' is not an option prism knows",
 				    itrace, *bad);
-		if (!it.instructions && !it.branches)
-			usage_error(usage, opts,
-				    "--itrace %s: no samples to export: give b, c, r or i", itrace);
+		if (export_itrace_unsupported(&it))
+			usage_error(usage, opts, "--itrace %s: %s", itrace,
+				    export_itrace_unsupported(&it));
 		if (it.callchain)
 			usage_error(usage, opts,
 				    "--itrace %s: call chains (g) are not exported (the calls "

@@ -512,6 +512,16 @@ const char *script_itrace_unsupported(const struct prism_itrace *it)
 	return NULL;
 }
 
+const char *export_itrace_unsupported(const struct prism_itrace *it)
+{
+	if (it->transactions || it->pwr_events || it->ptwrites || it->log || it->last_branch)
+		return "x, p, w, d and l are prism script's (the exports take the branches and "
+		       "instructions samples: i, b, c, r)";
+	if (!it->instructions && !it->branches)
+		return "no samples to export: give i, b, c or r";
+	return NULL;
+}
+
 const char *report_itrace_unsupported(const struct prism_itrace *it)
 {
 	if (it->transactions || it->pwr_events || it->ptwrites || it->log)

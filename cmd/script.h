@@ -140,6 +140,8 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 /* why prism cannot do these --itrace options (in prism report), or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
 const char *report_itrace_unsupported(const struct prism_itrace *it);
+/* the same for prism export's --itrace */
+const char *export_itrace_unsupported(const struct prism_itrace *it);
 /*
  * The same decoding, each sample handed to @fn with its event's name
  * ("branches:uH"), errors left out (prism report).  Return: exit status.
