@@ -338,9 +338,8 @@ static int load_user(struct prism_symbols *sy, struct prism_dso *dso, uint32_t p
 		free(pk);
 		return -ENOENT;
 	}
-	pr_debug("symbol: %s: symbols from %s (%s), PLT from %s, code from %s\n", dso->name,
-		 syms, symsrc__type_name(pk->syms[0] ? pk->syms_type : pk->runtime_type), rt,
-		 code);
+	pr_debug("symbol: %s: symbols from %s (%s), PLT from %s, code from %s\n", dso->name, syms,
+		 symsrc__type_name(pk->syms[0] ? pk->syms_type : pk->runtime_type), rt, code);
 	dso->symsrc = strdup(syms);
 	dso->runtime = code[0] ? strdup(code) : NULL;
 	dso->debugsrc = pk->dwarf[0] ? strdup(pk->dwarf) : NULL;
@@ -351,8 +350,8 @@ static int load_user(struct prism_symbols *sy, struct prism_dso *dso, uint32_t p
 	if (!err && strcmp(syms, rt))
 		err = elf__load_syms(rt, &dso->syms, false, true, &has_symtab);
 	/* addresses map through the binary's segments (a debug file keeps its headers) */
-	if (!err && elf__segments(code[0] ? code : syms, &dso->segs, &dso->nr_segs, &is_exec) ==
-			    -ENOMEM)
+	if (!err &&
+	    elf__segments(code[0] ? code : syms, &dso->segs, &dso->nr_segs, &is_exec) == -ENOMEM)
 		err = -ENOMEM;
 	dso->is_exec = is_exec;
 	free(pk);

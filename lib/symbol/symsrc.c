@@ -170,8 +170,8 @@ static bool find(const struct symsrc_in *in, enum symsrc_type type, struct symsr
 			break;
 		if (!regular(path) || elf__probe(path, info))
 			continue;
-		if (!in->bid_size || (info->id_size == in->bid_size &&
-				      !memcmp(info->id, in->bid, in->bid_size)))
+		if (!in->bid_size ||
+		    (info->id_size == in->bid_size && !memcmp(info->id, in->bid, in->bid_size)))
 			return true;
 		if (!pk->bad[0] || type == SYMSRC_FILE) {
 			snprintf(pk->bad, sizeof(pk->bad), "%s", path);

@@ -14,7 +14,8 @@
 #include "symbol/symbol-internal.h"
 #include "test.h"
 
-static const uint8_t BID[20] = { 0x5e, 0xed, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18 };
+static const uint8_t BID[20] = { 0x5e, 0xed, 1,	 2,  3,	 4,  5,	 6,  7,	 8,
+				 9,    10,   11, 12, 13, 14, 15, 16, 17, 18 };
 #define BID_HEX "5eed0102030405060708090a0b0c0d0e0f101112"
 
 enum {
@@ -101,7 +102,8 @@ static int write_elf(const char *path, unsigned int flags)
 			off += secs[i].size;
 	}
 	sh[n + 1].sh_name = (uint32_t)shstr_len;
-	shstr_len += (size_t)snprintf(shstr + shstr_len, sizeof(shstr) - shstr_len, ".shstrtab") + 1;
+	shstr_len +=
+		(size_t)snprintf(shstr + shstr_len, sizeof(shstr) - shstr_len, ".shstrtab") + 1;
 	sh[n + 1].sh_type = SHT_STRTAB;
 	sh[n + 1].sh_offset = off;
 	sh[n + 1].sh_size = shstr_len;
@@ -181,6 +183,19 @@ static void cleanup(void)
 		fprintf(stderr, "cannot remove %s\n", root);
 }
 
+/* a fresh directory, @in set up for /bin/prog in it; NULL (skipped) without one */
+static struct symsrc_pick *begin(struct symsrc_in *in, char *cache)
+{
+	struct symsrc_pick *pk = malloc(sizeof(*pk));
+
+	if (!pk || !setup()) {
+		free(pk);
+		return NULL;
+	}
+	in_init(in, cache);
+	return pk;
+}
+
 static void test_paths(void)
 {
 	char cache[PATH_MAX], out[PATH_MAX];
@@ -241,14 +256,11 @@ static void test_paths(void)
 static void test_pick_order(void)
 {
 	char cache[PATH_MAX];
-	struct symsrc_pick *pk = malloc(sizeof(*pk));
 	struct symsrc_in in;
+	struct symsrc_pick *pk = begin(&in, cache);
 
-	if (!pk || !setup()) {
-		free(pk);
+	if (!pk)
 		return;
-	}
-	in_init(&in, cache);
 	/* the stripped file alone: its .dynsym */
 	TEST_EQ(write_elf(at("/bin/prog"), F_DYNSYM | F_LINK), 0);
 	symsrc__pick(&in, pk);
@@ -299,14 +311,11 @@ static void test_pick_order(void)
 static void test_pick_debug_dirs(void)
 {
 	char cache[PATH_MAX];
-	struct symsrc_pick *pk = malloc(sizeof(*pk));
 	struct symsrc_in in;
+	struct symsrc_pick *pk = begin(&in, cache);
 
-	if (!pk || !setup()) {
-		free(pk);
+	if (!pk)
 		return;
-	}
-	in_init(&in, cache);
 	TEST_EQ(write_elf(at("/bin/prog"), F_DYNSYM), 0);
 	TEST_EQ(write_elf(at("/bin/.debug/prog"), F_SYMTAB), 0);
 	symsrc__pick(&in, pk);
@@ -338,14 +347,11 @@ static void test_pick_debug_dirs(void)
 static void test_pick_static(void)
 {
 	char cache[PATH_MAX];
-	struct symsrc_pick *pk = malloc(sizeof(*pk));
 	struct symsrc_in in;
+	struct symsrc_pick *pk = begin(&in, cache);
 
-	if (!pk || !setup()) {
-		free(pk);
+	if (!pk)
 		return;
-	}
-	in_init(&in, cache);
 	/* no .dynsym anywhere (a static binary): no runtime file, symbols from the file */
 	TEST_EQ(write_elf(at("/bin/prog"), F_SYMTAB), 0);
 	symsrc__pick(&in, pk);
