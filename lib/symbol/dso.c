@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * The DSO cache: one object per (path, build id), whose symbols are loaded
- * on first lookup from the best file found: separate debug info by build id
- * or .gnu_debuglink, perf's build-id cache, the binary through --symfs,
- * path rewrites or /proc/PID/root.
+ * on first lookup from the file perf 6.1 would read (symsrc.c): a debug
+ * file by .gnu_debuglink, perf's build-id cache, a debug directory, the
+ * binary through --symfs, path rewrites or /proc/PID/root.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -175,8 +175,8 @@ static bool exists(const char *path)
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-/* the recorded path after --symfs and the OLD=NEW rewrites */
-static void rewrite_path(const struct prism_symbols *sy, const char *path, char *out, size_t len)
+/* the recorded path after the OLD=NEW rewrites (--map-path) */
+static void map_path(const struct prism_symbols *sy, const char *path, char *out, size_t len)
 {
 	size_t i;
 
@@ -185,12 +185,20 @@ static void rewrite_path(const struct prism_symbols *sy, const char *path, char 
 		size_t n = strlen(old);
 
 		if (!strncmp(path, old, n)) {
-			snprintf(out, len, "%s%s%s", sy->symfs ? sy->symfs : "",
-				 sy->path_map[2 * i + 1], path + n);
+			snprintf(out, len, "%s%s", sy->path_map[2 * i + 1], path + n);
 			return;
 		}
 	}
-	snprintf(out, len, "%s%s", sy->symfs ? sy->symfs : "", path);
+	snprintf(out, len, "%s", path);
+}
+
+/* the recorded path after --symfs and the OLD=NEW rewrites */
+static void rewrite_path(const struct prism_symbols *sy, const char *path, char *out, size_t len)
+{
+	char mapped[PATH_MAX];
+
+	map_path(sy, path, mapped, sizeof(mapped));
+	snprintf(out, len, "%s%s", sy->symfs ? sy->symfs : "", mapped);
 }
 
 /*
@@ -210,105 +218,6 @@ static bool bid_matches(const struct prism_dso *dso, const char *path, bool *che
 	if (elf__read_build_id(path, id, &size))
 		return false;
 	return size == dso->build_id_size && !memcmp(id, dso->build_id, size);
-}
-
-/* the binary as it ran: rewritten path, then /proc/PID/root, then the build-id cache */
-static char *find_runtime(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
-{
-	char hex[2 * BUILD_ID_MAX + 1];
-	char cands[3][PATH_MAX];
-	size_t n = 0, i, bad = SIZE_MAX;
-	bool bad_has_id = false;
-
-	rewrite_path(sy, dso->path, cands[n++], PATH_MAX);
-	if (!sy->opts.no_proc_root && !sy->symfs && pid && pid != (uint32_t)-1)
-		snprintf(cands[n++], PATH_MAX, "/proc/%u/root%s", pid, dso->path);
-	if (dso->build_id_size && sy->buildid_dir) {
-		build_id__hex(dso->build_id, dso->build_id_size, hex);
-		snprintf(cands[n++], PATH_MAX, "%s/.build-id/%.2s/%s/elf", sy->buildid_dir, hex,
-			 hex + 2);
-	}
-	for (i = 0; i < n; i++) {
-		uint8_t id[BUILD_ID_MAX], size;
-		bool checked;
-
-		if (!exists(cands[i]))
-			continue;
-		if (bid_matches(dso, cands[i], &checked))
-			return strdup(cands[i]);
-		if (bad == SIZE_MAX) {
-			bad = i;
-			bad_has_id = !elf__read_build_id(cands[i], id, &size);
-		}
-	}
-	if (bad != SIZE_MAX) {
-		build_id__hex(dso->build_id, dso->build_id_size, hex);
-		pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' %s; "
-			"its symbols are not used (install the binary that ran, or point "
-			"--symfs/--map-path at it)\n",
-			dso->path, hex, cands[bad], bad_has_id ? "differs" : "has no build id");
-		dso->bid_mismatch = true;
-	}
-	return NULL;
-}
-
-/* separate debug info: by build id, in perf's cache, then by .gnu_debuglink */
-static char *find_debug(struct prism_symbols *sy, struct prism_dso *dso, const char *runtime)
-{
-	char path[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
-	uint8_t id[BUILD_ID_MAX];
-	uint8_t size = 0;
-	char *link, *dir;
-
-	if (dso->build_id_size) {
-		memcpy(id, dso->build_id, dso->build_id_size);
-		size = dso->build_id_size;
-	} else if (runtime) {
-		elf__read_build_id(runtime, id, &size);
-	}
-	if (size) {
-		build_id__hex(id, size, hex);
-		snprintf(path, sizeof(path), "%s%s/.build-id/%.2s/%s.debug",
-			 sy->symfs ? sy->symfs : "", sy->debug_dir, hex, hex + 2);
-		if (exists(path))
-			return strdup(path);
-		if (sy->buildid_dir) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s/debug", sy->buildid_dir,
-				 hex, hex + 2);
-			if (exists(path))
-				return strdup(path);
-		}
-	}
-	if (!runtime)
-		return NULL;
-	link = elf__debuglink(runtime);
-	if (!link)
-		return NULL;
-	dir = strdup(runtime);
-	if (dir) {
-		char *slash = strrchr(dir, '/');
-		const char *sub[] = { "", ".debug/", NULL };
-		size_t i;
-
-		if (slash)
-			*slash = '\0';
-		for (i = 0; sub[i]; i++) {
-			snprintf(path, sizeof(path), "%s/%s%s", dir, sub[i], link);
-			if (strcmp(path, runtime) && exists(path))
-				goto found;
-		}
-		snprintf(path, sizeof(path), "%s%s%s/%s", sy->symfs ? sy->symfs : "", sy->debug_dir,
-			 dir + (sy->symfs ? strlen(sy->symfs) : 0), link);
-		if (exists(path))
-			goto found;
-	}
-	free(dir);
-	free(link);
-	return NULL;
-found:
-	free(dir);
-	free(link);
-	return strdup(path);
 }
 
 /* the build id of this process's vdso image (its PT_NOTE segment) */
@@ -348,8 +257,8 @@ static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 
 	if (dso->build_id_size)
 		build_id__hex(dso->build_id, dso->build_id_size, hex);
-	if (dso->build_id_size && sy->buildid_dir) {
-		snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
+	if (dso->build_id_size && sy->dso_cache_dir) {
+		snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->dso_cache_dir, hex);
 		if (exists(path) && bid_matches(dso, path, &checked)) {
 			bool has;
 
@@ -376,34 +285,77 @@ static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 	return elf__load_mem_syms(img, shoff + (uint64_t)shnum * shentsize, &dso->syms);
 }
 
+static void warn_mismatch(struct prism_dso *dso, const struct symsrc_in *in,
+			  const struct symsrc_pick *pk)
+{
+	pr_warn("symbol: build id mismatch for '%s': perf.data expects %s, '%s' %s; "
+		"its symbols are not used (install the binary that ran, or point "
+		"--symfs/--map-path at it)\n",
+		dso->path, in->bid_hex, pk->bad, pk->bad_has_id ? "differs" : "has no build id");
+	dso->bid_mismatch = true;
+}
+
+/*
+ * The files perf 6.1 would read (symsrc.c): symbols from the first with a
+ * .symtab, PLT entries from the first with a .dynsym; code and CFI from
+ * the binary itself
+ */
 static int load_user(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 {
+	char mapped[PATH_MAX], file[PATH_MAX], hex[2 * BUILD_ID_MAX + 1];
+	struct symsrc_in in = { .symfs = sy->symfs ? sy->symfs : "" };
 	bool has_symtab = false, is_exec = false;
-	const char *symsrc;
+	uint8_t id[BUILD_ID_MAX];
+	const char *syms, *rt, *code;
+	struct symsrc_pick *pk;
 	int err;
 
-	dso->runtime = find_runtime(sy, dso, pid);
-	dso->debugsrc = find_debug(sy, dso, dso->runtime);
-	if (dso->debugsrc && elf__has_symtab(dso->debugsrc))
-		symsrc = dso->debugsrc;
-	else if (dso->runtime)
-		symsrc = dso->runtime;
-	else if (dso->debugsrc)
-		symsrc = dso->debugsrc;
-	else
+	map_path(sy, dso->path, mapped, sizeof(mapped));
+	memcpy(id, dso->build_id, dso->build_id_size);
+	in.bid_size = dso->build_id_size;
+	/* none recorded: perf reads the file's (when the path, without --symfs, is a file) */
+	snprintf(file, sizeof(file), "%s%s", in.symfs, mapped);
+	if (!in.bid_size && exists(mapped) && elf__read_build_id(file, id, &in.bid_size))
+		in.bid_size = 0;
+	build_id__hex(id, in.bid_size, hex);
+	in.path = mapped;
+	in.debug_dir = sy->debug_dir;
+	in.cache_dir = sy->dso_cache_dir;
+	in.bid = id;
+	in.bid_hex = hex;
+	if (!sy->opts.no_proc_root && !sy->symfs && pid && pid != (uint32_t)-1)
+		in.pid = pid;
+	pk = malloc(sizeof(*pk));
+	if (!pk)
+		return -ENOMEM;
+	symsrc__pick(&in, pk);
+	syms = pk->syms[0] ? pk->syms : pk->runtime;
+	rt = pk->runtime[0] ? pk->runtime : pk->syms;
+	code = pk->data[0] ? pk->data : rt;
+	if (!syms[0]) {
+		if (pk->bad[0] && dso->build_id_size)
+			warn_mismatch(dso, &in, pk);
+		free(pk);
 		return -ENOENT;
-	err = elf__load_syms(symsrc, &dso->syms, true, symsrc == dso->runtime, &has_symtab);
-	if (err)
-		return err;
-	if (symsrc != dso->runtime && dso->runtime)
-		err = elf__load_syms(dso->runtime, &dso->syms, false, true, &has_symtab);
-	if (err)
-		return err;
-	dso->symsrc = strdup(symsrc);
-	err = elf__segments(dso->runtime ? dso->runtime : symsrc, &dso->segs, &dso->nr_segs,
-			    &is_exec);
+	}
+	pr_debug("symbol: %s: symbols from %s (%s), PLT from %s, code from %s\n", dso->name, syms,
+		 symsrc__type_name(pk->syms[0] ? pk->syms_type : pk->runtime_type), rt, code);
+	dso->symsrc = strdup(syms);
+	dso->runtime = code[0] ? strdup(code) : NULL;
+	dso->debugsrc = pk->dwarf[0] ? strdup(pk->dwarf) : NULL;
+	if (!dso->symsrc || (code[0] && !dso->runtime) || (pk->dwarf[0] && !dso->debugsrc))
+		err = -ENOMEM;
+	else
+		err = elf__load_syms(syms, &dso->syms, true, !strcmp(syms, rt), &has_symtab);
+	if (!err && strcmp(syms, rt))
+		err = elf__load_syms(rt, &dso->syms, false, true, &has_symtab);
+	/* addresses map through the binary's segments (a debug file keeps its headers) */
+	if (!err &&
+	    elf__segments(code[0] ? code : syms, &dso->segs, &dso->nr_segs, &is_exec) == -ENOMEM)
+		err = -ENOMEM;
 	dso->is_exec = is_exec;
-	return err == -ENOMEM ? err : 0;
+	free(pk);
+	return err;
 }
 
 /*
@@ -535,16 +487,16 @@ bool dso__has_elf_file(struct prism_symbols *sy, struct prism_dso *dso)
 	if (dso->kind == DSO_VDSO) {
 		if (!dso->build_id_size) {
 			dso->elf_file = 1;
-		} else if (sy->buildid_dir) {
-			snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->buildid_dir, hex);
+		} else if (sy->dso_cache_dir) {
+			snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->dso_cache_dir, hex);
 			dso->elf_file = is_elf(path) ? 1 : -1;
 		}
 	} else if (dso->kind == DSO_USER && dso->path[0] == '/') {
 		rewrite_path(sy, dso->path, path, sizeof(path));
 		if (is_elf(path)) {
 			dso->elf_file = 1;
-		} else if (dso->build_id_size && sy->buildid_dir) {
-			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", sy->buildid_dir, hex,
+		} else if (dso->build_id_size && sy->dso_cache_dir) {
+			snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s", sy->dso_cache_dir, hex,
 				 hex + 2);
 			dso->elf_file = is_elf(path) ? 1 : -1;
 		}

@@ -335,16 +335,21 @@ char *elf__debuglink(const char *path)
 	return name;
 }
 
-bool elf__has_symtab(const char *path)
+int elf__probe(const char *path, struct elf_info *out)
 {
 	GElf_Shdr sh;
-	bool ret;
 	int fd;
 	Elf *e = open_elf(path, &fd);
 
+	memset(out, 0, sizeof(*out));
 	if (!e)
-		return false;
-	ret = find_section(e, ".symtab", &sh) && sh.sh_type == SHT_SYMTAB;
+		return -errno;
+	if (read_build_id(e, out->id, &out->id_size))
+		out->id_size = 0;
+	/* a debug file's copies of the loaded sections are SHT_NOBITS: not a .dynsym */
+	out->symtab = find_section(e, ".symtab", &sh) && sh.sh_type == SHT_SYMTAB;
+	out->dynsym = find_section(e, ".dynsym", &sh) && sh.sh_type == SHT_DYNSYM;
+	out->dwarf = find_section(e, ".debug_info", &sh) && sh.sh_type != SHT_NOBITS;
 	close_elf(e, fd);
-	return ret;
+	return 0;
 }

@@ -6,6 +6,7 @@
 #define PRISM_SYMBOL_INTERNAL_H
 
 #include <elf.h>
+#include <limits.h>
 
 #include <prism/symbol.h>
 
@@ -168,6 +169,8 @@ struct kcode {
 struct prism_symbols {
 	struct prism_symbols_opts opts;
 	char *symfs, *kallsyms_path, *debug_dir, *buildid_dir, *jit_dir;
+	/* perf's build-id cache for binaries: <symfs>/.debug with --symfs, else buildid_dir */
+	char *dso_cache_dir;
 	char **path_map; /* pairs: old, new */
 	size_t nr_path_map;
 
@@ -243,13 +246,58 @@ void build_id__hex(const uint8_t *id, size_t size, char *out);
 int elf__read_build_id(const char *path, uint8_t *id, uint8_t *size);
 /* symbols (.symtab, else .dynsym) of @path when @syms; PLT entries when @plt */
 int elf__load_syms(const char *path, struct symtab *t, bool syms, bool plt, bool *has_symtab);
-/* whether @path has a .symtab section */
-bool elf__has_symtab(const char *path);
+/* what a candidate symbol source holds (perf's symsrc__init) */
+struct elf_info {
+	uint8_t id[BUILD_ID_MAX];
+	uint8_t id_size; /* 0: no build-id note */
+	bool symtab; /* a SHT_SYMTAB .symtab */
+	bool dynsym; /* a SHT_DYNSYM .dynsym (perf's "possibly runtime") */
+	bool dwarf; /* a .debug_info with contents */
+};
+int elf__probe(const char *path, struct elf_info *out);
 int elf__load_mem_syms(const void *img, size_t len, struct symtab *t);
 /* executable segments and the ELF type of @path */
 int elf__segments(const char *path, struct segment **segs, size_t *nr, bool *is_exec);
 /* .gnu_debuglink name (malloc()ed) or NULL */
 char *elf__debuglink(const char *path);
+
+/* symsrc.c: the files a user DSO's symbols come from (perf 6.1's dso__load order) */
+enum symsrc_type {
+	SYMSRC_DEBUGLINK, /* .gnu_debuglink of <symfs><path> */
+	SYMSRC_CACHE, /* <cache>/.build-id/xx/rest/elf */
+	SYMSRC_CACHE_DEBUG, /* <cache>/.build-id/xx/rest/debug */
+	SYMSRC_FEDORA, /* <symfs><debug_dir><path>.debug */
+	SYMSRC_UBUNTU, /* <symfs><debug_dir><path> */
+	SYMSRC_BUILDID_DEBUG, /* <symfs><debug_dir>/.build-id/xx/rest.debug */
+	SYMSRC_FILE, /* <symfs><path> (then /proc/PID/root<path>) */
+	SYMSRC_OPENEMBEDDED, /* <symfs><dir>/.debug/<base> */
+	SYMSRC_MIXEDUP_UBUNTU, /* <symfs><debug_dir><path without /usr> */
+	SYMSRC_NR,
+};
+struct symsrc_in {
+	const char *path; /* as recorded, after --map-path */
+	const char *symfs; /* "" for none */
+	const char *debug_dir; /* /usr/lib/debug */
+	const char *cache_dir; /* perf's build-id cache, NULL for none */
+	const uint8_t *bid; /* the expected build id (bid_size 0: any) */
+	uint8_t bid_size;
+	const char *bid_hex; /* the same in hex, "" for none */
+	uint32_t pid; /* also look at /proc/PID/root<path> (0: no) */
+};
+/* the files chosen; "" and type -1 when none */
+struct symsrc_pick {
+	char syms[PATH_MAX]; /* the first with a .symtab (perf's syms_ss) */
+	char runtime[PATH_MAX]; /* the first with a .dynsym (perf's runtime_ss) */
+	char dwarf[PATH_MAX]; /* the first with DWARF (source lines) */
+	char data[PATH_MAX]; /* the binary itself: the cache's copy, else the file */
+	int syms_type, runtime_type, dwarf_type, data_type;
+	char bad[PATH_MAX]; /* a file found with another build id */
+	bool bad_has_id;
+};
+const char *symsrc__type_name(enum symsrc_type type);
+/* @type's path for @in; -ENOENT when it has none (no build id, no debuglink) */
+int symsrc__path(const struct symsrc_in *in, enum symsrc_type type, char *out, size_t len);
+void symsrc__pick(const struct symsrc_in *in, struct symsrc_pick *pk);
 
 /* kallsyms.c */
 /* -EPERM when every address is hidden (kptr_restrict), else -errno of reading @path */

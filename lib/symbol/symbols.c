@@ -62,6 +62,12 @@ struct prism_symbols *prism_symbols__new(const struct prism_symbols_opts *opts)
 		snprintf(buf, sizeof(buf), "%s/.debug", home);
 		sy->buildid_dir = strdup(buf);
 	}
+	if (sy->symfs) {
+		snprintf(buf, sizeof(buf), "%s/.debug", sy->symfs);
+		sy->dso_cache_dir = strdup(buf);
+	} else if (sy->buildid_dir) {
+		sy->dso_cache_dir = strdup(sy->buildid_dir);
+	}
 	if (sy->opts.cache_dir) {
 		sy->cache_dir = *sy->opts.cache_dir ? strdup(sy->opts.cache_dir) : NULL;
 	} else if (getenv("XDG_CACHE_HOME") && *getenv("XDG_CACHE_HOME")) {
@@ -79,7 +85,7 @@ struct prism_symbols *prism_symbols__new(const struct prism_symbols_opts *opts)
 	sy->unknown.path = strdup("[unknown]");
 	sy->unknown.loaded = true;
 	if (!sy->kallsyms_path || !sy->debug_dir || !sy->jit_dir || !sy->kmaps ||
-	    !sy->unknown.name || !sy->unknown.path)
+	    !sy->unknown.name || !sy->unknown.path || (sy->symfs && !sy->dso_cache_dir))
 		goto err;
 	err = parse_path_map(sy, opts ? opts->path_map : NULL);
 	if (err)
@@ -127,6 +133,7 @@ void prism_symbols__free(struct prism_symbols *sy)
 	free(sy->kallsyms_path);
 	free(sy->debug_dir);
 	free(sy->buildid_dir);
+	free(sy->dso_cache_dir);
 	free(sy->jit_dir);
 	free(sy->unknown.name);
 	free(sy->unknown.path);
