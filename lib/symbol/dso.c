@@ -198,7 +198,10 @@ static void rewrite_path(const struct prism_symbols *sy, const char *path, char 
 	char mapped[PATH_MAX];
 
 	map_path(sy, path, mapped, sizeof(mapped));
-	snprintf(out, len, "%s%s", sy->symfs ? sy->symfs : "", mapped);
+	/* a relative name (a workload started as ./prog) under --symfs: DIR/name, as perf */
+	if (snprintf(out, len, "%s%s%s", sy->symfs ? sy->symfs : "",
+		     sy->symfs && mapped[0] != '/' ? "/" : "", mapped) >= (int)len)
+		out[0] = '\0'; /* too long: no such file */
 }
 
 /*
@@ -408,7 +411,7 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 			dso->symsrc = strdup(path);
 		break;
 	case DSO_USER:
-		if (dso->path[0] != '/') {
+		if (dso->path[0] == '[') {
 			err = -ENOENT; /* [heap], [stack], [vsyscall] */
 			break;
 		}
@@ -491,7 +494,8 @@ bool dso__has_elf_file(struct prism_symbols *sy, struct prism_dso *dso)
 			snprintf(path, sizeof(path), "%s/[vdso]/%s/vdso", sy->dso_cache_dir, hex);
 			dso->elf_file = is_elf(path) ? 1 : -1;
 		}
-	} else if (dso->kind == DSO_USER && dso->path[0] == '/') {
+	} else if (dso->kind == DSO_USER && dso->path[0] != '[') {
+		/* (a relative name is read from the current directory, as perf reads it) */
 		rewrite_path(sy, dso->path, path, sizeof(path));
 		if (is_elf(path)) {
 			dso->elf_file = 1;

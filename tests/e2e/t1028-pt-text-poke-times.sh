@@ -66,6 +66,18 @@ check "report without --itrace: perf report --itrace=i100usg's $(wc -l <"$TMP/pe
 	cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 check "report without --itrace: it says which --itrace" grep -q 'with --itrace=i100usg' "$TMP/err"
 check "report without --itrace: some samples" grep -q 'pt_loop' "$TMP/prism.txt"
+# a workload recorded by a relative name: read from the current directory, as perf
+(
+	cd "$(dirname "$WL")" || exit 1
+	$GEN --loops 4 ./pt-loop "$TMP/rel.data"
+	perf script -i "$TMP/rel.data" --itrace=b >"$TMP/perf.txt" 2>/dev/null
+	prism script -i "$TMP/rel.data" --itrace=b >"$TMP/prism.txt" 2>"$TMP/err"
+)
+check "a relative name: perf's $(wc -l <"$TMP/perf.txt") lines" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+check "a relative name: it decodes" grep -q 'pt_leaf+0x3' "$TMP/prism.txt"
+(cd / && prism script -i "$TMP/rel.data" --itrace=b >/dev/null 2>"$TMP/err")
+check "a relative name not found from /: the decoding stop is said" \
+	grep -q 'instruction trace errors where decoding stopped' "$TMP/err"
 prism script -i "$TMP/d" --itrace=e >"$TMP/errs" 2>&1
 check "no decoding error" test ! -s "$TMP/errs"
 done_testing
