@@ -225,6 +225,23 @@ static void tq_add_other(struct queue *q, uint64_t at)
 	tq_add(q, &e);
 }
 
+/* @p's units (TNT bits, TIPs) and what an OVF or the FUP after it does to them */
+static void count_units(struct queue *q, const struct pt_packet *p, struct tpend *e)
+{
+	if (p->type == ppt_ovf) { /* the units before it are dropped */
+		q->wait_ovf = q->in_ovf = e->ovf = true;
+		q->ovf_units = q->units_seen;
+	} else if (p->type == ppt_fup) {
+		q->in_ovf = false; /* tracing resumes */
+	} else if (p->type == ppt_tnt_8 || p->type == ppt_tnt_64) {
+		if (q->d->o.ipc)
+			pt_ipc_tnt(&q->ipc, q->units_seen, q->units_seen + p->payload.tnt.bit_size);
+		q->units_seen += p->payload.tnt.bit_size;
+	} else if (p->type == ppt_tip || p->type == ppt_tip_pgd) {
+		q->units_seen++;
+	}
+}
+
 /*
  * read the packets libipt has read, up to @off: short TNTs and PADs (most of
  * a trace) from the bytes, the others with the packet decoder
@@ -271,19 +288,7 @@ static void scan_to(struct queue *q, uint64_t off)
 			continue;
 		at = q->units_seen;
 		e.type = tpkt(&p, &e.payload, &e.fc);
-		if (p.type == ppt_ovf) { /* the units before it are dropped */
-			q->wait_ovf = q->in_ovf = e.ovf = true;
-			q->ovf_units = q->units_seen;
-		} else if (p.type == ppt_fup) {
-			q->in_ovf = false; /* tracing resumes */
-		} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
-			if (q->d->o.ipc)
-				pt_ipc_tnt(&q->ipc, q->units_seen,
-					   q->units_seen + p.payload.tnt.bit_size);
-			q->units_seen += p.payload.tnt.bit_size;
-		} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
-			q->units_seen++;
-		}
+		count_units(q, &p, &e);
 		if (e.type == PT_T_OTHER && !e.ovf) {
 			tq_add_other(q, at);
 			continue;
@@ -319,18 +324,7 @@ static void scan_events(struct queue *q, uint64_t off)
 				continue;
 			e.type = tpkt(&p, &e.payload, &e.fc);
 			pt_events_read(q, &p, pos, &e);
-			if (p.type == ppt_ovf) { /* the units before it are dropped */
-				q->wait_ovf = q->in_ovf = e.ovf = true;
-				q->ovf_units = q->units_seen;
-			} else if (p.type == ppt_fup) {
-				q->in_ovf = false; /* tracing resumes */
-			} else if (p.type == ppt_tnt_8 || p.type == ppt_tnt_64) {
-				pt_ipc_tnt(&q->ipc, q->units_seen,
-					   q->units_seen + p.payload.tnt.bit_size);
-				q->units_seen += p.payload.tnt.bit_size;
-			} else if (p.type == ppt_tip || p.type == ppt_tip_pgd) {
-				q->units_seen++;
-			}
+			count_units(q, &p, &e);
 			if (pt_pkt_get_offset(q->pkt, &e.next_off) < 0)
 				e.next_off = off;
 			tq_add(q, &e);

@@ -43,15 +43,20 @@ static void dummy_u(struct perf_event_attr *a)
 	a->exclude_guest = 1;
 }
 
-/* whether an event of every task may be opened on a CPU (root, or perf_event_paranoid) */
-static bool can_record_cpu_wide(void)
+/*
+ * whether a dummy:u of every task may be opened on a CPU (root, or
+ * perf_event_paranoid) with context switches, or (@text_poke) with
+ * TEXT_POKE records (kernels 5.9 and later)
+ */
+static bool can_open_cpu_wide(bool text_poke)
 {
 	struct perf_event_attr a;
 	int fd;
 
 	memset(&a, 0, sizeof(a));
 	dummy_u(&a);
-	a.context_switch = 1;
+	a.context_switch = !text_poke;
+	a.text_poke = text_poke;
 	a.disabled = 1;
 	fd = (int)syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)
@@ -78,7 +83,7 @@ static int add_switch_tracking(struct prism_record *r)
 	r->sched_switch = 0;
 	if (!(r->ev[r->aux_ev].attr.config & term_bits("tsc")))
 		return 0; /* no timing: nothing to place the switches with */
-	if (cpu_wide || !can_record_cpu_wide()) {
+	if (cpu_wide || !can_open_cpu_wide(false)) {
 		r->sched_switch = cpu_wide ? 3 : 2;
 		return 0;
 	}
@@ -90,23 +95,6 @@ static int add_switch_tracking(struct prism_record *r)
 	r->ev[r->switch_ev].cpu_wide = true;
 	r->sched_switch = 3;
 	return 0;
-}
-
-/* whether this kernel writes TEXT_POKE records (5.9 and later) */
-static bool can_record_text_poke(void)
-{
-	struct perf_event_attr a;
-	int fd;
-
-	memset(&a, 0, sizeof(a));
-	dummy_u(&a);
-	a.text_poke = 1;
-	a.disabled = 1;
-	fd = (int)syscall(__NR_perf_event_open, &a, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
 }
 
 /*
@@ -122,8 +110,7 @@ static int add_text_poke(struct prism_record *r)
 	const struct perf_event_attr *pt = &r->ev[r->aux_ev].attr;
 	int err;
 
-	if (pt->exclude_kernel || !(pt->config & term_bits("tsc")) || !can_record_text_poke() ||
-	    !can_record_cpu_wide())
+	if (pt->exclude_kernel || !(pt->config & term_bits("tsc")) || !can_open_cpu_wide(true))
 		return 0;
 	dummy_u(&ev.attr);
 	ev.attr.text_poke = 1;
