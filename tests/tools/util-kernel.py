@@ -5,7 +5,7 @@
   util-kernel.py snap FILE
       write every thread's on-CPU ns (/proc/PID/task/TID/schedstat, first
       field) and comm to FILE, one "tid ns comm" line each.
-  util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10]
+  util-kernel.py system BEFORE AFTER PRISM.csv [--slack-ms 1] [--total-pct 10] [--runtime-ms X]
                                                [--not-pid P,Q] [--not-comm C,D]
                                                [--light-pct L] [--only-pid P,Q]
       BEFORE and AFTER are snaps taken around the prism run (a window that
@@ -139,11 +139,16 @@ def system(argv):
     if not n:
         print("no task to compare")
         return 1
-    # the kernel's total over the trace lies between the scaled and the whole
-    if sum_prism < sum_scaled * (1 - total_pct / 100) or \
-            sum_prism > sum_kernel * (1 + total_pct / 100):
+    # the kernel's total over the trace: its runtime events there when given
+    # (--runtime-ms), else between the window's share and the whole window
+    rt = opt(argv, "--runtime-ms", None)
+    low = float(rt) if rt is not None else sum_scaled
+    if sum_prism < low * (1 - total_pct / 100) or \
+            sum_prism > sum_kernel * (1 + total_pct / 100) or \
+            (rt is not None and sum_prism > low * (1 + total_pct / 100) + 0.5):
         print(f"total: prism {sum_prism:.3f} ms, the kernel {sum_scaled:.3f} ms over the"
-              f" trace's share of the window, {sum_kernel:.3f} ms over the window")
+              f" trace's share of the window, {sum_kernel:.3f} ms over the window"
+              + (f", {low:.3f} ms in the trace's runtime events" if rt is not None else ""))
         for d, comm, tid, run, k in sorted(diffs, reverse=True)[:5]:
             print(f"  {comm}[{tid}]: prism {run:.3f} ms, the kernel {k:.3f} ms")
         bad += 1
