@@ -44,22 +44,32 @@ unsigned int script_show_of(uint32_t type)
 	}
 }
 
-/* the thread whose comm starts the line (perf's print_event pid/tid), -1: none */
-int64_t script_show_tid(const struct prism_event *ev)
+/* the process and thread perf's print_event gives a shown record (tid -1: none) */
+void script_show_ids(const struct prism_event *ev, int64_t *pid, int64_t *tid)
 {
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
-		return ev->comm.tid;
+		*pid = ev->comm.pid;
+		*tid = ev->comm.tid;
+		break;
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		return ev->fork.tid;
+		*pid = ev->fork.pid;
+		*tid = ev->fork.tid;
+		break;
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		return ev->mmap.tid;
+		*pid = ev->mmap.pid;
+		*tid = ev->mmap.tid;
+		break;
 	case PERF_RECORD_NAMESPACES:
-		return ev->ns.tid;
+		*pid = ev->ns.pid;
+		*tid = ev->ns.tid;
+		break;
 	default:
-		return (int32_t)ev->sample.tid;
+		*pid = (int32_t)ev->sample.pid;
+		*tid = (int32_t)ev->sample.tid;
+		break;
 	}
 }
 

@@ -601,11 +601,12 @@ static void record_line(struct script *sc, const struct prism_event *ev)
 {
 	const struct prism_evsel *evsel = ev->evsel;
 	struct prism_sample smp = ev->sample;
-	int64_t tid = script_show_tid(ev);
+	int64_t pid, tid;
 	const char *comm = ":-1";
 	char buf[32], *p;
 	unsigned int f;
 
+	script_show_ids(ev, &pid, &tid);
 	if (!evsel && prism_session__nr_evsels(sc->s))
 		evsel = prism_session__evsel(sc->s, 0); /* perf's: the first */
 	if (evsel) {
@@ -617,13 +618,8 @@ static void record_line(struct script *sc, const struct prism_event *ev)
 			smp.time = ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT ?
 					   ev->fork.time :
 					   0;
+			smp.pid = (uint32_t)pid;
 			smp.tid = (uint32_t)tid;
-			smp.pid = ev->type == PERF_RECORD_FORK || ev->type == PERF_RECORD_EXIT ?
-					  ev->fork.pid :
-				  ev->type == PERF_RECORD_COMM ? ev->comm.pid :
-				  ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2 ?
-								 ev->mmap.pid :
-								 smp.pid;
 		}
 		if (tid != -1)
 			comm = comm_of(sc, (uint32_t)tid, buf, sizeof(buf));

@@ -82,8 +82,11 @@ enum script_show {
 };
 /* the option that shows records of @type (0: none) */
 unsigned int script_show_of(uint32_t type);
-/* the thread whose comm starts a shown record's line, as perf picks it (-1: none) */
-int64_t script_show_tid(const struct prism_event *ev);
+/*
+ * the process and thread perf gives a shown record: its comm starts the
+ * line, and they stand in for a missing sample_id (tid -1: none)
+ */
+void script_show_ids(const struct prism_event *ev, int64_t *pid, int64_t *tid);
 /* "PERF_RECORD_NAME" and the record's fields, as perf script prints them (@sy: may be NULL) */
 void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
 		       struct prism_symbols *sy);

@@ -144,9 +144,9 @@ static const struct br_insn *br_insn(struct queue *q, uint64_t ip, enum pt_exec_
 	struct br_insn *b = &q->d->brc[(ip ^ (ip >> 13) ^ (uint64_t)q->pid * 31) % BR_CACHE];
 	struct pt_insn insn;
 
-	/* an instruction changed while tracing is decoded each time (decode-poke.c) */
+	/* a kernel instruction changed while tracing is decoded each time (decode-poke.c) */
 	if (b->size && b->ip == ip && b->pid == q->pid && b->mode == mode &&
-	    !(q->d->nr_pokes && pt_poked(q->d, ip, ip + sizeof(b->raw))))
+	    !(q->d->nr_pokes && (ip >> 63) && pt_poked(q->d, ip, ip + sizeof(b->raw))))
 		return b;
 	if (ild_nth(q, ip, mode, 0, &insn) < 0)
 		return NULL;
