@@ -596,8 +596,9 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 		fprintf(stderr,
 			"Intel PT: %" PRIu64 " trace bytes in %zu queues, %" PRIu64
 			" of them held in memory, %" PRIu64 " released while decoding, %" PRIu64
-			" blocks walked\n",
-			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes, st.blocks);
+			" blocks walked (%zu queues by prism's walk)\n",
+			st.trace_bytes, st.queues, st.heap_bytes, st.released_bytes, st.blocks,
+			st.walked);
 	}
 	if (err) {
 		error_errno(err, "decoding the Intel PT trace of '%s' failed",

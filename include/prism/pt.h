@@ -270,6 +270,7 @@ struct prism_pt_decoder_stats {
 	uint64_t trace_bytes, heap_bytes, released_bytes;
 	uint64_t blocks; /* blocks of instructions walked at once (0: one at a time) */
 	size_t queues;
+	size_t walked; /* of the queues, those whose blocks prism walks (not libipt's block decoder) */
 	uint64_t errors; /* decoding errors, also those 'e' did not ask to show */
 };
 PRISM_API void prism_pt_decoder__stats(const struct prism_pt_decoder *d,

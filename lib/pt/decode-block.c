@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Intel PT decoding a block at a time: libipt's block decoder (with its
- * block cache over the image's sections) walks runs of instructions up to
- * a branch in one call, where the instruction decoder stops at each one.
+ * block cache over the image's sections), or prism's own walk of the same
+ * blocks where the trace fits it (walk.c), walks runs of instructions up
+ * to a branch in one call, where the instruction decoder stops at each one.
  * What the samples need of single instructions comes from a second,
  * instruction decoder fed a trace of its own (PSB, PSBEND, MODE.Exec,
  * TIP.PGE to the address): the instructions of a run need no trace, so it
@@ -48,12 +49,27 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d)
 
 int pt_dec_offset(struct queue *q, uint64_t *off)
 {
+	if (q->walk)
+		return pt_walk_offset(q, off);
 	return q->blk ? pt_blk_get_offset(q->blk, off) : pt_insn_get_offset(q->dec, off);
 }
 
 int pt_dec_sync_offset(struct queue *q, uint64_t *off)
 {
+	if (q->walk)
+		return pt_walk_sync_offset(q, off);
 	return q->blk ? pt_blk_get_sync_offset(q->blk, off) : pt_insn_get_sync_offset(q->dec, off);
+}
+
+/* the blocks from prism's walk (walk.c) or from libipt's block decoder */
+static int blk_next(struct queue *q, struct pt_block *blk)
+{
+	return q->walk ? pt_walk_next(q, blk) : pt_blk_next(q->blk, blk, sizeof(*blk));
+}
+
+static int blk_event(struct queue *q, struct pt_event *ev)
+{
+	return q->walk ? pt_walk_event(q, ev) : pt_blk_event(q->blk, ev, sizeof(*ev));
 }
 
 int pt_block_start(struct queue *q, const struct pt_config *cfg)
@@ -71,10 +87,18 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
 	}
-	q->blk = pt_blk_alloc_decoder(&c);
-	if (!q->blk)
-		return -ENOMEM;
-	pt_blk_set_image(q->blk, q->img);
+	if (pt_walk_fits(q->d, c.begin, (size_t)(c.end - c.begin), q->map != NULL)) {
+		int err = pt_walk_start(q, &c);
+
+		if (err)
+			return err;
+		q->d->st.walked++;
+	} else {
+		q->blk = pt_blk_alloc_decoder(&c);
+		if (!q->blk)
+			return -ENOMEM;
+		pt_blk_set_image(q->blk, q->img);
+	}
 	pt_config_init(&c);
 	c.begin = q->ild_trace;
 	c.end = q->ild_trace + sizeof(q->ild_trace);
@@ -93,11 +117,15 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 void pt_block_free(struct queue *q)
 {
 	pt_blk_free_decoder(q->blk);
+	pt_walk_free(q);
 	pt_insn_free_decoder(q->ild);
 }
 
-/* the helper decoder at @ip (in @mode): ready to return its instruction */
-static int ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode)
+/*
+ * the helper decoder at @ip (in @mode): ready to return its instruction;
+ * @taken: a taken TNT bit follows (a conditional branch's target next)
+ */
+int pt_ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, bool taken)
 {
 	uint8_t *p = q->ild_trace;
 	struct pt_event ev;
@@ -115,6 +143,8 @@ static int ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode)
 	*p++ = 0xd1; /* TIP.PGE, the whole IP */
 	for (i = 0; i < 8; i++)
 		*p++ = (uint8_t)(ip >> (8 * i));
+	if (taken)
+		*p++ = 0x06; /* TNT: one bit, taken */
 	pt_image_follow_pid(q);
 	st = pt_insn_sync_set(q->ild, 0);
 	while (st >= 0 && (st & pts_event_pending))
@@ -123,10 +153,10 @@ static int ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode)
 }
 
 /* the @n-th instruction (0: the first) of the run from @ip */
-static int ild_nth(struct queue *q, uint64_t ip, enum pt_exec_mode mode, uint32_t n,
-		   struct pt_insn *insn)
+int pt_ild_nth(struct queue *q, uint64_t ip, enum pt_exec_mode mode, uint32_t n,
+	       struct pt_insn *insn)
 {
-	int st = ild_at(q, ip, mode);
+	int st = pt_ild_at(q, ip, mode, false);
 	uint32_t i;
 
 	for (i = 0; st >= 0 && i <= n; i++) {
@@ -148,7 +178,7 @@ static const struct br_insn *br_insn(struct queue *q, uint64_t ip, enum pt_exec_
 	if (b->size && b->ip == ip && b->pid == q->pid && b->mode == mode &&
 	    !(q->d->nr_pokes && (ip >> 63) && pt_poked(q->d, ip, ip + sizeof(b->raw))))
 		return b;
-	if (ild_nth(q, ip, mode, 0, &insn) < 0)
+	if (pt_ild_nth(q, ip, mode, 0, &insn) < 0)
 		return NULL;
 	b->ip = ip;
 	b->pid = q->pid;
@@ -224,7 +254,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		if (due) {
 			it = pt_push(q, PRISM_PT_INSN);
 			if (it) {
-				if (ild_nth(q, blk->ip, blk->mode, i, &insn) < 0) {
+				if (pt_ild_nth(q, blk->ip, blk->mode, i, &insn) < 0) {
 					memset(&insn, 0, sizeof(insn));
 					insn.ip = blk->ip;
 				}
@@ -242,7 +272,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		}
 		if (++q->stall_n > MAX_LOOPS) {
 			q->stall_n = 0;
-			if (ild_nth(q, blk->ip, blk->mode, i, &insn) < 0)
+			if (pt_ild_nth(q, blk->ip, blk->mode, i, &insn) < 0)
 				insn.ip = 0;
 			pt_stop(q, ERR_NELOOP, insn.ip);
 			return false;
@@ -333,7 +363,7 @@ static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, s
 /* at a (re)start: decode.c's queue_step does the same */
 static bool sync(struct queue *q)
 {
-	int st = pt_blk_sync_forward(q->blk);
+	int st = q->walk ? pt_walk_sync(q) : pt_blk_sync_forward(q->blk);
 
 	if (st < 0) {
 		q->done = true;
@@ -359,9 +389,11 @@ void pt_block_step(struct queue *q, uint64_t limit)
 			break;
 		if (!q->synced && !sync(q))
 			break;
+		if (q->walk && pt_walk_batch(q)) /* blocks that only count, many at once */
+			continue;
 		st = q->status;
 		while (st >= 0 && (st & pts_event_pending)) {
-			st = pt_blk_event(q->blk, &ev, sizeof(ev));
+			st = blk_event(q, &ev);
 			if (st >= 0)
 				pt_on_event(q, &ev);
 		}
@@ -369,7 +401,7 @@ void pt_block_step(struct queue *q, uint64_t limit)
 			/* as the instruction decoder: where a pending branch went, if it can tell */
 			memset(&blk, 0, sizeof(blk));
 			pt_image_follow_pid(q);
-			pt_blk_next(q->blk, &blk, sizeof(blk));
+			blk_next(q, &blk);
 			if (q->pend && blk.ip && steps_without_trace(q, blk.ip, blk.mode) &&
 			    (blk.ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 				pt_pend_branch(q, blk.ip, q->pend_flags);
@@ -380,7 +412,7 @@ void pt_block_step(struct queue *q, uint64_t limit)
 		if (st >= 0) {
 			if (q->img_pid != q->pid)
 				pt_image_follow_pid(q);
-			st = pt_blk_next(q->blk, &blk, sizeof(blk)); /* it zeroes blk first */
+			st = blk_next(q, &blk); /* it zeroes blk first */
 			q->d->st.blocks++;
 			/*
 			 * a failed query: the block's last instruction is not
@@ -405,7 +437,7 @@ void pt_block_step(struct queue *q, uint64_t limit)
 
 				last_insn(q, &blk, plain, &insn);
 				/* the packets read for the block; the unit it takes gives the time */
-				pt_blk_get_offset(q->blk, &off);
+				pt_dec_offset(q, &off);
 				pt_scan_packets_at(q, &insn, off);
 				if (plain) { /* what on_insn does with it */
 					q->last_insn = NULL;

@@ -353,6 +353,7 @@ static void scan(struct queue *q)
 void pt_time_sync(struct queue *q)
 {
 	q->units_seen = q->units_taken = 0;
+	q->quiet_end = 0;
 	q->tq_n = 0;
 	q->wait_ovf = q->in_ovf = false;
 	if (pt_dec_sync_offset(q, &q->pkt_off) < 0)
@@ -537,4 +538,64 @@ bool pt_ticks_skip(struct queue *q, uint64_t n)
 	q->walk_n += n;
 	q->tsc_insns += n;
 	return true;
+}
+
+/*
+ * For walks of many blocks at once (walk.c): the offset up to which the
+ * trace from where the packets were read holds only short TNTs and PADs,
+ * where nothing waits to be applied (then a block taking a unit only
+ * counts it); 0 where something waits (no block taking a unit only
+ * counts); UINT64_MAX without timing.
+ */
+#define QUIET_AHEAD (64u << 10)
+
+uint64_t pt_time_quiet(struct queue *q)
+{
+	const uint8_t *t = q->map ? q->map : q->buf;
+	uint64_t pos, end;
+
+	if (!q->pkt)
+		return UINT64_MAX;
+	if (q->tq_n || q->tm.last != PT_T_OTHER || q->in_ovf || q->wait_ovf ||
+	    pt_events_scan(q->d) || q->d->o.ipc)
+		return 0;
+	if (q->quiet_end > q->pkt_off)
+		return q->quiet_end;
+	/* (a window ahead: the pages read are released behind the decoder) */
+	end = q->pkt_off + QUIET_AHEAD < q->len ? q->pkt_off + QUIET_AHEAD : q->len;
+	for (pos = q->pkt_off; pos < end && (!t[pos] || (!(t[pos] & 1) && t[pos] != 0x02));)
+		pos++;
+	q->quiet_end = pos;
+	return pos;
+}
+
+/*
+ * @units taken by the blocks walked at once, the trace read up to @off
+ * (within pt_time_quiet's); @insns: the instructions counted at the last
+ * that took one, itself included (its sample time)
+ */
+void pt_time_units(struct queue *q, uint64_t off, uint64_t units, uint64_t insns)
+{
+	const uint8_t *t = q->map ? q->map : q->buf;
+	uint64_t pos;
+
+	if (!q->pkt)
+		return;
+	for (pos = q->pkt_off; pos < off; pos++)
+		if (t[pos])
+			q->units_seen += (unsigned int)(30 - __builtin_clz(t[pos]));
+	if (off > q->pkt_off)
+		q->pkt_off = off;
+	if (!units)
+		return;
+	q->units_taken += units;
+	sample_time_insn(q, false);
+	q->sample_insns = insns;
+}
+
+/* instructions to the next sample in ticks, a walk started (UINT64_MAX: none) */
+uint64_t pt_ticks_room(struct queue *q)
+{
+	start_walk(q);
+	return q->walk_max ? q->walk_max - q->walk_n : UINT64_MAX;
 }

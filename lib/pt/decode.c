@@ -491,6 +491,11 @@ static void release(struct queue *q, uint64_t off)
 	}
 }
 
+void pt_release(struct queue *q, uint64_t off)
+{
+	release(q, off);
+}
+
 /* the decoder found a PSB (sync status @st): timing starts over there */
 void pt_synced(struct queue *q, int st)
 {
@@ -651,7 +656,7 @@ static void step_in_order(struct prism_pt_decoder *d)
 		if (!low || (head != UINT64_MAX && head <= low->time))
 			return;
 		limit = next && next->time < head ? next->time : head;
-		if (low->blk)
+		if (d->blocks)
 			pt_block_step(low, limit);
 		else
 			queue_step(low, limit);
@@ -709,7 +714,7 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			/* ordered: the queues stepped above */
 			if (ordered)
 				;
-			else if (q->blk)
+			else if (d->blocks)
 				pt_block_step(q, UINT64_MAX);
 			else
 				queue_step(q, UINT64_MAX);

@@ -95,6 +95,7 @@ struct queue {
 	int32_t img_pid; /* the process whose sections img holds */
 	/* block walking (decode-block.c): the block decoder, and one for single instructions */
 	struct pt_block_decoder *blk;
+	struct pt_walk *walk; /* or prism's walk (walk.c), where the trace fits it */
 	struct pt_insn_decoder *ild;
 	uint8_t ild_trace[40];
 	int status;
@@ -136,6 +137,7 @@ struct queue {
 	 */
 	struct pt_packet_decoder *pkt, *look; /* look: perf's look-ahead */
 	uint64_t pkt_off, units_seen, units_taken, ovf_units;
+	uint64_t quiet_end; /* pt_time_quiet's last answer */
 	struct tpend tq[TQ];
 	size_t tq_head, tq_n;
 	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
@@ -219,6 +221,25 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
 void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
+/* the helper decoder at @ip, the @n-th instruction from there (decode-block.c) */
+int pt_ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, bool taken);
+int pt_ild_nth(struct queue *q, uint64_t ip, enum pt_exec_mode mode, uint32_t n,
+	       struct pt_insn *insn);
+
+/*
+ * walk.c: blocks as libipt's block decoder gives them, walked over its
+ * query decoder, for traces of plain execution (pt_walk_fits)
+ */
+struct pt_walk;
+bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped);
+int pt_walk_start(struct queue *q, const struct pt_config *cfg);
+void pt_walk_free(struct queue *q);
+int pt_walk_sync(struct queue *q);
+int pt_walk_next(struct queue *q, struct pt_block *blk);
+int pt_walk_event(struct queue *q, struct pt_event *ev);
+int pt_walk_offset(const struct queue *q, uint64_t *off);
+int pt_walk_sync_offset(const struct queue *q, uint64_t *off);
+
 /* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);
 int pt_dec_sync_offset(struct queue *q, uint64_t *off);
@@ -251,5 +272,11 @@ void pt_scan_packets_at(struct queue *q, const struct pt_insn *insn, uint64_t of
 void pt_take_packet(struct queue *q);
 bool pt_ticks_due(struct queue *q, bool branch);
 bool pt_ticks_skip(struct queue *q, uint64_t n);
+/* for blocks walked many at once (walk.c) */
+uint64_t pt_time_quiet(struct queue *q);
+void pt_time_units(struct queue *q, uint64_t off, uint64_t units, uint64_t insns);
+uint64_t pt_ticks_room(struct queue *q);
+void pt_release(struct queue *q, uint64_t off);
+bool pt_walk_batch(struct queue *q);
 
 #endif /* PRISM_PT_DECODE_H */

@@ -7,6 +7,8 @@
 # -F +flags,+insn (the sampled instruction decoded on its own), per thread
 # and per CPU, an overflow, no TSC, split and truncated traces, missing code;
 # -v shows the blocks were walked (and none with PRISM_PT_INSN_DECODER=1).
+# The blocks of prism's walk (lib/pt/walk.c, traces of plain execution)
+# equal libipt's block decoder's (PRISM_PT_LIBIPT_BLOCKS=1).
 # Against perf where the instruction decoder's output is perf's: not per CPU
 # over long runs (perf 6.1 gives the branches at a switch's time to swapper),
 # 100-byte pieces (perf mis-decodes them) and missing code (perf goes on from
@@ -35,6 +37,9 @@ for c in "long:--loops 3000 --tsc-every 2" "ovf:--loops 400 --ovf 150 --tsc-ever
 		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name.data" $a >"$TMP/insn.txt" 2>/dev/null
 		check "$name $a: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
 			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		# shellcheck disable=SC2086
+		PRISM_PT_LIBIPT_BLOCKS=1 prism script -i "$TMP/$name.data" $a >"$TMP/lib.txt" 2>/dev/null
+		check "$name $a: prism's walk gives libipt's blocks" cmp -s "$TMP/lib.txt" "$TMP/blk.txt"
 		case $name in percpu | split | miss) continue ;; esac
 		check "$name $a: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
 			cmp -s "$TMP/perf.txt" "$TMP/blk.txt"
@@ -57,6 +62,10 @@ for c in "mtc3:--mtc 3 --loops 300" "cyc3:--mtc 2 --cyc 3 --loops 90 --tsc-every
 			>"$TMP/insn.txt" 2>/dev/null
 		check "$name --itrace=$a --ns: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
 			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		PRISM_PT_LIBIPT_BLOCKS=1 prism script -i "$TMP/$name.data" --itrace=$a --ns \
+			>"$TMP/lib.txt" 2>/dev/null
+		check "$name --itrace=$a --ns: prism's walk gives libipt's blocks" \
+			cmp -s "$TMP/lib.txt" "$TMP/blk.txt"
 		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
 	done
 done
@@ -75,20 +84,28 @@ for c in "c3:--calls 3" "c40:--calls 40 --tsc-every 1" "cpc:--calls 4 --per-cpu"
 		check "$name $a: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
 			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
 		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
+		PRISM_PT_LIBIPT_BLOCKS=1 prism script -i "$TMP/$name.data" $a >"$TMP/lib.txt" 2>/dev/null
+		check "$name $a: prism's walk gives libipt's blocks" cmp -s "$TMP/lib.txt" "$TMP/blk.txt"
 	done
 done
 prism script -v -i "$TMP/cpc.data" --itrace=i64ig 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
-check "cpc g: blocks walked" grep -qE ', [1-9][0-9]* blocks walked$' "$TMP/v"
+check "cpc g: blocks walked" grep -qE ', [1-9][0-9]* blocks walked' "$TMP/v"
 # not empty, and the blocks were walked
 check "long --itrace=i1000i: samples" test "$(prism script -i "$TMP/long.data" --itrace=i1000i |
 	grep -c ' 1000 instructions')" -gt 20
 check "miss: the error line" grep -q 'code 5: Failed to get instruction' \
 	<(prism script -i "$TMP/miss.data" --itrace=i64ie)
 prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
-check "-v: blocks walked" grep -qE ', [1-9][0-9]* blocks walked$' "$TMP/v"
+check "-v: blocks walked" grep -qE ', [1-9][0-9]* blocks walked' "$TMP/v"
+check "-v: the plain trace walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
+prism script -v -i "$TMP/ovf.data" --itrace=i1000i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "-v: one with an overflow by libipt's blocks" grep -q "(0 queues by prism's walk)" "$TMP/v"
+PRISM_PT_LIBIPT_BLOCKS=1 prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null |
+	grep '^Intel PT: ' >"$TMP/v"
+check "PRISM_PT_LIBIPT_BLOCKS=1: libipt's blocks" grep -q "(0 queues by prism's walk)" "$TMP/v"
 PRISM_PT_INSN_DECODER=1 prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null |
 	grep '^Intel PT: ' >"$TMP/v"
-check "PRISM_PT_INSN_DECODER=1: no block" grep -q ', 0 blocks walked$' "$TMP/v"
+check "PRISM_PT_INSN_DECODER=1: no block" grep -q ', 0 blocks walked' "$TMP/v"
 prism script -v -i "$TMP/long.data" --itrace=i10i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
-check "short periods: one instruction at a time" grep -q ', 0 blocks walked$' "$TMP/v"
+check "short periods: one instruction at a time" grep -q ', 0 blocks walked' "$TMP/v"
 done_testing

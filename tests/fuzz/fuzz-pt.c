@@ -46,6 +46,7 @@ struct ctx {
 	struct prism_pt_decoder *d;
 	struct prism_strbuf sb;
 	uint64_t items;
+	bool blocks; /* sparse samples: blocks (prism's walk, libipt's block decoder) */
 };
 
 static void log_cb(enum prism_log_level level, const char *fmt, va_list ap, void *ctx)
@@ -102,12 +103,17 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 	}
 	/*
 	 * with call chains and last branches (the stacks), transactions, power
-	 * events, ptwrites; IPC: the cycle counts
+	 * events, ptwrites; IPC: the cycle counts.  Or sparse samples with call
+	 * chains, walked a block at a time (many at once where they only count)
 	 */
-	prism_itrace__parse("i1ibexpwg4l5s3", &o.itrace, NULL);
+	if (c->blocks) {
+		prism_itrace__parse("i100ieg8", &o.itrace, NULL);
+	} else {
+		prism_itrace__parse("i1ibexpwg4l5s3", &o.itrace, NULL);
+		o.config |= PRISM_PT_CFG_PWR_EVT;
+		o.ipc = true;
+	}
 	o.itrace.thread_stack = true;
-	o.config |= PRISM_PT_CFG_PWR_EVT;
-	o.ipc = true;
 	prism_pt_decoder__free(c->d);
 	c->d = prism_pt_decoder__new(&o);
 }
@@ -168,12 +174,12 @@ static int item(void *arg, const struct prism_pt_item *it)
 	return ++c->items >= 100000;
 }
 
-static void run(int fd)
+static void run(int fd, bool blocks)
 {
 	struct prism_session_opts opts = { .fd = fd };
 	struct prism_symbols_opts so = { .no_kernel = true, .no_proc_root = true, .cache_dir = "" };
 	struct prism_tool tool = { 0 };
-	struct ctx c = { .sb = STRBUF_INIT };
+	struct ctx c = { .sb = STRBUF_INIT, .blocks = blocks };
 
 	c.s = prism_session__open(&opts);
 	if (!c.s)
@@ -199,7 +205,9 @@ static void run(int fd)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	int mode = forced_mode >= 0 ? forced_mode : (int)(fuzz_header_hash(data, size) & 1);
+	uint32_t h = fuzz_header_hash(data, size);
+	int mode = forced_mode >= 0 ? forced_mode : (int)(h & 1);
+	bool blocks = h & 2;
 	int fds[2];
 
 	if ((mode & 1) && !pipe2(fds, O_CLOEXEC)) {
@@ -210,7 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			cap = fcntl(fds[1], F_GETPIPE_SZ);
 		if (cap >= 0 && size <= (size_t)cap && !fuzz_write_all(fds[1], data, size)) {
 			close(fds[1]);
-			run(fds[0]);
+			run(fds[0], blocks);
 			close(fds[0]);
 			return 0;
 		}
@@ -218,7 +226,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(fds[1]);
 	}
 	fds[0] = fuzz_memfd(data, size);
-	run(fds[0]);
+	run(fds[0], blocks);
 	close(fds[0]);
 	return 0;
 }

@@ -1,0 +1,840 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Intel PT blocks walked by prism over libipt's query decoder, where the
+ * trace has only the packets of plain execution (TNT, TIP, TIP.PGE/PGD,
+ * FUP, MODE.Exec, PSB+, timing, PAD: pt_walk_fits).  The blocks, events
+ * and status flags are those libipt's block decoder gives (decode-block.c
+ * takes either), with the same queries of the trace in the same order, so
+ * the packets read and the samples are the same; what is faster is the
+ * code: each straight run of instructions up to a branch is decoded once
+ * and kept by address (the run, its length, the branch and its target),
+ * where libipt's block decoder looks its blocks up through the sections.
+ *
+ * A block here always ends at a branch (libipt's end_on_call and
+ * end_on_jump), which decode-block.c takes the same way.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "decode.h"
+
+#define RUNS 8192
+#define RETSTACK 64
+#define MAX_RUN 0xffff
+
+/* how a run's last instruction goes on */
+enum run_kind {
+	K_OTHER, /* no branch: the run was cut at MAX_RUN instructions */
+	K_COND, /* conditional: a TNT bit */
+	K_CALL, /* direct call: pushes its return address */
+	K_JUMP, /* direct jump */
+	K_RET, /* near return: compressed (a TNT bit) or a TIP */
+	K_ICALL, /* indirect call: pushes, then a TIP */
+	K_INDIRECT, /* indirect jump, far branch: a TIP */
+};
+
+/* a straight run of instructions from ip, the last of them a branch */
+struct run {
+	uint64_t ip, end_ip, target; /* target: of a direct branch */
+	int32_t pid;
+	uint16_t n; /* instructions, the branch included */
+	uint8_t mode, iclass, size, kind;
+	struct run *next[2]; /* the runs seen after it (not taken, taken), if still kept */
+};
+
+struct pt_walk {
+	struct pt_query_decoder *qry;
+	uint64_t ip;
+	enum pt_exec_mode mode;
+	int status; /* the last query's */
+	bool enabled, process_event;
+	struct pt_event ev;
+	uint64_t ret[RETSTACK];
+	unsigned int ret_top, ret_n;
+	struct run *runs;
+	/* a block walked by pt_walk_batch that the queue takes the usual way */
+	bool pend;
+	int pend_st;
+	struct pt_block pend_blk;
+};
+
+/* ---- which traces: the packets of plain execution only ---- */
+
+/* the size of the packet at @p (@n bytes left), 0 where the walker does not take it */
+static size_t packet_size(const uint8_t *p, size_t n)
+{
+	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0, 8, 0 };
+	uint8_t b = p[0];
+	size_t i;
+
+	if (!b || !(b & 1)) /* PAD, short TNT (0x02 is an extended packet) */
+		if (b != 0x02)
+			return 1;
+	switch (b & 0x1f) {
+	case 0x01: /* TIP.PGD */
+	case 0x0d: /* TIP */
+	case 0x11: /* TIP.PGE */
+	case 0x1d: /* FUP */
+		if ((b >> 5) == 5 || (b >> 5) == 7)
+			return 0;
+		return 1u + ip_bytes[b >> 5];
+	default:
+		break;
+	}
+	if ((b & 3) == 3) { /* CYC: more bytes while the last has bit 0 */
+		if (!(b & 4))
+			return 1;
+		for (i = 1; i < n && (p[i] & 1); i++)
+			;
+		return i + 1;
+	}
+	switch (b) {
+	case 0x19: /* TSC */
+		return 8;
+	case 0x59: /* MTC */
+		return 2;
+	case 0x99: /* MODE: Exec only (not TSX) */
+		return n > 1 && !(p[1] >> 5) ? 2 : 0;
+	case 0x02:
+		break;
+	default:
+		return 0;
+	}
+	if (n < 2)
+		return 0;
+	switch (p[1]) {
+	case 0xa3: /* long TNT */
+		return 8;
+	case 0x82: /* PSB */
+		return 16;
+	case 0x23: /* PSBEND */
+		return 2;
+	case 0x03: /* CBR */
+		return 4;
+	case 0x73: /* TMA */
+		return 7;
+	default:
+		return 0;
+	}
+}
+
+/* @mapped: @t is a mapping of the trace, whose pages read are dropped behind */
+bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped)
+{
+	size_t off = 0, n, dropped = 0;
+
+	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
+		return false;
+	while (off < len) {
+		n = packet_size(t + off, len - off);
+		if (!n)
+			break;
+		off += n;
+		if (mapped && off - dropped >= RELEASE) {
+			madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
+			dropped += RELEASE;
+		}
+	}
+	if (mapped && dropped < len)
+		madvise((void *)(t + dropped), len - dropped, MADV_DONTNEED);
+	return off >= len;
+}
+
+/* ---- the runs ---- */
+
+static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_insn *next)
+{
+	r->end_ip = insn->ip;
+	r->iclass = (uint8_t)insn->iclass;
+	r->size = insn->size;
+	r->mode = (uint8_t)insn->mode;
+	switch (insn->iclass) {
+	case ptic_cond_jump:
+		r->kind = K_COND;
+		break;
+	case ptic_call:
+		r->kind = next ? K_CALL : K_ICALL;
+		break;
+	case ptic_jump:
+		r->kind = next ? K_JUMP : K_INDIRECT;
+		break;
+	case ptic_return:
+		r->kind = K_RET;
+		break;
+	case ptic_far_call:
+	case ptic_far_return:
+	case ptic_far_jump:
+		r->kind = K_INDIRECT;
+		break;
+	default:
+		r->kind = K_OTHER;
+		break;
+	}
+	r->target = next ? next->ip : 0;
+}
+
+/*
+ * the run from @ip: decoded by the helper decoder (a taken TNT bit after
+ * its start gives a conditional branch's target, a direct branch's comes
+ * without trace; the others need trace, which the helper has not).  An
+ * instruction that cannot be decoded: its error, the instructions before
+ * it in @r->n and the last of them in @r->end_ip (such runs are not kept:
+ * the code known may grow).
+ */
+static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
+						 enum pt_exec_mode mode, struct run *r)
+{
+	struct pt_insn insn, next;
+	struct pt_event ev;
+	int st;
+
+	r->ip = ip;
+	r->pid = q->pid;
+	r->mode = (uint8_t)mode;
+	r->n = 0;
+	st = pt_ild_at(q, ip, mode, true);
+	while (st >= 0) {
+		memset(&insn, 0, sizeof(insn));
+		st = pt_insn_next(q->ild, &insn, sizeof(insn));
+		if (!insn.size)
+			break;
+		r->n++;
+		if (insn.iclass == ptic_other || insn.iclass == ptic_ptwrite) {
+			if (r->n == MAX_RUN) {
+				run_fill(r, &insn, NULL);
+				return 0;
+			}
+			r->end_ip = insn.ip;
+			continue;
+		}
+		/* a branch that needed no trace, or a conditional's taken bit: its target next */
+		memset(&next, 0, sizeof(next));
+		while (st >= 0 && (st & pts_event_pending))
+			st = pt_insn_event(q->ild, &ev, sizeof(ev));
+		if (st >= 0) {
+			pt_insn_next(q->ild, &next, sizeof(next));
+			run_fill(r, &insn, &next);
+		} else {
+			run_fill(r, &insn, NULL);
+		}
+		return 0;
+	}
+	r->ip = 0;
+	if (r->n)
+		r->iclass = ptic_other;
+	return st < 0 && st != -pte_eos ? st : -pte_nomap;
+}
+
+static inline int run_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, struct run **out)
+{
+	struct run *r = &q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];
+
+	*out = r;
+	if (r->ip == ip && r->n && r->pid == q->pid && r->mode == (uint8_t)mode)
+		return 0;
+	return run_decode(q, ip, mode, r);
+}
+
+/* ---- the walk ---- */
+
+static void ret_push(struct pt_walk *w, uint64_t ip)
+{
+	w->ret_top = (w->ret_top + 1) % RETSTACK;
+	w->ret[w->ret_top] = ip;
+	if (w->ret_n < RETSTACK)
+		w->ret_n++;
+}
+
+static int ret_pop(struct pt_walk *w, uint64_t *ip)
+{
+	if (!w->ret_n)
+		return -pte_retstack_empty;
+	*ip = w->ret[w->ret_top];
+	w->ret_top = (w->ret_top + RETSTACK - 1) % RETSTACK;
+	w->ret_n--;
+	return 0;
+}
+
+/* libipt's block status: tracing disabled, the trace's end once no event waits */
+static int status(const struct pt_walk *w, int flags)
+{
+	if (!w->enabled)
+		flags |= pts_ip_suppressed;
+	if ((w->status & pts_eos) && !w->process_event)
+		flags |= pts_eos;
+	return flags;
+}
+
+static int fetch_event(struct pt_walk *w)
+{
+	int st;
+
+	if (w->process_event)
+		return 1;
+	if (!(w->status & pts_event_pending))
+		return 0;
+	st = pt_qry_event(w->qry, &w->ev, sizeof(w->ev));
+	if (st < 0)
+		return st;
+	w->process_event = true;
+	w->status = st;
+	return 1;
+}
+
+/* a call ending @r: its return address for compressed returns (not a call to the next) */
+static void run_calls(struct pt_walk *w, const struct run *r)
+{
+	if (r->kind == K_ICALL || (r->kind == K_CALL && r->target != r->end_ip + r->size))
+		ret_push(w, r->end_ip + r->size);
+}
+
+/* @r (from the walk's ip) added to @blk: the block ends at its last instruction */
+static void add_run(struct pt_walk *w, struct pt_block *blk, const struct run *r)
+{
+	blk->ninsn = (uint16_t)(blk->ninsn + r->n);
+	blk->end_ip = r->end_ip;
+	blk->iclass = (enum pt_insn_class)r->iclass;
+	run_calls(w, r);
+}
+
+/*
+ * The run from the walk's ip without trace, up to @to if it is in it
+ * (@to 0: none): 1 where @to is reached (the walk's ip), 0 after a direct
+ * branch, -pte_bad_query at a branch that needs trace (the walk's ip at
+ * it), another error where code cannot be decoded.
+ */
+static int proceed_run(struct queue *q, struct pt_block *blk, uint64_t to, struct run **out)
+{
+	struct pt_walk *w = q->walk;
+	struct run *r;
+	int st;
+
+	if (to && w->ip == to)
+		return 1;
+	st = run_at(q, w->ip, w->mode, &r);
+	*out = r;
+	if (to && to > w->ip && to <= r->end_ip) {
+		/* perhaps in the run: one instruction at a time to it */
+		struct pt_insn insn;
+		uint64_t prev = 0;
+		uint32_t i;
+		int s = pt_ild_at(q, w->ip, w->mode, false);
+
+		for (i = 0; i < r->n && s >= 0; i++) {
+			memset(&insn, 0, sizeof(insn));
+			s = pt_insn_next(q->ild, &insn, sizeof(insn));
+			if (!insn.size || insn.ip > to)
+				break;
+			if (insn.ip == to) {
+				if (i) {
+					blk->ninsn = (uint16_t)(blk->ninsn + i);
+					blk->end_ip = prev;
+					blk->iclass = ptic_other;
+				}
+				w->ip = to;
+				return 1;
+			}
+			prev = insn.ip;
+		}
+	}
+	if (st < 0) {
+		if (r->n) {
+			blk->ninsn = (uint16_t)(blk->ninsn + r->n);
+			blk->end_ip = r->end_ip;
+			blk->iclass = ptic_other;
+			w->ip = r->end_ip; /* (libipt's stays at the instruction it failed on) */
+		}
+		return st;
+	}
+	add_run(w, blk, r);
+	switch (r->kind) {
+	case K_OTHER:
+		w->ip = r->end_ip + r->size;
+		return 0;
+	case K_CALL:
+	case K_JUMP:
+		w->ip = r->target;
+		return to && w->ip == to ? 1 : 0;
+	default:
+		w->ip = r->end_ip;
+		return -pte_bad_query;
+	}
+}
+
+/* the branch ending @r, with trace: the next ip */
+static int with_trace(struct pt_walk *w, const struct run *r)
+{
+	int st, taken;
+
+	switch (r->kind) {
+	case K_COND:
+		st = pt_qry_cond_branch(w->qry, &taken);
+		if (st < 0)
+			return st;
+		w->ip = taken ? r->target : r->end_ip + r->size;
+		w->status = st;
+		return 0;
+	case K_RET:
+		st = pt_qry_cond_branch(w->qry, &taken);
+		if (st >= 0) { /* a compressed return */
+			if (!taken)
+				return -pte_bad_retcomp;
+			if (ret_pop(w, &w->ip) < 0)
+				return -pte_retstack_empty;
+			w->status = st;
+			return 0;
+		}
+		if (st != -pte_bad_query)
+			return st;
+		break;
+	case K_ICALL:
+	case K_INDIRECT:
+		break;
+	default:
+		return -pte_internal;
+	}
+	st = pt_qry_indirect_branch(w->qry, &w->ip);
+	if (st < 0)
+		return st;
+	w->status = st;
+	return st & pts_ip_suppressed ? -pte_noip : 0;
+}
+
+/* on to @to without trace: 1 reached, 0 not yet (the block ends), <0 an error */
+static int proceed_to(struct queue *q, struct pt_block *blk, uint64_t to, const struct run **last)
+{
+	struct run *r = NULL;
+	int st;
+
+	for (;;) {
+		st = proceed_run(q, blk, to, &r);
+		*last = r;
+		if (st)
+			return st;
+		/* a direct branch ends the block */
+		return 0;
+	}
+}
+
+/* the event fetched: walked to where it binds (libipt's pt_blk_proceed_event) */
+static int proceed_event(struct queue *q, struct pt_block *blk)
+{
+	struct pt_walk *w = q->walk;
+	struct pt_event *ev = &w->ev;
+	const struct run *r = NULL;
+	int st;
+
+	switch (ev->type) {
+	case ptev_disabled:
+		if (ev->ip_suppressed) /* binds to the next branch that needs trace */
+			st = proceed_to(q, blk, 0, &r);
+		else
+			st = proceed_to(q, blk, ev->variant.disabled.ip, &r);
+		if (st <= 0) {
+			if (st != -pte_bad_query)
+				return st;
+			/* where tracing is expected to resume: after a call */
+			if (r->kind == K_CALL || r->kind == K_ICALL ||
+			    r->iclass == ptic_far_call)
+				w->ip = r->end_ip + r->size;
+			else
+				w->ip = 0;
+		}
+		break;
+	case ptev_async_disabled:
+		st = proceed_to(q, blk, ev->variant.async_disabled.at, &r);
+		if (st <= 0)
+			return st;
+		break;
+	case ptev_async_branch:
+		st = proceed_to(q, blk, ev->variant.async_branch.from, &r);
+		if (st <= 0)
+			return st;
+		break;
+	case ptev_exec_mode:
+		if (ev->ip_suppressed)
+			break;
+		st = proceed_to(q, blk, ev->variant.exec_mode.ip, &r);
+		if (st == -pte_bad_query) { /* on with trace: the block ends */
+			st = with_trace(w, r);
+			if (st < 0)
+				return st;
+			st = w->ip == ev->variant.exec_mode.ip;
+		}
+		if (st <= 0)
+			return st;
+		break;
+	default:
+		break;
+	}
+	return status(w, pts_event_pending);
+}
+
+/* after a block or an event: whether the next event is due now (libipt's trailing event) */
+static int trailing(struct pt_walk *w)
+{
+	int st = fetch_event(w);
+
+	if (st <= 0)
+		return st < 0 ? st : status(w, 0);
+	switch (w->ev.type) {
+	case ptev_disabled:
+		return status(w, 0); /* it binds to an instruction: the next block walks to it */
+	case ptev_async_disabled:
+		if (w->ip != w->ev.variant.async_disabled.at)
+			return status(w, 0);
+		break;
+	case ptev_async_branch:
+		if (w->ip != w->ev.variant.async_branch.from)
+			return status(w, 0);
+		break;
+	case ptev_exec_mode:
+		if (!w->ev.ip_suppressed && w->ip != w->ev.variant.exec_mode.ip)
+			return status(w, 0);
+		break;
+	default:
+		break;
+	}
+	return status(w, pts_event_pending);
+}
+
+int pt_walk_next(struct queue *q, struct pt_block *blk)
+{
+	struct pt_walk *w = q->walk;
+	struct run *r;
+	int st;
+
+	if (w->pend) {
+		w->pend = false;
+		*blk = w->pend_blk;
+		return w->pend_st;
+	}
+	memset(blk, 0, sizeof(*blk));
+	blk->ip = w->ip;
+	blk->mode = w->mode;
+	st = fetch_event(w);
+	if (st)
+		return st < 0 ? st : proceed_event(q, blk);
+	if (!w->enabled)
+		return w->status & pts_eos ? -pte_eos : -pte_no_enable;
+	st = proceed_run(q, blk, 0, &r);
+	if (st == -pte_bad_query)
+		st = with_trace(w, r);
+	if (st < 0)
+		return st;
+	return trailing(w);
+}
+
+int pt_walk_event(struct queue *q, struct pt_event *ev)
+{
+	struct pt_walk *w = q->walk;
+	struct pt_event *e = &w->ev;
+
+	if (!w->process_event)
+		return -pte_bad_query;
+	switch (e->type) {
+	case ptev_enabled:
+		if (e->variant.enabled.ip == w->ip)
+			e->variant.enabled.resumed = 1;
+		if (e->status_update || e->ip_suppressed || w->enabled)
+			return -pte_bad_context;
+		w->ip = e->variant.enabled.ip;
+		w->enabled = true;
+		break;
+	case ptev_async_disabled:
+		if (w->ip != e->variant.async_disabled.at)
+			return -pte_bad_query;
+		/* fallthrough */
+	case ptev_disabled:
+		if (e->status_update || !w->enabled)
+			return -pte_bad_context;
+		w->enabled = false;
+		break;
+	case ptev_async_branch:
+		if (w->ip != e->variant.async_branch.from)
+			return -pte_bad_query;
+		if (e->status_update || !w->enabled)
+			return -pte_bad_context;
+		w->ip = e->variant.async_branch.to;
+		break;
+	case ptev_exec_mode:
+		if (!e->ip_suppressed && w->ip != e->variant.exec_mode.ip)
+			return -pte_bad_query;
+		if (e->status_update && w->enabled && w->mode != ptem_unknown &&
+		    w->mode != e->variant.exec_mode.mode)
+			return -pte_bad_status_update;
+		w->mode = e->variant.exec_mode.mode;
+		break;
+	case ptev_overflow:
+		w->enabled = !e->ip_suppressed;
+		w->ip = e->ip_suppressed ? 0 : e->variant.overflow.ip;
+		break;
+	default:
+		break;
+	}
+	w->process_event = false;
+	*ev = *e;
+	return trailing(w);
+}
+
+int pt_walk_sync(struct queue *q)
+{
+	struct pt_walk *w = q->walk;
+	int st;
+
+	w->mode = ptem_unknown;
+	w->ip = 0;
+	w->status = 0;
+	w->enabled = w->process_event = false;
+	w->ret_n = 0;
+	memset(&w->ev, 0, sizeof(w->ev));
+	st = pt_qry_sync_forward(w->qry, &w->ip);
+	if (st < 0)
+		return st;
+	w->status = st;
+	w->enabled = !(st & pts_ip_suppressed);
+	return trailing(w);
+}
+
+int pt_walk_offset(const struct queue *q, uint64_t *off)
+{
+	return pt_qry_get_offset(q->walk->qry, off);
+}
+
+int pt_walk_sync_offset(const struct queue *q, uint64_t *off)
+{
+	return pt_qry_get_sync_offset(q->walk->qry, off);
+}
+
+int pt_walk_start(struct queue *q, const struct pt_config *cfg)
+{
+	q->walk = calloc(1, sizeof(*q->walk));
+	if (!q->walk)
+		return -ENOMEM;
+	q->walk->runs = calloc(RUNS, sizeof(*q->walk->runs));
+	q->walk->qry = pt_qry_alloc_decoder(cfg);
+	return q->walk->runs && q->walk->qry ? 0 : -ENOMEM;
+}
+
+void pt_walk_free(struct queue *q)
+{
+	if (!q->walk)
+		return;
+	pt_qry_free_decoder(q->walk->qry);
+	free(q->walk->runs);
+	free(q->walk);
+	q->walk = NULL;
+}
+
+/* ---- many blocks at once ---- */
+
+/* whether the queue's blocks may be walked many at once: nothing but counting on them */
+static bool batch_fits(const struct queue *q)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+	const struct pt_walk *w = q->walk;
+
+	return w && q->synced && !q->status && !q->n && !q->hold && !q->pend && !q->ev.n &&
+	       !w->pend && !w->process_event && w->enabled && !o->branches && !o->last_branch &&
+	       !q->d->o.ipc;
+}
+
+/* the run's block, walked with trace, left for the queue to take (pt_walk_next) */
+static void batch_pend(struct queue *q, const struct run *r, uint64_t ip, int st)
+{
+	struct pt_walk *w = q->walk;
+	struct pt_block *b = &w->pend_blk;
+
+	memset(b, 0, sizeof(*b));
+	b->ip = ip;
+	b->mode = w->mode;
+	b->ninsn = r->n;
+	b->end_ip = r->end_ip;
+	b->iclass = (enum pt_insn_class)r->iclass;
+	w->pend = true;
+	w->pend_st = st < 0 ? st : trailing(w);
+}
+
+/*
+ * Walk blocks while they only count: no sample due in them, the trace
+ * they read only TNTs (pt_time_quiet), no event; the counts as
+ * decode-block.c's would be.  A block whose trace reads more is left to
+ * the queue (pt_walk_next gives it).  Return: whether any was walked.
+ */
+/*
+ * how many instructions the walk may count before one is sampled: in
+ * instructions (@ticks false), in ticks (@ticks) where the period's walks
+ * are steady (perf's next period after the last sample, no walk under
+ * way); 0: ask each block (pt_ticks_room)
+ */
+static uint64_t batch_room(struct queue *q, bool *ticks)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+	uint64_t period = q->d->period_ticks;
+
+	*ticks = false;
+	if (!o->instructions)
+		return UINT64_MAX;
+	if (!period)
+		return o->period;
+	*ticks = true;
+	if (q->in_walk || !q->continuous ||
+	    ((q->tsc + q->tsc_insns) & ~(period - 1)) != q->last_masked)
+		return 0;
+	return q->last_masked + period - q->tsc;
+}
+
+/* the TNT bits of the short TNT @b (0: not one) */
+static unsigned int tnt_bits(uint8_t b)
+{
+	return b && !(b & 1) && b != 0x02 ? (unsigned int)(30 - __builtin_clz(b)) : 0;
+}
+
+bool pt_walk_batch(struct queue *q)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+	const uint8_t *t = q->map ? q->map : q->buf;
+	struct pt_walk *w = q->walk;
+	uint64_t quiet, off = 0, next_off, units = 0, unit_insns = 0, walked = 0, room, left_n;
+	uint64_t ti = q->tsc_insns, ic = q->insn_count, sn = q->stall_n, so = q->stall_off;
+	uint64_t ip = w->ip;
+	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel;
+	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
+	struct pt_stack *stk = NULL;
+	struct run *r, *prev;
+	int32_t pid = q->pid;
+	uint8_t mode = (uint8_t)w->mode;
+	int st, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
+
+	if (!batch_fits(q))
+		return false;
+	quiet = pt_time_quiet(q);
+	room = batch_room(q, &ticks);
+	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
+	left_n = room ? room - (ticks ? ti : ic) : 0;
+	pt_qry_get_offset(w->qry, &off);
+	for (prev = NULL;; prev = r) {
+		/* (the time's estimate on a way from the kernel: pt_time_at) */
+		if (priv && (ip >> 63) != kernel)
+			break;
+		/* the run after the last, where it was the same before: no lookup */
+		r = prev ? prev->next[taken] : NULL;
+		if (!r || r->ip != ip || r->pid != pid || r->mode != mode) {
+			if (run_at(q, ip, w->mode, &r) < 0)
+				break;
+			if (prev)
+				prev->next[taken] = r;
+		}
+		if (r->kind == K_OTHER || sn + r->n > MAX_LOOPS ||
+		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump))
+			break;
+		if (left_n) {
+			if (r->n >= left_n)
+				break;
+		} else if (!room) {
+			q->tsc_insns = ti;
+			if (r->n >= pt_ticks_room(q))
+				break;
+		} else {
+			break;
+		}
+		taken = 0;
+		switch (r->kind) {
+		case K_CALL:
+			if (r->target != r->end_ip + r->size)
+				ret_push(w, r->end_ip + r->size);
+			/* fallthrough */
+		case K_JUMP:
+			ip = r->target;
+			break;
+		default:
+			if (r->kind == K_COND) {
+				st = pt_qry_cond_branch(w->qry, &taken);
+				if (st >= 0) {
+					ip = taken ? r->target : r->end_ip + r->size;
+					w->status = st;
+				}
+			} else {
+				w->ip = r->end_ip; /* as proceed_run leaves it */
+				run_calls(w, r);
+				st = with_trace(w, r);
+				ip = w->ip;
+			}
+			if (st < 0) {
+				w->ip = r->end_ip;
+				batch_pend(q, r, r->ip, st);
+				goto out;
+			}
+			/*
+			 * libipt reads the trace when its TNT is used up: to the
+			 * TNT after the one it takes (at the last offset)
+			 */
+			if (left > 0 && r->kind != K_INDIRECT && r->kind != K_ICALL) {
+				left--;
+				next_off = off;
+			} else {
+				pt_qry_get_offset(w->qry, &next_off);
+				left = next_off != off && off < q->len ? (int)tnt_bits(t[off]) - 1 : -1;
+			}
+			/* it read more than TNTs, an event follows: taken the usual way */
+			if (next_off > quiet || w->status) {
+				w->ip = ip;
+				batch_pend(q, r, r->ip, 0);
+				goto out;
+			}
+			off = next_off;
+			units++;
+			unit_insns = ti + r->n;
+			break;
+		}
+		/* the call stacks: a call pushes, a return pops (decode.c's branch) */
+		if (stacks && r->kind != K_COND) {
+			if (!stk) { /* (a branch the stacks see: from this trace) */
+				stk = pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
+				if (stk)
+					pt_stack_trace(stk, (size_t)(q - q->d->qs) + 1);
+			}
+			if (stk && r->kind != K_JUMP && r->kind != K_INDIRECT)
+				pt_stack_event(stk,
+					       PRISM_PT_FL_BRANCH | (r->kind == K_RET ?
+									     PRISM_PT_FL_RETURN :
+									     PRISM_PT_FL_CALL),
+					       r->end_ip, ip, r->size);
+		}
+		/* counted as decode-block.c's run and plain (or tick) last instruction */
+		walked++;
+		ti += r->n;
+		if (count)
+			ic += r->n;
+		if (left_n) {
+			left_n -= r->n;
+		} else if (ticks) { /* the walk ends at the branch; perhaps steady now */
+			q->in_walk = false;
+			q->tsc_insns = ti;
+			room = batch_room(q, &ticks);
+			left_n = room ? room - ti : 0;
+		}
+		if (off != so) {
+			so = off;
+			sn = 0;
+		} else {
+			sn += r->n;
+		}
+	}
+	w->ip = ip;
+out:
+	q->tsc_insns = ti;
+	if (walked) {
+		q->insn_count = ic;
+		q->stall_n = sn;
+		q->stall_off = so;
+		q->last_insn = NULL;
+		q->pend_flags = 0;
+		q->d->st.blocks += walked;
+		pt_time_units(q, off, units, unit_insns);
+		pt_release(q, so);
+	}
+	return walked;
+}
