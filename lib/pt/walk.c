@@ -2,7 +2,7 @@
 /*
  * Intel PT blocks walked by prism over libipt's query decoder, where the
  * trace has only the packets of plain execution (TNT, TIP, TIP.PGE/PGD,
- * FUP, MODE.Exec, PSB+, timing, PAD: pt_walk_fits).  The blocks, events
+ * FUP, MODE.Exec, PSB+, OVF, timing, PAD: pt_walk_fits).  The blocks, events
  * and status flags are those libipt's block decoder gives (decode-block.c
  * takes either), with the same queries of the trace in the same order, so
  * the packets read and the samples are the same; what is faster is the
@@ -115,6 +115,8 @@ static size_t packet_size(const uint8_t *p, size_t n)
 		return 4;
 	case 0x73: /* TMA */
 		return 7;
+	case 0xf3: /* OVF */
+		return 2;
 	default:
 		return 0;
 	}
@@ -184,7 +186,7 @@ static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_
  * the code known may grow).
  */
 static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
-						 enum pt_exec_mode mode, struct run *r)
+						enum pt_exec_mode mode, struct run *r)
 {
 	struct pt_insn insn, next;
 	struct pt_event ev;
@@ -229,7 +231,8 @@ static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
 
 static inline int run_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, struct run **out)
 {
-	struct run *r = &q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];
+	struct run *r =
+		&q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];
 
 	*out = r;
 	if (r->ip == ip && r->n && r->pid == q->pid && r->mode == (uint8_t)mode)
@@ -436,8 +439,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 			if (st != -pte_bad_query)
 				return st;
 			/* where tracing is expected to resume: after a call */
-			if (r->kind == K_CALL || r->kind == K_ICALL ||
-			    r->iclass == ptic_far_call)
+			if (r->kind == K_CALL || r->kind == K_ICALL || r->iclass == ptic_far_call)
 				w->ip = r->end_ip + r->size;
 			else
 				w->ip = 0;
@@ -776,7 +778,8 @@ bool pt_walk_batch(struct queue *q)
 				next_off = off;
 			} else {
 				pt_qry_get_offset(w->qry, &next_off);
-				left = next_off != off && off < q->len ? (int)tnt_bits(t[off]) - 1 : -1;
+				left = next_off != off && off < q->len ? (int)tnt_bits(t[off]) - 1 :
+									 -1;
 			}
 			/* it read more than TNTs, an event follows: taken the usual way */
 			if (next_off > quiet || w->status) {
@@ -798,9 +801,9 @@ bool pt_walk_batch(struct queue *q)
 			}
 			if (stk && r->kind != K_JUMP && r->kind != K_INDIRECT)
 				pt_stack_event(stk,
-					       PRISM_PT_FL_BRANCH | (r->kind == K_RET ?
-									     PRISM_PT_FL_RETURN :
-									     PRISM_PT_FL_CALL),
+					       PRISM_PT_FL_BRANCH |
+						       (r->kind == K_RET ? PRISM_PT_FL_RETURN :
+									   PRISM_PT_FL_CALL),
 					       r->end_ip, ip, r->size);
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */

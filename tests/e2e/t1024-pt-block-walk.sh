@@ -99,7 +99,7 @@ prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null | grep '^Int
 check "-v: blocks walked" grep -qE ', [1-9][0-9]* blocks walked' "$TMP/v"
 check "-v: the plain trace walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 prism script -v -i "$TMP/ovf.data" --itrace=i1000i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
-check "-v: one with an overflow by libipt's blocks" grep -q "(0 queues by prism's walk)" "$TMP/v"
+check "-v: one with an overflow walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 PRISM_PT_LIBIPT_BLOCKS=1 prism script -v -i "$TMP/long.data" --itrace=i1000i 2>&1 >/dev/null |
 	grep '^Intel PT: ' >"$TMP/v"
 check "PRISM_PT_LIBIPT_BLOCKS=1: libipt's blocks" grep -q "(0 queues by prism's walk)" "$TMP/v"
