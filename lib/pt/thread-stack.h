@@ -43,6 +43,33 @@ int pt_stack_event(struct pt_stack *s, uint32_t flags, uint64_t from, uint64_t t
  * entries).  Return: the number of addresses.
  */
 size_t pt_stack_chain(const struct pt_stack *s, uint64_t ip, uint64_t *out, size_t max);
+
+/*
+ * pt_stack_call, pt_stack_return - pt_stack_event of a near call (its
+ * return address @ret, the target @to) and of a near return (@to), without
+ * a call where the stack needs nothing more than a push or a pop
+ */
+static inline void pt_stack_call(struct pt_stack *s, uint64_t from, uint64_t to,
+				 unsigned int insn_len)
+{
+	uint64_t ret = from + insn_len;
+
+	if (s->cnt < s->sz && to && ret != to) {
+		s->trace_end[s->cnt] = false;
+		s->ret[s->cnt++] = ret;
+		return;
+	}
+	pt_stack_event(s, PRISM_PT_FL_BRANCH | PRISM_PT_FL_CALL, from, to, insn_len);
+}
+
+static inline void pt_stack_return(struct pt_stack *s, uint64_t from, uint64_t to)
+{
+	if (s->cnt && s->ret[s->cnt - 1] == to && from) {
+		s->cnt--;
+		return;
+	}
+	pt_stack_event(s, PRISM_PT_FL_BRANCH | PRISM_PT_FL_RETURN, from, to, 0);
+}
 void pt_stack_release(struct pt_stack *s);
 
 /*

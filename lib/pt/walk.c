@@ -2,7 +2,7 @@
 /*
  * Intel PT blocks walked by prism over libipt's query decoder, where the
  * trace has only the packets of plain execution (TNT, TIP, TIP.PGE/PGD,
- * FUP, MODE.Exec, PSB+, OVF, timing, PAD: pt_walk_fits).  The blocks, events
+ * FUP, MODE.Exec, PSB+ (with PIP), OVF, timing, PAD: pt_walk_fits).  The blocks, events
  * and status flags are those libipt's block decoder gives (decode-block.c
  * takes either), with the same queries of the trace in the same order, so
  * the packets read and the samples are the same; what is faster is the
@@ -117,6 +117,8 @@ static size_t packet_size(const uint8_t *p, size_t n)
 		return 7;
 	case 0xf3: /* OVF */
 		return 2;
+	case 0x43: /* PIP: only in PSB+ (pt_walk_fits) */
+		return 8;
 	default:
 		return 0;
 	}
@@ -126,6 +128,7 @@ static size_t packet_size(const uint8_t *p, size_t n)
 bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped)
 {
 	size_t off = 0, n, dropped = 0;
+	bool in_psb = false;
 
 	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
 		return false;
@@ -133,6 +136,15 @@ bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len
 		n = packet_size(t + off, len - off);
 		if (!n)
 			break;
+		/* a PIP in PSB+ tells the CR3 (a status update); one outside binds to a MOV CR3 */
+		if (t[off] == 0x02 && len - off > 1) {
+			if (t[off + 1] == 0x82)
+				in_psb = true;
+			else if (t[off + 1] == 0x23)
+				in_psb = false;
+			else if (t[off + 1] == 0x43 && !in_psb)
+				break;
+		}
 		off += n;
 		if (mapped && off - dropped >= RELEASE) {
 			madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
@@ -421,6 +433,12 @@ static int proceed_to(struct queue *q, struct pt_block *blk, uint64_t to, const 
 	}
 }
 
+/* where a MODE.Exec or a PIP of PSB+ binds */
+static uint64_t event_ip(const struct pt_event *ev)
+{
+	return ev->type == ptev_exec_mode ? ev->variant.exec_mode.ip : ev->variant.async_paging.ip;
+}
+
 /* the event fetched: walked to where it binds (libipt's pt_blk_proceed_event) */
 static int proceed_event(struct queue *q, struct pt_block *blk)
 {
@@ -456,14 +474,15 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 			return st;
 		break;
 	case ptev_exec_mode:
+	case ptev_async_paging:
 		if (ev->ip_suppressed)
 			break;
-		st = proceed_to(q, blk, ev->variant.exec_mode.ip, &r);
+		st = proceed_to(q, blk, event_ip(ev), &r);
 		if (st == -pte_bad_query) { /* on with trace: the block ends */
 			st = with_trace(w, r);
 			if (st < 0)
 				return st;
-			st = w->ip == ev->variant.exec_mode.ip;
+			st = w->ip == event_ip(ev);
 		}
 		if (st <= 0)
 			return st;
@@ -493,7 +512,8 @@ static int trailing(struct pt_walk *w)
 			return status(w, 0);
 		break;
 	case ptev_exec_mode:
-		if (!w->ev.ip_suppressed && w->ip != w->ev.variant.exec_mode.ip)
+	case ptev_async_paging:
+		if (!w->ev.ip_suppressed && w->ip != event_ip(&w->ev))
 			return status(w, 0);
 		break;
 	default:
@@ -568,6 +588,10 @@ int pt_walk_event(struct queue *q, struct pt_event *ev)
 		    w->mode != e->variant.exec_mode.mode)
 			return -pte_bad_status_update;
 		w->mode = e->variant.exec_mode.mode;
+		break;
+	case ptev_async_paging: /* (the code is read by process, not by CR3) */
+		if (!e->ip_suppressed && w->ip != e->variant.async_paging.ip)
+			return -pte_bad_query;
 		break;
 	case ptev_overflow:
 		w->enabled = !e->ip_suppressed;
@@ -799,12 +823,10 @@ bool pt_walk_batch(struct queue *q)
 				if (stk)
 					pt_stack_trace(stk, (size_t)(q - q->d->qs) + 1);
 			}
-			if (stk && r->kind != K_JUMP && r->kind != K_INDIRECT)
-				pt_stack_event(stk,
-					       PRISM_PT_FL_BRANCH |
-						       (r->kind == K_RET ? PRISM_PT_FL_RETURN :
-									   PRISM_PT_FL_CALL),
-					       r->end_ip, ip, r->size);
+			if (stk && r->kind == K_RET)
+				pt_stack_return(stk, r->end_ip, ip);
+			else if (stk && (r->kind == K_CALL || r->kind == K_ICALL))
+				pt_stack_call(stk, r->end_ip, ip, r->size);
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
 		walked++;

@@ -20,7 +20,7 @@ for c in "long:--loops 3000 --tsc-every 2" "ovf:--loops 400 --ovf 150 --tsc-ever
 	"notsc:--no-tsc --loops 500" "percpu:--per-cpu --loops 300 --tsc-every 3" \
 	"thread2:--thread2 --loops 200 --tsc-every 1" "split:--split 100 --loops 300" \
 	"trunc:--truncated --loops 600 --tsc-every 3" "error:--error --loops 100" \
-	"miss:--loops 100 --map-path /nonexistent/pt-loop"; do
+	"miss:--loops 100 --map-path /nonexistent/pt-loop" "pip:--pip --ovf 150 --loops 400 --tsc-every 2"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"

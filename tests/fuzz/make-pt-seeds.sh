@@ -15,7 +15,7 @@ for a in "" "--pipe" "--per-cpu" "--per-cpu --pipe --split 40" "--ovf 3 --loops 
 	"--no-tsc --truncated --error" "--zoo" "--split 24 --loops 5" \
 	"--mtc 3 --cyc 1 --cbr-at 3:20 --ovf 5 --loops 9 --tsc-every 4" \
 	"--loops 12 --tsx 1 --ptw 6 --power 8 --hw-pwre --tsc-every 2" \
-	"--per-cpu --no-tsc --loops 12 --tsx 1 --ptw 6 --power 8" "--calls 6 --loops 300 --mtc 2" \
+	"--per-cpu --no-tsc --loops 12 --tsx 1 --ptw 6 --power 8" "--calls 6 --loops 300 --mtc 2 --pip" \
 	"--kernel --tsc-every 1 --loops 40"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086

@@ -66,6 +66,7 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   the loop's top, TIP to prism_kentry), prism_kentry's loop of
                   two calls of prism_kleaf, iretq back (TIP); a kernel MMAP of
                   [kernel.kallsyms]_text at KBASE (needs --loops 2 or more)
+  --pip           a PIP (the CR3) in each PSB+, as with kernel tracing
   --text-poke     with --kernel and --tsc-every 1: two more interrupts, after
                   iterations 2 and 4, into prism_kpoke, whose first 5 bytes
                   (a jmp to its second iretq) a TEXT_POKE record of perf's
@@ -201,8 +202,12 @@ class Trace:
         else:  # IPBytes 3: 48 bits, sign-extended
             self.put(bytes([(3 << 5) | opcode]) + struct.pack("<Q", ip)[:6])
 
+    pip = False  # a PIP in each PSB+ (--pip)
+
     def psb(self, tsc, cbr=40):
         self.put(b"\x02\x82" * 8)
+        if Trace.pip:
+            self.put(b"\x02\x43" + struct.pack("<Q", 0x1234000 << 5)[:6])  # PIP, CR3
         if tsc is not None:
             self.tsc(tsc)
         self.put(bytes([0x02, 0x03, cbr, 0]))  # CBR
@@ -729,7 +734,7 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = text_poke = hw_pwre = False
+    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = False
     calls = None
     power = ptw = tsx = 0
     kcore_dir = proc_dir = vmlinux = None
@@ -761,7 +766,7 @@ def main(argv):
         elif a == "--no-tsc":
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
-                   "--kernel", "--text-poke", "--hw-pwre"):
+                   "--kernel", "--text-poke", "--hw-pwre", "--pip"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -770,6 +775,7 @@ def main(argv):
     if len(args) != 2:
         sys.exit(__doc__)
     o.workload = args[0]
+    Trace.pip = o.pip
     if o.kernel and o.loops < 2:
         die("--kernel needs --loops 2 or more")
     if o.text_poke and (not o.kernel or o.tsc_every != 1 or o.loops < 6):

@@ -40,6 +40,10 @@ static bool fits(const uint8_t *tail, size_t n)
 	return r;
 }
 
+static const uint8_t psb_pip[] = { 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02,
+				   0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x43,
+				   0,	 0x10, 0,    0,	   0,	 0,    0x02, 0x23 };
+
 static void test_plain(void)
 {
 	static const uint8_t t[] = {
@@ -55,17 +59,19 @@ static void test_plain(void)
 		0x01, /* TIP.PGD, no IP */
 		0x99, 0x02, /* MODE.Exec 32-bit */
 		0x31, 1,    2, /* TIP.PGE */
-		0x02, 0xf3, 0x1d, 1, 2, /* OVF, FUP */
+		0x02, 0xf3, 0x3d, 1, 2, /* OVF, FUP (2 bytes of IP) */
 	};
 
 	TEST_TRUE(fits(t, sizeof(t)));
 	TEST_TRUE(fits(psb, sizeof(psb))); /* another PSB */
+	/* a PIP in PSB+: the CR3 at the PSB */
+	TEST_TRUE(fits(psb_pip, sizeof(psb_pip)));
 }
 
 static void test_other(void)
 {
 	static const uint8_t tsx[] = { 0x99, 0x21 }; /* MODE.TSX */
-	static const uint8_t pip[] = { 0x02, 0x43, 0, 0, 0, 0, 0, 0 }; /* PIP */
+	static const uint8_t pip[] = { 0x02, 0x43, 0, 0, 0, 0, 0, 0 }; /* PIP: a MOV CR3 */
 	static const uint8_t ptw[] = { 0x02, 0x12, 1, 2, 3, 4 }; /* PTWRITE */
 	static const uint8_t pwre[] = { 0x02, 0x22, 0, 0 }; /* PWRE */
 	static const uint8_t stop[] = { 0x02, 0x83 }; /* TraceStop */
