@@ -63,7 +63,7 @@ fail:
 
 void prism_strbuf_add(struct prism_strbuf *sb, const void *data, size_t len)
 {
-	if (prism_strbuf_grow(sb, len))
+	if ((sb->failed || len >= sb->alloc - sb->len || !sb->alloc) && prism_strbuf_grow(sb, len))
 		return;
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;
@@ -93,7 +93,8 @@ void prism_strbuf_add_json_str(struct prism_strbuf *sb, const char *s)
 
 void prism_strbuf_addch(struct prism_strbuf *sb, char c)
 {
-	if (prism_strbuf_grow(sb, 1))
+	/* (room for it and the NUL: no growing, the common case) */
+	if ((sb->failed || sb->len + 2 > sb->alloc) && prism_strbuf_grow(sb, 1))
 		return;
 	sb->buf[sb->len++] = c;
 	sb->buf[sb->len] = '\0';
