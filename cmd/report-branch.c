@@ -193,7 +193,8 @@ int report_branch__sample(struct report_branch *rb, size_t idx, const char *comm
 int report_branch__pt(struct report_branch *rb, size_t idx, const char *comm,
 		      const struct prism_pt_item *it)
 {
-	uint32_t pid = it->pid < 0 ? 0 : (uint32_t)it->pid, tid = it->tid < 0 ? 0 : (uint32_t)it->tid;
+	uint32_t pid = it->pid < 0 ? 0 : (uint32_t)it->pid,
+		 tid = it->tid < 0 ? 0 : (uint32_t)it->tid;
 	uint32_t i;
 	int err = 0;
 

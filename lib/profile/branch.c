@@ -39,10 +39,14 @@ struct prism_branches {
 };
 
 static const char *const key_names[PRISM_BRANCH__MAX] = {
-	[PRISM_BRANCH_COMM] = "comm",	       [PRISM_BRANCH_PID] = "pid",
-	[PRISM_BRANCH_DSO_FROM] = "dso_from",  [PRISM_BRANCH_DSO_TO] = "dso_to",
-	[PRISM_BRANCH_SYM_FROM] = "symbol_from", [PRISM_BRANCH_SYM_TO] = "symbol_to",
-	[PRISM_BRANCH_CYCLES] = "cycles",      [PRISM_BRANCH_IPC] = "ipc_lbr",
+	[PRISM_BRANCH_COMM] = "comm",
+	[PRISM_BRANCH_PID] = "pid",
+	[PRISM_BRANCH_DSO_FROM] = "dso_from",
+	[PRISM_BRANCH_DSO_TO] = "dso_to",
+	[PRISM_BRANCH_SYM_FROM] = "symbol_from",
+	[PRISM_BRANCH_SYM_TO] = "symbol_to",
+	[PRISM_BRANCH_CYCLES] = "cycles",
+	[PRISM_BRANCH_IPC] = "ipc_lbr",
 };
 
 int prism_branch_key__parse(const char *name)
@@ -152,7 +156,8 @@ int prism_branches__add(struct prism_branches *b, const char *comm, uint32_t tid
 	r.hash = row_hash(&r);
 	b->total++;
 	if (b->map.cap) {
-		for (i = r.hash & (b->map.cap - 1); b->map.slots[i]; i = (i + 1) & (b->map.cap - 1)) {
+		for (i = r.hash & (b->map.cap - 1); b->map.slots[i];
+		     i = (i + 1) & (b->map.cap - 1)) {
 			struct brow *o = &b->rows[b->map.slots[i] - 1];
 
 			if (o->hash == r.hash && o->comm == r.comm && o->tid == r.tid &&
