@@ -104,7 +104,6 @@ void script_put_brstack(struct prism_strbuf *sb, struct prism_symbols *sy,
 		script_branch_end(sy, s->pid, cpumode, e[3 * i + 1], field, f & F_DSO, &fr, sb);
 		/* flags: mispred, predicted, in_tx, abort, cycles:16 */
 		prism_strbuf_addf(sb, "/%c/%c/%c/%u/ ", pred(flags), flags & 4 ? 'X' : '-',
-				  flags & 8 ? 'A' : '-',
-				  (unsigned int)((flags >> 4) & 0xffff));
+				  flags & 8 ? 'A' : '-', (unsigned int)((flags >> 4) & 0xffff));
 	}
 }
