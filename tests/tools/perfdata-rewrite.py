@@ -177,11 +177,14 @@ def late_comm(f, n):
         die("tid %d has no COMM record" % tid)
 
 
-def mem_loads(f, struct_weight):
-    st = f.sample_type
-    if st & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
-        die("sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD" % st)
-    add = S_ADDR | S_DATA_SRC | (S_WEIGHT_STRUCT | S_PHYS_ADDR if struct_weight else S_WEIGHT)
+def check_plain(f):
+    if f.sample_type & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
+        die("sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD" % f.sample_type)
+
+
+def rewrite_samples(f, body):
+    """the header and data section of @f, each sample's fields (after its
+    8-byte header) made by body(off, rec, n) for the nth sample"""
     out = bytearray(f.buf[:f.data_off])
     n = 0
     for off, rtype, misc, size in f.records():
@@ -189,13 +192,25 @@ def mem_loads(f, struct_weight):
         if rtype != REC_SAMPLE:
             out += rec
             continue
+        new = body(off, rec, n)
+        out += struct.pack("<IHH", rtype, misc, 8 + len(new)) + new
+        n += 1
+    return out, n
+
+
+def mem_loads(f, struct_weight):
+    st = f.sample_type
+    check_plain(f)
+    add = S_ADDR | S_DATA_SRC | (S_WEIGHT_STRUCT | S_PHYS_ADDR if struct_weight else S_WEIGHT)
+
+    def body(off, rec, n):
         # IDENTIFIER, IP, TID, TIME come before ADDR; ID, STREAM_ID, CPU, PERIOD after
         head = 8 + sum(8 for bit in (S_IDENTIFIER, S_IP, S_TID, S_TIME) if st & bit)
         ip = struct.unpack_from("<Q", rec, 8 + (8 if st & S_IDENTIFIER else 0))[0]
-        body = rec[head:]
+        rest = rec[head:]
         addr = 0x7ffd00000000 + n * 0x48 if n % 3 else ip ^ 0xfff
         src = DATA_SRCS[n % len(DATA_SRCS)]
-        new = rec[8:head] + struct.pack("<Q", addr) + body
+        new = rec[8:head] + struct.pack("<Q", addr) + rest
         if struct_weight:
             new += struct.pack("<IHH", 7 + n % 500, 3 + n % 40, 0)
         else:
@@ -203,8 +218,9 @@ def mem_loads(f, struct_weight):
         new += struct.pack("<Q", src)
         if struct_weight:
             new += struct.pack("<Q", 0x100000000 + n * 0x1000)
-        out += struct.pack("<IHH", rtype, misc, 8 + len(new)) + new
-        n += 1
+        return new
+
+    out, n = rewrite_samples(f, body)
     delta = replace_data(f, out)
     # the attr (and its copy in EVENT_DESC): a raw event with the new sample_type
     for a in attr_offsets(f, out, delta):
@@ -235,8 +251,7 @@ def replace_data(f, out):
 
 def brstack(f, cycles):
     st = f.sample_type
-    if st & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
-        die("sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD" % st)
+    check_plain(f)
     ip_off = 8 + (8 if st & S_IDENTIFIER else 0)
     ips = {}
     for off, rtype, _, _ in f.records():
@@ -254,13 +269,8 @@ def brstack(f, cycles):
         i = bin(bits & ((1 << FEAT_BRANCH_STACK) - 1)).count("1")
         f.buf[feat_off + 16 * i:feat_off + 16 * i] = struct.pack("<QQ", feat_off, 0)
         f.buf[72:104] = (bits | 1 << FEAT_BRANCH_STACK).to_bytes(32, "little")
-    out = bytearray(f.buf[:f.data_off])
-    n = 0
-    for off, rtype, misc, size in f.records():
-        rec = bytes(f.buf[off:off + size])
-        if rtype != REC_SAMPLE:
-            out += rec
-            continue
+
+    def body(off, rec, n):
         pool = ips[f.sample_tid(off)[0]]
         nr = 1 + n % 5
         new = rec[8:] + struct.pack("<Q", nr)
@@ -273,8 +283,9 @@ def brstack(f, cycles):
             if cycles:
                 flags |= ((n + j) % 9) << 4
             new += struct.pack("<QQQ", frm, to, flags)
-        out += struct.pack("<IHH", rtype, misc, 8 + len(new)) + new
-        n += 1
+        return new
+
+    out, n = rewrite_samples(f, body)
     delta = replace_data(f, out)
     for a in attr_offsets(f, out, delta, None):
         struct.pack_into("<Q", out, a + 24, st | S_BRANCH_STACK)
