@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include <prism/event.h>
-#include <prism/evsel.h>
 #include <prism/features.h>
 #include <prism/profile.h>
 #include <prism/pt.h>
@@ -53,26 +52,23 @@ static const char *const headers[PRISM_BRANCH__MAX] = {
 	[PRISM_BRANCH_IPC] = "IPC   [IPC Coverage]",
 };
 
-/* perf: the BRANCH_STACK feature of a file; a pipe's event attrs */
-bool report_branch__in_file(struct prism_session *s)
+int report_branch__mode(struct prism_session *s, const char *input, bool forced,
+			const struct prism_itrace *itrace)
 {
 	const struct prism_file_info *fi = prism_session__file_info(s);
-	size_t i;
+	bool has;
 
-	if (!fi->pipe)
-		return fi->features[0] & (1ull << PRISM_FEAT_BRANCH_STACK);
-	for (i = 0; i < prism_session__nr_evsels(s); i++)
-		if (prism_evsel__attr(prism_session__evsel(s, i))->sample_type &
-		    PERF_SAMPLE_BRANCH_STACK)
-			return true;
-	return false;
-}
-
-int report_branch__none(const char *input)
-{
-	error("-b: the samples of '%s' have no branch stacks", input ? input : "perf.data");
-	hint("perf record -b (or -j) records them; for Intel PT, --itrace with l");
-	return EXIT_USAGE;
+	/* perf: the file's BRANCH_STACK feature (a pipe has none: -b decides) */
+	if (itrace)
+		has = itrace->last_branch;
+	else
+		has = fi->pipe ? forced : !!(fi->features[0] & (1ull << PRISM_FEAT_BRANCH_STACK));
+	if (forced && !has) {
+		error("-b: the samples of '%s' have no branch stacks", input ? input : "perf.data");
+		hint("perf record -b (or -j) records them; for Intel PT, --itrace with l");
+		return -1;
+	}
+	return has;
 }
 
 struct report_branch *report_branch__new(const char *sort, struct prism_symbols *sy,

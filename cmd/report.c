@@ -690,11 +690,11 @@ static int write_folded(struct report *r)
 static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 			     const char *const *usage, const struct option_def *opts)
 {
-	bool has = r->itrace ? it->last_branch : report_branch__in_file(r->s);
+	int mode = report_branch__mode(r->s, r->input, r->branch, r->itrace ? it : NULL);
 
-	if (r->branch && !has)
-		return report_branch__none(r->input);
-	if (r->no_branch || !(r->branch || has))
+	if (mode < 0)
+		return EXIT_USAGE;
+	if (r->no_branch || !mode)
 		return parse_sort(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->show_nr || r->srcline ||

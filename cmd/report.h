@@ -40,10 +40,13 @@ void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name
 struct report_branch;
 struct prism_tasks;
 struct prism_pt_item;
-/* a sample type of @s has PERF_SAMPLE_BRANCH_STACK */
-bool report_branch__in_file(struct prism_session *s);
-/* -b on a file without branch stacks: the error, EXIT_USAGE */
-int report_branch__none(const char *input);
+/*
+ * branch mode (1) or not (0) for @s, -b (@forced), --itrace (NULL without);
+ * -1 after printing why -b cannot be
+ */
+struct prism_itrace;
+int report_branch__mode(struct prism_session *s, const char *input, bool forced,
+			const struct prism_itrace *itrace);
 /* NULL after printing the error for a bad @sort (NULL: perf's default keys) */
 struct report_branch *report_branch__new(const char *sort, struct prism_symbols *sy,
 					 struct prism_tasks *tasks);

@@ -85,6 +85,14 @@ for s in "" "-s dso_from,dso_to" "-s cycles" "-s comm,dso_to,cycles"; do
 done
 report_vs_perf br "$TMP/br.data" -b
 report_vs_perf br "$TMP/br.data" --no-branch-stack
+# a pipe has no BRANCH_STACK feature: the usual report, unless -b (as perf)
+perf inject -i "$TMP/br.data" -o - >"$TMP/brp.data" 2>/dev/null || fail "perf inject to a pipe failed"
+for b in "" -b; do
+	perf report -i - --stdio $b <"$TMP/brp.data" >"$TMP/p1" 2>/dev/null
+	prism report -i - --stdio $b <"$TMP/brp.data" >"$TMP/p2" 2>/dev/null
+	check "pipe $b: the report equals perf's" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
+done
+check "pipe -b: the branch report" grep -q 'Source Symbol' "$TMP/p2"
 check "br: the default is the branch report" grep -q '^# Overhead  Command  *Source Shared Object' \
 	<(prism report -i "$TMP/br.data")
 check "brc: basic block cycles" grep -qE '\[\.\] b +[1-8] +$' <(prism report -i "$TMP/brc.data")
@@ -101,8 +109,6 @@ for f in br brc; do
 			cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 	done
 done
-check "brstackoff: offsets in a DSO before perf loads it, addresses after" \
-	grep -qE ' 0x[0-9a-f]{1,4}\(.*/0x[0-9a-f]{1,4}\(' <(prism script -i "$TMP/br.data" -F ip,dso,brstackoff)
 check "brstack: predicted, mispredicted and cycles" grep -q '/P/-/-/[1-8]/ .*/M/-/-/[0-8]/ ' \
 	<(prism script -i "$TMP/brc.data" -F ip,brstack)
 expect_exit 129 prism script -i "$TMP/cc.data" -F ip,brstack
