@@ -38,6 +38,8 @@ struct report_branch {
 	unsigned int mask;
 	struct prism_branches **ev; /* by event index */
 	size_t nr_ev;
+	bool show_nr; /* -n: a Samples column */
+	double percent_limit; /* rows below it hidden (their widths still count, as perf's) */
 	bool any_cycles; /* a branch with basic block cycles */
 };
 
@@ -72,7 +74,8 @@ int report_branch__mode(struct prism_session *s, const char *input, bool forced,
 }
 
 struct report_branch *report_branch__new(const char *sort, struct prism_symbols *sy,
-					 struct prism_tasks *tasks)
+					 struct prism_tasks *tasks, bool show_nr,
+					 double percent_limit)
 {
 	struct report_branch *rb = xcalloc(1, sizeof(*rb));
 	struct strlist l = { 0 };
@@ -80,6 +83,8 @@ struct report_branch *report_branch__new(const char *sort, struct prism_symbols 
 
 	rb->sy = sy;
 	rb->tasks = tasks;
+	rb->show_nr = show_nr;
+	rb->percent_limit = percent_limit;
 	split_list(sort ? sort : "comm,dso_from,symbol_from,symbol_to,cycles", &l);
 	for (i = 0; i < l.nr; i++) {
 		int k = prism_branch_key__parse(l.v[i]);
@@ -327,10 +332,10 @@ int report_branch__print(struct report_branch *rb, size_t idx, const char *name)
 		return error("out of memory building the branch report");
 	widths(rb, rows, n, w);
 	report_samples_header(total, total, name);
-	prism_strbuf_addstr(&out, "# Overhead");
+	prism_strbuf_addstr(&out, rb->show_nr ? "# Overhead       Samples" : "# Overhead");
 	for (k = 0; k < rb->nr_keys; k++)
 		prism_strbuf_addf(&out, "  %-*s", (int)w[k], headers[rb->keys[k]]);
-	prism_strbuf_addstr(&out, "\n# ........");
+	prism_strbuf_addstr(&out, rb->show_nr ? "\n# ........  ............" : "\n# ........");
 	for (k = 0; k < rb->nr_keys; k++) {
 		prism_strbuf_addstr(&out, "  ");
 		for (i = 0; i < w[k]; i++)
@@ -338,7 +343,12 @@ int report_branch__print(struct report_branch *rb, size_t idx, const char *name)
 	}
 	prism_strbuf_addstr(&out, "\n#\n");
 	for (i = 0; i < n; i++) {
+		if (rb->percent_limit > 0 &&
+		    100.0 * (double)rows[i].count / (double)total < rb->percent_limit)
+			continue;
 		report_percent(&out, rows[i].count, total);
+		if (rb->show_nr)
+			prism_strbuf_addf(&out, "  %12" PRIu64, rows[i].count);
 		for (k = 0; k < rb->nr_keys; k++) {
 			prism_strbuf_addstr(&out, "  ");
 			col_text(rb, rb->keys[k], &rows[i], w[k], &out);

@@ -697,13 +697,13 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 	if (r->no_branch || !mode)
 		return parse_sort(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
-	    r->tid_list || r->dso_list || r->sym_list || r->event || r->show_nr || r->srcline ||
-	    r->percent_limit > 0 || r->children_set || r->cg != CG_DEFAULT)
-		usage_error(
-			usage, opts,
-			"the branch report (-b, the default for samples with branch stacks) "
-			"takes --sort, --time and --header; --no-branch-stack: the usual report");
-	r->rb = report_branch__new(r->sort, r->sy, r->tasks);
+	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
+	    r->children_set || r->cg != CG_DEFAULT)
+		usage_error(usage, opts,
+			    "the branch report (-b, the default for samples with branch stacks) "
+			    "takes --sort, -n, --percent-limit, --time and --header; "
+			    "--no-branch-stack: the usual report");
+	r->rb = report_branch__new(r->sort, r->sy, r->tasks, r->show_nr, r->percent_limit);
 	return r->rb ? 0 : EXIT_USAGE;
 }
 

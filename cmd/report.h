@@ -49,7 +49,8 @@ int report_branch__mode(struct prism_session *s, const char *input, bool forced,
 			const struct prism_itrace *itrace);
 /* NULL after printing the error for a bad @sort (NULL: perf's default keys) */
 struct report_branch *report_branch__new(const char *sort, struct prism_symbols *sy,
-					 struct prism_tasks *tasks);
+					 struct prism_tasks *tasks, bool show_nr,
+					 double percent_limit);
 void report_branch__free(struct report_branch *rb);
 /* a sample's branch stack, or an Intel PT sample's, into event @idx */
 int report_branch__sample(struct report_branch *rb, size_t idx, const char *comm,

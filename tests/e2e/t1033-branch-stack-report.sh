@@ -8,7 +8,8 @@
 # kernel code) and a cpu-clock file that perf records here, to which
 # tests/tools/perfdata-rewrite.py gives branch stacks (perf record -b needs
 # LBR hardware), with and without cycles.  Refusals: -b without branch
-# stacks, keys of the usual report, the IPC column of branches with cycles.
+# stacks, keys of the usual report, the IPC column of branches with cycles
+# (perf 6.1 crashes there).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -46,6 +47,7 @@ for c in "plain:--loops 6" "calls:--calls 8" "percpu:--per-cpu --loops 4" \
 		done
 	done
 	report_vs_perf "$name" "$f" --itrace=i1ibl -b
+	report_vs_perf "$name" "$f" --itrace=i1il -n --percent-limit 2
 	report_vs_perf "$name" "$f" --itrace=i2il --no-branch-stack
 	for F in +brstackoff +brstackoff,+brstacksym +brstack,+brstackoff; do
 		pt_vs_perf "$name" "$f" i2il3 -F $F
@@ -84,6 +86,8 @@ for s in "" "-s dso_from,dso_to" "-s cycles" "-s comm,dso_to,cycles"; do
 	report_vs_perf brc "$TMP/brc.data" $s
 done
 report_vs_perf br "$TMP/br.data" -b
+report_vs_perf br "$TMP/br.data" -n
+report_vs_perf br "$TMP/br.data" --percent-limit 1 -s dso_from,symbol_to
 report_vs_perf br "$TMP/br.data" --no-branch-stack
 # a pipe has no BRANCH_STACK feature: the usual report, unless -b (as perf)
 perf inject -i "$TMP/br.data" -o - >"$TMP/brp.data" 2>/dev/null || fail "perf inject to a pipe failed"
