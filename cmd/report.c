@@ -37,6 +37,7 @@ struct report {
 	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
 	bool children, no_children, no_inline;
 	bool header, header_only;
+	bool branch, no_branch; /* -b, --no-branch-stack */
 	double percent_limit, graph_threshold, min_width;
 	enum cg_mode cg;
 
@@ -60,6 +61,7 @@ struct report {
 	bool use_callchain;
 	bool has_callchain;
 	struct report_csv *csv;
+	struct report_branch *rb; /* branch mode (-b) */
 };
 
 /* the words -g takes (perf's "graph" is its caller mode) */
@@ -211,14 +213,19 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 
 	if (r->csv)
 		report_csv__record(r->csv, ev, period);
-	if (!ev->evsel)
+	if (!ev->evsel || prism_evsel__idx(ev->evsel) < 0)
 		return 0;
-	p = profile_of(r, ev->evsel);
-	if (!p)
+	p = r->rb ? NULL : profile_of(r, ev->evsel);
+	if (!p && !r->rb)
 		return 0;
 	if ((s->type & PERF_SAMPLE_TIME) && (s->time < r->time_start || s->time > r->time_end))
 		return 0;
 	comm = prism_tasks__comm(r->tasks, s->tid);
+	if (r->rb)
+		return (s->type & PERF_SAMPLE_BRANCH_STACK) ?
+			       report_branch__sample(r->rb, (size_t)prism_evsel__idx(ev->evsel),
+						     comm, s) :
+			       0;
 	if ((r->comms.nr && !in_list(&r->comms, comm)) ||
 	    (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
 	    (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid))) {
@@ -274,6 +281,15 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 		*unit = 'G';
 	}
 	return v;
+}
+
+void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name)
+{
+	char unit;
+	unsigned long ns = convert_unit((unsigned long)nr_samples, &unit);
+
+	printf("# Samples: %lu%c of event '%s'\n", ns, unit, name);
+	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
 static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
@@ -367,8 +383,7 @@ static bool elided(const struct report *r, enum prism_sort_key key)
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
 }
 
-/* a row's "  12.34%" column, in perf's color for it on a terminal */
-static void add_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
+void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 {
 	double pct = total ? 100.0 * (double)v / (double)total : 0;
 	const char *c = percent_color(pct);
@@ -384,8 +399,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	size_t n, i, k, w[PRISM_SORT__MAX];
 	uint64_t total = prism_profile__total_period(p);
 	size_t samples_w = 12; /* perf's width */
-	char unit, buf[1024];
-	unsigned long ns;
+	char buf[1024];
 
 	if (prism_profile__entries(p, r->keys, r->nr_keys, children, &e, &n)) {
 		error("out of memory building the report");
@@ -421,9 +435,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 		if (strlen(buf) > samples_w)
 			samples_w = strlen(buf);
 	}
-	ns = convert_unit((unsigned long)prism_profile__nr_samples(p), &unit);
-	printf("# Samples: %lu%c of event '%s'\n", ns, unit, name);
-	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
+	report_samples_header(prism_profile__nr_samples(p), total, name);
 
 	/* column headers and the dotted line under them */
 	printf("#");
@@ -454,8 +466,8 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 			continue;
 		prism_strbuf_reset(&out);
 		if (children)
-			add_percent(&out, e[i].children, total);
-		add_percent(&out, e[i].self, total);
+			report_percent(&out, e[i].children, total);
+		report_percent(&out, e[i].self, total);
 		if (r->show_nr)
 			prism_strbuf_addf(&out, "  %*" PRIu64, (int)samples_w, e[i].nr_samples);
 		for (k = 0; k < r->nr_keys; k++) {
@@ -479,14 +491,16 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	prism_strbuf_release(&out);
 }
 
-static void print_report(struct report *r)
+static int print_report(struct report *r)
 {
 	const struct prism_session_stats *st = prism_session__stats(r->s);
 	bool graph = r->use_callchain && r->cg != CG_NONE;
 	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
 	bool pipe_default;
 	bool caller;
-	size_t i;
+	size_t i, nr = r->nr_evsels;
+	const char *name;
+	int ret = 0;
 
 	/*
 	 * perf sets its defaults before reading a pipe's attrs: no Children
@@ -506,6 +520,8 @@ static void print_report(struct report *r)
 	else
 		caller = children || pipe_default; /* perf: callee order only without --children */
 
+	if (r->rb && report_branch__check(r->rb))
+		return 1;
 	if (r->header)
 		print_header(r->s, r->input, true);
 	else
@@ -513,14 +529,18 @@ static void print_report(struct report *r)
 		       "options.\n");
 	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
-	for (i = 0; i < r->nr_evsels; i++) {
-		if (!r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
+	if (r->rb)
+		nr = r->itrace ? 2 : prism_session__nr_evsels(r->s);
+	for (i = 0; i < nr; i++) {
+		name = r->itrace ? r->pt_names[i] :
+				   prism_evsel__name(prism_session__evsel(r->s, i));
+		if (r->rb && report_branch__has(r->rb, i) && report_branch__print(r->rb, i, name))
+			ret = 1;
+		if (r->rb || !r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
 			continue;
-		print_section(r,
-			      r->itrace ? r->pt_names[i] :
-					  prism_evsel__name(prism_session__evsel(r->s, i)),
-			      r->profiles[i], children, graph, caller);
+		print_section(r, name, r->profiles[i], children, graph, caller);
 	}
+	return ret;
 }
 
 /* ---- set-up ---- */
@@ -583,10 +603,13 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 		r->profiles = xcalloc(2, sizeof(*r->profiles));
 		r->nr_evsels = 2;
 	}
-	if (!r->profiles[idx]) {
-		r->profiles[idx] = new_profile(r);
+	if (!r->pt_names[idx])
 		r->pt_names[idx] = xstrdup(name);
-	}
+	comm = it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL;
+	if (r->rb)
+		return report_branch__pt(r->rb, (size_t)idx, comm, it);
+	if (!r->profiles[idx])
+		r->profiles[idx] = new_profile(r);
 	/*
 	 * --itrace=g: the instruction samples' chains, as a sampled file's
 	 * (perf: no children with -g none); branch samples have none, a row alone
@@ -594,7 +617,6 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 	r->has_callchain |= it->callchain != NULL;
 	chain = it->callchain && (r->cg != CG_NONE || r->folded || r->flamegraph);
 	r->use_callchain |= chain;
-	comm = it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL;
 	if (pt_item_frames(r->sy, it, chain, &r->cc))
 		return -ENOMEM;
 	if (r->use_callchain && !chain)
@@ -664,6 +686,27 @@ static int write_folded(struct report *r)
 	return 0;
 }
 
+/* perf's branch mode: -b, or the default when the samples have branch stacks */
+static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
+			     const char *const *usage, const struct option_def *opts)
+{
+	int mode = report_branch__mode(r->s, r->input, r->branch, r->itrace ? it : NULL);
+
+	if (mode < 0)
+		return EXIT_USAGE;
+	if (r->no_branch || !mode)
+		return parse_sort(r) ? EXIT_USAGE : 0;
+	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
+	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
+	    r->children_set || r->cg != CG_DEFAULT)
+		usage_error(usage, opts,
+			    "the branch report (-b, the default for samples with branch stacks) "
+			    "takes --sort, -n, --percent-limit, --time and --header; "
+			    "--no-branch-stack: the usual report");
+	r->rb = report_branch__new(r->sort, r->sy, r->tasks, r->show_nr, r->percent_limit);
+	return r->rb ? 0 : EXIT_USAGE;
+}
+
 static void free_report(struct report *r)
 {
 	size_t i;
@@ -673,6 +716,7 @@ static void free_report(struct report *r)
 	free(r->profiles);
 	free(r->excluded);
 	prism_callchain__release(&r->cc);
+	report_branch__free(r->rb);
 	free(r->pt_names[0]);
 	free(r->pt_names[1]);
 	prism_symbols__free(r->sy);
@@ -702,6 +746,13 @@ int cmd_report(int argc, const char **argv)
 			   "group rows by these comma-separated keys: comm, pid (a row per task, "
 			   "'tid:comm' as perf; tid is the same), dso, sym, srcline, cpu (default "
 			   "comm,dso,sym)"),
+		OPT_BOOL('b', "branch-stack", &r.branch,
+			 "perf's branch mode (the default for files whose samples have branch "
+			 "stacks and for --itrace with l): every branch of the stacks counts 1, "
+			 "--sort keys comm, pid, dso_from, dso_to, symbol_from, symbol_to, cycles "
+			 "(default comm,dso_from,symbol_from,symbol_to,cycles)"),
+		OPT_BOOL(0, "no-branch-stack", &r.no_branch,
+			 "the usual report of a file whose samples have branch stacks"),
 		OPT_BOOL('n', "show-nr-samples", &r.show_nr, "add a Samples column"),
 		OPT_DOUBLE(0, "percent-limit", &r.percent_limit, "P",
 			   "hide rows whose overhead is below P percent"),
@@ -798,17 +849,15 @@ int cmd_report(int argc, const char **argv)
 	    (prism_itrace__parse(r.itrace, &it, &bad) || report_itrace_unsupported(&it)))
 		usage_error(usage, opts, "--itrace %s: %s", r.itrace,
 			    bad ? "a letter prism does not know" : report_itrace_unsupported(&it));
-	if (r.itrace && it.last_branch) /* perf report would sort by branches: no such mode here */
-		usage_error(usage, opts,
-			    "--itrace %s: l (branch stacks) is for prism script -F +brstack",
-			    r.itrace);
+	if (r.branch && r.no_branch)
+		usage_error(usage, opts, "-b and --no-branch-stack cannot be combined");
 	if (r.itrace &&
 	    (r.csv_dir || r.comm_list || r.pid_list || r.tid_list || r.event || r.time_str))
 		usage_error(usage, opts,
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
 	r.children_set = r.children || r.no_children;
-	if (parse_sort(&r) || parse_time(&r) || parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
+	if (parse_time(&r) || parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
 	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
 		free_report(&r);
 		return EXIT_USAGE;
@@ -858,6 +907,9 @@ int cmd_report(int argc, const char **argv)
 		ret = 1;
 		goto out;
 	}
+	ret = setup_branch_mode(&r, &it, usage, opts);
+	if (ret)
+		goto out;
 	if (r.csv_dir) {
 		r.csv = report_csv__open(r.csv_dir);
 		if (!r.csv) {
@@ -912,7 +964,7 @@ output:
 		if (write_flamegraph(&r))
 			ret = 1;
 	} else if (!r.csv_dir || r.stdio) {
-		print_report(&r);
+		ret |= print_report(&r);
 	}
 	warn_unwind_stops(r.sy);
 	if (r.csv) {

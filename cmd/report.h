@@ -32,6 +32,37 @@ struct prism_strbuf;
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
 			double threshold, struct prism_strbuf *out);
 
+/* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
+void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);
+void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name);
+
+/* report-branch.c: the branch report (-b); see there */
+struct report_branch;
+struct prism_tasks;
+struct prism_pt_item;
+/*
+ * branch mode (1) or not (0) for @s, -b (@forced), --itrace (NULL without);
+ * -1 after printing why -b cannot be
+ */
+struct prism_itrace;
+int report_branch__mode(struct prism_session *s, const char *input, bool forced,
+			const struct prism_itrace *itrace);
+/* NULL after printing the error for a bad @sort (NULL: perf's default keys) */
+struct report_branch *report_branch__new(const char *sort, struct prism_symbols *sy,
+					 struct prism_tasks *tasks, bool show_nr,
+					 double percent_limit);
+void report_branch__free(struct report_branch *rb);
+/* a sample's branch stack, or an Intel PT sample's, into event @idx */
+int report_branch__sample(struct report_branch *rb, size_t idx, const char *comm,
+			  const struct prism_sample *s);
+int report_branch__pt(struct report_branch *rb, size_t idx, const char *comm,
+		      const struct prism_pt_item *it);
+bool report_branch__has(const struct report_branch *rb, size_t idx);
+/* -1 after printing why the branches cannot be shown with these keys */
+int report_branch__check(const struct report_branch *rb);
+/* event @idx's section; -1 after printing an error */
+int report_branch__print(struct report_branch *rb, size_t idx, const char *name);
+
 /* report-lists.c: lists from options (comma-separated, or repeated options) */
 struct strlist {
 	const char **v;

@@ -41,6 +41,9 @@ static const struct {
 	{ "ins_lat", F_INS_LAT, PERF_SAMPLE_WEIGHT_STRUCT },
 	{ "data_page_size", F_DATA_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE },
 	{ "code_page_size", F_CODE_PAGE_SIZE, PERF_SAMPLE_CODE_PAGE_SIZE },
+	{ "brstack", F_BRSTACK, PERF_SAMPLE_BRANCH_STACK },
+	{ "brstacksym", F_BRSTACKSYM, PERF_SAMPLE_BRANCH_STACK },
+	{ "brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK },
 };
 
 /* perf script's output types: its defaults are per type, checked on its first event */
@@ -123,8 +126,13 @@ void script_put_data_src(struct prism_strbuf *sb, int *width, uint64_t src)
 }
 
 /* what perf prints after the symbol (and after the call chain): physical address, page sizes */
-void script_put_tail(struct prism_strbuf *sb, const struct prism_sample *s, unsigned int f)
+void script_put_tail(struct prism_strbuf *sb, struct prism_symbols *sy,
+		     const struct prism_event *ev, unsigned int f)
 {
+	const struct prism_sample *s = &ev->sample;
+
+	if ((f & F_BRSTACKS) && sy && (s->type & PERF_SAMPLE_BRANCH_STACK))
+		script_put_brstack(sb, sy, ev, f);
 	if (f & F_PHYS_ADDR) /* "%16" PRIx64 */
 		prism_strbuf_addf(sb, "%16" PRIx64, s->phys_addr);
 	if (f & F_DATA_PAGE_SIZE) {

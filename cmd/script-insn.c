@@ -35,6 +35,7 @@ static const struct {
 	{ "disasm", '+', offsetof(struct pt_fields, disasm) },
 	{ "brstack", '+', offsetof(struct pt_fields, brstack) },
 	{ "brstacksym", '+', offsetof(struct pt_fields, brstacksym) },
+	{ "brstackoff", '+', offsetof(struct pt_fields, brstackoff) },
 	{ "srcline", '+', offsetof(struct pt_fields, srcline) },
 	{ "ipc", '+', offsetof(struct pt_fields, ipc) },
 	{ "event", '-', offsetof(struct pt_fields, no_event) },

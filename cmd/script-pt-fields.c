@@ -6,6 +6,7 @@
  *
  *   " 0xFROM(dso)/0xTO(dso)/-/-/-/0/ " a branch     brstack (--itrace=l)
  *   "sym+0xoff(dso)/sym+0xoff(dso)/-/-/-/0/ "       brstacksym
+ *   " 0xOFF(dso)/0xOFF(dso)/-/-/-/0/ "                brstackoff (cmd/script-brstack.c)
  *   "\n  file.c:12"                                 srcline (where DWARF has it)
  *   " \t IPC: 0.35 (14/40) "                         ipc (where the sample has counts)
  *
@@ -21,44 +22,43 @@
 
 #include "script.h"
 
+static uint8_t cpumode_of(uint64_t addr)
+{
+	return addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+}
+
 static void resolve(struct script_pt_insn *si, const struct prism_pt_item *it, uint64_t addr)
 {
 	if (!addr || it->pid < 0) {
 		memset(&si->fr, 0, sizeof(si->fr));
 		return;
 	}
-	prism_symbols__resolve(si->sy, (uint32_t)it->pid,
-			       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER, addr,
-			       &si->fr);
-}
-
-/* one end of a branch: "0xADDR(dso)" or "sym+0xoff(dso)" */
-static void branch_end(struct script_pt_insn *si, const struct prism_pt_item *it, uint64_t addr,
-		       struct prism_strbuf *sb)
-{
-	resolve(si, it, addr);
-	if (si->f->brstack)
-		prism_strbuf_addf(sb, "0x%" PRIx64, addr);
-	else
-		prism_frame__format_sym(&si->fr, PRISM_FRAME_FMT_SYMOFF, sb);
-	prism_strbuf_addf(sb, "(%s)", si->fr.dso_path ? si->fr.dso_path : "[unknown]");
+	prism_symbols__resolve(si->sy, (uint32_t)it->pid, cpumode_of(addr), addr, &si->fr);
 }
 
 void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			   struct prism_strbuf *sb)
 {
-	uint32_t i;
+	const struct pt_fields *f = si->f;
+	unsigned int field = f->brstack ? F_BRSTACK : f->brstacksym ? F_BRSTACKSYM : F_BRSTACKOFF;
+	uint32_t pid = it->pid < 0 ? 0 : (uint32_t)it->pid, i;
 
-	if (!si->f->brstack && !si->f->brstacksym)
+	if (!f->brstack && !f->brstacksym && !f->brstackoff)
 		return;
+	if (field == F_BRSTACKOFF) { /* perf has resolved the sample's address first */
+		resolve(si, it, it->ip);
+		script_brstack_sample_dso(si->fr.dso);
+	}
 	for (i = 0; i < it->nr_brstack; i++) {
 		const struct prism_pt_branch *b = &it->brstack[i];
 
-		if (si->f->brstack) /* perf: brstack before each entry, brstacksym not */
+		if (field !=
+		    F_BRSTACKSYM) /* perf: brstack(off) before each entry, brstacksym not */
 			prism_strbuf_addch(sb, ' ');
-		branch_end(si, it, b->from, sb);
+		script_branch_end(si->sy, pid, cpumode_of(b->from), b->from, field, true, &si->fr,
+				  sb);
 		prism_strbuf_addch(sb, '/');
-		branch_end(si, it, b->to, sb);
+		script_branch_end(si->sy, pid, cpumode_of(b->to), b->to, field, true, &si->fr, sb);
 		prism_strbuf_addf(sb, "/-/-/%c/0/ ", b->flags & PRISM_PT_FL_TX_ABORT ? 'A' : '-');
 	}
 }

@@ -492,11 +492,12 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		return why;
 	}
 	if (script_pt_fields(fields, f, field, sizeof(field))) {
-		snprintf(why, sizeof(why),
-			 "-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
-			 "+insn, +insnlen, +disasm, +brstack, +brstacksym, +srcline, +ipc, -event, "
-			 "-period)",
-			 fields, field);
+		snprintf(
+			why, sizeof(why),
+			"-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
+			"+insn, +insnlen, +disasm, +brstack, +brstacksym, +brstackoff, +srcline, +ipc, -event, "
+			"-period)",
+			fields, field);
 		return why;
 	}
 	if (f->call_trace && f->srcline) /* perf refuses it too */

@@ -367,12 +367,12 @@ static void text_line(struct script *sc, const struct prism_event *ev, uint64_t 
 				print_callchain(sc, f);
 		}
 		/* a call chain ends with an empty line (after the fields that follow it) */
-		script_put_tail(sb, s, f);
+		script_put_tail(sb, sc->sy, ev, f);
 		prism_strbuf_addch(sb, '\n');
 		return;
 	}
 	commit(sb, p);
-	script_put_tail(sb, s, f);
+	script_put_tail(sb, sc->sy, ev, f);
 	/* perf keeps trailing blanks */
 	prism_strbuf_addch(sb, '\n');
 }
@@ -736,7 +736,7 @@ static bool needs_symbols(const struct script *sc)
 		return false;
 	if (!sc->fields)
 		return true; /* the defaults print ip, sym and dso */
-	return sc->fields & F_IP;
+	return sc->fields & (F_IP | F_BRSTACKS);
 }
 
 static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so, const char *input)
@@ -810,14 +810,15 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL(0, "show-text-poke-events", &show[8],
 			 "show the TEXT_POKE and KSYMBOL records (kernel code changes)"),
 		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
-		OPT_STRING(0, "itrace", &itrace, "opts",
-			   "decode the Intel PT trace into samples as perf (default on a file of "
-			   "intel_pt: cepwx): i[PERIOD] instructions (Ni, Nt ticks, Nns/Nus/Nms; "
-			   "i: i100us), b branches, c calls, r returns, e errors, x transactions, "
-			   "p power events, w ptwrite, d log to ./intel_pt.log, g[N] call chains "
-			   "(default 16) and l[N] last branches (64) on instruction samples, s[N] "
-			   "skip N samples; -F takes +flags, +callindent, +insn, +insnlen, "
-			   "+disasm, +brstack, +brstacksym, +srcline, +ipc, -event, -period"),
+		OPT_STRING(
+			0, "itrace", &itrace, "opts",
+			"decode the Intel PT trace into samples as perf (default on a file of "
+			"intel_pt: cepwx): i[PERIOD] instructions (Ni, Nt ticks, Nns/Nus/Nms; "
+			"i: i100us), b branches, c calls, r returns, e errors, x transactions, "
+			"p power events, w ptwrite, d log to ./intel_pt.log, g[N] call chains "
+			"(default 16) and l[N] last branches (64) on instruction samples, s[N] "
+			"skip N samples; -F takes +flags, +callindent, +insn, +insnlen, "
+			"+disasm, +brstack, +brstacksym, +brstackoff, +srcline, +ipc, -event, -period"),
 		OPT_BOOL(0, "call-trace", &call_trace,
 			 "Intel PT calls, indented by call depth, and power events and ptwrites, as "
 			 "perf --call-trace (--itrace=cewp)"),

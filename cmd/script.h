@@ -38,11 +38,15 @@ enum field {
 	F_INS_LAT = 1 << 18,
 	F_DATA_PAGE_SIZE = 1 << 19,
 	F_CODE_PAGE_SIZE = 1 << 20,
+	F_BRSTACK = 1 << 21,
+	F_BRSTACKSYM = 1 << 22,
+	F_BRSTACKOFF = 1 << 23,
 };
+#define F_BRSTACKS (F_BRSTACK | F_BRSTACKSYM | F_BRSTACKOFF)
 
 #define FIELD_LIST                                                                                  \
 	"comm,tid,pid,cpu,time,event,period,ip,sym,symoff,dso,srcline,addr,trace,phys_addr,weight," \
-	"data_src,cgroup,ins_lat,data_page_size,code_page_size"
+	"data_src,cgroup,ins_lat,data_page_size,code_page_size,brstack,brstacksym,brstackoff"
 
 /*
  * -F LIST: the fields to print (@fields), or with a leading '+' / '-'
@@ -66,7 +70,8 @@ unsigned int script_default_fields(struct prism_session *s, const struct prism_e
  */
 void script_put_data_src(struct prism_strbuf *sb, int *width, uint64_t src);
 /* what perf prints after the symbol (and after a call chain): phys_addr, page sizes */
-void script_put_tail(struct prism_strbuf *sb, const struct prism_sample *s, unsigned int f);
+void script_put_tail(struct prism_strbuf *sb, struct prism_symbols *sy,
+		     const struct prism_event *ev, unsigned int f);
 
 /* --show-*-events: the records printed beside the samples */
 enum script_show {
@@ -192,7 +197,7 @@ struct pt_fields {
 	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
 	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
 	bool callindent; /* +callindent: the branch's function, indented by call depth */
-	bool brstack, brstacksym; /* the sample's branch stack (--itrace=l) */
+	bool brstack, brstacksym, brstackoff; /* the sample's branch stack (--itrace=l) */
 	bool srcline; /* file:line of the sample's address (and of its call chain's) */
 	bool ipc; /* instructions per cycle, where the trace has the counts */
 	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
@@ -241,5 +246,21 @@ void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item
 /* -F +ipc: " \t IPC: 0.35 (14/40) " where the sample has counts */
 void script_pt_ipc_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 		       struct prism_strbuf *sb);
+
+/*
+ * cmd/script-brstack.c: one end of a branch of a branch stack, as perf
+ * script prints it: "0xADDR" (brstack), "sym+0xoff" (brstacksym) or
+ * "0xOFFSET" in its DSO (brstackoff), "(dso)" after it with @dso; resolved
+ * in @cpumode, else in the mode of the address (perf's fallback)
+ */
+void script_branch_end(struct prism_symbols *sy, uint32_t pid, uint8_t cpumode, uint64_t addr,
+		       unsigned int field, bool dso, struct prism_frame *fr,
+		       struct prism_strbuf *sb);
+/* brstackoff: perf has loaded @dso (it resolved a sample's address there) */
+struct prism_dso;
+void script_brstack_sample_dso(const struct prism_dso *dso);
+/* -F brstack, brstacksym, brstackoff of a sample with PERF_SAMPLE_BRANCH_STACK */
+void script_put_brstack(struct prism_strbuf *sb, struct prism_symbols *sy,
+			const struct prism_event *ev, unsigned int f);
 
 #endif /* PRISM_CMD_SCRIPT_H */

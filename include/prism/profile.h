@@ -211,4 +211,59 @@ struct prism_flamegraph_opts {
 PRISM_API int prism_profile__write_flamegraph(struct prism_profile *p, FILE *fp,
 					      const struct prism_flamegraph_opts *opts);
 
+/*
+ * Branch profiles (perf report's branch mode, -b): every taken branch of
+ * the samples' branch stacks counts 1, in rows keyed by its ends.
+ */
+struct prism_branches;
+
+/* perf report -b's sort keys */
+enum prism_branch_key {
+	PRISM_BRANCH_COMM,
+	PRISM_BRANCH_PID, /* the task: tid:comm */
+	PRISM_BRANCH_DSO_FROM,
+	PRISM_BRANCH_DSO_TO,
+	PRISM_BRANCH_SYM_FROM,
+	PRISM_BRANCH_SYM_TO,
+	PRISM_BRANCH_CYCLES, /* the branch's basic block cycles */
+	PRISM_BRANCH_IPC, /* perf's ipc_lbr: rows by target symbol */
+	PRISM_BRANCH__MAX,
+};
+
+/* "symbol_from" -> PRISM_BRANCH_SYM_FROM; -1 for a name that is none */
+PRISM_API int prism_branch_key__parse(const char *name);
+
+/* one end of a branch, resolved */
+struct prism_branch_end {
+	const char *dso; /* short name; NULL when no map covers the address */
+	const char *sym; /* NULL when unresolved */
+	uint64_t addr; /* shown when unresolved: the address in its map */
+	uint64_t start; /* the symbol's start, or the address when unresolved (order, identity) */
+	char level; /* '.' user, 'k' kernel, 'H' no map (perf's levels) */
+};
+
+struct prism_branch_row {
+	const char *comm;
+	uint32_t tid;
+	struct prism_branch_end from, to;
+	uint16_t cycles;
+	uint64_t count;
+};
+
+/* @keys_mask: bit (1 << enum prism_branch_key) of every key rows use */
+PRISM_API struct prism_branches *prism_branches__new(unsigned int keys_mask);
+PRISM_API void prism_branches__free(struct prism_branches *b); /* accepts NULL */
+/* one branch; strings are copied.  Return: 0 or -ENOMEM. */
+PRISM_API int prism_branches__add(struct prism_branches *b, const char *comm, uint32_t tid,
+				  const struct prism_branch_end *from,
+				  const struct prism_branch_end *to, uint16_t cycles);
+PRISM_API uint64_t prism_branches__total(const struct prism_branches *b);
+/*
+ * The rows, by count (descending), ties by @keys in order; owned by @b,
+ * valid until the next call or __free().  Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_branches__rows(struct prism_branches *b, const enum prism_branch_key *keys,
+				   size_t nr_keys, const struct prism_branch_row **rows,
+				   size_t *nr);
+
 #endif /* PRISM_PROFILE_H */

@@ -82,6 +82,10 @@ struct prism_profile {
 	struct cg_arena *arena;
 };
 
+/* room for one more of @nr elements of @base (@elem bytes each, hashed by @hash_of) */
+int u32map_grow(struct u32map *m, size_t nr, const void *base, size_t elem,
+		uint64_t (*hash_of)(const void *));
+
 uint32_t strtab__intern(struct strtab *t, const char *s);
 /* the id of @s, 0 when it was never interned */
 uint32_t strtab__find(const struct strtab *t, const char *s); /* 0 on -ENOMEM */

@@ -12,8 +12,8 @@ static uint64_t hash_str(const char *s)
 	return prism_fnv1a(PRISM_FNV_SEED, s);
 }
 
-static int u32map_grow(struct u32map *m, size_t nr, const void *base, size_t elem,
-		       uint64_t (*hash_of)(const void *))
+int u32map_grow(struct u32map *m, size_t nr, const void *base, size_t elem,
+		uint64_t (*hash_of)(const void *))
 {
 	size_t cap = m->cap ? m->cap * 2 : 1024, i;
 	uint32_t *slots;

@@ -50,7 +50,7 @@ perf report -i "$TMP/plain.data" --itrace=i1ib --stdio >"$TMP/p1" 2>/dev/null
 prism report -i - --itrace=i1ib --stdio <"$TMP/pipe.data" >"$TMP/p2"
 check "pipe: the report equals perf's on the file" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
 
-for o in "--comms pt-loop" "--pid 4343" "--itrace=bl"; do
+for o in "--comms pt-loop" "--pid 4343"; do
 	# shellcheck disable=SC2086
 	expect_exit 129 prism report -i "$TMP/plain.data" --itrace=b $o
 done

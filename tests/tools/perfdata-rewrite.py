@@ -5,6 +5,7 @@
 usage: perfdata-rewrite.py late-comm IN OUT [N]
        perfdata-rewrite.py mem-loads IN OUT [struct]
        perfdata-rewrite.py absent IN OUT
+       perfdata-rewrite.py brstack IN OUT [cycles]
 
   late-comm  the COMM records of the thread that has the most samples move
              in time to just after its Nth sample (default 10), in their
@@ -29,6 +30,16 @@ usage: perfdata-rewrite.py late-comm IN OUT [N]
              the binaries are absent, as on a machine that has none of the
              recording machine's files (the build-id table keeps the old
              names, so no build id is known for the new ones).
+
+  brstack    every sample of a cpu-clock file (sample_type IP|TID|TIME|PERIOD
+             and optionally ID, CPU) gets a branch stack, as perf record -b
+             writes them (the attr gains BRANCH_STACK and branch_sample_type
+             any|u|k, the header the BRANCH_STACK feature): sample n has
+             1 + n % 5 entries whose ends are the sampled addresses of its
+             process (the other samples' ips, so that they resolve as the
+             samples do), every 7th stack's oldest entry from address 0;
+             mispredicted or predicted by position.  With 'cycles' the
+             entries carry basic block cycles (n + j) % 9 (0: none).
 
 IN must be a little-endian perf.data file in file mode (not a pipe), not
 compressed, with one event (perf record -e cpu-clock -o IN -- ...).  Record
@@ -166,11 +177,14 @@ def late_comm(f, n):
         die("tid %d has no COMM record" % tid)
 
 
-def mem_loads(f, struct_weight):
-    st = f.sample_type
-    if st & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
-        die("sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD" % st)
-    add = S_ADDR | S_DATA_SRC | (S_WEIGHT_STRUCT | S_PHYS_ADDR if struct_weight else S_WEIGHT)
+def check_plain(f):
+    if f.sample_type & ~(S_IP | S_TID | S_TIME | S_ID | S_CPU | S_PERIOD):
+        die("sample_type %#x has more than IP|TID|TIME|ID|CPU|PERIOD" % f.sample_type)
+
+
+def rewrite_samples(f, body):
+    """the header and data section of @f, each sample's fields (after its
+    8-byte header) made by body(off, rec, n) for the nth sample"""
     out = bytearray(f.buf[:f.data_off])
     n = 0
     for off, rtype, misc, size in f.records():
@@ -178,13 +192,25 @@ def mem_loads(f, struct_weight):
         if rtype != REC_SAMPLE:
             out += rec
             continue
+        new = body(off, rec, n)
+        out += struct.pack("<IHH", rtype, misc, 8 + len(new)) + new
+        n += 1
+    return out, n
+
+
+def mem_loads(f, struct_weight):
+    st = f.sample_type
+    check_plain(f)
+    add = S_ADDR | S_DATA_SRC | (S_WEIGHT_STRUCT | S_PHYS_ADDR if struct_weight else S_WEIGHT)
+
+    def body(off, rec, n):
         # IDENTIFIER, IP, TID, TIME come before ADDR; ID, STREAM_ID, CPU, PERIOD after
         head = 8 + sum(8 for bit in (S_IDENTIFIER, S_IP, S_TID, S_TIME) if st & bit)
         ip = struct.unpack_from("<Q", rec, 8 + (8 if st & S_IDENTIFIER else 0))[0]
-        body = rec[head:]
+        rest = rec[head:]
         addr = 0x7ffd00000000 + n * 0x48 if n % 3 else ip ^ 0xfff
         src = DATA_SRCS[n % len(DATA_SRCS)]
-        new = rec[8:head] + struct.pack("<Q", addr) + body
+        new = rec[8:head] + struct.pack("<Q", addr) + rest
         if struct_weight:
             new += struct.pack("<IHH", 7 + n % 500, 3 + n % 40, 0)
         else:
@@ -192,18 +218,10 @@ def mem_loads(f, struct_weight):
         new += struct.pack("<Q", src)
         if struct_weight:
             new += struct.pack("<Q", 0x100000000 + n * 0x1000)
-        out += struct.pack("<IHH", rtype, misc, 8 + len(new)) + new
-        n += 1
-    delta = len(out) - f.data_off - f.data_size
-    feat_off = f.data_off + f.data_size
-    nfeat = bin(int.from_bytes(f.buf[72:104], "little")).count("1")
-    index = bytearray(f.buf[feat_off:feat_off + 16 * nfeat])
-    for i in range(nfeat):
-        o, sz = struct.unpack_from("<QQ", index, 16 * i)
-        struct.pack_into("<Q", index, 16 * i, o + delta)
-    out += index + f.buf[feat_off + 16 * nfeat:]
-    struct.pack_into("<Q", out, 48, len(out) - len(index) - len(f.buf[feat_off + 16 * nfeat:])
-                     - f.data_off)
+        return new
+
+    out, n = rewrite_samples(f, body)
+    delta = replace_data(f, out)
     # the attr (and its copy in EVENT_DESC): a raw event with the new sample_type
     for a in attr_offsets(f, out, delta):
         struct.pack_into("<I", out, a, 4)
@@ -213,7 +231,70 @@ def mem_loads(f, struct_weight):
     sys.stderr.write("perfdata-rewrite: %d samples with addr, data_src and weight\n" % n)
 
 
-def attr_offsets(f, out, delta):
+S_BRANCH_STACK, FEAT_BRANCH_STACK = 1 << 11, 15
+
+
+def replace_data(f, out):
+    """@out is the header and the new data section: append the feature
+    sections of @f, their index moved by the size change"""
+    delta = len(out) - f.data_off - f.data_size
+    feat_off = f.data_off + f.data_size
+    nfeat = bin(int.from_bytes(f.buf[72:104], "little")).count("1")
+    index = bytearray(f.buf[feat_off:feat_off + 16 * nfeat])
+    for i in range(nfeat):
+        o, sz = struct.unpack_from("<QQ", index, 16 * i)
+        struct.pack_into("<Q", index, 16 * i, o + delta)
+    struct.pack_into("<Q", out, 48, len(out) - f.data_off)
+    out += index + f.buf[feat_off + 16 * nfeat:]
+    return delta
+
+
+def brstack(f, cycles):
+    st = f.sample_type
+    check_plain(f)
+    ip_off = 8 + (8 if st & S_IDENTIFIER else 0)
+    ips = {}
+    for off, rtype, _, _ in f.records():
+        if rtype == REC_SAMPLE:
+            ip = struct.unpack_from("<Q", f.buf, off + ip_off)[0]
+            ips.setdefault(f.sample_tid(off)[0], []).append(ip)
+    # the BRANCH_STACK flag feature: a bit and an empty section in the index
+    bits = int.from_bytes(f.buf[72:104], "little")
+    if not bits & (1 << FEAT_BRANCH_STACK):
+        feat_off = f.data_off + f.data_size
+        nfeat = bin(bits).count("1")
+        for k in range(nfeat):  # the sections move by the new index entry
+            o = struct.unpack_from("<Q", f.buf, feat_off + 16 * k)[0]
+            struct.pack_into("<Q", f.buf, feat_off + 16 * k, o + 16)
+        i = bin(bits & ((1 << FEAT_BRANCH_STACK) - 1)).count("1")
+        f.buf[feat_off + 16 * i:feat_off + 16 * i] = struct.pack("<QQ", feat_off, 0)
+        f.buf[72:104] = (bits | 1 << FEAT_BRANCH_STACK).to_bytes(32, "little")
+
+    def body(off, rec, n):
+        pool = ips[f.sample_tid(off)[0]]
+        nr = 1 + n % 5
+        new = rec[8:] + struct.pack("<Q", nr)
+        for j in range(nr):
+            frm = pool[(n + 2 * j + 1) % len(pool)]
+            to = pool[(n + 2 * j + 2) % len(pool)]
+            if j == nr - 1 and n % 7 == 0:
+                frm = 0
+            flags = 1 if (n + j) % 3 == 0 else 2  # mispred, predicted
+            if cycles:
+                flags |= ((n + j) % 9) << 4
+            new += struct.pack("<QQQ", frm, to, flags)
+        return new
+
+    out, n = rewrite_samples(f, body)
+    delta = replace_data(f, out)
+    for a in attr_offsets(f, out, delta, None):
+        struct.pack_into("<Q", out, a + 24, st | S_BRANCH_STACK)
+        struct.pack_into("<Q", out, a + 72, 0x1 | 0x2 | 0x8)  # u, k, any
+    f.buf = out
+    sys.stderr.write("perfdata-rewrite: %d samples with branch stacks\n" % n)
+
+
+def attr_offsets(f, out, delta, name=b"cpu/mem-loads/pp"):
     yield f.attrs_off
     bits = int.from_bytes(out[72:104], "little")
     if not bits & (1 << FEAT_EVENT_DESC):
@@ -228,7 +309,8 @@ def attr_offsets(f, out, delta):
     # the name: u32 nr_ids, then the padded string (u32 len + bytes)
     name_off = off + 8 + attr_size + 4
     nlen = struct.unpack_from("<I", out, name_off)[0]
-    name = b"cpu/mem-loads/pp"
+    if name is None:
+        return
     if nlen <= len(name):
         die("no room for the event name")
     out[name_off + 4:name_off + 4 + nlen] = name + bytes(nlen - len(name))
@@ -248,13 +330,16 @@ def absent(f):
 
 
 def main(argv):
-    if len(argv) < 4 or argv[1] not in ("late-comm", "mem-loads", "absent"):
-        die("usage: perfdata-rewrite.py late-comm|mem-loads|absent IN OUT [N|struct]")
+    if len(argv) < 4 or argv[1] not in ("late-comm", "mem-loads", "absent", "brstack"):
+        die("usage: perfdata-rewrite.py late-comm|mem-loads|absent|brstack IN OUT "
+            "[N|struct|cycles]")
     f = PerfFile(argv[2])
     if argv[1] == "late-comm":
         late_comm(f, int(argv[4]) if len(argv) > 4 else 10)
     elif argv[1] == "absent":
         absent(f)
+    elif argv[1] == "brstack":
+        brstack(f, len(argv) > 4 and argv[4] == "cycles")
     else:
         mem_loads(f, len(argv) > 4 and argv[4] == "struct")
     open(argv[3], "wb").write(f.buf)
