@@ -732,6 +732,8 @@ static int opt_map_path(const struct option_def *opt, const char *arg)
 /* symbols are needed when a sample line prints an address, a symbol or a chain */
 static bool needs_symbols(const struct script *sc)
 {
+	if (sc->mode == MODE_DUMP)
+		return true; /* a TEXT_POKE's kernel symbol */
 	if (sc->mode != MODE_TEXT && sc->mode != MODE_JSON)
 		return false;
 	if (!sc->fields)
@@ -924,6 +926,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (dump) {
+		sc.dump.sy = sc.sy;
 		tool.other = dump_record;
 		tool.other_all = true;
 		tool.sample = dump_record;

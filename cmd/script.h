@@ -90,6 +90,9 @@ void script_show_ids(const struct prism_event *ev, int64_t *pid, int64_t *tid);
 /* "PERF_RECORD_NAME" and the record's fields, as perf script prints them (@sy: may be NULL) */
 void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
 		       struct prism_symbols *sy);
+/* a TEXT_POKE record's detail, with the kernel's symbol at its address when @sy finds it */
+void script_put_text_poke(struct prism_strbuf *sb, const struct prism_event *ev,
+			  struct prism_symbols *sy);
 
 /* -D: a record's offset, size, type and bytes, then its one-line summary */
 struct script_dump {
@@ -99,6 +102,7 @@ struct script_dump {
 	uint64_t sample_type;
 	bool id_all;
 	bool intel_pt; /* an AUXTRACE_INFO of Intel PT was read: AUXTRACE data is its packets */
+	struct prism_symbols *sy; /* fed the records, for a TEXT_POKE's symbol (as perf -D) */
 	bool no_libipt_warned;
 };
 /*
