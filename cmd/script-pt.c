@@ -429,11 +429,15 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 		size_t at = sb->len;
 
 		p->nr_errors++;
-		prism_strbuf_addf(sb,
-				  " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
-				  " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
-				  it->time / 1000000000, it->time % 1000000000, (int)it->cpu,
-				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
+		prism_strbuf_addstr(sb, " instruction trace error type 1 time ");
+		if (it->time) /* perf: "0" without timestamps */
+			prism_strbuf_addf(sb, "%" PRIu64 ".%09" PRIu64, it->time / 1000000000,
+					  it->time % 1000000000);
+		else
+			prism_strbuf_addch(sb, '0');
+		prism_strbuf_addf(sb, " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
+				  (int)it->cpu, (int)it->pid, (int)it->tid, it->ip, it->code,
+				  it->msg);
 		script_pt_log_line(&p->log, sb->buf + at, sb->len - at);
 	} else {
 		put_head(p, it);
