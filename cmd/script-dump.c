@@ -9,6 +9,7 @@
 #include <prism/error.h>
 #include <prism/pt.h>
 #include <prism/session.h>
+#include <prism/symbol.h>
 
 #include "cmd.h"
 #include "script.h"
@@ -71,7 +72,12 @@ bool script_dump_record(struct script_dump *d, const struct prism_session *s,
 	if (ev->type == PRISM_RECORD_AUXTRACE_INFO)
 		d->intel_pt = !prism_pt_info__parse(ev, &info) &&
 			      info.type == PRISM_AUXTRACE_INTEL_PT;
-	if (!prism_pt__dump_detail(ev, sb))
+	/* the address spaces, for a TEXT_POKE's symbol */
+	if (d->sy && ev->type != PERF_RECORD_SAMPLE)
+		(void)prism_symbols__event(d->sy, ev);
+	if (ev->type == PERF_RECORD_TEXT_POKE)
+		script_put_text_poke(sb, ev, d->sy);
+	else if (!prism_pt__dump_detail(ev, sb))
 		prism_event__dump_detail(ev, sb);
 	if (ev->type == PRISM_RECORD_AUXTRACE && d->intel_pt && ev->payload)
 		dump_pt(d, sb, ev, flush, ctx);

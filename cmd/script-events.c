@@ -73,24 +73,29 @@ void script_show_ids(const struct prism_event *ev, int64_t *pid, int64_t *tid)
 	}
 }
 
-void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
-		       struct prism_symbols *sy)
+void script_put_text_poke(struct prism_strbuf *sb, const struct prism_event *ev,
+			  struct prism_symbols *sy)
 {
 	struct prism_frame fr;
 
+	/* the kernel's symbol at the address, as perf finds it */
+	if (sy && !prism_symbols__resolve(sy, 0, PERF_RECORD_MISC_KERNEL, ev->poke.addr, &fr) &&
+	    fr.sym)
+		prism_event__dump_text_poke(ev, fr.sym, fr.symoff, sb);
+	else
+		prism_event__dump_text_poke(ev, NULL, 0, sb);
+}
+
+void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
+		       struct prism_symbols *sy)
+{
 	prism_strbuf_addf(sb, "PERF_RECORD_%s", prism_record_type_name(ev->type));
 	switch (ev->type) {
 	case PERF_RECORD_LOST: /* (perf -D says it otherwise) */
 		prism_strbuf_addf(sb, " lost %" PRIu64 "\n", ev->lost.lost);
 		break;
 	case PERF_RECORD_TEXT_POKE:
-		/* the kernel's symbol at the address, as perf finds it */
-		if (sy &&
-		    !prism_symbols__resolve(sy, 0, PERF_RECORD_MISC_KERNEL, ev->poke.addr, &fr) &&
-		    fr.sym)
-			prism_event__dump_text_poke(ev, fr.sym, fr.symoff, sb);
-		else
-			prism_event__dump_text_poke(ev, NULL, 0, sb);
+		script_put_text_poke(sb, ev, sy);
 		break;
 	default:
 		prism_event__dump_detail(ev, sb);

@@ -74,20 +74,43 @@ struct spt {
 	uint64_t head_time, head_period;
 	enum prism_pt_item_kind head_kind;
 	struct pt_log log; /* --itrace=d */
+	struct pt_show show; /* --show-*-events: the records' lines */
 	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
 	void *fn_ctx;
 	int err;
 };
 
+/* --show-*-events: a shown record's line, kept for its place between the samples */
+static int show_record(struct spt *p, const struct prism_event *ev)
+{
+	struct prism_strbuf sb;
+	int err;
+
+	if (!(p->f->show & script_show_of(ev->type) & ~SHOW_ROUND))
+		return 0;
+	prism_strbuf_init(&sb);
+	p->f->show_line(p->f->show_ctx, ev, &sb);
+	err = pt_show_add(&p->show, ev->sample.time,
+			  ev->type == PERF_RECORD_EXIT ? (int64_t)ev->fork.tid : -1, sb.buf,
+			  sb.len);
+	prism_strbuf_release(&sb);
+	return err;
+}
+
 static int sb_event(void *ctx, const struct prism_event *ev)
 {
 	struct spt *p = ctx;
-	int err = prism_symbols__event(p->sy, ev);
+	/* as perf: an EXIT's line before the task is gone, the others' after the record */
+	int err = ev->type == PERF_RECORD_EXIT ? show_record(p, ev) : 0;
 
+	if (!err)
+		err = prism_symbols__event(p->sy, ev);
 	if (!err)
 		err = prism_tasks__event(p->tasks, ev);
 	if (!err && p->d)
 		err = prism_pt_decoder__side_band(p->d, ev);
+	if (!err && ev->type != PERF_RECORD_EXIT)
+		err = show_record(p, ev);
 	return err;
 }
 
@@ -398,15 +421,23 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
 		return p->fn(p->fn_ctx, it, name);
 	}
+	if (p->o.config & p->o.info.tsc_bit)
+		pt_show_flush(&p->show, it->time, sb);
+	else
+		pt_show_flush_to_exit(&p->show, it->tid, sb);
 	if (it->kind == PRISM_PT_ERROR) {
 		size_t at = sb->len;
 
 		p->nr_errors++;
-		prism_strbuf_addf(sb,
-				  " instruction trace error type 1 time %" PRIu64 ".%09" PRIu64
-				  " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
-				  it->time / 1000000000, it->time % 1000000000, (int)it->cpu,
-				  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
+		prism_strbuf_addstr(sb, " instruction trace error type 1 time ");
+		if (it->time) /* perf: "0" without timestamps */
+			prism_strbuf_addf(sb, "%" PRIu64 ".%09" PRIu64, it->time / 1000000000,
+					  it->time % 1000000000);
+		else
+			prism_strbuf_addch(sb, '0');
+		prism_strbuf_addf(sb, " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
+				  (int)it->cpu, (int)it->pid, (int)it->tid, it->ip, it->code,
+				  it->msg);
 		script_pt_log_line(&p->log, sb->buf + at, sb->len - at);
 	} else {
 		put_head(p, it);
@@ -589,6 +620,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	}
 	p.cpu = p.o.info.per_cpu_mmaps;
 	err = prism_pt_decoder__run(p.d, print_item, &p);
+	pt_show_flush(&p.show, UINT64_MAX, &p.line);
 	fwrite(p.line.buf, 1, p.line.len, stdout);
 	if (verbose) {
 		struct prism_pt_decoder_stats st;
@@ -625,6 +657,7 @@ out:
 	script_pt_insn_release(&p.si);
 	prism_strbuf_release(&p.line);
 	prism_strbuf_release(&p.head);
+	pt_show_release(&p.show);
 	prism_callchain__release(&p.cc);
 	for (i = 0; i < NR_CACHE; i++)
 		free(p.cache[i].text);

@@ -597,7 +597,7 @@ static int csv_record(struct script *sc, const struct prism_event *ev)
 }
 
 /* --show-*-events: a record after the fields of its event, as perf prints it */
-static void record_line(struct script *sc, const struct prism_event *ev)
+static void record_text(struct script *sc, const struct prism_event *ev)
 {
 	const struct prism_evsel *evsel = ev->evsel;
 	struct prism_sample smp = ev->sample;
@@ -632,7 +632,24 @@ static void record_line(struct script *sc, const struct prism_event *ev)
 		commit(&sc->line, p);
 	}
 	script_put_record(&sc->line, ev, sc->sy);
+}
+
+static void record_line(struct script *sc, const struct prism_event *ev)
+{
+	record_text(sc, ev);
 	emit(sc);
+}
+
+/* --itrace: the line into @out, for script-pt.c to put between the samples */
+static void itrace_show_line(void *ctx, const struct prism_event *ev, struct prism_strbuf *out)
+{
+	struct script *sc = ctx;
+	struct prism_strbuf keep = sc->line;
+
+	sc->line = *out;
+	record_text(sc, ev);
+	*out = sc->line;
+	sc->line = keep;
 }
 
 static int on_record(void *ctx, const struct prism_event *ev)
@@ -732,6 +749,8 @@ static int opt_map_path(const struct option_def *opt, const char *arg)
 /* symbols are needed when a sample line prints an address, a symbol or a chain */
 static bool needs_symbols(const struct script *sc)
 {
+	if (sc->mode == MODE_DUMP)
+		return true; /* a TEXT_POKE's kernel symbol */
 	if (sc->mode != MODE_TEXT && sc->mode != MODE_JSON)
 		return false;
 	if (!sc->fields)
@@ -869,10 +888,15 @@ int cmd_script(int argc, const char **argv)
 		usage_error(usage, opts, "%s", bad);
 	if ((itrace || call_trace || callret_trace) && (csv || json || dump))
 		usage_error(usage, opts, "--itrace prints perf's layout: not --csv, --json or -D");
-	if (sc.show && (itrace || call_trace || callret_trace || json))
-		usage_error(usage, opts,
-			    "--show-*-events: with the text output of samples only (not yet with "
-			    "--itrace, --call-trace or --json; --csv and -D show every record)");
+	if (sc.show && (call_trace || callret_trace || json || (itrace && (sc.show & SHOW_ROUND))))
+		usage_error(
+			usage, opts,
+			"--show-*-events: with the text output of samples only (not yet with "
+			"--call-trace, --json or, with --itrace, --show-round-events; --csv and "
+			"-D show every record)");
+	ptf.show = sc.show;
+	ptf.show_line = itrace_show_line;
+	ptf.show_ctx = &sc;
 	if (call_trace || callret_trace)
 		itrace = "";
 	ptf.ns = ptf.ns || sc.ns; /* --ns */
@@ -925,6 +949,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (dump) {
+		sc.dump.sy = sc.sy;
 		tool.other = dump_record;
 		tool.other_all = true;
 		tool.sample = dump_record;

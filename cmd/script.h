@@ -95,6 +95,9 @@ void script_show_ids(const struct prism_event *ev, int64_t *pid, int64_t *tid);
 /* "PERF_RECORD_NAME" and the record's fields, as perf script prints them (@sy: may be NULL) */
 void script_put_record(struct prism_strbuf *sb, const struct prism_event *ev,
 		       struct prism_symbols *sy);
+/* a TEXT_POKE record's detail, with the kernel's symbol at its address when @sy finds it */
+void script_put_text_poke(struct prism_strbuf *sb, const struct prism_event *ev,
+			  struct prism_symbols *sy);
 
 /* -D: a record's offset, size, type and bytes, then its one-line summary */
 struct script_dump {
@@ -104,6 +107,7 @@ struct script_dump {
 	uint64_t sample_type;
 	bool id_all;
 	bool intel_pt; /* an AUXTRACE_INFO of Intel PT was read: AUXTRACE data is its packets */
+	struct prism_symbols *sy; /* fed the records, for a TEXT_POKE's symbol (as perf -D) */
 	bool no_libipt_warned;
 };
 /*
@@ -203,7 +207,23 @@ struct pt_fields {
 	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
 	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
 	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
+	/* --show-*-events (enum script_show): a shown record's line into @out, by script.c */
+	unsigned int show;
+	void (*show_line)(void *ctx, const struct prism_event *ev, struct prism_strbuf *out);
+	void *show_ctx;
 };
+/* --show-*-events with --itrace: the shown records' lines, kept until the samples reach them */
+struct pt_show {
+	struct pt_shown *v;
+	size_t n, cap, next;
+};
+/* keep the line @text (@len bytes) of a record at @time (an EXIT: of @exit_tid, else -1) */
+int pt_show_add(struct pt_show *s, uint64_t time, int64_t exit_tid, const char *text, size_t len);
+/* the kept lines up to @time onto @sb */
+void pt_show_flush(struct pt_show *s, uint64_t time, struct prism_strbuf *sb);
+/* without timestamps (perf decodes a thread's trace at its EXIT): the lines before @tid's EXIT */
+void pt_show_flush_to_exit(struct pt_show *s, int64_t tid, struct prism_strbuf *sb);
+void pt_show_release(struct pt_show *s);
 /*
  * the -F list (each field with its sign: +flags,+callindent,+insn,+insnlen,+disasm,
  * -event,-period) added to @f; -EINVAL with the bad field in @bad

@@ -392,6 +392,9 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 			pend_branch(q, ev->variant.overflow.ip, q->pend_flags);
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		if (!ev->ip_suppressed &&
+		    q->ovf_psb) /* perf: its walk from no IP to the PSB's FUP */
+			error(q, ERR_NOINSN, 0);
 		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
 		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
@@ -411,6 +414,8 @@ static int queue_start(struct queue *q)
 	const struct prism_pt_info *i = &q->d->o.info;
 
 	pt_config_init(&cfg);
+	/* an OVF whose trace restarts at a PSB+ with a FUP: on from there, as perf */
+	cfg.errata.skd010 = 1;
 	if (q->fd >= 0 && q->len) {
 		void *m = mmap(NULL, q->len, PROT_READ, MAP_SHARED, q->fd, 0);
 

@@ -8,7 +8,8 @@
 # fields before "PERF_RECORD_NAME" as perf prints them (a child of the idle
 # task named swapper until its COMM), --show-round-events in file order.
 # -D prints the new records' fields as perf -D (NAMESPACES, CGROUP,
-# KSYMBOL, BPF_EVENT, TEXT_POKE).  --show-* with --itrace is refused.
+# KSYMBOL, BPF_EVENT, TEXT_POKE).  --show-round-events with --itrace is
+# refused (the others with --itrace: t1035).
 . tests/e2e/lib.sh
 require_perf
 exec 3>&2
@@ -32,8 +33,8 @@ if [ -d "$FIXTURES/perf-6.1" ]; then
 	done
 fi
 
-prism script --show-task-events --itrace=b -i /dev/null >"$TMP/out" 2>"$TMP/err"
-check "--show-task-events with --itrace: a usage error" test $? -eq 129
+prism script --show-round-events --itrace=b -i /dev/null >"$TMP/out" 2>"$TMP/err"
+check "--show-round-events with --itrace: a usage error" test $? -eq 129
 check "... that says why" grep -q -- '--show-\*-events: with the text output of samples only' "$TMP/err"
 
 [ "$(id -u)" = 0 ] || { done_testing; exit; }

@@ -22,6 +22,9 @@ options:
   --tsc-every K   a TSC packet every K iterations (default 0: only in the PSB)
   --ovf K         an OVF after iteration K, the next 2 iterations lost, FUP
                   to the loop top
+  --ovf-psb K     an OVF after iteration K, the next 2 iterations lost, the
+                  trace restarting at a PSB+ (TSC, CBR, MODE.Exec, FUP to the
+                  loop top) with no FUP after the OVF
   --truncated     the AUX record flagged truncated, the trace cut at the
                   last packet boundary in the first half of its bytes
   --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
@@ -216,6 +219,20 @@ class Trace:
     def tsc(self, v):
         self.put(b"\x19" + struct.pack("<Q", v)[:7])
 
+    def ovf_psb(self, tsc, ip):
+        """an OVF whose trace restarts at a PSB+ (no FUP after the OVF): the PSB+ holds
+        the state, MODE.Exec and a FUP at @ip, where decoding goes on"""
+        self.put(b"\x02\xf3")  # OVF
+        self.put(b"\x02\x82" * 8)
+        if Trace.pip:
+            self.put(b"\x02\x43" + struct.pack("<Q", 0x1234000 << 5)[:6])  # PIP, CR3
+        if tsc is not None:
+            self.tsc(tsc)
+        self.put(b"\x02\x03\x28\x00")  # CBR 40
+        self.put(b"\x99\x01")  # MODE.Exec: 64-bit
+        self.ip(0x1D, ip)  # FUP
+        self.put(b"\x02\x23")  # PSBEND
+
 
 def run_calls(o, t, ret_main, depth):
     """pt_calls(depth) after TIP.PGE at its start"""
@@ -336,7 +353,7 @@ def run(o, t, ret_main, loops, tsc, first):
     ret_main = ret_main[0]
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
-    if not o.ovf and not o.tsc_every and not o.kernel and loops > 64:
+    if not o.ovf and not o.ovf_psb and not o.tsc_every and not o.kernel and loops > 64:
         # the bits repeat every two iterations (one TNT byte each) until the last two
         pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
         t.flush()
@@ -352,6 +369,11 @@ def run(o, t, ret_main, loops, tsc, first):
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if o.ovf_psb and it == o.ovf_psb and i > 3:
+            i -= 2  # two iterations lost in the overflow
+            if tsc is not None:
+                tsc += 3000
+            t.ovf_psb(tsc, loop + 3)
         if o.kernel and it == 1:
             kernel_visit(t, loop + 3)
         if o.text_poke and it in (2, 4):
@@ -736,7 +758,7 @@ class Opts:
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = False
     calls = None
-    power = ptw = tsx = 0
+    power = ptw = tsx = ovf_psb = 0
     kcore_dir = proc_dir = vmlinux = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
@@ -747,7 +769,7 @@ def main(argv):
     it = iter(argv)
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
-                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx"):
+                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -778,6 +800,8 @@ def main(argv):
     Trace.pip = o.pip
     if o.kernel and o.loops < 2:
         die("--kernel needs --loops 2 or more")
+    if o.ovf_psb and (o.mtc is not None or o.cyc or o.calls is not None):
+        die("--ovf-psb is not made with --mtc, --cyc or --calls")
     if o.text_poke and (not o.kernel or o.tsc_every != 1 or o.loops < 6):
         die("--text-poke needs --kernel, --tsc-every 1 and --loops 6 or more")
     write_kernel_files(o)
