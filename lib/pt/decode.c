@@ -207,6 +207,9 @@ static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
 	uint64_t now = q->time;
 
 	q->time = q->pend_time;
+	if (q->pend_insn) /* perf's to_ip of an instruction sample: a taken branch's target */
+		q->pend_insn->addr = to;
+	q->pend_insn = NULL;
 	if (q->d->o.ipc)
 		pt_ipc_resolve(&q->ipc, true);
 	q->ipc.from_pend = q->d->o.ipc;
@@ -276,6 +279,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	bool sampled = false;
 
 	q->last_insn = NULL;
+	if (q->hold_target) /* (the pending branch below gives it) */
+		q->hold = q->hold_target = false;
 	if (!(o->instructions && q->d->period_ticks)) /* (else pt_ticks_due counts it) */
 		q->tsc_insns++;
 	if (q->pend) {
@@ -335,8 +340,12 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	pt_events_insn(q, q->pend_flags);
 	/* only branch samples and the call stacks use it */
 	if (q->pend_flags &&
-	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc)) {
+	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc ||
+	     sampled)) {
 		q->pend = true;
+		q->pend_insn = sampled ? q->last_insn : NULL;
+		if (sampled && !q->hold)
+			q->hold = q->hold_target = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
@@ -751,6 +760,8 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		if (best && it == &best->fifo[best->head]) {
 			if (best->last_insn == it)
 				best->last_insn = NULL;
+			if (best->pend_insn == it)
+				best->pend_insn = NULL;
 			best->head = (best->head + 1) % FIFO;
 			best->n--;
 		}
