@@ -162,8 +162,8 @@ static bool at_start(const struct prism_frame *f)
 
 /*
  * the call path of an instruction sample's call chain (perf's
- * call_path_from_sample).  With the calls, perf's chains come from the
- * calls' thread stacks (thread_stack__process supersedes the decoder's):
+ * call_path_from_sample).  With the calls of branches samples, perf's
+ * chains come from the calls' thread stacks (thread_stack__process supersedes the decoder's):
  * the sample's ip, then the return addresses on the stack, the bottom's
  * (a function not seen called) its first branch's ip.
  */
@@ -174,7 +174,7 @@ static int chain_path(struct sql_pt *p, const struct prism_pt_item *it, int64_t 
 	int err;
 
 	*id = 0;
-	if (p->do_calls) {
+	if (p->do_calls && p->o.itrace.branches) {
 		/* perf's thread_stack__sample: @sz entries with the context marks */
 		size_t sz = p->o.itrace.callchain_sz + 1, nr, j, k = 2;
 		bool last = it->ip >= KERNEL_START;

@@ -154,6 +154,11 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	struct pt_stack *st = stack(q);
 	uint32_t filter = 0;
 
+	/* perf's to_ip of an instruction sample: its taken branch's target */
+	if (q->pend_insn && from && from == q->pend_from && !(flags & PRISM_PT_FL_ASYNC)) {
+		q->pend_insn->addr = to;
+		q->pend_insn = NULL;
+	}
 	/* every branch moves the stack, before its sample (as perf) */
 	if (st) {
 		pt_stack_trace(st, (size_t)(q - q->d->qs) + 1); /* another CPU's: anew */
@@ -207,9 +212,6 @@ static void pend_branch(struct queue *q, uint64_t to, uint32_t flags)
 	uint64_t now = q->time;
 
 	q->time = q->pend_time;
-	if (q->pend_insn) /* perf's to_ip of an instruction sample: a taken branch's target */
-		q->pend_insn->addr = to;
-	q->pend_insn = NULL;
 	if (q->d->o.ipc)
 		pt_ipc_resolve(&q->ipc, true);
 	q->ipc.from_pend = q->d->o.ipc;
@@ -547,8 +549,11 @@ static int queue_step(struct queue *q, uint64_t limit)
 	struct pt_event ev;
 	int st;
 
-	/* an instruction's events first: a trace end marks its sample */
-	while (!q->done && (!q->n || q->hold ||
+	/*
+	 * an instruction's events first: a trace end marks its sample; a branch's
+	 * sample waits for the target once the items before it are out
+	 */
+	while (!q->done && (!q->n || (q->hold && !(q->hold_target && q->n > 1)) ||
 			    (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
 		if (!q->n && q->synced && q->time > limit)
 			break;
