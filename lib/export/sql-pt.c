@@ -67,6 +67,7 @@ struct sql_pt *sql_pt__new(struct prism_sql *x, const struct prism_itrace *it,
 	p->o.itrace = *it;
 	p->o.sy = sy;
 	p->o.tasks = tasks;
+	p->o.insn_to = true;
 	p->do_calls = calls;
 	if ((calls || it->callchain) && !(p->calls = sql_pt_calls__new())) {
 		free(p);

@@ -61,7 +61,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
 	/* the last branches see every branch, IPC counts every instruction */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc && !o->insn_to &&
 		    !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
@@ -343,10 +343,10 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	/* only branch samples and the call stacks use it */
 	if (q->pend_flags &&
 	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc ||
-	     sampled)) {
+	     (sampled && q->d->o.insn_to))) {
 		q->pend = true;
-		q->pend_insn = sampled ? q->last_insn : NULL;
-		if (sampled && !q->hold)
+		q->pend_insn = sampled && q->d->o.insn_to ? q->last_insn : NULL;
+		if (q->pend_insn && !q->hold)
 			q->hold = q->hold_target = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;

@@ -71,6 +71,11 @@ compare ovf-cr cr "$TMP/ovf.data" --tables "$ALL" --us
 # instructions with the branches: a taken branch's target in to_ip (no to_dso, to_sym)
 compare c40-i i5ib "$TMP/c40.data" --tables "$ALL,$VIEWS" --us
 compare c3-i i1i "$TMP/c3.data" --tables "$ALL,$VIEWS" --us
+# a period that script decodes in blocks: the export decodes each instruction for to_ip
+$GEN --loops 300 "$WL" "$TMP/l300.data" || fail "the generator failed (--loops 300)"
+compare l300-i67 i67ib "$TMP/l300.data" --tables "$ALL,$VIEWS" --us
+check "l300 i67ib: instruction samples with a to_ip" test "$(sqlite3 "$TMP/l300-i67.db" \
+	'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 5
 check "c40 i5ib: instruction samples with a to_ip (calls, returns), as perf's" \
 	test "$(sqlite3 "$TMP/c40-i.db" 'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 10
 # g: each instruction sample's call chain a call path (perf: from the calls' thread stacks,
