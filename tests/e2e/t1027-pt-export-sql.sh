@@ -136,6 +136,21 @@ if command -v go >/dev/null; then
 	check "pprof: pt_rec's flat count is perf script's instructions in pt_rec" \
 		grep -q "^ *$(perf script -i "$TMP/c40.data" --itrace=i1i 2>/dev/null | grep -c ' pt_rec+') .* pt_rec$" "$TMP/top"
 fi
+# g: the samples' stacks are the synthesized call chains, as perf script's
+# (tests/tools/stack-compare.py: how many samples have each stack)
+SC=$PRISM_SRC/tests/tools/stack-compare.py
+for c in "c40:i1ig:$TMP/c40.data" "c40-g4:i1ig4:$TMP/c40.data" "kernel:i1ig:$TMP/k"; do
+	IFS=: read -r name it in <<<"$c"
+	perf script -i "$in" --itrace="$it" >"$TMP/$name.chains" 2>/dev/null
+	prism export speedscope -i "$in" --itrace="$it" -o "$TMP/$name.json" >/dev/null 2>&1
+	check "speedscope $name --itrace=$it: perf script's stacks" \
+		python3 "$SC" "$TMP/$name.chains" --speedscope "$TMP/$name.json"
+	command -v go >/dev/null || continue
+	prism export pprof -i "$in" --itrace="$it" -o "$TMP/$name.pb.gz" >/dev/null 2>&1
+	go tool pprof -traces "$TMP/$name.pb.gz" >"$TMP/$name.traces" 2>/dev/null
+	check "pprof $name --itrace=$it: perf script's stacks (go tool pprof -traces)" \
+		python3 "$SC" "$TMP/$name.chains" --pprof-traces "$TMP/$name.traces"
+done
 n=$(perf script -i "$TMP/c40.data" --itrace=b 2>/dev/null | wc -l)
 prism export speedscope -i "$TMP/c40.data" --itrace=i1ib -e branches:uH -o "$TMP/c40.json" >"$TMP/out" 2>&1
 check "speedscope --itrace=i1ib -e branches:uH: exit 0" test $? -eq 0
