@@ -154,7 +154,7 @@ static int export_path(struct prism_sql *x, struct sql_pt_calls *c, size_t i)
 }
 
 size_t sql_pt_calls__child(struct sql_pt_calls *c, size_t parent, int64_t sym, const char *name,
-			  uint64_t ip)
+			   uint64_t ip)
 {
 	return findnew(c, parent, sym, name, ip);
 }
@@ -375,7 +375,7 @@ static struct tstack *thread_stack(struct sql_pt_calls *c, const struct sql_pt_b
 }
 
 size_t sql_pt_calls__rets(struct sql_pt_calls *c, int32_t pid, int32_t tid, uint32_t cpu,
-			 uint64_t *rets, size_t max)
+			  uint64_t *rets, size_t max)
 {
 	uint64_t k[2] = { (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid, pid || tid ? 0 : cpu };
 	const struct tstack *s;

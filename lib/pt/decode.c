@@ -341,9 +341,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend_flags |= PRISM_PT_FL_IN_TX;
 	pt_events_insn(q, q->pend_flags);
 	/* only branch samples and the call stacks use it */
-	if (q->pend_flags &&
-	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc ||
-	     (sampled && q->d->o.insn_to))) {
+	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack || o->last_branch ||
+			      q->d->o.ipc || (sampled && q->d->o.insn_to))) {
 		q->pend = true;
 		q->pend_insn = sampled && q->d->o.insn_to ? q->last_insn : NULL;
 		if (q->pend_insn && !q->hold)
