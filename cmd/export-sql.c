@@ -196,8 +196,9 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		OPT_STRING(
 			0, "itrace", &itrace, "opts",
 			"decode the Intel PT trace into samples rows, perf's options: b branches, "
-			"c calls, r returns, i[PERIOD] instructions (i100i; no to_ip), s[N] skip "
-			"(as perf script --itrace=b -s export-to-sqlite.py)"),
+			"c calls, r returns, i[PERIOD] instructions (i100i), g call chains of the "
+			"instructions (call_paths), s[N] skip (as perf script --itrace=b -s "
+			"export-to-sqlite.py)"),
 		OPT_BOOL(0, "util", &util,
 			 "also prism util's rows and call records (util_tasks, util_calls): reads "
 			 "each file a second time, so not from a pipe"),
@@ -237,10 +238,10 @@ static int export_sql(int argc, const char **argv, enum prism_sql_kind kind)
 		if (export_itrace_unsupported(&it))
 			usage_error(usage, opts, "--itrace %s: %s", itrace,
 				    export_itrace_unsupported(&it));
-		if (it.callchain)
+		if (it.callchain && o.no_callchains)
 			usage_error(usage, opts,
-				    "--itrace %s: call chains (g) are not exported (the calls "
-				    "table has the calls: --calls)",
+				    "--itrace %s: call chains (g) are call_paths rows: not with "
+				    "--no-callchains",
 				    itrace);
 		o.itrace = &it;
 	}

@@ -248,6 +248,11 @@ struct prism_pt_decoder_opts {
 	struct prism_symbols *sy; /* code: the files the maps name (fed the side-band) */
 	struct prism_tasks *tasks; /* thread -> process */
 	bool ipc; /* count instructions and cycles for the samples' IPC */
+	/*
+	 * an instruction sample of a taken branch has its target in addr
+	 * (perf's to_ip); decodes instruction by instruction
+	 */
+	bool insn_to;
 };
 /*
  * NULL + errno: PRISM_E_UNSUPPORTED without libipt, EINVAL for an

@@ -206,6 +206,17 @@ struct sql_pt_calls *sql_pt_calls__new(void);
 void sql_pt_calls__free(struct sql_pt_calls *c);
 int sql_pt_calls__branch(struct prism_sql *x, struct sql_pt_calls *c,
 			 const struct sql_pt_branch *b);
+/*
+ * a sample's call chain as perf's call paths (the calls' tree): the child of
+ * call path @parent (0: the root) for a frame, (size_t)-1 without memory;
+ * a call path's row (its parents' first) written once, its id
+ */
+size_t sql_pt_calls__child(struct sql_pt_calls *c, size_t parent, int64_t sym, const char *name,
+			   uint64_t ip);
+int sql_pt_calls__export(struct prism_sql *x, struct sql_pt_calls *c, size_t cp, int64_t *id);
+/* the return addresses on a thread's stack, the innermost first (at most @max); their count */
+size_t sql_pt_calls__rets(struct sql_pt_calls *c, int32_t pid, int32_t tid, uint32_t cpu,
+			  uint64_t *rets, size_t max);
 /* the end of the file: every stack emptied, as not returned */
 int sql_pt_calls__flush(struct prism_sql *x, struct sql_pt_calls *c);
 

@@ -153,6 +153,20 @@ static int export_path(struct prism_sql *x, struct sql_pt_calls *c, size_t i)
 	}
 }
 
+size_t sql_pt_calls__child(struct sql_pt_calls *c, size_t parent, int64_t sym, const char *name,
+			   uint64_t ip)
+{
+	return findnew(c, parent, sym, name, ip);
+}
+
+int sql_pt_calls__export(struct prism_sql *x, struct sql_pt_calls *c, size_t cp, int64_t *id)
+{
+	int err = export_path(x, c, cp);
+
+	*id = err ? 0 : c->cp[cp].db_id;
+	return err;
+}
+
 static int push(struct tstack *s, size_t cp, uint64_t ret_addr, const struct sql_pt_branch *b,
 		bool no_call, bool trace_end)
 {
@@ -358,6 +372,22 @@ static struct tstack *thread_stack(struct sql_pt_calls *c, const struct sql_pt_b
 	s->thread = b->thread;
 	s->comm = b->comm;
 	return s;
+}
+
+size_t sql_pt_calls__rets(struct sql_pt_calls *c, int32_t pid, int32_t tid, uint32_t cpu,
+			  uint64_t *rets, size_t max)
+{
+	uint64_t k[2] = { (uint64_t)(uint32_t)pid << 32 | (uint32_t)tid, pid || tid ? 0 : cpu };
+	const struct tstack *s;
+	int64_t idx;
+	size_t n;
+
+	if (!sql_ids__find(c->index, k, sizeof(k), &idx))
+		return 0;
+	s = &c->st[idx];
+	for (n = 0; n < s->cnt && n < max; n++)
+		rets[n] = s->e[s->cnt - 1 - n].ret_addr;
+	return n;
 }
 
 int sql_pt_calls__branch(struct prism_sql *x, struct sql_pt_calls *c, const struct sql_pt_branch *b)

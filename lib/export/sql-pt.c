@@ -14,8 +14,12 @@
  * A samples row of a branch, as perf 6.1's db-export: ip and addr with
  * their DSOs, symbols and offsets, period 1, branch_type the branch flags
  * (PERF_IP_FLAG_*) but in_tx, flags all of them, call_path_id 0.  An
- * instruction sample has no to_* columns (perf puts the target of a taken
- * branch in to_ip; prism's decoder does not hand it on).  insn_count and
+ * instruction sample has the target of its instruction's taken branch in
+ * to_ip (0 when none), no to_dso/to_sym (perf's synthesized instructions
+ * event has no PERF_SAMPLE_ADDR); with --itrace=...g its call chain is a
+ * call path (perf's "callchains"), in the tree of the calls' call paths,
+ * the root first, each frame's symbol and DSO rows written as perf's
+ * db-export does (after the sample's own).  insn_count and
  * cyc_count are 0: perf fills them from CYC packets (IPC), which prism
  * does not count.
  */
@@ -43,7 +47,9 @@ struct sql_pt {
 	bool have_info;
 	uint32_t other_type; /* an AUXTRACE_INFO of another tracer (0: none) */
 	char names[2][32]; /* branches, instructions */
-	struct sql_pt_calls *calls;
+	struct sql_pt_calls *calls; /* with calls or call chains: the call paths */
+	bool do_calls;
+	uint64_t *chain; /* a sample's chain from the calls' stack (callchain_sz + 2) */
 	int64_t machine_id;
 	uint64_t errors;
 };
@@ -61,8 +67,14 @@ struct sql_pt *sql_pt__new(struct prism_sql *x, const struct prism_itrace *it,
 	p->o.itrace = *it;
 	p->o.sy = sy;
 	p->o.tasks = tasks;
-	if (calls && !(p->calls = sql_pt_calls__new())) {
+	p->o.insn_to = true;
+	p->do_calls = calls;
+	if ((calls || it->callchain) && !(p->calls = sql_pt_calls__new())) {
 		free(p);
+		return NULL;
+	}
+	if (it->callchain && !(p->chain = calloc(it->callchain_sz + 2u, sizeof(*p->chain)))) {
+		sql_pt__free(p);
 		return NULL;
 	}
 	return p;
@@ -74,6 +86,7 @@ void sql_pt__free(struct sql_pt *p)
 		return;
 	prism_pt_decoder__free(p->d);
 	sql_pt_calls__free(p->calls);
+	free(p->chain);
 	free(p);
 }
 
@@ -148,13 +161,65 @@ static bool at_start(const struct prism_frame *f)
 	return !f->sym || f->dso_addr == f->sym_start;
 }
 
+/*
+ * the call path of an instruction sample's call chain (perf's
+ * call_path_from_sample).  With the calls of branches samples, perf's
+ * chains come from the calls' thread stacks (thread_stack__process supersedes the decoder's):
+ * the sample's ip, then the return addresses on the stack, the bottom's
+ * (a function not seen called) its first branch's ip.
+ */
+static int chain_path(struct sql_pt *p, const struct prism_pt_item *it, int64_t *id)
+{
+	const uint64_t *chain = it->callchain;
+	size_t n = it->nr_callchain, cp = 0, i;
+	int err;
+
+	*id = 0;
+	if (p->do_calls && p->o.itrace.branches) {
+		/* perf's thread_stack__sample: @sz entries with the context marks */
+		size_t sz = p->o.itrace.callchain_sz + 1, nr, j, k = 2;
+		bool last = it->ip >= KERNEL_START;
+
+		if (sz < 2)
+			return 0;
+		p->chain[0] = it->ip;
+		nr = sql_pt_calls__rets(p->calls, it->pid, it->tid, it->cpu, p->chain + 1, sz);
+		for (n = 1, j = 0; j < nr && k < sz; j++, k++) {
+			bool kernel = p->chain[1 + j] >= KERNEL_START;
+
+			if (kernel != last) {
+				if (k >= sz - 1)
+					break;
+				k++;
+				last = kernel;
+			}
+			p->chain[n++] = p->chain[1 + j];
+		}
+		chain = p->chain;
+	}
+	for (i = n; i--;) {
+		struct prism_frame f;
+		int64_t dso, sym;
+		uint64_t off;
+
+		resolve(p, it, chain[i], &f);
+		err = sql_symbol_id(p->x, &f, &dso, &sym, &off);
+		if (err)
+			return err;
+		cp = sql_pt_calls__child(p->calls, cp, sym, f.sym, chain[i]);
+		if (cp == (size_t)-1)
+			return -ENOMEM;
+	}
+	return cp ? sql_pt_calls__export(p->x, p->calls, cp, id) : 0;
+}
+
 static int item(void *ctx, const struct prism_pt_item *it)
 {
 	struct sql_pt *p = ctx;
 	struct prism_sql *x = p->x;
 	bool br = it->kind == PRISM_PT_BRANCH;
 	struct prism_frame from, to;
-	int64_t ev, th, comm, dso, sym, to_dso = 0, to_sym = 0;
+	int64_t ev, th, comm, dso, sym, to_dso = 0, to_sym = 0, path = 0;
 	uint64_t off, to_off = 0;
 	/* perf's flags of a trace begin (from nowhere) have "branch" too */
 	uint32_t flags = it->flags | (br && !it->ip ? PRISM_PT_FL_BRANCH : 0);
@@ -177,6 +242,8 @@ static int item(void *ctx, const struct prism_pt_item *it)
 		resolve(p, it, it->addr, &to);
 		err = sql_symbol_id(x, &to, &to_dso, &to_sym, &to_off);
 	}
+	if (!err && !br && p->o.itrace.callchain)
+		err = chain_path(p, it, &path);
 	if (err)
 		return err;
 	{
@@ -195,14 +262,14 @@ static int item(void *ctx, const struct prism_pt_item *it)
 			SQL_I(to_dso),
 			SQL_I(to_sym),
 			SQL_I(to_off),
-			SQL_I(br ? it->addr : 0),
+			SQL_I(it->addr),
 			SQL_I(it->period),
 			SQL_I(0), /* weight */
 			SQL_I(0), /* transaction */
 			SQL_I(0), /* data_src */
 			SQL_I(flags & ~FL_IN_TX),
 			SQL_I(!!(flags & FL_IN_TX)),
-			SQL_I(0), /* call_path_id */
+			SQL_I(path),
 			SQL_I(0), /* insn_count */
 			SQL_I(0), /* cyc_count */
 			SQL_I(flags),
@@ -228,7 +295,7 @@ static int item(void *ctx, const struct prism_pt_item *it)
 
 		err = sql_put(x, SQL_T_SAMPLES, v);
 		/* perf's thread stack takes the samples of the branches event only */
-		if (!err && br && p->calls)
+		if (!err && br && p->do_calls)
 			err = sql_pt_calls__branch(x, p->calls, &b);
 	}
 	return err;
@@ -251,7 +318,7 @@ int sql_pt__run(struct sql_pt *p, int64_t machine_id, const char *name)
 	}
 	p->machine_id = machine_id;
 	err = prism_pt_decoder__run(p->d, item, p);
-	if (!err && p->calls)
+	if (!err && p->do_calls)
 		err = sql_pt_calls__flush(p->x, p->calls);
 	return err;
 }

@@ -61,7 +61,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
 	/* the last branches see every branch, IPC counts every instruction */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc && !o->insn_to &&
 		    !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
@@ -154,6 +154,11 @@ static void branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
 	struct pt_stack *st = stack(q);
 	uint32_t filter = 0;
 
+	/* perf's to_ip of an instruction sample: its taken branch's target */
+	if (q->pend_insn && from && from == q->pend_from && !(flags & PRISM_PT_FL_ASYNC)) {
+		q->pend_insn->addr = to;
+		q->pend_insn = NULL;
+	}
 	/* every branch moves the stack, before its sample (as perf) */
 	if (st) {
 		pt_stack_trace(st, (size_t)(q - q->d->qs) + 1); /* another CPU's: anew */
@@ -276,6 +281,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	bool sampled = false;
 
 	q->last_insn = NULL;
+	if (q->hold_target) /* (the pending branch below gives it) */
+		q->hold = q->hold_target = false;
 	if (!(o->instructions && q->d->period_ticks)) /* (else pt_ticks_due counts it) */
 		q->tsc_insns++;
 	if (q->pend) {
@@ -334,9 +341,12 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend_flags |= PRISM_PT_FL_IN_TX;
 	pt_events_insn(q, q->pend_flags);
 	/* only branch samples and the call stacks use it */
-	if (q->pend_flags &&
-	    (o->branches || o->callchain || o->thread_stack || o->last_branch || q->d->o.ipc)) {
+	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack || o->last_branch ||
+			      q->d->o.ipc || (sampled && q->d->o.insn_to))) {
 		q->pend = true;
+		q->pend_insn = sampled && q->d->o.insn_to ? q->last_insn : NULL;
+		if (q->pend_insn && !q->hold)
+			q->hold = q->hold_target = true;
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
@@ -543,8 +553,11 @@ static int queue_step(struct queue *q, uint64_t limit)
 	struct pt_event ev;
 	int st;
 
-	/* an instruction's events first: a trace end marks its sample */
-	while (!q->done && (!q->n || q->hold ||
+	/*
+	 * an instruction's events first: a trace end marks its sample; a branch's
+	 * sample waits for the target once the items before it are out
+	 */
+	while (!q->done && (!q->n || (q->hold && !(q->hold_target && q->n > 1)) ||
 			    (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
 		if (!q->n && q->synced && q->time > limit)
 			break;
@@ -756,6 +769,8 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		if (best && it == &best->fifo[best->head]) {
 			if (best->last_insn == it)
 				best->last_insn = NULL;
+			if (best->pend_insn == it)
+				best->pend_insn = NULL;
 			best->head = (best->head + 1) % FIFO;
 			best->n--;
 		}

@@ -111,6 +111,7 @@ struct queue {
 	uint32_t pend_flags;
 	uint8_t pend_raw[15], pend_size; /* the pending branch's bytes */
 	bool pend_32bit;
+	struct prism_pt_item *pend_insn; /* the pending branch's sample: its addr is the target */
 	uint64_t insn_count;
 	/*
 	 * periods in ticks, as perf counts them: the TSC of the last timing
@@ -128,6 +129,7 @@ struct queue {
 	uint64_t stime, sample_tsc, sample_insns;
 	bool in_kernel;
 	bool hold; /* the last sample is a kernel far branch's: its time waits for the target */
+	bool hold_target; /* the last sample is a branch's: its addr waits for the target */
 	bool continuous, in_walk;
 	/*
 	 * perf takes a timing packet as soon as the TNT bits and TIPs before

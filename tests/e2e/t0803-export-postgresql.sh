@@ -126,15 +126,16 @@ fi
 prism export postgresql -i "$A" -o "host=$PG dbname=nosuchdb user=postgres" 2>"$TMP/err"
 check "a database that does not exist: exit 1" test $? -eq 1
 grep_q "cannot connect to PostgreSQL" "$TMP/err"
-# an Intel PT trace decoded (--itrace=b --calls): the samples, calls and call paths of SQLite's
+# an Intel PT trace decoded (--itrace=i5igb --calls: instructions with to_ip and call
+# chains, branches, calls): the samples, calls and call paths of SQLite's
 WL=$PRISM_OUT/tests/workloads/pt-loop
 if [ -x "$WL" ] && prism version --build-options | grep -q 'intel-pt: \[ on'; then
 	python3 "$PRISM_SRC/tests/tools/perfdata-pt.py" --calls 6 "$WL" "$TMP/pt.data"
 	psql -h "$PG" -U postgres -qc 'CREATE DATABASE pt' >/dev/null 2>&1
 	prism export postgresql -q -i "$TMP/pt.data" -o "host=$PG dbname=pt user=postgres" \
-		--itrace=b --calls 2>"$TMP/err"
-	check "pt: export --itrace=b --calls exits 0" test $? -eq 0
-	prism export sqlite -q -i "$TMP/pt.data" -o "$TMP/pt.db" --itrace=b --calls
+		--itrace=i5igb --calls 2>"$TMP/err"
+	check "pt: export --itrace=i5igb --calls exits 0" test $? -eq 0
+	prism export sqlite -q -i "$TMP/pt.data" -o "$TMP/pt.db" --itrace=i5igb --calls
 	for t in samples calls call_paths; do
 		cols=$(sqlite3 "$TMP/pt.db" "SELECT group_concat(name, ', ') FROM pragma_table_info('$t') WHERE name NOT IN ('transaction_', 'in_tx')")
 		sqlite3 -separator '|' "$TMP/pt.db" "SELECT $cols FROM $t ORDER BY id" >"$TMP/$t.sqlite"
@@ -142,5 +143,7 @@ if [ -x "$WL" ] && prism version --build-options | grep -q 'intel-pt: \[ on'; th
 		check "pt: $t: the $(wc -l <"$TMP/$t.pg") rows of SQLite's" cmp -s "$TMP/$t.sqlite" "$TMP/$t.pg"
 	done
 	check "pt: calls rows" test "$(pq 'SELECT count(*) FROM calls' pt)" -gt 5
+	check "pt: instruction samples with to_ip and call paths" \
+		test "$(pq 'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0 AND call_path_id != 0' pt)" -gt 2
 fi
 done_testing

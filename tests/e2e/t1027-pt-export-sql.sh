@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # prism export sqlite --itrace=... --calls against perf 6.1's
-# `perf script --itrace=... -s export-to-sqlite.py DB branches calls` on
-# synthesized Intel PT files (tests/tools/perfdata-pt.py): the samples rows
-# of the synthesized branches (every column of perf's "branches" table),
+# `perf script --itrace=... -s export-to-sqlite.py DB branches calls [callchains]`
+# on synthesized Intel PT files (tests/tools/perfdata-pt.py): the samples rows
+# of the synthesized branches and instructions (every column of perf's
+# "branches" table: an instruction's to_ip, with g its call path),
 # the calls table perf's thread stack pairs from the calls and returns
 # (ids, call paths, call and return sample ids, branch counts, no-call /
-# no-return / jump flags, parent ids) and the call paths, row for row
-# (tests/tools/sql-compare.py).  perf runs on tests/tools/pyside2-shim
+# no-return / jump flags, parent ids), the call paths and the views, row for
+# row (tests/tools/sql-compare.py).  perf runs on tests/tools/pyside2-shim
 # where PySide2 is not installed (see t0801).
 #
 # Left out where perf differs for reasons that are not the trace's: comms
@@ -28,12 +29,17 @@ python3 -c 'import PySide2.QtSql' 2>/dev/null || export PYTHONPATH=$PRISM_SRC/te
 CMP=$PRISM_SRC/tests/tools/sql-compare.py
 ALL=selected_events,threads,comms,comm_threads,dsos,symbols,call_paths,samples/branches,calls
 
+# the views perf's exported-sql-viewer.py reads: every column of perf's, every row
+VIEWS=view:samples_view,view:calls_view,view:call_paths_view,view:symbols_view,view:threads_view
+
 # NAME ITRACE INPUT [sql-compare options]
 compare() {
-	local name=$1 it=$2 in=$3
+	local name=$1 it=$2 in=$3 chains=
 	shift 3
+	# perf 6.1's script fails with callchains but no calls (call_query undefined)
+	case $it in *g*) chains=callchains ;; esac
 	perf script -i "$in" --itrace="$it" -s "$SCRIPT" "$TMP/$name.perf.db" branches calls \
-		>"$TMP/$name.perf.out" 2>&1
+		$chains >"$TMP/$name.perf.out" 2>&1
 	if [ ! -s "$TMP/$name.perf.db" ]; then
 		fail "$name: perf's export-to-sqlite.py wrote nothing: $(tail -3 "$TMP/$name.perf.out")"
 		return
@@ -56,23 +62,41 @@ for c in "plain:--loops 6" "ovf:--loops 14 --ovf 4 --tsc-every 2" "notsc:--no-ts
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	tables=$ALL
 	case $name in percpu | cpc | thread2) tables=${ALL/comms,comm_threads,/} ;; esac
-	compare "$name" be "$TMP/$name.data" --tables "$tables" --us
+	compare "$name" be "$TMP/$name.data" --tables "$tables,$VIEWS" --us
 done
 # calls and returns only, the trace ends and starts: perf's thread stack sees only those
 compare c40-cr cr "$TMP/c40.data" --tables "$ALL" --us
 compare ovf-cr cr "$TMP/ovf.data" --tables "$ALL" --us
 
-# instructions with the branches: perf puts a taken branch's target in to_ip, prism 0
-compare c40-i i5ib "$TMP/c40.data" --tables "${ALL/samples\/branches/samples/insn}" --us
-check "c40 i5ib: as many instruction samples as perf's" \
-	test "$(sqlite3 "$TMP/c40-i.db" 'SELECT count(*) FROM samples WHERE evsel_id = 2')" = \
-	"$(sqlite3 "$TMP/c40-i.perf.db" 'SELECT count(*) FROM samples WHERE evsel_id = 2')"
+# instructions with the branches: a taken branch's target in to_ip (no to_dso, to_sym)
+compare c40-i i5ib "$TMP/c40.data" --tables "$ALL,$VIEWS" --us
+compare c3-i i1i "$TMP/c3.data" --tables "$ALL,$VIEWS" --us
+# a period that script decodes in blocks: the export decodes each instruction for to_ip
+$GEN --loops 300 "$WL" "$TMP/l300.data" || fail "the generator failed (--loops 300)"
+compare l300-i67 i67ib "$TMP/l300.data" --tables "$ALL,$VIEWS" --us
+check "l300 i67ib: instruction samples with a to_ip" test "$(sqlite3 "$TMP/l300-i67.db" \
+	'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 5
+check "c40 i5ib: instruction samples with a to_ip (calls, returns), as perf's" \
+	test "$(sqlite3 "$TMP/c40-i.db" 'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 10
+# g: each instruction sample's call chain a call path (perf: from the calls' thread stacks,
+# at most 16 entries: c40 is deeper)
+for c in "c40-g:i5igb:c40" "c3-g:i3ig:c3" "ovf-g:i2igb:ovf" "plain-g:i7ig:plain" \
+	"split-g:i4igb:split" "cpc-g:i3ig:cpc" "c40-g4:i9ig4b:c40"; do
+	IFS=: read -r name it in <<<"$c"
+	tables="$ALL,$VIEWS"
+	case $in in cpc) tables=${ALL/comms,comm_threads,/} ;; esac
+	compare "$name" "$it" "$TMP/$in.data" --tables "$tables" --us
+	check "$name: instruction samples with call paths" test "$(sqlite3 "$TMP/$name.db" \
+		"SELECT count(*) FROM samples JOIN selected_events e ON e.id = evsel_id WHERE e.name LIKE 'instructions%' AND call_path_id != 0")" -gt 0
+done
 
 # an interrupt into kernel code and back (the kernel's entries popped at the return to user)
 mkdir -p "$TMP/k"
 $GEN --kernel --loops 6 --kcore-dir "$TMP/k/kcore_dir" "$WL" "$TMP/k/data" ||
 	fail "the generator failed (--kernel)"
 compare kernel be "$TMP/k" --tables selected_events,threads,comms,call_paths,samples/branches,calls --us
+# chains across the kernel entry (perf's context marks count in the 16 entries)
+compare kernel-g i1igb "$TMP/k" --tables selected_events,threads,comms,call_paths,samples/branches,calls --us
 check "kernel: prism_kentry is called from pt_loop" test "$(sqlite3 "$TMP/kernel.db" \
 	"SELECT count(*) FROM calls_view WHERE symbol = 'prism_kentry'")" -gt 0
 
@@ -112,6 +136,21 @@ if command -v go >/dev/null; then
 	check "pprof: pt_rec's flat count is perf script's instructions in pt_rec" \
 		grep -q "^ *$(perf script -i "$TMP/c40.data" --itrace=i1i 2>/dev/null | grep -c ' pt_rec+') .* pt_rec$" "$TMP/top"
 fi
+# g: the samples' stacks are the synthesized call chains, as perf script's
+# (tests/tools/stack-compare.py: how many samples have each stack)
+SC=$PRISM_SRC/tests/tools/stack-compare.py
+for c in "c40:i1ig:$TMP/c40.data" "c40-g4:i1ig4:$TMP/c40.data" "kernel:i1ig:$TMP/k"; do
+	IFS=: read -r name it in <<<"$c"
+	perf script -i "$in" --itrace="$it" >"$TMP/$name.chains" 2>/dev/null
+	prism export speedscope -i "$in" --itrace="$it" -o "$TMP/$name.json" >/dev/null 2>&1
+	check "speedscope $name --itrace=$it: perf script's stacks" \
+		python3 "$SC" "$TMP/$name.chains" --speedscope "$TMP/$name.json"
+	command -v go >/dev/null || continue
+	prism export pprof -i "$in" --itrace="$it" -o "$TMP/$name.pb.gz" >/dev/null 2>&1
+	go tool pprof -traces "$TMP/$name.pb.gz" >"$TMP/$name.traces" 2>/dev/null
+	check "pprof $name --itrace=$it: perf script's stacks (go tool pprof -traces)" \
+		python3 "$SC" "$TMP/$name.chains" --pprof-traces "$TMP/$name.traces"
+done
 n=$(perf script -i "$TMP/c40.data" --itrace=b 2>/dev/null | wc -l)
 prism export speedscope -i "$TMP/c40.data" --itrace=i1ib -e branches:uH -o "$TMP/c40.json" >"$TMP/out" 2>&1
 check "speedscope --itrace=i1ib -e branches:uH: exit 0" test $? -eq 0
@@ -125,7 +164,7 @@ grep_q "has no Intel PT trace" "$TMP/out"
 check "a file without a trace: no database left" test ! -e "$TMP/no.db"
 expect_exit 129 prism export sqlite -i "$TMP/c3.data" -o "$TMP/x.db" --itrace=bq
 expect_exit 129 prism export sqlite -i "$TMP/c3.data" -o "$TMP/x.db" --itrace=e
-expect_exit 129 prism export sqlite -i "$TMP/c3.data" -o "$TMP/x.db" --itrace=ig
+expect_exit 129 prism export sqlite -i "$TMP/c3.data" -o "$TMP/x.db" --itrace=ig --no-callchains
 prism export sqlite -i "$TMP/c3.data" -o "$TMP/x.db" --itrace=bq >"$TMP/out" 2>&1
 grep_q "'q' is not an option" "$TMP/out"
 done_testing

@@ -5,6 +5,8 @@ on the same perf.data file: every table's rows, column by column, in id
 order (prism's extra host_id column and tables aside).
 
 usage: sql-compare.py PERF.db PRISM.db [--tables t1,t2,...] [--no-symbols] [--us]
+A table "view:NAME" compares the view NAME: every column of perf's view, the
+rows sorted.
 --no-symbols leaves out symbols, call_paths and the samples' symbol and
 call path columns (for files where perf leaves addresses unresolved that
 prism resolves).  --us compares times in microseconds (where perf
@@ -46,7 +48,7 @@ TABLES = {
              "call_id, return_id, parent_call_path_id, flags, parent_id, insn_count, cyc_count",
 }
 # times, compared in microseconds with --us
-TIMES = ("time", "call_time", "return_time")
+TIMES = ("time", "call_time", "return_time", "elapsed_time")
 
 
 def rows(db, table, cols, us=False):
@@ -73,10 +75,20 @@ def main():
                                       if c not in ("symbol_id", "sym_offset", "call_path_id"))
     bad = 0
     for t in tables:
-        cols = TABLES[t]
-        table = t.split("/")[0]
         us = "--us" in args
-        a, b = rows(perf, table, cols, us), rows(prism, table, cols, us)
+        if t.startswith("view:"):
+            table = t[5:]
+            cols = ", ".join(r[1] for r in perf.execute("PRAGMA table_info(\"%s\")" % table))
+            if not cols:
+                print("FAIL: %s: no such view in perf's database" % t)
+                bad += 1
+                continue
+            a, b = rows(perf, table, cols, us), rows(prism, table, cols, us)
+            a, b = sorted(a or []), None if b is None else sorted(b)
+        else:
+            cols = TABLES[t]
+            table = t.split("/")[0]
+            a, b = rows(perf, table, cols, us), rows(prism, table, cols, us)
         if a is None:
             a = []
         if b is None:
