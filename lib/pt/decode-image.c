@@ -109,8 +109,9 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 		if (q->img_pid == q->pid)
 			add_section(q);
 	}
-	off = ip - q->cm.start + q->cm.pgoff;
-	if (off >= q->cf->len)
+	/* (a damaged file's mapping: an offset past the file, or past the address space) */
+	if (ip < q->cm.start || __builtin_add_overflow(ip - q->cm.start, q->cm.pgoff, &off) ||
+	    off >= q->cf->len)
 		return -pte_nomap;
 	n = q->cf->len - off;
 	if (n > q->cm.end - ip)

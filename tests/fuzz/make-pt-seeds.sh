@@ -21,3 +21,7 @@ for a in "" "--pipe" "--per-cpu" "--per-cpu --pipe --split 40" "--ovf 3 --loops 
 	# shellcheck disable=SC2086
 	python3 tests/tools/perfdata-pt.py $a "$wl" "$out/seed-$n.data"
 done
+# inputs that once crashed it
+for f in tests/data/fuzz-regress/*.pt; do
+	[ -e "$f" ] && cp "$f" "$out/"
+done
