@@ -6,6 +6,7 @@
  */
 #include <prism/pt.h>
 
+#include "cmd.h"
 #include "report.h"
 #include "script.h"
 
@@ -45,4 +46,14 @@ const char *report_itrace_unsupported(const struct prism_itrace *it)
 	if (it->last_branch && (it->transactions || it->pwr_events || it->ptwrites))
 		return "l (the branch report) goes with i, b, c and r only in prism report";
 	return script_itrace_unsupported(it);
+}
+
+void report_pt_pipe_hint(struct prism_session *s)
+{
+	/* a pipe's events are known only once it is read, too late to decode it */
+	if (!script_is_pt_file(s))
+		return;
+	warning("the input holds an Intel PT trace that prism report decodes from a pipe only "
+		"with --itrace");
+	hint("--itrace=" REPORT_PT_DEFAULT " makes perf report's default sections");
 }

@@ -944,6 +944,7 @@ int cmd_report(int argc, const char **argv)
 	err = prism_session__process(r.s, &tool, &r);
 	if (report_process_result(r.s, r.input, err))
 		ret = 1;
+	report_pt_pipe_hint(r.s);
 	/* perf report says "has no samples!"; the reads are perf script's (and prism script's) */
 	if ((prism_session__file_info(r.s)->features[0] & (1ull << PRISM_FEAT_STAT) ||
 	     prism_session__stats(r.s)->nr_records[PRISM_RECORD_STAT]) &&

@@ -74,6 +74,8 @@ int report_branch__print(struct report_branch *rb, size_t idx, const char *name)
 #define REPORT_PT_DEFAULT "i100usgxwp"
 size_t report_pt_section(const struct prism_pt_item *it);
 const char *report_itrace_unsupported(const struct prism_itrace *it);
+/* after reading a pipe without --itrace: the warning that its Intel PT trace is not decoded */
+void report_pt_pipe_hint(struct prism_session *s);
 
 /* report-lists.c: lists from options (comma-separated, or repeated options) */
 struct strlist {

@@ -69,6 +69,16 @@ check "all: call graphs" grep -q -- '---pt_loop' "$TMP/out"
 check "all: says which --itrace" grep -q 'with --itrace=i100usgxwp (perf report' "$TMP/err"
 check "all: nothing else on stderr" test "$(wc -l <"$TMP/err")" -eq 1
 
+# a pipe is read once: its trace is decoded with --itrace only (then as perf's default on the file)
+$GEN --loops 10 --power 2 --tsc-every 2 --pipe "$WL" "$TMP/pipe.data"
+prism report -i - <"$TMP/pipe.data" >/dev/null 2>"$TMP/err"
+check "pipe without --itrace: says the trace is not decoded" \
+	grep -q 'decodes from a pipe only with --itrace' "$TMP/err"
+perf report -i "$TMP/power.data" --stdio >"$TMP/p1" 2>/dev/null
+prism report -i - --itrace=i100usgxwp <"$TMP/pipe.data" >"$TMP/p2" 2>/dev/null
+check "pipe --itrace=i100usgxwp: perf report's default on the file" \
+	cmp -s <(body "$TMP/p1") <(body "$TMP/p2")
+
 # what prism report does not do with them: d, l with x, p or w
 for it in d pl i1ilx; do
 	expect_exit 129 prism report -i "$TMP/all.data" --itrace=$it
