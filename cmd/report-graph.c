@@ -15,8 +15,8 @@ static void node_name(const struct prism_callgraph *n, char *buf, size_t len)
 	if (n->name)
 		snprintf(buf, len, "%s%s", n->name,
 			 n->kind == PRISM_FRAME_INLINED ? " (inlined)" : "");
-	else
-		snprintf(buf, len, "0x%" PRIx64, n->ip);
+	else /* perf's %#lx: "0" for 0 */
+		snprintf(buf, len, "%#" PRIx64, n->ip);
 }
 
 struct graph_ctx {

@@ -36,6 +36,7 @@ struct report {
 	struct strlist map_path;
 	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
 	bool children, no_children, no_inline;
+	bool pt_g; /* --itrace with g */
 	bool header, header_only;
 	bool branch, no_branch; /* -b, --no-branch-stack */
 	double percent_limit, graph_threshold, min_width;
@@ -54,7 +55,7 @@ struct report {
 	struct prism_symbols *sy;
 	struct prism_tasks *tasks;
 	struct prism_profile **profiles; /* by evsel index; --itrace: branches, instructions */
-	char *pt_names[2]; /* --itrace: the synthesized events' names */
+	char *pt_names[REPORT_PT_SECTIONS]; /* --itrace: the synthesized events' names */
 	bool *excluded; /* by evsel index: not the --event one */
 	size_t nr_evsels;
 	struct prism_callchain cc;
@@ -530,7 +531,7 @@ static int print_report(struct report *r)
 	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
 	if (r->rb)
-		nr = r->itrace ? 2 : prism_session__nr_evsels(r->s);
+		nr = r->itrace ? REPORT_PT_SECTIONS : prism_session__nr_evsels(r->s);
 	for (i = 0; i < nr; i++) {
 		name = r->itrace ? r->pt_names[i] :
 				   prism_evsel__name(prism_session__evsel(r->s, i));
@@ -591,17 +592,18 @@ static struct prism_profile *profile_of(struct report *r, struct prism_evsel *ev
 	return r->profiles[idx] = new_profile(r);
 }
 
-/* --itrace: a synthesized sample into its event's profile (branches first, as perf) */
+/* --itrace: a synthesized sample into its event's profile (in perf's order) */
 static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name)
 {
 	struct report *r = ctx;
-	int idx = it->kind == PRISM_PT_BRANCH ? 0 : 1;
+	size_t idx = report_pt_section(it);
+	bool ev = it->kind != PRISM_PT_BRANCH && it->kind != PRISM_PT_INSN;
 	const char *comm;
 	bool chain;
 
 	if (!r->profiles) {
-		r->profiles = xcalloc(2, sizeof(*r->profiles));
-		r->nr_evsels = 2;
+		r->profiles = xcalloc(REPORT_PT_SECTIONS, sizeof(*r->profiles));
+		r->nr_evsels = REPORT_PT_SECTIONS;
 	}
 	if (!r->pt_names[idx])
 		r->pt_names[idx] = xstrdup(name);
@@ -614,17 +616,20 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 	 * --itrace=g: the instruction samples' chains, as a sampled file's
 	 * (perf: no children with -g none); branch samples have none, a row alone
 	 */
-	r->has_callchain |= it->callchain != NULL;
+	r->has_callchain |= it->callchain != NULL || r->pt_g; /* perf: Children with g */
 	chain = it->callchain && (r->cg != CG_NONE || r->folded || r->flamegraph);
 	r->use_callchain |= chain;
 	if (pt_item_frames(r->sy, it, chain, &r->cc))
 		return -ENOMEM;
+	/* with g, perf's x, p and w samples have a chain of their ip alone */
+	if (ev && r->pt_g && r->cg != CG_NONE)
+		r->use_callchain = chain = true;
 	if (r->use_callchain && !chain)
 		return prism_profile__add_nochain(r->profiles[idx], comm, (uint32_t)it->pid,
-						  (uint32_t)it->tid, it->cpu, it->period,
+						  (uint32_t)it->tid, it->cpu, ev ? 1 : it->period,
 						  r->cc.frames);
 	return prism_profile__add(r->profiles[idx], comm, (uint32_t)it->pid, (uint32_t)it->tid,
-				  it->cpu, it->period, r->cc.frames, r->cc.nr);
+				  it->cpu, ev ? 1 : it->period, r->cc.frames, r->cc.nr);
 }
 
 static bool any_profile(const struct report *r)
@@ -717,8 +722,8 @@ static void free_report(struct report *r)
 	free(r->excluded);
 	prism_callchain__release(&r->cc);
 	report_branch__free(r->rb);
-	free(r->pt_names[0]);
-	free(r->pt_names[1]);
+	for (i = 0; i < REPORT_PT_SECTIONS; i++)
+		free(r->pt_names[i]);
 	prism_symbols__free(r->sy);
 	prism_tasks__free(r->tasks);
 	prism_session__free(r->s);
@@ -767,7 +772,9 @@ int cmd_report(int argc, const char **argv)
 			   "instructions (Ni, Nt ticks, Nns/Nus/Nms; i alone: i100us), "
 			   "b branches, c calls, r returns, g[N] call chains (of N entries, default "
 			   "16) on instruction samples for -g, --children, --folded, --flamegraph, "
-			   "s[N] skip the first N samples"),
+			   "x transactions, p power events (cbr, psb, mwait, pwre, exstop, pwrx), "
+			   "w ptwrite, s[N] skip the first N samples; without it an Intel PT file "
+			   "is decoded with perf report's default i100usgxwp"),
 		OPT_BOOL(0, "header", &r.header,
 			 "print the file's header (every feature, as perf's --header -I) before "
 			 "the report"),
@@ -876,13 +883,16 @@ int cmd_report(int argc, const char **argv)
 		free_report(&r);
 		return ret;
 	}
-	/* an Intel PT file without --itrace: perf's instructions every 100 us with call chains */
+	/* an Intel PT file without --itrace: perf report's default, without a Children column */
 	if (!r.itrace && !r.csv_dir && script_is_pt_file(r.s)) {
-		r.itrace = "i100usg";
+		r.itrace = REPORT_PT_DEFAULT;
 		prism_itrace__parse(r.itrace, &it, &bad);
-		info("decoding the Intel PT trace with --itrace=i100usg (perf report's default "
-		     "also has its power-event sections, which prism report does not make)");
+		r.children_set = true;
+		r.children = false;
+		info("decoding the Intel PT trace with --itrace=" REPORT_PT_DEFAULT
+		     " (perf report's default)");
 	}
+	r.pt_g = r.itrace && it.callchain;
 	so.symfs = r.symfs;
 	so.path_map = r.map_path.v;
 	so.no_demangle = r.no_demangle;
@@ -934,6 +944,7 @@ int cmd_report(int argc, const char **argv)
 	err = prism_session__process(r.s, &tool, &r);
 	if (report_process_result(r.s, r.input, err))
 		ret = 1;
+	report_pt_pipe_hint(r.s);
 	/* perf report says "has no samples!"; the reads are perf script's (and prism script's) */
 	if ((prism_session__file_info(r.s)->features[0] & (1ull << PRISM_FEAT_STAT) ||
 	     prism_session__stats(r.s)->nr_records[PRISM_RECORD_STAT]) &&

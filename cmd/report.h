@@ -63,6 +63,20 @@ int report_branch__check(const struct report_branch *rb);
 /* event @idx's section; -1 after printing an error */
 int report_branch__print(struct report_branch *rb, size_t idx, const char *name);
 
+/*
+ * report-pt.c: the section of Intel PT sample @it (perf's order:
+ * branches, instructions, transactions, ptwrite, cbr, psb, mwait, pwre,
+ * exstop, pwrx; REPORT_PT_SECTIONS for errors); why prism report cannot do
+ * these --itrace options, or NULL.  Without --itrace, perf report decodes
+ * with REPORT_PT_DEFAULT and shows no Children column.
+ */
+#define REPORT_PT_SECTIONS 10
+#define REPORT_PT_DEFAULT "i100usgxwp"
+size_t report_pt_section(const struct prism_pt_item *it);
+const char *report_itrace_unsupported(const struct prism_itrace *it);
+/* after reading a pipe without --itrace: the warning that its Intel PT trace is not decoded */
+void report_pt_pipe_hint(struct prism_session *s);
+
 /* report-lists.c: lists from options (comma-separated, or repeated options) */
 struct strlist {
 	const char **v;

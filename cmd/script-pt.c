@@ -415,8 +415,10 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 	char name[32];
 
 	if (p->fn) {
-		if (it->kind == PRISM_PT_ERROR || script_pt_event_name(it->kind))
+		if (it->kind == PRISM_PT_ERROR)
 			return 0;
+		if (script_pt_event_name(it->kind))
+			return p->fn(p->fn_ctx, it, script_pt_event_name(it->kind));
 		snprintf(name, sizeof(name), "%s%s",
 			 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
 		return p->fn(p->fn_ctx, it, name);
@@ -552,14 +554,6 @@ const char *export_itrace_unsupported(const struct prism_itrace *it)
 	if (!it->instructions && !it->branches)
 		return "no samples to export: give i, b, c or r";
 	return NULL;
-}
-
-const char *report_itrace_unsupported(const struct prism_itrace *it)
-{
-	if (it->transactions || it->pwr_events || it->ptwrites || it->log)
-		return "x, p, w and d are prism script's (prism report makes the branches "
-		       "and instructions sections only)";
-	return script_itrace_unsupported(it);
 }
 
 static int decode(struct prism_session *s, struct prism_symbols *sy, struct prism_tasks *tasks,

@@ -151,12 +151,11 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 				bool callret_trace, struct prism_itrace *it, struct pt_fields *f);
 /* why prism cannot do these --itrace options (in prism report), or NULL */
 const char *script_itrace_unsupported(const struct prism_itrace *it);
-const char *report_itrace_unsupported(const struct prism_itrace *it);
 /* the same for prism export's --itrace */
 const char *export_itrace_unsupported(const struct prism_itrace *it);
 /*
  * The same decoding, each sample handed to @fn with its event's name
- * ("branches:uH"), errors left out (prism report).  Return: exit status.
+ * ("branches:uH", "cbr"), errors left out (prism report).  Return: exit status.
  */
 struct prism_pt_item;
 typedef int pt_sample_fn(void *ctx, const struct prism_pt_item *it, const char *name);

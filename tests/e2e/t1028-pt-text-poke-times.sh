@@ -58,13 +58,13 @@ for f in "$TMP/d" "$TMP/m4" "$TMP/m3"; do
 	prism script -i "$f" >"$TMP/prism.txt" 2>&1
 	check "$(basename "$f") without --itrace: perf's $(wc -l <"$TMP/perf.txt") lines" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
 done
-# prism report without --itrace: perf's instructions every 100 us with call chains, said so
+# prism report without --itrace: perf report's default (i100usg and the x, p, w sections), said so
 $GEN --loops 400000 --tsc-every 1000 "$WL" "$TMP/big.data"
-perf report -i "$TMP/big.data" --stdio --itrace=i100usg 2>/dev/null | grep -v '^# To\|^#$\|Tip:' >"$TMP/perf.txt"
+perf report -i "$TMP/big.data" --stdio 2>/dev/null | grep -v '^# To\|^#$\|Tip:' >"$TMP/perf.txt"
 prism report -i "$TMP/big.data" --stdio 2>"$TMP/err" | grep -v '^# To\|^#$' >"$TMP/prism.txt"
-check "report without --itrace: perf report --itrace=i100usg's $(wc -l <"$TMP/perf.txt") lines" \
+check "report without --itrace: perf report's $(wc -l <"$TMP/perf.txt") lines" \
 	cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-check "report without --itrace: it says which --itrace" grep -q 'with --itrace=i100usg' "$TMP/err"
+check "report without --itrace: it says which --itrace" grep -q 'with --itrace=i100usgxwp' "$TMP/err"
 check "report without --itrace: some samples" grep -q 'pt_loop' "$TMP/prism.txt"
 # a workload recorded by a relative name: read from the current directory, as perf
 (
