@@ -887,6 +887,9 @@ int cmd_report(int argc, const char **argv)
 	if (!r.itrace && !r.csv_dir && script_is_pt_file(r.s)) {
 		r.itrace = REPORT_PT_DEFAULT;
 		prism_itrace__parse(r.itrace, &it, &bad);
+		/* perf: callers first, unless --no-children was given */
+		if (!r.no_children && r.cg == CG_DEFAULT)
+			r.cg = CG_CALLER;
 		r.children_set = true;
 		r.children = false;
 		info("decoding the Intel PT trace with --itrace=" REPORT_PT_DEFAULT

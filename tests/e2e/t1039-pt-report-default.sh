@@ -30,7 +30,7 @@ vs() {
 mkdir "$TMP/k"
 for c in "plain:--loops 6" "percpu:--per-cpu --loops 12 --tsx 1 --ptw 6 --power 8" \
 	"power:--loops 10 --power 2 --tsc-every 2" "notsc:--no-tsc --loops 12 --tsx 1 --ptw 6 --power 8" \
-	"all:--loops 20000 --tsc-every 1 --power 5 --tsx 9 --ptw 13" \
+	"all:--loops 20000 --tsc-every 1 --power 5 --tsx 9 --ptw 13" "chains:--loops 400000" \
 	"kernel:--kernel --loops 4 --tsc-every 1 --power 2 --kcore-dir $TMP/k/kcore_dir"; do
 	name=${c%%:*}
 	f=$TMP/$name.data
