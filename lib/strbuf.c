@@ -63,7 +63,7 @@ fail:
 
 void prism_strbuf_add(struct prism_strbuf *sb, const void *data, size_t len)
 {
-	if ((sb->failed || len >= sb->alloc - sb->len || !sb->alloc) && prism_strbuf_grow(sb, len))
+	if ((sb->failed || len >= sb->alloc - sb->len) && prism_strbuf_grow(sb, len))
 		return;
 	memcpy(sb->buf + sb->len, data, len);
 	sb->len += len;

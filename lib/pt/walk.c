@@ -417,22 +417,6 @@ static int with_trace(struct pt_walk *w, const struct run *r)
 	return st & pts_ip_suppressed ? -pte_noip : 0;
 }
 
-/* on to @to without trace: 1 reached, 0 not yet (the block ends), <0 an error */
-static int proceed_to(struct queue *q, struct pt_block *blk, uint64_t to, const struct run **last)
-{
-	struct run *r = NULL;
-	int st;
-
-	for (;;) {
-		st = proceed_run(q, blk, to, &r);
-		*last = r;
-		if (st)
-			return st;
-		/* a direct branch ends the block */
-		return 0;
-	}
-}
-
 /* where a MODE.Exec or a PIP of PSB+ binds */
 static uint64_t event_ip(const struct pt_event *ev)
 {
@@ -444,15 +428,15 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 {
 	struct pt_walk *w = q->walk;
 	struct pt_event *ev = &w->ev;
-	const struct run *r = NULL;
+	struct run *r = NULL;
 	int st;
 
 	switch (ev->type) {
 	case ptev_disabled:
 		if (ev->ip_suppressed) /* binds to the next branch that needs trace */
-			st = proceed_to(q, blk, 0, &r);
+			st = proceed_run(q, blk, 0, &r);
 		else
-			st = proceed_to(q, blk, ev->variant.disabled.ip, &r);
+			st = proceed_run(q, blk, ev->variant.disabled.ip, &r);
 		if (st <= 0) {
 			if (st != -pte_bad_query)
 				return st;
@@ -464,12 +448,12 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 		}
 		break;
 	case ptev_async_disabled:
-		st = proceed_to(q, blk, ev->variant.async_disabled.at, &r);
+		st = proceed_run(q, blk, ev->variant.async_disabled.at, &r);
 		if (st <= 0)
 			return st;
 		break;
 	case ptev_async_branch:
-		st = proceed_to(q, blk, ev->variant.async_branch.from, &r);
+		st = proceed_run(q, blk, ev->variant.async_branch.from, &r);
 		if (st <= 0)
 			return st;
 		break;
@@ -477,7 +461,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_async_paging:
 		if (ev->ip_suppressed)
 			break;
-		st = proceed_to(q, blk, event_ip(ev), &r);
+		st = proceed_run(q, blk, event_ip(ev), &r);
 		if (st == -pte_bad_query) { /* on with trace: the block ends */
 			st = with_trace(w, r);
 			if (st < 0)
@@ -769,8 +753,7 @@ bool pt_walk_batch(struct queue *q)
 		taken = 0;
 		switch (r->kind) {
 		case K_CALL:
-			if (r->target != r->end_ip + r->size)
-				ret_push(w, r->end_ip + r->size);
+			run_calls(w, r);
 			/* fallthrough */
 		case K_JUMP:
 			ip = r->target;

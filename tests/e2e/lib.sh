@@ -186,6 +186,11 @@ check_offcpu_share() { # OFF WL FUNC...
 
 # require_pt_files: what the Intel PT tests need (perf, python3, a prism built
 # with libipt, the pt-loop workload); sets WL (the workload) and GEN (the generator)
+# a perf report's lines without its random tip and the blank or empty comment lines
+report_body() { grep -v '^# (Tip\|^#$\|^$' "$1"; }
+# the same, the rows of one percentage in one order (perf's order of ties is its own)
+report_rows() { report_body "$1" | awk '/^#/ { print; next } { print | "sort" }'; }
+
 require_pt_files() {
 	command -v perf >/dev/null || skip "perf is not installed"
 	command -v python3 >/dev/null || skip "python3 is not installed"

@@ -11,10 +11,6 @@
 . tests/e2e/lib.sh
 require_pt_files
 
-# perf's lines without its random tip and the blank/empty comment lines
-body() { grep -v '^# (Tip\|^#$\|^$' "$1"; }
-# the same, rows of one percentage in one order
-rows() { body "$1" | awk '/^#/ { print; next } { print | "sort" }'; }
 
 for c in "plain:--loops 6" "ovf:--loops 12 --ovf 4 --tsc-every 2" "percpu:--per-cpu --loops 4" \
 	"thread2:--thread2 --loops 5"; do
@@ -29,7 +25,7 @@ for c in "plain:--loops 6" "ovf:--loops 12 --ovf 4 --tsc-every 2" "percpu:--per-
 			prism report -i "$TMP/$name.data" --itrace=$it --stdio $sort >"$TMP/p2" 2>"$TMP/err"
 			check "$name --itrace=$it $sort: prism exits 0" test $? -eq 0
 			check "$name --itrace=$it $sort: the report equals perf's" \
-				cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
+				cmp -s <(report_rows "$TMP/p1") <(report_rows "$TMP/p2")
 		done
 	done
 done
@@ -38,7 +34,7 @@ $GEN --loops 20000 --tsc-every 1 "$WL" "$TMP/tsc.data"
 for it in i i1us i8t i5tb; do
 	perf report -i "$TMP/tsc.data" --itrace=$it --stdio >"$TMP/p1" 2>/dev/null
 	prism report -i "$TMP/tsc.data" --itrace=$it --stdio >"$TMP/p2" 2>/dev/null
-	check "tsc --itrace=$it: the report equals perf's" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
+	check "tsc --itrace=$it: the report equals perf's" cmp -s <(report_rows "$TMP/p1") <(report_rows "$TMP/p2")
 done
 check "tsc --itrace=i: 152 samples of 100 us" \
 	grep -q "^# Samples: 152  of event 'instructions:uH'" <(prism report -i "$TMP/tsc.data" --itrace=i)
@@ -48,7 +44,7 @@ check "plain: the branches section has 24 samples" \
 $GEN --loops 6 --pipe "$WL" "$TMP/pipe.data"
 perf report -i "$TMP/plain.data" --itrace=i1ib --stdio >"$TMP/p1" 2>/dev/null
 prism report -i - --itrace=i1ib --stdio <"$TMP/pipe.data" >"$TMP/p2"
-check "pipe: the report equals perf's on the file" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
+check "pipe: the report equals perf's on the file" cmp -s <(report_rows "$TMP/p1") <(report_rows "$TMP/p2")
 
 for o in "--comms pt-loop" "--pid 4343"; do
 	# shellcheck disable=SC2086

@@ -13,7 +13,6 @@
 . tests/e2e/lib.sh
 require_pt_files
 
-body() { grep -v '^# (Tip\|^#$\|^$' "$1"; }
 
 for c in "plain:--loops 6" "ovf:--loops 12 --ovf 4 --tsc-every 2" "percpu:--per-cpu --loops 4" \
 	"thread2:--thread2 --loops 5" "c3:--calls 3" "cpc:--calls 5 --per-cpu"; do
@@ -29,15 +28,15 @@ for c in "plain:--loops 6" "ovf:--loops 12 --ovf 4 --tsc-every 2" "percpu:--per-
 		# shellcheck disable=SC2086
 		prism report -i "$TMP/$name.data" $o --stdio >"$TMP/p2" 2>"$TMP/err"
 		check "$name $o: prism exits 0" test $? -eq 0
-		check "$name $o: the report equals perf's" cmp -s <(body "$TMP/p1") <(body "$TMP/p2")
-		diff <(body "$TMP/p1") <(body "$TMP/p2") | head -6 >&3
+		check "$name $o: the report equals perf's" cmp -s <(report_body "$TMP/p1") <(report_body "$TMP/p2")
+		diff <(report_body "$TMP/p1") <(report_body "$TMP/p2") | head -6 >&3
 	done
 	# the instructions section of ibg (the branches': see above)
 	perf report -i "$TMP/$name.data" --itrace=i1ibg --stdio 2>/dev/null |
 		sed -n '/instructions:uH/,$p' >"$TMP/p1"
 	prism report -i "$TMP/$name.data" --itrace=i1ibg --stdio | sed -n '/instructions:uH/,$p' >"$TMP/p2"
 	check "$name --itrace=i1ibg: the instructions section equals perf's" \
-		cmp -s <(body "$TMP/p1") <(body "$TMP/p2")
+		cmp -s <(report_body "$TMP/p1") <(report_body "$TMP/p2")
 	# --folded: each chain of perf script, outermost first, counted
 	perf script -i "$TMP/$name.data" --itrace=i1ig 2>/dev/null | awk '
 		/^[^\t]/ && NF { comm = $1; n = 0; next }

@@ -48,7 +48,6 @@ WL=$PRISM_OUT/tests/workloads/pt-loop
 mkdir -p "$TMP/k"
 python3 "$PRISM_SRC/tests/tools/perfdata-pt.py" --kernel --loops 6 --kcore-dir "$TMP/k/kcore_dir" \
 	"$WL" "$TMP/k/data"
-rows() { grep -v '^# (Tip\|^#$\|^$' "$1" | awk '/^#/ { print; next } { print | "sort" }'; }
 for it in b i1i c; do
 	for sort in "" "--sort sym" "--sort dso,sym"; do
 		# shellcheck disable=SC2086
@@ -58,7 +57,7 @@ for it in b i1i c; do
 		check "PT --kernel --itrace=$it $sort: the report has kernel rows" \
 			grep -q '\[k\] prism_kentry' "$TMP/r2"
 		check "PT --kernel --itrace=$it $sort: the report equals perf's" \
-			cmp -s <(rows "$TMP/r1") <(rows "$TMP/r2")
+			cmp -s <(report_rows "$TMP/r1") <(report_rows "$TMP/r2")
 	done
 done
 done_testing

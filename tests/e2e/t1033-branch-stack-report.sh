@@ -13,10 +13,6 @@
 . tests/e2e/lib.sh
 require_pt_files
 
-# perf's lines without its random tip and the blank/empty comment lines
-body() { grep -v '^# (Tip\|^#$\|^$' "$1"; }
-# the same, rows of one percentage in one order
-rows() { body "$1" | awk '/^#/ { print; next } { print | "sort" }'; }
 # report_vs_perf NAME FILE ARG...: prism report ARG... of FILE against perf's
 report_vs_perf() {
 	local name=$1 f=$2
@@ -24,8 +20,8 @@ report_vs_perf() {
 	perf report -i "$f" --stdio "$@" >"$TMP/p1" 2>/dev/null
 	prism report -i "$f" --stdio "$@" >"$TMP/p2" 2>"$TMP/err"
 	check "$name $*: prism exits 0" test $? -eq 0
-	check "$name $*: the report equals perf's" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
-	diff <(rows "$TMP/p1") <(rows "$TMP/p2") | head -4 >&3
+	check "$name $*: the report equals perf's" cmp -s <(report_rows "$TMP/p1") <(report_rows "$TMP/p2")
+	diff <(report_rows "$TMP/p1") <(report_rows "$TMP/p2") | head -4 >&3
 }
 sorts=("" "-s symbol_from" "-s dso_from,dso_to" "-s pid,symbol_to" "-s comm,symbol_to,dso_from"
 	"-s cycles,dso_to")
@@ -94,7 +90,7 @@ perf inject -i "$TMP/br.data" -o - >"$TMP/brp.data" 2>/dev/null || fail "perf in
 for b in "" -b; do
 	perf report -i - --stdio $b <"$TMP/brp.data" >"$TMP/p1" 2>/dev/null
 	prism report -i - --stdio $b <"$TMP/brp.data" >"$TMP/p2" 2>/dev/null
-	check "pipe $b: the report equals perf's" cmp -s <(rows "$TMP/p1") <(rows "$TMP/p2")
+	check "pipe $b: the report equals perf's" cmp -s <(report_rows "$TMP/p1") <(report_rows "$TMP/p2")
 done
 check "pipe -b: the branch report" grep -q 'Source Symbol' "$TMP/p2"
 check "br: the default is the branch report" grep -q '^# Overhead  Command  *Source Shared Object' \

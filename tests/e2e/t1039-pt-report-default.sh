@@ -13,8 +13,6 @@
 . tests/e2e/lib.sh
 require_pt_files
 
-# perf's lines without its random tip and the blank/empty comment lines
-body() { grep -v '^# (Tip\|^#$\|^$' "$1"; }
 # vs NAME FILE ARG...: prism report ARG... against perf report ARG...
 vs() {
 	local name=$1 f=$2
@@ -22,9 +20,9 @@ vs() {
 	perf report -i "$f" --stdio "$@" >"$TMP/p1" 2>/dev/null
 	prism report -i "$f" --stdio "$@" >"$TMP/p2" 2>"$TMP/err"
 	check "$name $*: prism exits 0" test $? -eq 0
-	check "$name $*: the $(body "$TMP/p1" | wc -l) lines equal perf's" \
-		cmp -s <(body "$TMP/p1") <(body "$TMP/p2")
-	diff <(body "$TMP/p1") <(body "$TMP/p2") | head -4 >&3
+	check "$name $*: the $(report_body "$TMP/p1" | wc -l) lines equal perf's" \
+		cmp -s <(report_body "$TMP/p1") <(report_body "$TMP/p2")
+	diff <(report_body "$TMP/p1") <(report_body "$TMP/p2") | head -4 >&3
 }
 
 mkdir "$TMP/k"
@@ -77,7 +75,7 @@ check "pipe without --itrace: says the trace is not decoded" \
 perf report -i "$TMP/power.data" --stdio >"$TMP/p1" 2>/dev/null
 prism report -i - --itrace=i100usgxwp <"$TMP/pipe.data" >"$TMP/p2" 2>/dev/null
 check "pipe --itrace=i100usgxwp: perf report's default on the file" \
-	cmp -s <(body "$TMP/p1") <(body "$TMP/p2")
+	cmp -s <(report_body "$TMP/p1") <(report_body "$TMP/p2")
 
 # what prism report does not do with them: d, l with x, p or w
 for it in d pl i1ilx; do
