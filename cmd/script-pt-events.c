@@ -112,6 +112,5 @@ void script_pt_event_put(const struct prism_pt_info *info, const struct prism_pt
 	default:
 		return;
 	}
-	while (sb->len < at + 34) /* perf's column after the raw fields */
-		prism_strbuf_addch(sb, ' ');
+	prism_strbuf_pad_to(sb, at + 34, ' '); /* perf's column after the raw fields */
 }

@@ -328,12 +328,7 @@ static void put_chain(struct spt *p, const struct prism_pt_item *it)
 
 static void spaces(struct prism_strbuf *sb, size_t n)
 {
-	static const char sp[] = "                                ";
-	const size_t w = sizeof(sp) - 1;
-
-	for (; n > w; n -= w)
-		prism_strbuf_add(sb, sp, w);
-	prism_strbuf_add(sb, sp, n);
+	prism_strbuf_pad_to(sb, sb->len + n, ' ');
 }
 
 /* the symbol and DSO of an address, cached: a trace's calls and returns repeat */
@@ -448,8 +443,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 
 			prism_strbuf_addstr(sb, "  ");
 			prism_pt_flags__str(it->flags, sb);
-			while (sb->len < at + 2 + 21)
-				prism_strbuf_addch(sb, ' ');
+			prism_strbuf_pad_to(sb, at + 2 + 21, ' ');
 			prism_strbuf_addch(sb, ' ');
 		}
 		if (it->kind == PRISM_PT_BRANCH && p->f->callindent)

@@ -100,6 +100,15 @@ void prism_strbuf_addch(struct prism_strbuf *sb, char c)
 	sb->buf[sb->len] = '\0';
 }
 
+void prism_strbuf_pad_to(struct prism_strbuf *sb, size_t len, char c)
+{
+	if (len <= sb->len || ((sb->failed || len >= sb->alloc) && prism_strbuf_grow(sb, len - sb->len)))
+		return;
+	memset(sb->buf + sb->len, c, len - sb->len);
+	sb->len = len;
+	sb->buf[len] = '\0';
+}
+
 void prism_strbuf_vaddf(struct prism_strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

@@ -39,6 +39,8 @@ PRISM_API void prism_strbuf_addstr(struct prism_strbuf *sb, const char *s);
 /* @s as a JSON string: quoted, '"' and '\\' escaped, control bytes as \u00XX */
 PRISM_API void prism_strbuf_add_json_str(struct prism_strbuf *sb, const char *s);
 PRISM_API void prism_strbuf_addch(struct prism_strbuf *sb, char c);
+/* @c appended until the string is @len long (a column's padding) */
+PRISM_API void prism_strbuf_pad_to(struct prism_strbuf *sb, size_t len, char c);
 /* a CSV text field: quoted (RFC 4180) when it holds a comma, quote or line break */
 PRISM_API void prism_strbuf_add_csv(struct prism_strbuf *sb, const char *s);
 PRISM_API void prism_strbuf_addf(struct prism_strbuf *sb, const char *fmt, ...)

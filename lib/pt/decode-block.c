@@ -40,8 +40,6 @@ bool pt_blocks_fit(const struct prism_pt_decoder *d)
 {
 	const struct prism_itrace *o = &d->o.itrace;
 
-	if (pt_events_scan(d)) /* events at single instructions (decode-events.c) */
-		return false;
 	if (!o->instructions)
 		return true;
 	return d->period_ticks ? d->period_ticks >= MIN_PERIOD : o->period >= MIN_PERIOD;
@@ -77,13 +75,13 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 	struct pt_config c = *cfg;
 
 	/*
-	 * a block to each branch where branches are sampled or walks in ticks
-	 * end at them, to each call where the call stacks see them; else on
-	 * through direct calls and jumps
+	 * a block to each branch where branches are sampled, walks in ticks
+	 * end at them or events take their flags; to each call where the call
+	 * stacks see them; else on through direct calls and jumps
 	 */
 	if (q->d->o.itrace.callchain || q->d->o.itrace.thread_stack)
 		c.flags.variant.block.end_on_call = 1;
-	if (q->d->o.itrace.branches || q->d->period_ticks) {
+	if (q->d->o.itrace.branches || q->d->period_ticks || pt_events_scan(q->d)) {
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
 	}
@@ -209,20 +207,41 @@ static bool steps_without_trace(struct queue *q, uint64_t ip, enum pt_exec_mode 
 }
 
 /*
+ * the @i-th instruction of @blk by the helper decoder, which gives the
+ * @*next-th next (the instructions of a run are decoded in turn)
+ */
+static int blk_insn(struct queue *q, const struct pt_block *blk, uint32_t i, uint32_t *next,
+		    struct pt_insn *insn)
+{
+	int st;
+
+	if (*next != i) {
+		*next = i + 1;
+		return pt_ild_nth(q, blk->ip, blk->mode, i, insn);
+	}
+	(*next)++;
+	memset(insn, 0, sizeof(*insn));
+	st = pt_insn_next(q->ild, insn, sizeof(*insn));
+	return insn->size ? 0 : st < 0 ? st : -pte_bad_insn;
+}
+
+/*
  * The first @n instructions of @blk (none of them a branch that ends walks
  * or is sampled), as decode.c's on_insn takes them: the pending branch goes
- * to the first; each is counted; only a sample's instruction is decoded.  Return: false when
- * the loop guard stopped the queue.
+ * to the first, the events waiting go to theirs (decode-events.c); each is
+ * counted; only a sample's instruction is decoded.  Return: false when the
+ * loop guard stopped the queue.
  */
 static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
-	uint32_t i;
+	uint32_t i, next = UINT32_MAX;
 	struct prism_pt_item *it;
 	struct pt_insn insn;
+	bool have;
 
-	/* no sample in this run: counted at once */
-	if (n && !q->pend && q->stall_n + n <= MAX_LOOPS &&
+	/* no sample in this run, no event waiting: counted at once */
+	if (n && !q->pend && !q->ev.n && q->stall_n + n <= MAX_LOOPS &&
 	    (!o->instructions ||
 	     (q->d->period_ticks ? pt_ticks_skip(q, n) : q->insn_count + n < o->period))) {
 		q->last_insn = NULL;
@@ -237,12 +256,18 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 	for (i = 0; i < n; i++) {
 		bool due = false;
 
+		have = false;
 		q->last_insn = NULL;
 		if (q->pend) {
 			if (blk->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL))
 				pt_pend_branch(q, blk->ip, q->pend_flags);
 			q->pend = false;
 		}
+		/* after the first, only an event at a FUP's address waits */
+		if (q->ev.n && !i)
+			pt_events_flush(q, blk->ip);
+		else if (q->ev.n && (have = blk_insn(q, blk, i, &next, &insn) >= 0))
+			pt_events_flush(q, insn.ip);
 		q->pend_flags = 0;
 		if (!(o->instructions && q->d->period_ticks))
 			q->tsc_insns++;
@@ -254,7 +279,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		if (due) {
 			it = pt_push(q, PRISM_PT_INSN);
 			if (it) {
-				if (pt_ild_nth(q, blk->ip, blk->mode, i, &insn) < 0) {
+				if (!have && blk_insn(q, blk, i, &next, &insn) < 0) {
 					memset(&insn, 0, sizeof(insn));
 					insn.ip = blk->ip;
 				}
@@ -328,10 +353,20 @@ static bool plain_tick(const struct queue *q, const struct pt_block *blk)
 }
 
 /*
+ * whether the flags of @blk's last instruction, which the events after it
+ * take (decode-events.c), come from its bytes: int or syscall, a class not known
+ */
+static bool flags_of_bytes(const struct queue *q, const struct pt_block *blk)
+{
+	return pt_events_scan(q->d) && (blk->iclass == ptic_far_call ||
+					 blk->iclass == ptic_far_return || blk->iclass == ptic_error);
+}
+
+/*
  * The last instruction of @blk, as the instruction decoder gives it; its
  * bytes, size and class only where something uses them: branches, ticks,
- * a sample of it, or the timing where its class does not tell whether it
- * takes a packet.
+ * a sample of it, the events' flags, or the timing where its class does
+ * not tell whether it takes a packet.
  */
 static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, struct pt_insn *insn)
 {
@@ -344,7 +379,7 @@ static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, s
 	insn->speculative = blk->speculative;
 	insn->size = 0;
 	insn->raw[0] = 0;
-	if ((!q->pkt || !reads_packet_class(blk->iclass)) &&
+	if ((!q->pkt || !reads_packet_class(blk->iclass)) && !flags_of_bytes(q, blk) &&
 	    (plain || (!o->branches && !blk->truncated && q->d->period_ticks &&
 		       !ticks_may_be_due(q) && !stack_insn(q, blk))))
 		return;
@@ -439,18 +474,20 @@ void pt_block_step(struct queue *q, uint64_t limit)
 				/* the packets read for the block; the unit it takes gives the time */
 				pt_dec_offset(q, &off);
 				pt_scan_packets_at(q, &insn, off);
-				if (plain) { /* what on_insn does with it */
-					q->last_insn = NULL;
-					q->tsc_insns++;
-					if (q->d->o.itrace.instructions)
-						q->insn_count++;
-				} else if (tick) {
-					q->last_insn = NULL;
-					q->pend_flags = 0;
-					q->insn_count++;
-					pt_ticks_due(q, insn.iclass != ptic_other);
-				} else {
+				/* (events the packets gave wait for it: on_insn) */
+				if ((!plain && !tick) || q->ev.n) {
 					pt_on_insn(q, &insn);
+				} else { /* what on_insn does with it */
+					q->last_insn = NULL;
+					if (plain) {
+						q->tsc_insns++;
+						if (q->d->o.itrace.instructions)
+							q->insn_count++;
+					} else {
+						q->insn_count++;
+						pt_ticks_due(q, insn.iclass != ptic_other);
+					}
+					pt_insn_flags(q, &insn);
 				}
 				pt_take_packet(q);
 				if (!pt_stepped(q, off, insn.ip))

@@ -29,6 +29,14 @@ bool pt_events_scan(const struct prism_pt_decoder *d)
 	return d->o.itrace.pwr_events || d->o.itrace.ptwrites || d->o.itrace.transactions;
 }
 
+/* whether events wait: for an instruction, a FUP, a PSBEND */
+bool pt_events_wait(const struct queue *q)
+{
+	const struct pt_evstate *s = &q->ev;
+
+	return s->n || s->in_psb || s->mwait || s->pwre || s->exstop || s->ptw;
+}
+
 /* the FUP / TIP address from the last one and the packet's compression */
 static uint64_t last_ip(uint64_t last, const struct pt_packet_ip *p)
 {

@@ -559,8 +559,8 @@ uint64_t pt_time_quiet(struct queue *q)
 
 	if (!q->pkt)
 		return UINT64_MAX;
-	if (q->tq_n || q->tm.last != PT_T_OTHER || q->in_ovf || q->wait_ovf ||
-	    pt_events_scan(q->d) || q->d->o.ipc)
+	if (q->tq_n || q->tm.last != PT_T_OTHER || q->in_ovf || q->wait_ovf || pt_events_wait(q) ||
+	    q->d->o.ipc)
 		return 0;
 	if (q->quiet_end > q->pkt_off)
 		return q->quiet_end;

@@ -274,6 +274,15 @@ static uint32_t class_flags(const struct pt_insn *insn)
 	}
 }
 
+/* perf's flags after @insn: its branch's (the pending branch's, the events' after it) */
+void pt_insn_flags(struct queue *q, const struct pt_insn *insn)
+{
+	q->pend_flags = class_flags(insn);
+	if (q->pend_flags && insn->speculative)
+		q->pend_flags |= PRISM_PT_FL_IN_TX;
+	pt_events_insn(q, q->pend_flags);
+}
+
 static void on_insn(struct queue *q, const struct pt_insn *insn)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
@@ -336,10 +345,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 			q->insn_count = 0;
 		}
 	}
-	q->pend_flags = class_flags(insn);
-	if (q->pend_flags && insn->speculative)
-		q->pend_flags |= PRISM_PT_FL_IN_TX;
-	pt_events_insn(q, q->pend_flags);
+	pt_insn_flags(q, insn);
 	/* only branch samples and the call stacks use it */
 	if (q->pend_flags && (o->branches || o->callchain || o->thread_stack || o->last_branch ||
 			      q->d->o.ipc || (sampled && q->d->o.insn_to))) {

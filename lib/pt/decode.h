@@ -205,6 +205,7 @@ void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t en
 /* decode.c: what a decoded instruction or event makes of the queue (samples, state) */
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
+void pt_insn_flags(struct queue *q, const struct pt_insn *insn);
 /* an instruction sample's call chain, where call chains are asked for */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
@@ -252,6 +253,7 @@ void pt_follow_switches(struct queue *q);
 
 /* decode-events.c: transactions, power events, PTWRITE */
 bool pt_events_scan(const struct prism_pt_decoder *d);
+bool pt_events_wait(const struct queue *q);
 bool pt_events_stop(const struct pt_packet *p);
 void pt_events_read(struct queue *q, const struct pt_packet *p, uint64_t pos, struct tpend *e);
 void pt_events_packet(struct queue *q, const struct tpend *e);

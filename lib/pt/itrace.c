@@ -193,8 +193,7 @@ void prism_pt_flags__str(uint32_t flags, struct prism_strbuf *sb)
 	while (sb->len > start && sb->buf[sb->len - 1] == ' ')
 		prism_strbuf_setlen(sb, sb->len - 1);
 	if (flags & PRISM_PT_FL_IN_TX) { /* "(x)" right-aligned in 21 columns */
-		while (sb->len < start + 15)
-			prism_strbuf_addch(sb, ' ');
+		prism_strbuf_pad_to(sb, start + 15, ' ');
 		prism_strbuf_addstr(sb, "   (x)");
 	}
 }

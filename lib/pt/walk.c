@@ -39,6 +39,7 @@ enum run_kind {
 struct run {
 	uint64_t ip, end_ip, target; /* target: of a direct branch */
 	int32_t pid;
+	uint32_t flags; /* perf's of the branch (pt_class_flags) */
 	uint16_t n; /* instructions, the branch included */
 	uint8_t mode, iclass, size, kind;
 	struct run *next[2]; /* the runs seen after it (not taken, taken), if still kept */
@@ -161,6 +162,7 @@ bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len
 static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_insn *next)
 {
 	r->end_ip = insn->ip;
+	r->flags = pt_class_flags(insn);
 	r->iclass = (uint8_t)insn->iclass;
 	r->size = insn->size;
 	r->mode = (uint8_t)insn->mode;
@@ -647,6 +649,7 @@ static bool batch_fits(const struct queue *q)
 	const struct pt_walk *w = q->walk;
 
 	return w && q->synced && !q->status && !q->n && !q->hold && !q->pend && !q->ev.n &&
+	       !q->ev.after_fup &&
 	       !w->pend && !w->process_event && w->enabled && !o->branches && !o->last_branch &&
 	       !q->d->o.ipc;
 }
@@ -710,6 +713,7 @@ bool pt_walk_batch(struct queue *q)
 	uint64_t quiet, off = 0, next_off, units = 0, unit_insns = 0, walked = 0, room, left_n;
 	uint64_t ti = q->tsc_insns, ic = q->insn_count, sn = q->stall_n, so = q->stall_off;
 	uint64_t ip = w->ip;
+	uint32_t flags = 0; /* the last block's branch's */
 	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel;
 	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
 	struct pt_stack *stk = NULL;
@@ -813,6 +817,7 @@ bool pt_walk_batch(struct queue *q)
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
 		walked++;
+		flags = r->flags;
 		ti += r->n;
 		if (count)
 			ic += r->n;
@@ -839,7 +844,7 @@ out:
 		q->stall_n = sn;
 		q->stall_off = so;
 		q->last_insn = NULL;
-		q->pend_flags = 0;
+		q->pend_flags = flags;
 		q->d->st.blocks += walked;
 		pt_time_units(q, off, units, unit_insns);
 		pt_release(q, so);

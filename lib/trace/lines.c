@@ -80,8 +80,8 @@ static void pad(struct prism_strbuf *out, size_t printed, size_t alignment)
 {
 	size_t n = alignment > printed ? alignment - printed : 0;
 
-	/* printf's "%*s" of " ": at least the one space */
-	prism_strbuf_addf(out, "%*s", (int)n, " ");
+	/* at least the one space */
+	prism_strbuf_pad_to(out, out->len + (n > 1 ? n : 1), ' ');
 }
 
 /* time, the duration column (@col 0: none, 1: blank, 2: @duration) and comm/tid */
