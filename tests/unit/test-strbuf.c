@@ -110,6 +110,22 @@ static void test_add_csv_quotes_when_needed(void)
 	prism_strbuf_release(&sb);
 }
 
+static void test_pad_to(void)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+
+	prism_strbuf_pad_to(&sb, 3, '.'); /* from the empty buffer */
+	TEST_STREQ(sb.buf, "...");
+	prism_strbuf_addstr(&sb, "abc");
+	prism_strbuf_pad_to(&sb, 4, ' '); /* already longer: nothing */
+	TEST_STREQ(sb.buf, "...abc");
+	prism_strbuf_pad_to(&sb, 300, ' '); /* past the allocation */
+	TEST_EQ(sb.len, 300);
+	TEST_EQ(strlen(sb.buf), 300);
+	TEST_TRUE(sb.buf[299] == ' ' && sb.buf[6] == ' ' && sb.buf[5] == 'c');
+	prism_strbuf_release(&sb);
+}
+
 TEST_MAIN(TEST(init_is_empty), TEST(add_and_addf), TEST(addf_grows_past_first_alloc),
 	  TEST(setlen_and_reset), TEST(detach), TEST(grow_overflow_fails_cleanly),
-	  TEST(add_csv_quotes_when_needed));
+	  TEST(add_csv_quotes_when_needed), TEST(pad_to));
