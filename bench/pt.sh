@@ -14,11 +14,11 @@
 #                             figures of libipt's block decoder,
 #                             PRISM_PT_INSN_DECODER=1 of one instruction at a time)
 #   prism script --call-ret-trace vs perf's (calls and returns, the thread stack)
-#   prism report --itrace=i100usg vs perf report --itrace=i100usg (the same
-#                             report: instruction samples every 100 us with
-#                             their call chains, pt_loop calling pt_leaf) and
-#                             vs perf report's default (those and its power
-#                             events), --stdio, on the $PT_PERIOD_MB MB trace
+#   prism report vs perf report (the default: --itrace=i100usgxwp, the
+#                             instruction samples every 100 us with their
+#                             call chains, pt_loop calling pt_leaf, and the
+#                             psb/cbr/power events), and the same with
+#                             --itrace=i100usg, --stdio, on the $PT_PERIOD_MB MB trace
 #
 # Each command runs $REPS times, interleaved; the table shows the median
 # wall and CPU time, the largest peak RSS, and packets (trace bytes) per
@@ -63,7 +63,7 @@ loops=$((PT_MB * 2000000))
 bytes=$(stat -c %s "$F")
 pbytes=$(stat -c %s "$FP")
 
-keys=(pb fb pc fc pd fd pu fu pn fn pr fr fR)
+keys=(pb fb pc fc pd fd pu fu pn fn pr fr pg fg)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
@@ -73,9 +73,10 @@ label[pu]="prism script --itrace=i100us"
 label[fu]="perf script --itrace=i100us"
 label[pn]="prism script --itrace=i1000i"
 label[fn]="perf script --itrace=i1000i"
-label[pr]="prism report --itrace=i100usg"
-label[fr]="perf report --itrace=i100usg"
-label[fR]="perf report (default itrace)"
+label[pr]="prism report"
+label[fr]="perf report"
+label[pg]="prism report --itrace=i100usg"
+label[fg]="perf report --itrace=i100usg"
 cat "$F" "$FP" >/dev/null
 label[pc]="prism --call-ret-trace"
 label[fc]="perf --call-ret-trace"
@@ -90,9 +91,10 @@ for ((r = 0; r < REPS; r++)); do
 	rss_run fu "$tmp/perf.u" "$PERF" script -i "$FP" --itrace=i100us || exit 1
 	rss_run pn "$tmp/prism.n" "$PRISM" script -i "$FP" --itrace=i1000i || exit 1
 	rss_run fn "$tmp/perf.n" "$PERF" script -i "$FP" --itrace=i1000i || exit 1
-	rss_run pr "$tmp/prism.r" "$PRISM" report -i "$FP" --stdio --itrace=i100usg || exit 1
-	rss_run fr "$tmp/perf.r" "$PERF" report -i "$FP" --stdio --itrace=i100usg || exit 1
-	rss_run fR /dev/null "$PERF" report -i "$FP" --stdio || exit 1
+	rss_run pr "$tmp/prism.r" "$PRISM" report -i "$FP" --stdio || exit 1
+	rss_run fr "$tmp/perf.r" "$PERF" report -i "$FP" --stdio || exit 1
+	rss_run pg "$tmp/prism.g" "$PRISM" report -i "$FP" --stdio --itrace=i100usg || exit 1
+	rss_run fg "$tmp/perf.g" "$PERF" report -i "$FP" --stdio --itrace=i100usg || exit 1
 done
 
 bench_summary "${keys[@]}"
@@ -107,7 +109,7 @@ echo
 printf '%-30s %8s %8s %9s %14s\n' command 'wall(s)' 'cpu(s)' 'RSS(MB)' 'packets/s'
 for k in "${keys[@]}"; do
 	b=$bytes
-	case $k in pu | fu | pn | fn | pr | fr | fR) b=$pbytes ;; esac
+	case $k in pu | fu | pn | fn | pr | fr | pg | fg) b=$pbytes ;; esac
 	printf '%-30s %8.2f %8.2f %9.1f %14.0f\n' "${label[$k]}" "${wall[$k]}" "${cpu[$k]}" \
 		"$(awk -v r="${rss[$k]}" 'BEGIN { print r / 1024 }')" \
 		"$(awk -v b="$b" -v w="${wall[$k]}" 'BEGIN { print (w > 0 ? b / w : 0) }')"
@@ -124,15 +126,18 @@ echo "i100us:      prism $(ratio "${wall[fu]}" "${wall[pu]}")x faster than perf 
 echo "i1000i:      prism $(ratio "${wall[fn]}" "${wall[pn]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fn]}" "${cpu[pn]}")x (cpu), RSS $(ratio "${rss[pn]}" "${rss[fn]}")x perf's"
 echo "report:      prism $(ratio "${wall[fr]}" "${wall[pr]}")x faster than perf (wall)," \
-	"$(ratio "${cpu[fr]}" "${cpu[pr]}")x (cpu), RSS $(ratio "${rss[pr]}" "${rss[fr]}")x perf's;" \
-	"$(ratio "${wall[fR]}" "${wall[pr]}")x faster than perf report's default (wall)"
+	"$(ratio "${cpu[fr]}" "${cpu[pr]}")x (cpu), RSS $(ratio "${rss[pr]}" "${rss[fr]}")x perf's"
+echo "report i100usg: prism $(ratio "${wall[fg]}" "${wall[pg]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fg]}" "${cpu[pg]}")x (cpu), RSS $(ratio "${rss[pg]}" "${rss[fg]}")x perf's"
 # perf's tip at the end of its report ('#', '# (Tip: ...)', '#') is not prism's
-if cmp -s "$tmp/prism.r" <(awk '{ l[NR] = $0 } END { n = NR; if (l[n - 1] ~ /^# \(Tip: /) n -= 3
-	for (i = 1; i <= n; i++) print l[i] }' "$tmp/perf.r"); then
-	echo "report output: identical but perf's tip ($(wc -l <"$tmp/prism.r") lines)"
-else
-	echo "report output: DIFFERS (prism $(wc -l <"$tmp/prism.r"), perf $(wc -l <"$tmp/perf.r") lines)"
-fi
+for o in r g; do
+	if cmp -s "$tmp/prism.$o" <(awk '{ l[NR] = $0 } END { n = NR; if (l[n - 1] ~ /^# \(Tip: /) n -= 3
+		for (i = 1; i <= n; i++) print l[i] }' "$tmp/perf.$o"); then
+		echo "report output ($o): identical but perf's tip ($(wc -l <"$tmp/prism.$o") lines)"
+	else
+		echo "report output ($o): DIFFERS (prism $(wc -l <"$tmp/prism.$o"), perf $(wc -l <"$tmp/perf.$o") lines)"
+	fi
+done
 for o in b u n; do
 	if cmp -s "$tmp/prism.$o" "$tmp/perf.$o"; then
 		echo "--itrace output ($o): identical ($(wc -l <"$tmp/perf.$o") lines)"

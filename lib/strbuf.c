@@ -102,7 +102,8 @@ void prism_strbuf_addch(struct prism_strbuf *sb, char c)
 
 void prism_strbuf_pad_to(struct prism_strbuf *sb, size_t len, char c)
 {
-	if (len <= sb->len || ((sb->failed || len >= sb->alloc) && prism_strbuf_grow(sb, len - sb->len)))
+	if (len <= sb->len ||
+	    ((sb->failed || len >= sb->alloc) && prism_strbuf_grow(sb, len - sb->len)))
 		return;
 	memset(sb->buf + sb->len, c, len - sb->len);
 	sb->len = len;

@@ -76,12 +76,14 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 
 	/*
 	 * a block to each branch where branches are sampled, walks in ticks
-	 * end at them or events take their flags; to each call where the call
-	 * stacks see them; else on through direct calls and jumps
+	 * end at them, events take their flags or a sampled branch its
+	 * target (insn_to); to each call where the call stacks see them; else
+	 * on through direct calls and jumps
 	 */
 	if (q->d->o.itrace.callchain || q->d->o.itrace.thread_stack)
 		c.flags.variant.block.end_on_call = 1;
-	if (q->d->o.itrace.branches || q->d->period_ticks || pt_events_scan(q->d)) {
+	if (q->d->o.itrace.branches || q->d->period_ticks || pt_events_scan(q->d) ||
+	    q->d->o.insn_to) {
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
 	}
@@ -358,8 +360,9 @@ static bool plain_tick(const struct queue *q, const struct pt_block *blk)
  */
 static bool flags_of_bytes(const struct queue *q, const struct pt_block *blk)
 {
-	return pt_events_scan(q->d) && (blk->iclass == ptic_far_call ||
-					 blk->iclass == ptic_far_return || blk->iclass == ptic_error);
+	return pt_events_scan(q->d) &&
+	       (blk->iclass == ptic_far_call || blk->iclass == ptic_far_return ||
+		blk->iclass == ptic_error);
 }
 
 /*
@@ -418,7 +421,7 @@ void pt_block_step(struct queue *q, uint64_t limit)
 	int st;
 
 	memset(&insn, 0, sizeof(insn));
-	while (!q->done && (!q->n || q->hold ||
+	while (!q->done && (!q->n || (q->hold && !(q->hold_target && q->n > 1)) ||
 			    (q->synced && q->status >= 0 && (q->status & pts_event_pending)))) {
 		if (!q->n && q->synced && q->time > limit)
 			break;
@@ -461,6 +464,9 @@ void pt_block_step(struct queue *q, uint64_t limit)
 			pt_take_packet(q);
 			if (blk.ninsn && q->pkt)
 				pt_time_at(q, blk.ip);
+			/* a sampled branch's target comes with the next instruction (on_insn) */
+			if (blk.ninsn && q->hold_target)
+				q->hold = q->hold_target = false;
 			if (!run(q, &blk, blk.ninsn ? blk.ninsn - 1u : 0))
 				continue;
 			if (blk.ninsn && complete) {

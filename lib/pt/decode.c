@@ -61,7 +61,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
 	/* the last branches see every branch, IPC counts every instruction */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc && !o->insn_to &&
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
 		    !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;

@@ -76,6 +76,19 @@ $GEN --loops 300 "$WL" "$TMP/l300.data" || fail "the generator failed (--loops 3
 compare l300-i67 i67ib "$TMP/l300.data" --tables "$ALL,$VIEWS" --us
 check "l300 i67ib: instruction samples with a to_ip" test "$(sqlite3 "$TMP/l300-i67.db" \
 	'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 5
+# periods in blocks: a sampled branch's target from the next block, as perf's and
+# as one instruction at a time
+compare c40-i64 i64ib "$TMP/c40.data" --tables "$ALL,$VIEWS" --us
+compare l300-t i64tb "$TMP/l300.data" --tables "$ALL,$VIEWS" --us
+for c in c40-i64:i64ib:c40 l300-t:i64tb:l300; do
+	IFS=: read -r name it in <<<"$c"
+	PRISM_PT_INSN_DECODER=1 prism export sqlite -q -i "$TMP/$in.data" -o "$TMP/$name-insn.db" \
+		--itrace="$it" --calls
+	check "$name: blocks give the instruction decoder's rows" \
+		python3 "$CMP" "$TMP/$name-insn.db" "$TMP/$name.db" --tables "$ALL"
+	check "$name: instruction samples with a to_ip" test "$(sqlite3 "$TMP/$name.db" \
+		'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 0
+done
 check "c40 i5ib: instruction samples with a to_ip (calls, returns), as perf's" \
 	test "$(sqlite3 "$TMP/c40-i.db" 'SELECT count(*) FROM samples WHERE evsel_id = 2 AND to_ip != 0')" -gt 10
 # g: each instruction sample's call chain a call path (perf: from the calls' thread stacks,
