@@ -84,6 +84,8 @@ PRISM_API void prism_pt_info__time_conv(const struct prism_pt_info *info,
 /* TSC -> perf time (ns) and back, as the kernel's perf_event_mmap_page says */
 PRISM_API uint64_t prism_tsc_to_perf_time(const struct prism_time_conv *tc, uint64_t tsc);
 PRISM_API uint64_t prism_perf_time_to_tsc(const struct prism_time_conv *tc, uint64_t ns);
+/* a duration: @ns -> TSC ticks (@ns without a multiplier) */
+PRISM_API uint64_t prism_ns_to_tsc_ticks(const struct prism_time_conv *tc, uint64_t ns);
 
 /*
  * The rest of a line of perf report -D (perf 6.1) for AUXTRACE_INFO,

@@ -7,18 +7,6 @@
 
 #include "decode.h"
 
-/* ns -> TSC ticks by the time conversion's multiplier and shift (perf's) */
-uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns)
-{
-	uint64_t q, r;
-
-	if (!tc->time_mult)
-		return ns;
-	q = ns / tc->time_mult;
-	r = ns % tc->time_mult;
-	return (q << tc->time_shift) + (r << tc->time_shift) / tc->time_mult;
-}
-
 /*
  * The queue's timing: perf's time from the packets (decode-timing.c), the
  * config as perf gives it to its decoder (mtc_period from the event's

@@ -9,6 +9,7 @@
  * between), else by the CBR packet's estimate (MAX_NONTURBO_RATIO / CBR).
  * The time never goes back: a smaller MTC, CYC or TSC time is ignored.
  */
+#include "internal.h"
 #include "pt/timing.h"
 
 /* a measured ratio above the CBR one by more than this is not believed */
@@ -61,7 +62,8 @@ static uint64_t mtc_time(const struct pt_timing *t, uint32_t mtc, uint32_t *last
 	return ctc_timestamp + ctc_to_tsc(t, *ctc_delta);
 }
 
-static void tma(struct pt_timing *t, uint32_t ctc, uint32_t fc)
+/* (perf's arithmetic: a TMA before any TSC wraps below 0) */
+static __wraps void tma(struct pt_timing *t, uint32_t ctc, uint32_t fc)
 {
 	uint32_t rem = ctc & ((1u << t->c.mtc_shift) - 1);
 

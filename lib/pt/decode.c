@@ -53,7 +53,7 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 		uint64_t t = o->itrace.period;
 
 		if (o->itrace.period_type == PRISM_ITRACE_NS)
-			t = pt_ns_to_ticks(&d->tc, t);
+			t = prism_ns_to_tsc_ticks(&d->tc, t);
 		/* perf: the largest power of 2 not above it, at least 1 */
 		d->period_ticks = 1;
 		while (t >= 2 * d->period_ticks && d->period_ticks < (1ull << 62))

@@ -263,7 +263,6 @@ void pt_events_tsx(struct queue *q, const struct pt_event *ev);
 uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);
 
 /* decode-time.c: timing packets and periods in ticks */
-uint64_t pt_ns_to_ticks(const struct prism_time_conv *tc, uint64_t ns);
 int pt_time_start(struct queue *q, const struct pt_config *cfg);
 void pt_time_sync(struct queue *q);
 void pt_time_event(struct queue *q, const struct pt_event *ev);

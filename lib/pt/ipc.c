@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "internal.h"
 #include "pt/ipc.h"
 
 void pt_ipc_init(struct pt_ipc *c, unsigned int max_nonturbo)
@@ -46,9 +47,10 @@ static void cyc_cnt_pge(struct pt_ipc *c, uint64_t timestamp)
 }
 
 /* perf's intel_pt_mtc_cyc_cnt_upd: the cycles of the ticks since */
-static void cyc_cnt_upd(struct pt_ipc *c, uint64_t timestamp)
+static __wraps void cyc_cnt_upd(struct pt_ipc *c, uint64_t timestamp)
 {
 	uint64_t n;
+	double d;
 
 	if (c->have_cyc)
 		return;
@@ -56,8 +58,10 @@ static void cyc_cnt_upd(struct pt_ipc *c, uint64_t timestamp)
 	c->cyc_seq++;
 	if (!c->pge || timestamp <= c->cyc_cnt_timestamp)
 		return;
-	n = (uint64_t)((double)(timestamp - c->cyc_cnt_timestamp) * c->tsc_to_cyc) +
-	    c->base_cyc_cnt;
+	d = (double)(timestamp - c->cyc_cnt_timestamp) * c->tsc_to_cyc;
+	if (!(d < 18446744073709551615.0)) /* a damaged trace's time: no count */
+		return;
+	n = (uint64_t)d + c->base_cyc_cnt;
 	if (n > c->tot_cyc)
 		c->tot_cyc = n;
 }

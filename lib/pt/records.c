@@ -250,17 +250,24 @@ __wraps uint64_t prism_tsc_to_perf_time(const struct prism_time_conv *tc, uint64
 	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> shift);
 }
 
+/* @ns -> TSC ticks by a multiplier and shift (perf's); @ns where there is none */
+static __wraps uint64_t ticks(uint64_t mult, uint64_t time_shift, uint64_t ns)
+{
+	unsigned int shift = time_shift < 64 ? (unsigned int)time_shift : 63;
+
+	if (!mult)
+		return ns;
+	return ((ns / mult) << shift) + ((ns % mult) << shift) / mult;
+}
+
+__wraps uint64_t prism_ns_to_tsc_ticks(const struct prism_time_conv *tc, uint64_t ns)
+{
+	return ticks(tc->time_mult, tc->time_shift, ns);
+}
+
 __wraps uint64_t prism_perf_time_to_tsc(const struct prism_time_conv *tc, uint64_t ns)
 {
-	unsigned int shift = tc->time_shift < 64 ? (unsigned int)tc->time_shift : 63;
-	uint64_t t, quot, rem;
-
-	if (!tc->time_mult)
-		return 0;
-	t = ns - tc->time_zero;
-	quot = t / tc->time_mult;
-	rem = t % tc->time_mult;
-	return (quot << shift) + (rem << shift) / tc->time_mult;
+	return tc->time_mult ? ticks(tc->time_mult, tc->time_shift, ns - tc->time_zero) : 0;
 }
 
 void prism_pt_cbr_freq(const struct prism_pt_info *info, unsigned int cbr, unsigned int *mhz,
@@ -271,9 +278,7 @@ void prism_pt_cbr_freq(const struct prism_pt_info *info, unsigned int cbr, unsig
 	*percent = 0;
 	if (info->has_mtc && info->max_nonturbo_ratio) {
 		/* perf: the TSC ticks of a second over the ratio, in kHz; the percentage rounded */
-		if (info->time_mult)
-			hz = ((hz / info->time_mult) << info->time_shift) +
-			     ((hz % info->time_mult) << info->time_shift) / info->time_mult;
+		hz = ticks(info->time_mult, info->time_shift, hz);
 		khz = hz / info->max_nonturbo_ratio / 1000;
 		*percent =
 			(unsigned int)((5 + 1000 * (uint64_t)cbr / info->max_nonturbo_ratio) / 10);

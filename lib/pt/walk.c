@@ -2,7 +2,7 @@
 /*
  * Intel PT blocks walked by prism over libipt's query decoder, where the
  * trace has only the packets of plain execution (TNT, TIP, TIP.PGE/PGD,
- * FUP, MODE.Exec, PSB+ (with PIP), OVF, timing, PAD: pt_walk_fits).  The blocks, events
+ * FUP, MODE.Exec, PSB+, PIP, OVF, timing, PAD: pt_walk_fits).  The blocks, events
  * and status flags are those libipt's block decoder gives (decode-block.c
  * takes either), with the same queries of the trace in the same order, so
  * the packets read and the samples are the same; what is faster is the
@@ -42,6 +42,7 @@ struct run {
 	uint32_t flags; /* perf's of the branch (pt_class_flags) */
 	uint16_t n; /* instructions, the branch included */
 	uint8_t mode, iclass, size, kind;
+	bool pip; /* one of them binds a PIP (a MOV CR3, VMLAUNCH, VMRESUME) */
 	struct run *next[2]; /* the runs seen after it (not taken, taken), if still kept */
 };
 
@@ -59,6 +60,12 @@ struct pt_walk {
 	bool pend;
 	int pend_st;
 	struct pt_block pend_blk;
+	/*
+	 * the instruction a PIP bound to, the walk's ip at it: done once the
+	 * event is (libipt's postponed instruction); its run's last if a far branch
+	 */
+	bool postponed, post_cr3; /* post_cr3: it is a MOV CR3 */
+	struct run post;
 };
 
 /* ---- which traces: the packets of plain execution only ---- */
@@ -118,7 +125,7 @@ static size_t packet_size(const uint8_t *p, size_t n)
 		return 7;
 	case 0xf3: /* OVF */
 		return 2;
-	case 0x43: /* PIP: only in PSB+ (pt_walk_fits) */
+	case 0x43: /* PIP: in PSB+ a status update, else bound to a MOV CR3 */
 		return 8;
 	default:
 		return 0;
@@ -129,7 +136,6 @@ static size_t packet_size(const uint8_t *p, size_t n)
 bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped)
 {
 	size_t off = 0, n, dropped = 0;
-	bool in_psb = false;
 
 	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
 		return false;
@@ -137,15 +143,6 @@ bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len
 		n = packet_size(t + off, len - off);
 		if (!n)
 			break;
-		/* a PIP in PSB+ tells the CR3 (a status update); one outside binds to a MOV CR3 */
-		if (t[off] == 0x02 && len - off > 1) {
-			if (t[off + 1] == 0x82)
-				in_psb = true;
-			else if (t[off + 1] == 0x23)
-				in_psb = false;
-			else if (t[off + 1] == 0x43 && !in_psb)
-				break;
-		}
 		off += n;
 		if (mapped && off - dropped >= RELEASE) {
 			madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
@@ -158,6 +155,49 @@ bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len
 }
 
 /* ---- the runs ---- */
+
+/* @insn's bytes after its legacy and REX prefixes, @n of them */
+static const uint8_t *opcode(const struct pt_insn *insn, size_t *n)
+{
+	size_t i;
+
+	for (i = 0; i < insn->size; i++) {
+		uint8_t b = insn->raw[i];
+
+		if (!(b == 0x26 || b == 0x2e || b == 0x36 || b == 0x3e || b == 0x64 || b == 0x65 ||
+		      b == 0x66 || b == 0x67 || b == 0xf0 || b == 0xf2 || b == 0xf3 ||
+		      (insn->mode == ptem_64bit && (b & 0xf0) == 0x40)))
+			break;
+	}
+	*n = insn->size - i;
+	return insn->raw + i;
+}
+
+/* a MOV to CR3 (0f 22 /3): it changes the CR3 (libipt's pt_insn_changes_cr3) */
+static bool mov_cr3(const struct pt_insn *insn)
+{
+	size_t n;
+	const uint8_t *op = opcode(insn, &n);
+
+	return n >= 3 && op[0] == 0x0f && op[1] == 0x22 && ((op[2] >> 3) & 7) == 3;
+}
+
+/* not a branch, and a PIP binds to it: MOV CR3, VMLAUNCH, VMRESUME (0f 01 c2/c3) */
+static bool pip_insn(const struct pt_insn *insn)
+{
+	size_t n;
+	const uint8_t *op = opcode(insn, &n);
+
+	return mov_cr3(insn) ||
+	       (n >= 3 && op[0] == 0x0f && op[1] == 0x01 && (op[2] == 0xc2 || op[2] == 0xc3));
+}
+
+/* a PIP binds to it (libipt's pt_insn_binds_to_pip): those and far branches */
+static bool binds_pip(const struct pt_insn *insn)
+{
+	return pip_insn(insn) || insn->iclass == ptic_far_call || insn->iclass == ptic_far_return ||
+	       insn->iclass == ptic_far_jump;
+}
 
 static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_insn *next)
 {
@@ -210,6 +250,7 @@ static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
 	r->pid = q->pid;
 	r->mode = (uint8_t)mode;
 	r->n = 0;
+	r->pip = false;
 	st = pt_ild_at(q, ip, mode, true);
 	while (st >= 0) {
 		memset(&insn, 0, sizeof(insn));
@@ -217,6 +258,7 @@ static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
 		if (!insn.size)
 			break;
 		r->n++;
+		r->pip |= pip_insn(&insn);
 		if (insn.iclass == ptic_other || insn.iclass == ptic_ptwrite) {
 			if (r->n == MAX_RUN) {
 				run_fill(r, &insn, NULL);
@@ -380,6 +422,42 @@ static int proceed_run(struct queue *q, struct pt_block *blk, uint64_t to, struc
 	}
 }
 
+/*
+ * From the walk's ip to the first instruction @pred takes (libipt's
+ * pt_blk_proceed_to_insn), looked for in the runs that may hold one: 1
+ * where one is reached, the block's last and the walk's ip at it (in
+ * @insn, its run in @out); else as proceed_run.
+ */
+static int proceed_to_insn(struct queue *q, struct pt_block *blk,
+			   bool (*pred)(const struct pt_insn *insn), struct pt_insn *insn,
+			   struct run **out)
+{
+	struct pt_walk *w = q->walk;
+	struct run *r;
+	uint32_t i;
+	/* (a run that cannot be decoded to its end: the instructions that can be) */
+	int st = run_at(q, w->ip, w->mode, &r), s;
+
+	*out = r;
+	if (!r->pip && r->kind != K_INDIRECT && st >= 0)
+		return proceed_run(q, blk, 0, out);
+	s = pt_ild_at(q, w->ip, w->mode, false);
+	for (i = 0; i < r->n && s >= 0; i++) {
+		memset(insn, 0, sizeof(*insn));
+		s = pt_insn_next(q->ild, insn, sizeof(*insn));
+		if (!insn->size)
+			break;
+		if (pred(insn)) {
+			blk->ninsn = (uint16_t)(blk->ninsn + i + 1);
+			blk->end_ip = insn->ip;
+			blk->iclass = insn->iclass;
+			w->ip = insn->ip;
+			return 1;
+		}
+	}
+	return proceed_run(q, blk, 0, out);
+}
+
 /* the branch ending @r, with trace: the next ip */
 static int with_trace(struct pt_walk *w, const struct run *r)
 {
@@ -419,6 +497,21 @@ static int with_trace(struct pt_walk *w, const struct run *r)
 	return st & pts_ip_suppressed ? -pte_noip : 0;
 }
 
+/* past the instruction a PIP bound to, once the event is done (libipt's) */
+static int proceed_postponed(struct pt_walk *w)
+{
+	if (!w->postponed)
+		return 0;
+	w->postponed = false;
+	if (!w->enabled)
+		return 0;
+	if (w->post.kind == K_OTHER) {
+		w->ip = w->post.end_ip + w->post.size;
+		return 0;
+	}
+	return with_trace(w, &w->post); /* a far branch */
+}
+
 /* where a MODE.Exec or a PIP of PSB+ binds */
 static uint64_t event_ip(const struct pt_event *ev)
 {
@@ -430,13 +523,14 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 {
 	struct pt_walk *w = q->walk;
 	struct pt_event *ev = &w->ev;
+	struct pt_insn insn;
 	struct run *r = NULL;
 	int st;
 
 	switch (ev->type) {
 	case ptev_disabled:
-		if (ev->ip_suppressed) /* binds to the next branch that needs trace */
-			st = proceed_run(q, blk, 0, &r);
+		if (ev->ip_suppressed) /* binds to a MOV CR3 or the next branch that needs trace */
+			st = proceed_to_insn(q, blk, mov_cr3, &insn, &r);
 		else
 			st = proceed_run(q, blk, ev->variant.disabled.ip, &r);
 		if (st <= 0) {
@@ -453,6 +547,21 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 		st = proceed_run(q, blk, ev->variant.async_disabled.at, &r);
 		if (st <= 0)
 			return st;
+		break;
+	case ptev_paging: /* binds to a MOV CR3, VMLAUNCH/VMRESUME or far branch: done later */
+		if (!w->enabled)
+			break;
+		st = proceed_to_insn(q, blk, binds_pip, &insn, &r);
+		if (st <= 0)
+			return st;
+		w->postponed = true;
+		w->post_cr3 = mov_cr3(&insn);
+		w->post = *r;
+		if (insn.ip != r->end_ip || r->kind != K_INDIRECT) {
+			w->post.kind = K_OTHER;
+			w->post.end_ip = insn.ip;
+			w->post.size = insn.size;
+		}
 		break;
 	case ptev_async_branch:
 		st = proceed_run(q, blk, ev->variant.async_branch.from, &r);
@@ -479,16 +588,45 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	return status(w, pts_event_pending);
 }
 
+/* a sync disable after the instruction a PIP bound to (libipt's trailing event) */
+static int disabled_after_pip(struct pt_walk *w)
+{
+	const struct pt_event *e = &w->ev;
+
+	if (e->ip_suppressed && w->post_cr3) /* it binds to the MOV CR3 */
+		return status(w, pts_event_pending);
+	w->postponed = false;
+	if (w->post.kind != K_OTHER) { /* a far branch needs trace: it binds there */
+		w->ip = w->post.iclass == ptic_far_call ? w->post.end_ip + w->post.size : 0;
+		return status(w, pts_event_pending);
+	}
+	w->ip = w->post.end_ip + w->post.size;
+	if (!e->ip_suppressed && w->ip == e->variant.disabled.ip)
+		return status(w, pts_event_pending);
+	return status(w, 0);
+}
+
 /* after a block or an event: whether the next event is due now (libipt's trailing event) */
 static int trailing(struct pt_walk *w)
 {
 	int st = fetch_event(w);
 
-	if (st <= 0)
+	if (st <= 0) {
+		if (!st)
+			st = proceed_postponed(w);
 		return st < 0 ? st : status(w, 0);
+	}
+	if (w->ev.type == ptev_disabled && w->postponed)
+		return disabled_after_pip(w);
+	if (w->ev.type == ptev_paging && !w->enabled) /* applied at once */
+		return status(w, pts_event_pending);
+	st = proceed_postponed(w);
+	if (st < 0)
+		return st;
 	switch (w->ev.type) {
-	case ptev_disabled:
-		return status(w, 0); /* it binds to an instruction: the next block walks to it */
+	case ptev_disabled: /* it binds to an instruction: the next block walks to it */
+	case ptev_paging:
+		return status(w, 0);
 	case ptev_async_disabled:
 		if (w->ip != w->ev.variant.async_disabled.at)
 			return status(w, 0);
@@ -599,7 +737,7 @@ int pt_walk_sync(struct queue *q)
 	w->mode = ptem_unknown;
 	w->ip = 0;
 	w->status = 0;
-	w->enabled = w->process_event = false;
+	w->enabled = w->process_event = w->postponed = false;
 	w->ret_n = 0;
 	memset(&w->ev, 0, sizeof(w->ev));
 	st = pt_qry_sync_forward(w->qry, &w->ip);

@@ -109,6 +109,37 @@ prism script -v -i "$TMP/cbr-e.data" --itrace=i64tpwx 2>&1 >/dev/null | grep '^I
 check "psb and cbr events: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 check "calls-e: psb, cbr, ptwrite and instruction samples" test "$(prism script -i "$TMP/calls-e.data" \
 	--itrace=i64tpwx | grep -oE ' (psb|cbr|ptwrite|instructions:?[a-zA-Z]*): ' | sort -u | wc -l)" -eq 4
+# PIPs outside PSB+ (a MOV CR3 of a kernel context switch): prism's walk
+# binds them as libipt does (a MOV CR3 in a run, at a jump's target, a far
+# branch); a sync disable without IP binds to a MOV CR3 (with or without
+# its PIP); against perf where perf 6.1 decodes the same: not a far branch's
+# PIP (it times the return to user space later), not a disable at a MOV CR3
+# (perf walks on to the next branch)
+for c in "cr3:" "cr3far:--far-pip" "cr3stop1:--cr3-stop 1" "cr3stop2:--cr3-stop 2"; do
+	name=${c%%:*}
+	mkdir -p "$TMP/$name"
+	# shellcheck disable=SC2086
+	$GEN --kernel --cr3 ${c#*:} --loops 6 --tsc-every 1 --kcore-dir "$TMP/$name/kcore_dir" \
+		"$WL" "$TMP/$name/data" || fail "$name: the generator failed"
+	for a in b i1i i64t i64tg cre i64tpwx; do
+		prism script -i "$TMP/$name" --itrace=$a --ns >"$TMP/blk.txt" 2>/dev/null
+		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name" --itrace=$a --ns >"$TMP/insn.txt" 2>/dev/null
+		check "$name --itrace=$a: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \
+			cmp -s "$TMP/insn.txt" "$TMP/blk.txt"
+		diff "$TMP/insn.txt" "$TMP/blk.txt" | head -4 >&3
+		PRISM_PT_LIBIPT_BLOCKS=1 prism script -i "$TMP/$name" --itrace=$a --ns >"$TMP/lib.txt" 2>/dev/null
+		check "$name --itrace=$a: prism's walk gives libipt's blocks" cmp -s "$TMP/lib.txt" "$TMP/blk.txt"
+		[ "$name" = cr3 ] || continue
+		perf script -i "$TMP/$name" --itrace=$a --ns >"$TMP/perf.txt" 2>/dev/null
+		check "$name --itrace=$a: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+			cmp -s "$TMP/perf.txt" "$TMP/blk.txt"
+		diff "$TMP/perf.txt" "$TMP/blk.txt" | head -4 >&3
+	done
+	prism script -v -i "$TMP/$name" --itrace=b 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+	check "$name: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
+done
+check "cr3: the branches in prism_kswitch" test "$(prism script -i "$TMP/cr3" --itrace=b |
+	grep -c 'prism_kswitch+0x8 .*=> .*prism_kleaf+0x0')" -eq 2
 # call chains and call traces (the threads' stacks from the blocks' calls
 # and returns): recursion, a return past its caller, a call at a trace end,
 # a thread on two CPUs (its queues decoded in time order)

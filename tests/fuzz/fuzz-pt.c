@@ -10,7 +10,8 @@
  * mostly none, so decoding errors).
  *
  * Bit 0 of a hash of the first 64 bytes picks a real pipe instead of a
- * memfd (PRISM_FUZZ_MODE=0/1 forces one when replaying).  Seeds: files of
+ * memfd (PRISM_FUZZ_MODE=0/1 forces one when replaying); bit 1 sparse
+ * samples (blocks), bit 2 which of their two option sets.  Seeds: files of
  * tests/tools/perfdata-pt.py (make-pt-seeds.sh).
  */
 #include <errno.h>
@@ -46,7 +47,7 @@ struct ctx {
 	struct prism_pt_decoder *d;
 	struct prism_strbuf sb;
 	uint64_t items;
-	bool blocks; /* sparse samples: blocks (prism's walk, libipt's block decoder) */
+	int blocks; /* sparse samples: blocks (prism's walk, libipt's block decoder): 1, 2 */
 };
 
 static void log_cb(enum prism_log_level level, const char *fmt, va_list ap, void *ctx)
@@ -104,15 +105,20 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 	/*
 	 * with call chains and last branches (the stacks), transactions, power
 	 * events, ptwrites; IPC: the cycle counts.  Or sparse samples with call
-	 * chains, walked a block at a time (many at once where they only count)
+	 * chains, walked a block at a time (many at once where they only
+	 * count): with the events, in ticks with branches, or in instructions
+	 * with a sampled branch's target (insn_to)
 	 */
-	if (c->blocks) {
-		prism_itrace__parse("i100ieg8", &o.itrace, NULL);
+	if (c->blocks == 1) {
+		prism_itrace__parse("i100usbexpwg8", &o.itrace, NULL);
+	} else if (c->blocks == 2) {
+		prism_itrace__parse("i100iexpwg8", &o.itrace, NULL);
+		o.insn_to = true;
 	} else {
 		prism_itrace__parse("i1ibexpwg4l5s3", &o.itrace, NULL);
-		o.config |= PRISM_PT_CFG_PWR_EVT;
 		o.ipc = true;
 	}
+	o.config |= PRISM_PT_CFG_PWR_EVT;
 	o.itrace.thread_stack = true;
 	prism_pt_decoder__free(c->d);
 	c->d = prism_pt_decoder__new(&o);
@@ -174,7 +180,7 @@ static int item(void *arg, const struct prism_pt_item *it)
 	return ++c->items >= 100000;
 }
 
-static void run(int fd, bool blocks)
+static void run(int fd, int blocks)
 {
 	struct prism_session_opts opts = { .fd = fd };
 	struct prism_symbols_opts so = { .no_kernel = true, .no_proc_root = true, .cache_dir = "" };
@@ -207,7 +213,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint32_t h = fuzz_header_hash(data, size);
 	int mode = forced_mode >= 0 ? forced_mode : (int)(h & 1);
-	bool blocks = h & 2;
+	int blocks = h & 2 ? 1 + !!(h & 4) : 0;
 	int fds[2];
 
 	if ((mode & 1) && !pipe2(fds, O_CLOEXEC)) {

@@ -70,6 +70,15 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   two calls of prism_kleaf, iretq back (TIP); a kernel MMAP of
                   [kernel.kallsyms]_text at KBASE (needs --loops 2 or more)
   --pip           a PIP (the CR3) in each PSB+, as with kernel tracing
+  --cr3           with --kernel: a second interrupt, after iteration 3, into
+                  prism_kswitch, which moves to CR3 three times (each a PIP
+                  after the branches before it): a MOV CR3 in a run before a
+                  call, at a jump's target, before the iretq; needs --loops 4
+  --cr3-stop N    with --cr3, tracing stops at the third MOV CR3 (TIP.PGD, no
+                  IP: a CR3 filter) and starts again at the loop's top: 1
+                  without its PIP, 2 after it
+  --far-pip       with --cr3, a fourth PIP, which binds to the iretq (a far
+                  branch; perf 6.1 then times the return to user space later)
   --text-poke     with --kernel and --tsc-every 1: two more interrupts, after
                   iterations 2 and 4, into prism_kpoke, whose first 5 bytes
                   (a jmp to its second iretq) a TEXT_POKE record of perf's
@@ -107,6 +116,7 @@ MAX_NONTURBO = 24
 # --kernel: the kernel code page, its functions and the interrupt's place
 KBASE = 0xFFFFFFFF81000000
 KENTRY, KLEAF, KPOKE, KASLR = KBASE + 0x100, KBASE + 0x200, KBASE + 0x300, 0x3000000
+KSWITCH = KBASE + 0x400
 POKE_ID = 13
 POKE_OLD = b"\xe9" + struct.pack("<i", 0x20 - 5)  # jmp prism_kpoke+0x20
 POKE_NEW = b"\x0f\x1f\x44\x00\x00"  # nopl 0x0(%rax,%rax,1)
@@ -378,6 +388,8 @@ def run(o, t, ret_main, loops, tsc, first):
             kernel_visit(t, loop + 3)
         if o.text_poke and it in (2, 4):
             poke_visit(t, loop + 3, it == 4)
+        if o.cr3 and it == 3:
+            switch_visit(t, loop + 3, o.far_pip, o.cr3_stop)
         if i:
             events(o, t, it, loop + 3)
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
@@ -437,6 +449,33 @@ def kernel_visit(t, resume):
     t.ip(0x0D, resume)  # iretq
 
 
+def pip(t, cr3):
+    """a PIP: @cr3 (bits 5 and up, NR 0)"""
+    t.put(b"\x02\x43" + struct.pack("<Q", (cr3 >> 5) << 1)[:6])
+
+
+def switch_visit(t, resume, far_pip, stop):
+    """an interrupt at @resume into prism_kswitch: its three MOV CR3s, iretq back"""
+    t.ip(0x1D, resume)  # FUP
+    t.ip(0x0D, KSWITCH)  # TIP
+    pip(t, 0x1234000)  # the first mov to cr3
+    t.branch(True)  # prism_kleaf's ret (compressed)
+    t.branch(True)  # jnz 1b
+    pip(t, 0x2345000)  # the mov at 1b
+    t.branch(True)  # prism_kleaf's ret
+    t.branch(False)  # jnz not taken
+    if stop == 2:
+        pip(t, 0x3456000)
+    if stop:  # tracing stops at the mov (a CR3 filter), starts again at @resume
+        t.ip(0x01, None)
+        t.ip(0x11, resume)
+        return
+    pip(t, 0x3456000)  # the mov with a REX prefix
+    if far_pip:  # as for a far branch that switches the CR3: it binds to the iretq
+        pip(t, 0x4567000)
+    t.ip(0x0D, resume)  # iretq
+
+
 def poke_visit(t, resume, poked):
     """an interrupt at @resume into prism_kpoke: its jmp, or (@poked) its nop and call"""
     t.ip(0x1D, resume)  # FUP
@@ -460,6 +499,13 @@ def kernel_code():
             + b"\x48\xcf")  # iretq
     page[KPOKE - KBASE:KPOKE - KBASE + len(poke)] = poke
     page[KPOKE - KBASE + 0x20:KPOKE - KBASE + 0x22] = b"\x48\xcf"  # iretq
+    switch = (b"\xb9\x02\x00\x00\x00"  # mov $2, %ecx
+              + b"\x0f\x22\xd8"  # 1: mov %rax, %cr3
+              + b"\xe8" + struct.pack("<i", KLEAF - (KSWITCH + 13))  # call prism_kleaf
+              + b"\xff\xc9\x75\xf4"  # dec %ecx; jnz 1b
+              + b"\x41\x0f\x22\xd8"  # mov %r8, %cr3
+              + b"\x48\xcf")  # iretq
+    page[KSWITCH - KBASE:KSWITCH - KBASE + len(switch)] = switch
     return bytes(page)
 
 
@@ -505,7 +551,8 @@ def write_kernel_files(o):
     import os
     code = kernel_code()
     ksyms = [(KBASE, "_text"), (KBASE, "_stext"), (KENTRY, "prism_kentry"),
-             (KLEAF, "prism_kleaf"), (KPOKE, "prism_kpoke"), (KBASE + 0x1000, "_etext")]
+             (KLEAF, "prism_kleaf"), (KPOKE, "prism_kpoke"), (KSWITCH, "prism_kswitch"),
+             (KBASE + 0x1000, "_etext")]
     if o.kcore_dir:
         os.makedirs(o.kcore_dir, exist_ok=True)
         with open(os.path.join(o.kcore_dir, "kallsyms"), "w") as f:
@@ -756,9 +803,9 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = False
+    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = False
     calls = None
-    power = ptw = tsx = ovf_psb = 0
+    power = ptw = tsx = ovf_psb = cr3_stop = 0
     kcore_dir = proc_dir = vmlinux = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
@@ -769,7 +816,7 @@ def main(argv):
     it = iter(argv)
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
-                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb"):
+                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -788,7 +835,7 @@ def main(argv):
         elif a == "--no-tsc":
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
-                   "--kernel", "--text-poke", "--hw-pwre", "--pip"):
+                   "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -802,6 +849,10 @@ def main(argv):
         die("--kernel needs --loops 2 or more")
     if o.ovf_psb and (o.mtc is not None or o.cyc or o.calls is not None):
         die("--ovf-psb is not made with --mtc, --cyc or --calls")
+    if o.cr3 and (not o.kernel or o.loops < 4):
+        die("--cr3 needs --kernel and --loops 4 or more")
+    if (o.far_pip or o.cr3_stop) and not o.cr3:
+        die("--far-pip and --cr3-stop need --cr3")
     if o.text_poke and (not o.kernel or o.tsc_every != 1 or o.loops < 6):
         die("--text-poke needs --kernel, --tsc-every 1 and --loops 6 or more")
     write_kernel_files(o)

@@ -40,6 +40,7 @@ static bool fits(const uint8_t *tail, size_t n)
 	return r;
 }
 
+static const uint8_t pip[] = { 0x02, 0x43, 0, 0, 0, 0, 0, 0 }; /* PIP: a MOV CR3 */
 static const uint8_t psb_pip[] = { 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02,
 				   0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x82, 0x02, 0x43,
 				   0,	 0x10, 0,    0,	   0,	 0,    0x02, 0x23 };
@@ -64,14 +65,15 @@ static void test_plain(void)
 
 	TEST_TRUE(fits(t, sizeof(t)));
 	TEST_TRUE(fits(psb, sizeof(psb))); /* another PSB */
-	/* a PIP in PSB+: the CR3 at the PSB */
+	/* a PIP in PSB+: the CR3 at the PSB; outside, one bound to a MOV CR3 */
 	TEST_TRUE(fits(psb_pip, sizeof(psb_pip)));
+	TEST_TRUE(fits(pip, sizeof(pip)));
 }
 
 static void test_other(void)
 {
 	static const uint8_t tsx[] = { 0x99, 0x21 }; /* MODE.TSX */
-	static const uint8_t pip[] = { 0x02, 0x43, 0, 0, 0, 0, 0, 0 }; /* PIP: a MOV CR3 */
+	static const uint8_t vmcs[] = { 0x02, 0xc8, 0, 0, 0, 0, 0 }; /* VMCS */
 	static const uint8_t ptw[] = { 0x02, 0x12, 1, 2, 3, 4 }; /* PTWRITE */
 	static const uint8_t pwre[] = { 0x02, 0x22, 0, 0 }; /* PWRE */
 	static const uint8_t stop[] = { 0x02, 0x83 }; /* TraceStop */
@@ -79,7 +81,7 @@ static void test_other(void)
 	static const uint8_t unknown[] = { 0x02, 0x55 };
 
 	TEST_TRUE(!fits(tsx, sizeof(tsx)));
-	TEST_TRUE(!fits(pip, sizeof(pip)));
+	TEST_TRUE(!fits(vmcs, sizeof(vmcs)));
 	TEST_TRUE(!fits(ptw, sizeof(ptw)));
 	TEST_TRUE(!fits(pwre, sizeof(pwre)));
 	TEST_TRUE(!fits(stop, sizeof(stop)));

@@ -159,6 +159,13 @@ static void test_time(void)
 	for (tsc = 0; tsc < 100000; tsc += 4097)
 		TEST_EQ_U64(prism_perf_time_to_tsc(&tc, prism_tsc_to_perf_time(&tc, tsc)),
 			    tsc & ~(uint64_t)1);
+	/* durations: 1 us is 2000 ticks; none without a multiplier; a damaged shift is 63 */
+	TEST_EQ_U64(prism_ns_to_tsc_ticks(&tc, 1000), 2000);
+	tc.time_mult = 0;
+	TEST_EQ_U64(prism_ns_to_tsc_ticks(&tc, 1000), 1000);
+	TEST_EQ_U64(prism_perf_time_to_tsc(&tc, 1000), 0);
+	tc = (struct prism_time_conv){ .time_shift = 0x7800000000000000ull, .time_mult = 3 };
+	TEST_EQ_U64(prism_ns_to_tsc_ticks(&tc, 3), 1ull << 63);
 	/* a 1:1 clock with cap_user_time_short: the counter wraps at the mask */
 	tc = (struct prism_time_conv){ .time_shift = 0,
 				       .time_mult = 1,
