@@ -8,6 +8,7 @@
  * measured between that MTC and the next (the cycles of the CYC packets
  * between), else by the CBR packet's estimate (MAX_NONTURBO_RATIO / CBR).
  * The time never goes back: a smaller MTC, CYC or TSC time is ignored.
+ * The arithmetic is perf's, in u64: a damaged trace's times wrap (__wraps).
  */
 #include "internal.h"
 #include "pt/timing.h"
@@ -15,7 +16,7 @@
 /* a measured ratio above the CBR one by more than this is not believed */
 #define CYC_RATIO_MAX 1.25
 
-uint64_t pt_multdiv(uint64_t t, uint32_t n, uint32_t d)
+__wraps uint64_t pt_multdiv(uint64_t t, uint32_t n, uint32_t d)
 {
 	if (!d)
 		return 0;
@@ -34,7 +35,7 @@ void pt_timing_init(struct pt_timing *t, const struct pt_timing_cfg *c)
 		t->mult = t->c.ctc_n / t->c.ctc_d;
 }
 
-static uint64_t ctc_to_tsc(const struct pt_timing *t, uint64_t ctc)
+static __wraps uint64_t ctc_to_tsc(const struct pt_timing *t, uint64_t ctc)
 {
 	return t->mult ? ctc * t->mult : pt_multdiv(ctc, t->c.ctc_n, t->c.ctc_d);
 }
@@ -43,8 +44,8 @@ static uint64_t ctc_to_tsc(const struct pt_timing *t, uint64_t ctc)
  * The TSC of an MTC: its 8 CTC bits after the last ones (a TMA gives only
  * 16 CTC bits: with mtc_shift > 8 the first MTC supplies those missing)
  */
-static uint64_t mtc_time(const struct pt_timing *t, uint32_t mtc, uint32_t *last_mtc, bool *fixup,
-			 uint64_t ctc_timestamp, uint64_t *ctc_delta)
+static __wraps uint64_t mtc_time(const struct pt_timing *t, uint32_t mtc, uint32_t *last_mtc,
+				 bool *fixup, uint64_t ctc_timestamp, uint64_t *ctc_delta)
 {
 	uint32_t delta;
 
@@ -62,7 +63,6 @@ static uint64_t mtc_time(const struct pt_timing *t, uint32_t mtc, uint32_t *last
 	return ctc_timestamp + ctc_to_tsc(t, *ctc_delta);
 }
 
-/* (perf's arithmetic: a TMA before any TSC wraps below 0) */
 static __wraps void tma(struct pt_timing *t, uint32_t ctc, uint32_t fc)
 {
 	uint32_t rem = ctc & ((1u << t->c.mtc_shift) - 1);

@@ -19,54 +19,7 @@
 #include <sys/mman.h>
 
 #include "decode.h"
-
-#define RUNS 8192
-#define RETSTACK 64
-#define MAX_RUN 0xffff
-
-/* how a run's last instruction goes on */
-enum run_kind {
-	K_OTHER, /* no branch: the run was cut at MAX_RUN instructions */
-	K_COND, /* conditional: a TNT bit */
-	K_CALL, /* direct call: pushes its return address */
-	K_JUMP, /* direct jump */
-	K_RET, /* near return: compressed (a TNT bit) or a TIP */
-	K_ICALL, /* indirect call: pushes, then a TIP */
-	K_INDIRECT, /* indirect jump, far branch: a TIP */
-};
-
-/* a straight run of instructions from ip, the last of them a branch */
-struct run {
-	uint64_t ip, end_ip, target; /* target: of a direct branch */
-	int32_t pid;
-	uint32_t flags; /* perf's of the branch (pt_class_flags) */
-	uint16_t n; /* instructions, the branch included */
-	uint8_t mode, iclass, size, kind;
-	bool pip; /* one of them binds a PIP (a MOV CR3, VMLAUNCH, VMRESUME) */
-	struct run *next[2]; /* the runs seen after it (not taken, taken), if still kept */
-};
-
-struct pt_walk {
-	struct pt_query_decoder *qry;
-	uint64_t ip;
-	enum pt_exec_mode mode;
-	int status; /* the last query's */
-	bool enabled, process_event;
-	struct pt_event ev;
-	uint64_t ret[RETSTACK];
-	unsigned int ret_top, ret_n;
-	struct run *runs;
-	/* a block walked by pt_walk_batch that the queue takes the usual way */
-	bool pend;
-	int pend_st;
-	struct pt_block pend_blk;
-	/*
-	 * the instruction a PIP bound to, the walk's ip at it: done once the
-	 * event is (libipt's postponed instruction); its run's last if a far branch
-	 */
-	bool postponed, post_cr3; /* post_cr3: it is a MOV CR3 */
-	struct run post;
-};
+#include "walk.h"
 
 /* ---- which traces: the packets of plain execution only ---- */
 
@@ -239,8 +192,8 @@ static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_
  * it in @r->n and the last of them in @r->end_ip (such runs are not kept:
  * the code known may grow).
  */
-static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
-						enum pt_exec_mode mode, struct run *r)
+__attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
+						 enum pt_exec_mode mode, struct run *r)
 {
 	struct pt_insn insn, next;
 	struct pt_event ev;
@@ -285,26 +238,7 @@ static __attribute__((noinline)) int run_decode(struct queue *q, uint64_t ip,
 	return st < 0 && st != -pte_eos ? st : -pte_nomap;
 }
 
-static inline int run_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, struct run **out)
-{
-	struct run *r =
-		&q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];
-
-	*out = r;
-	if (r->ip == ip && r->n && r->pid == q->pid && r->mode == (uint8_t)mode)
-		return 0;
-	return run_decode(q, ip, mode, r);
-}
-
 /* ---- the walk ---- */
-
-static void ret_push(struct pt_walk *w, uint64_t ip)
-{
-	w->ret_top = (w->ret_top + 1) % RETSTACK;
-	w->ret[w->ret_top] = ip;
-	if (w->ret_n < RETSTACK)
-		w->ret_n++;
-}
 
 static int ret_pop(struct pt_walk *w, uint64_t *ip)
 {
@@ -342,20 +276,13 @@ static int fetch_event(struct pt_walk *w)
 	return 1;
 }
 
-/* a call ending @r: its return address for compressed returns (not a call to the next) */
-static void run_calls(struct pt_walk *w, const struct run *r)
-{
-	if (r->kind == K_ICALL || (r->kind == K_CALL && r->target != r->end_ip + r->size))
-		ret_push(w, r->end_ip + r->size);
-}
-
 /* @r (from the walk's ip) added to @blk: the block ends at its last instruction */
 static void add_run(struct pt_walk *w, struct pt_block *blk, const struct run *r)
 {
 	blk->ninsn = (uint16_t)(blk->ninsn + r->n);
 	blk->end_ip = r->end_ip;
 	blk->iclass = (enum pt_insn_class)r->iclass;
-	run_calls(w, r);
+	pt_walk_run_calls(w, r);
 }
 
 /*
@@ -372,7 +299,7 @@ static int proceed_run(struct queue *q, struct pt_block *blk, uint64_t to, struc
 
 	if (to && w->ip == to)
 		return 1;
-	st = run_at(q, w->ip, w->mode, &r);
+	st = pt_walk_run_at(q, w->ip, w->mode, &r);
 	*out = r;
 	if (to && to > w->ip && to <= r->end_ip) {
 		/* perhaps in the run: one instruction at a time to it */
@@ -436,7 +363,7 @@ static int proceed_to_insn(struct queue *q, struct pt_block *blk,
 	struct run *r;
 	uint32_t i;
 	/* (a run that cannot be decoded to its end: the instructions that can be) */
-	int st = run_at(q, w->ip, w->mode, &r), s;
+	int st = pt_walk_run_at(q, w->ip, w->mode, &r), s;
 
 	*out = r;
 	if (!r->pip && r->kind != K_INDIRECT && st >= 0)
@@ -459,7 +386,7 @@ static int proceed_to_insn(struct queue *q, struct pt_block *blk,
 }
 
 /* the branch ending @r, with trace: the next ip */
-static int with_trace(struct pt_walk *w, const struct run *r)
+int pt_walk_with_trace(struct pt_walk *w, const struct run *r)
 {
 	int st, taken;
 
@@ -509,7 +436,7 @@ static int proceed_postponed(struct pt_walk *w)
 		w->ip = w->post.end_ip + w->post.size;
 		return 0;
 	}
-	return with_trace(w, &w->post); /* a far branch */
+	return pt_walk_with_trace(w, &w->post); /* a far branch */
 }
 
 /* where a MODE.Exec or a PIP of PSB+ binds */
@@ -574,7 +501,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 			break;
 		st = proceed_run(q, blk, event_ip(ev), &r);
 		if (st == -pte_bad_query) { /* on with trace: the block ends */
-			st = with_trace(w, r);
+			st = pt_walk_with_trace(w, r);
 			if (st < 0)
 				return st;
 			st = w->ip == event_ip(ev);
@@ -607,7 +534,7 @@ static int disabled_after_pip(struct pt_walk *w)
 }
 
 /* after a block or an event: whether the next event is due now (libipt's trailing event) */
-static int trailing(struct pt_walk *w)
+int pt_walk_trailing(struct pt_walk *w)
 {
 	int st = fetch_event(w);
 
@@ -667,10 +594,10 @@ int pt_walk_next(struct queue *q, struct pt_block *blk)
 		return w->status & pts_eos ? -pte_eos : -pte_no_enable;
 	st = proceed_run(q, blk, 0, &r);
 	if (st == -pte_bad_query)
-		st = with_trace(w, r);
+		st = pt_walk_with_trace(w, r);
 	if (st < 0)
 		return st;
-	return trailing(w);
+	return pt_walk_trailing(w);
 }
 
 int pt_walk_event(struct queue *q, struct pt_event *ev)
@@ -726,7 +653,7 @@ int pt_walk_event(struct queue *q, struct pt_event *ev)
 	}
 	w->process_event = false;
 	*ev = *e;
-	return trailing(w);
+	return pt_walk_trailing(w);
 }
 
 int pt_walk_sync(struct queue *q)
@@ -745,7 +672,7 @@ int pt_walk_sync(struct queue *q)
 		return st;
 	w->status = st;
 	w->enabled = !(st & pts_ip_suppressed);
-	return trailing(w);
+	return pt_walk_trailing(w);
 }
 
 int pt_walk_offset(const struct queue *q, uint64_t *off)
@@ -776,215 +703,4 @@ void pt_walk_free(struct queue *q)
 	free(q->walk->runs);
 	free(q->walk);
 	q->walk = NULL;
-}
-
-/* ---- many blocks at once ---- */
-
-/* whether the queue's blocks may be walked many at once: nothing but counting on them */
-static bool batch_fits(const struct queue *q)
-{
-	const struct prism_itrace *o = &q->d->o.itrace;
-	const struct pt_walk *w = q->walk;
-
-	return w && q->synced && !q->status && !q->n && !q->hold && !q->pend && !q->ev.n &&
-	       !q->ev.after_fup && !w->pend && !w->process_event && w->enabled && !o->branches &&
-	       !o->last_branch && !q->d->o.ipc;
-}
-
-/* the run's block, walked with trace, left for the queue to take (pt_walk_next) */
-static void batch_pend(struct queue *q, const struct run *r, uint64_t ip, int st)
-{
-	struct pt_walk *w = q->walk;
-	struct pt_block *b = &w->pend_blk;
-
-	memset(b, 0, sizeof(*b));
-	b->ip = ip;
-	b->mode = w->mode;
-	b->ninsn = r->n;
-	b->end_ip = r->end_ip;
-	b->iclass = (enum pt_insn_class)r->iclass;
-	w->pend = true;
-	w->pend_st = st < 0 ? st : trailing(w);
-}
-
-/*
- * Walk blocks while they only count: no sample due in them, the trace
- * they read only TNTs (pt_time_quiet), no event; the counts as
- * decode-block.c's would be.  A block whose trace reads more is left to
- * the queue (pt_walk_next gives it).  Return: whether any was walked.
- */
-/*
- * how many instructions the walk may count before one is sampled: in
- * instructions (@ticks false), in ticks (@ticks) where the period's walks
- * are steady (perf's next period after the last sample, no walk under
- * way); 0: ask each block (pt_ticks_room)
- */
-static uint64_t batch_room(struct queue *q, bool *ticks)
-{
-	const struct prism_itrace *o = &q->d->o.itrace;
-	uint64_t period = q->d->period_ticks;
-
-	*ticks = false;
-	if (!o->instructions)
-		return UINT64_MAX;
-	if (!period)
-		return o->period;
-	*ticks = true;
-	if (q->in_walk || !q->continuous ||
-	    ((q->tsc + q->tsc_insns) & ~(period - 1)) != q->last_masked)
-		return 0;
-	return q->last_masked + period - q->tsc;
-}
-
-/* the TNT bits of the short TNT @b (0: not one) */
-static unsigned int tnt_bits(uint8_t b)
-{
-	return b && !(b & 1) && b != 0x02 ? (unsigned int)(30 - __builtin_clz(b)) : 0;
-}
-
-bool pt_walk_batch(struct queue *q)
-{
-	const struct prism_itrace *o = &q->d->o.itrace;
-	const uint8_t *t = q->map ? q->map : q->buf;
-	struct pt_walk *w = q->walk;
-	uint64_t quiet, off = 0, next_off, units = 0, unit_insns = 0, walked = 0, room, left_n;
-	uint64_t ti = q->tsc_insns, ic = q->insn_count, sn = q->stall_n, so = q->stall_off;
-	uint64_t ip = w->ip;
-	uint32_t flags = 0; /* the last block's branch's */
-	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel;
-	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
-	struct pt_stack *stk = NULL;
-	struct run *r, *prev;
-	int32_t pid = q->pid;
-	uint8_t mode = (uint8_t)w->mode;
-	int st, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
-
-	if (!batch_fits(q))
-		return false;
-	quiet = pt_time_quiet(q);
-	room = batch_room(q, &ticks);
-	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
-	left_n = room ? room - (ticks ? ti : ic) : 0;
-	pt_qry_get_offset(w->qry, &off);
-	for (prev = NULL;; prev = r) {
-		/* (the time's estimate on a way from the kernel: pt_time_at) */
-		if (priv && (ip >> 63) != kernel)
-			break;
-		/* the run after the last, where it was the same before: no lookup */
-		r = prev ? prev->next[taken] : NULL;
-		if (!r || r->ip != ip || r->pid != pid || r->mode != mode) {
-			if (run_at(q, ip, w->mode, &r) < 0)
-				break;
-			if (prev)
-				prev->next[taken] = r;
-		}
-		if (r->kind == K_OTHER || sn + r->n > MAX_LOOPS ||
-		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump))
-			break;
-		if (left_n) {
-			if (r->n >= left_n)
-				break;
-		} else if (!room) {
-			q->tsc_insns = ti;
-			if (r->n >= pt_ticks_room(q))
-				break;
-		} else {
-			break;
-		}
-		taken = 0;
-		switch (r->kind) {
-		case K_CALL:
-			run_calls(w, r);
-			/* fallthrough */
-		case K_JUMP:
-			ip = r->target;
-			break;
-		default:
-			if (r->kind == K_COND) {
-				st = pt_qry_cond_branch(w->qry, &taken);
-				if (st >= 0) {
-					ip = taken ? r->target : r->end_ip + r->size;
-					w->status = st;
-				}
-			} else {
-				w->ip = r->end_ip; /* as proceed_run leaves it */
-				run_calls(w, r);
-				st = with_trace(w, r);
-				ip = w->ip;
-			}
-			if (st < 0) {
-				w->ip = r->end_ip;
-				batch_pend(q, r, r->ip, st);
-				goto out;
-			}
-			/*
-			 * libipt reads the trace when its TNT is used up: to the
-			 * TNT after the one it takes (at the last offset)
-			 */
-			if (left > 0 && r->kind != K_INDIRECT && r->kind != K_ICALL) {
-				left--;
-				next_off = off;
-			} else {
-				pt_qry_get_offset(w->qry, &next_off);
-				left = next_off != off && off < q->len ? (int)tnt_bits(t[off]) - 1 :
-									 -1;
-			}
-			/* it read more than TNTs, an event follows: taken the usual way */
-			if (next_off > quiet || w->status) {
-				w->ip = ip;
-				batch_pend(q, r, r->ip, 0);
-				goto out;
-			}
-			off = next_off;
-			units++;
-			unit_insns = ti + r->n;
-			break;
-		}
-		/* the call stacks: a call pushes, a return pops (decode.c's branch) */
-		if (stacks && r->kind != K_COND) {
-			if (!stk) { /* (a branch the stacks see: from this trace) */
-				stk = pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
-				if (stk)
-					pt_stack_trace(stk, (size_t)(q - q->d->qs) + 1);
-			}
-			if (stk && r->kind == K_RET)
-				pt_stack_return(stk, r->end_ip, ip);
-			else if (stk && (r->kind == K_CALL || r->kind == K_ICALL))
-				pt_stack_call(stk, r->end_ip, ip, r->size);
-		}
-		/* counted as decode-block.c's run and plain (or tick) last instruction */
-		walked++;
-		flags = r->flags;
-		ti += r->n;
-		if (count)
-			ic += r->n;
-		if (left_n) {
-			left_n -= r->n;
-		} else if (ticks) { /* the walk ends at the branch; perhaps steady now */
-			q->in_walk = false;
-			q->tsc_insns = ti;
-			room = batch_room(q, &ticks);
-			left_n = room ? room - ti : 0;
-		}
-		if (off != so) {
-			so = off;
-			sn = 0;
-		} else {
-			sn += r->n;
-		}
-	}
-	w->ip = ip;
-out:
-	q->tsc_insns = ti;
-	if (walked) {
-		q->insn_count = ic;
-		q->stall_n = sn;
-		q->stall_off = so;
-		q->last_insn = NULL;
-		q->pend_flags = flags;
-		q->d->st.blocks += walked;
-		pt_time_units(q, off, units, unit_insns);
-		pt_release(q, so);
-	}
-	return walked;
 }
