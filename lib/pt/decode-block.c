@@ -76,14 +76,14 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 
 	/*
 	 * a block to each branch where branches are sampled, walks in ticks
-	 * end at them, events take their flags or a sampled branch its
-	 * target (insn_to); to each call where the call stacks see them; else
+	 * end at them, events take their flags, a sampled branch its target
+	 * (insn_to) or IPC its state; to each call where the call stacks see them; else
 	 * on through direct calls and jumps
 	 */
 	if (q->d->o.itrace.callchain || q->d->o.itrace.thread_stack)
 		c.flags.variant.block.end_on_call = 1;
 	if (q->d->o.itrace.branches || q->d->period_ticks || pt_events_scan(q->d) ||
-	    q->d->o.insn_to) {
+	    q->d->o.insn_to || q->d->o.ipc) {
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
 	}
@@ -249,6 +249,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		q->last_insn = NULL;
 		q->pend_flags = 0;
 		q->stall_n += n;
+		if (q->d->o.ipc)
+			pt_ipc_count(&q->ipc, n);
 		if (o->instructions)
 			q->insn_count += n;
 		if (!(o->instructions && q->d->period_ticks)) /* (else pt_ticks_skip did) */
@@ -263,6 +265,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 		if (q->pend) {
 			if (blk->ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL))
 				pt_pend_branch(q, blk->ip, q->pend_flags);
+			else if (q->d->o.ipc)
+				pt_ipc_resolve(&q->ipc, false);
 			q->pend = false;
 		}
 		/* after the first, only an event at a FUP's address waits */
@@ -270,6 +274,8 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 			pt_events_flush(q, blk->ip);
 		else if (q->ev.n && (have = blk_insn(q, blk, i, &next, &insn) >= 0))
 			pt_events_flush(q, insn.ip);
+		if (q->d->o.ipc)
+			pt_ipc_count(&q->ipc, 1);
 		q->pend_flags = 0;
 		if (!(o->instructions && q->d->period_ticks))
 			q->tsc_insns++;
@@ -294,6 +300,13 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 				memcpy(it->insn, insn.raw, sizeof(it->insn));
 				q->last_insn = it;
 				pt_insn_chain(q, it);
+				if (q->d->o.ipc) {
+					struct pt_ipc_snap snap;
+
+					pt_ipc_state(&q->ipc, false, &snap);
+					pt_ipc_sample(&q->ipc, &snap, false, &it->ipc_insns,
+						      &it->ipc_cycles);
+				}
 			}
 			q->insn_count = 0;
 		}
@@ -341,7 +354,8 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
 	const struct prism_itrace *o = &q->d->o.itrace;
 
 	return !o->branches && !q->d->period_ticks && !q->pend && !blk->truncated &&
-	       !stack_insn(q, blk) && (!o->instructions || q->insn_count + 1 < o->period);
+	       !stack_insn(q, blk) && !q->d->o.ipc &&
+	       (!o->instructions || q->insn_count + 1 < o->period);
 }
 
 /*
@@ -351,7 +365,7 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
 static bool plain_tick(const struct queue *q, const struct pt_block *blk)
 {
 	return q->d->period_ticks && !q->d->o.itrace.branches && !q->pend && !blk->truncated &&
-	       !stack_insn(q, blk) && !ticks_may_be_due(q);
+	       !stack_insn(q, blk) && !q->d->o.ipc && !ticks_may_be_due(q);
 }
 
 /*
@@ -383,6 +397,7 @@ static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, s
 	insn->size = 0;
 	insn->raw[0] = 0;
 	if ((!q->pkt || !reads_packet_class(blk->iclass)) && !flags_of_bytes(q, blk) &&
+	    !q->d->o.ipc &&
 	    (plain || (!o->branches && !blk->truncated && q->d->period_ticks &&
 		       !ticks_may_be_due(q) && !stack_insn(q, blk))))
 		return;

@@ -60,9 +60,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	/* the last branches see every branch, IPC counts every instruction */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !o->ipc &&
-		    !getenv("PRISM_PT_INSN_DECODER");
+	/* the last branches see every branch */
+	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -306,7 +305,7 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 	if (q->ev.n)
 		pt_events_flush(q, insn->ip);
 	if (q->d->o.ipc)
-		pt_ipc_count(&q->ipc);
+		pt_ipc_count(&q->ipc, 1);
 	if (o->instructions) {
 		bool due;
 

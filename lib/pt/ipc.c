@@ -114,9 +114,9 @@ void pt_ipc_pge(struct pt_ipc *c, bool on, uint64_t timestamp)
 		cyc_cnt_pge(c, timestamp);
 }
 
-void pt_ipc_count(struct pt_ipc *c)
+void pt_ipc_count(struct pt_ipc *c, uint64_t n)
 {
-	c->tot_insns++;
+	c->tot_insns += n;
 }
 
 /* a state with the flag as perf sets it; sample_cyc left to the caller */

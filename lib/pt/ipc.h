@@ -62,7 +62,7 @@ void pt_ipc_packet(struct pt_ipc *c, enum pt_tpkt type, uint64_t payload, uint64
 /* tracing on (TIP.PGE) or off (TIP.PGD) at @timestamp */
 void pt_ipc_pge(struct pt_ipc *c, bool on, uint64_t timestamp);
 /* an instruction decoded */
-void pt_ipc_count(struct pt_ipc *c);
+void pt_ipc_count(struct pt_ipc *c, uint64_t n);
 /* a state now (@sample_time forced, or as the last instruction took units) */
 void pt_ipc_state(struct pt_ipc *c, bool sample_time, struct pt_ipc_snap *s);
 /* the instruction just counted is a branch: its state if taken; @state: it is one already */

@@ -60,7 +60,8 @@ struct pt_walk {
 int pt_walk_run_decode(struct queue *q, uint64_t ip, enum pt_exec_mode mode, struct run *r);
 
 /* the run from @ip, kept by address */
-static inline int pt_walk_run_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, struct run **out)
+static inline int pt_walk_run_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode,
+				 struct run **out)
 {
 	struct run *r =
 		&q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];

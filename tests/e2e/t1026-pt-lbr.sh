@@ -108,7 +108,12 @@ for c in "${cases[@]}"; do
 	pt_vs_perf "$name" "$TMP/$name.data" i7ib -F +ipc,+flags
 	pt_vs_perf "$name" "$TMP/$name.data" ce -F +ipc,+callindent
 	pt_vs_perf "$name" "$TMP/$name.data" i5il3 -F +ipc,+brstack,+insn
+	# in blocks (lib/pt/decode-block.c): the instructions counted a run at a time
+	pt_vs_perf "$name" "$TMP/$name.data" i64ib -F +ipc,+flags
+	pt_vs_perf "$name" "$TMP/$name.data" i64t -F +ipc
 done
+check "ipc: walked in blocks" grep -qE ', [1-9][0-9]* blocks walked' \
+	<(prism script -v -i "$TMP/cyc.data" --itrace=i64ib -F +ipc 2>&1 >/dev/null)
 # through kernel code (an interrupt, iret; a kcore_dir that perf reads)
 mkdir "$TMP/kern" && $GEN --kernel --loops 5 --kcore-dir "$TMP/kern/kcore_dir" \
 	"$WL" "$TMP/kern/data" || fail "kernel: the generator failed"

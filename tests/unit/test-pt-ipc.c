@@ -26,10 +26,10 @@ static void test_cyc(void)
 	TEST_EQ_U64(c.tot_cyc, 10);
 	/* a TNT packet of 2 bits; the 3rd instruction, a branch, takes the first */
 	pt_ipc_tnt(&c, 0, 2);
-	pt_ipc_count(&c);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
+	pt_ipc_count(&c, 1);
 	pt_ipc_took(&c, 0);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_pend(&c, NULL);
 	pt_ipc_packet(&c, PT_T_CYC, 20, 0); /* after it: not its */
 	pt_ipc_resolve(&c, true);
@@ -39,8 +39,8 @@ static void test_cyc(void)
 	TEST_EQ_U64(cyc, 10);
 	/* the CYC after it waits for the next state: an instruction sample, more bits left */
 	TEST_TRUE(c.sample_cyc);
-	pt_ipc_count(&c);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
+	pt_ipc_count(&c, 1);
 	pt_ipc_state(&c, false, &s);
 	TEST_TRUE(s.flag);
 	pt_ipc_sample(&c, &s, false, &insns, &cyc);
@@ -49,7 +49,7 @@ static void test_cyc(void)
 	/* a branch sample counts from the last branch sample */
 	pt_ipc_packet(&c, PT_T_CYC, 5, 0);
 	pt_ipc_took(&c, 1); /* the packet's last bit: no more after it */
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	TEST_TRUE(!c.tnt_more);
 	pt_ipc_pend(&c, NULL);
 	pt_ipc_resolve(&c, true);
@@ -59,20 +59,20 @@ static void test_cyc(void)
 	/* a direct call walked in the next TNT before any of its bits: no state time */
 	pt_ipc_tnt(&c, 2, 8);
 	pt_ipc_packet(&c, PT_T_CYC, 4, 0);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_pend(&c, NULL);
 	pt_ipc_resolve(&c, true);
 	TEST_TRUE(!c.br.flag);
 	/* a not-taken branch forgets the CYC before it */
 	pt_ipc_took(&c, 2);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_pend(&c, NULL);
 	pt_ipc_resolve(&c, false);
 	TEST_TRUE(!c.sample_cyc);
 	/* unless it is an instruction sample: that state takes it, for its branch too */
 	pt_ipc_packet(&c, PT_T_CYC, 6, 0);
 	pt_ipc_took(&c, 3);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_state(&c, false, &s);
 	TEST_TRUE(s.flag);
 	pt_ipc_pend(&c, &s);
@@ -99,13 +99,13 @@ static void test_mtc(void)
 	pt_ipc_pge(&c, true, 1000);
 	pt_ipc_packet(&c, PT_T_MTC, 0, 1100);
 	TEST_EQ_U64(c.tot_cyc, 50);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_state(&c, true, &s);
 	pt_ipc_sample(&c, &s, false, &insns, &cyc);
 	TEST_EQ_U64(insns, 1);
 	TEST_EQ_U64(cyc, 50);
 	/* without CYC every state has the flag; no new cycles, nothing to print */
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_state(&c, false, &s);
 	TEST_TRUE(s.flag);
 	pt_ipc_sample(&c, &s, false, &insns, &cyc);
@@ -134,7 +134,7 @@ static void test_cbr_state(void)
 	pt_ipc_packet(&c, PT_T_CBR, 20, 0); /* a new one: a state that takes the CYC */
 	TEST_TRUE(!c.sample_cyc);
 	TEST_EQ_U64(c.sample_tot_cyc, 10);
-	pt_ipc_count(&c);
+	pt_ipc_count(&c, 1);
 	pt_ipc_state(&c, true, &s);
 	TEST_TRUE(!s.flag);
 }
