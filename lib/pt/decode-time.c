@@ -6,6 +6,7 @@
 #include <errno.h>
 
 #include "decode.h"
+#include "internal.h"
 
 /*
  * The queue's timing: perf's time from the packets (decode-timing.c), the
@@ -68,9 +69,10 @@ uint64_t pt_sample_time(struct queue *q)
 /*
  * An instruction at @ip: into user space from the kernel (or from no code:
  * a trace start), the samples take perf's estimated time (its "switch to
- * user space"), the instruction sample of the branch too.
+ * user space"), the instruction sample of the branch too.  (perf's u64
+ * arithmetic: a damaged file's MAX_NONTURBO_RATIO wraps it.)
  */
-void pt_time_at(struct queue *q, uint64_t ip)
+__wraps void pt_time_at(struct queue *q, uint64_t ip)
 {
 	const struct prism_pt_decoder *d = q->d;
 	bool kernel = ip >> 63;
