@@ -135,14 +135,19 @@ static bool mov_cr3(const struct pt_insn *insn)
 	return n >= 3 && op[0] == 0x0f && op[1] == 0x22 && ((op[2] >> 3) & 7) == 3;
 }
 
-/* not a branch, and a PIP binds to it: MOV CR3, VMLAUNCH, VMRESUME (0f 01 c2/c3) */
-static bool pip_insn(const struct pt_insn *insn)
+/* VMLAUNCH, VMRESUME (0f 01 c2/c3) */
+static bool vm_entry(const struct pt_insn *insn)
 {
 	size_t n;
 	const uint8_t *op = opcode(insn, &n);
 
-	return mov_cr3(insn) ||
-	       (n >= 3 && op[0] == 0x0f && op[1] == 0x01 && (op[2] == 0xc2 || op[2] == 0xc3));
+	return n >= 3 && op[0] == 0x0f && op[1] == 0x01 && (op[2] == 0xc2 || op[2] == 0xc3);
+}
+
+/* not a branch, and a PIP binds to it: MOV CR3, VMLAUNCH, VMRESUME */
+static bool pip_insn(const struct pt_insn *insn)
+{
+	return mov_cr3(insn) || vm_entry(insn);
 }
 
 /* a PIP binds to it (libipt's pt_insn_binds_to_pip): those and far branches */
@@ -439,6 +444,28 @@ static int proceed_postponed(struct pt_walk *w)
 	return pt_walk_with_trace(w, &w->post); /* a far branch */
 }
 
+/*
+ * libipt's erratum SKD022 (where the CPU has it): an async disable at a
+ * VMLAUNCH or VMRESUME is taken for a sync one (true: the event changed)
+ */
+static bool skd022(struct pt_walk *w)
+{
+	struct pt_event *e = &w->ev;
+	struct pt_insn insn;
+	uint64_t ip;
+
+	if (!w->skd022 || pt_ild_at(w->q, e->variant.async_disabled.at, w->mode, false) < 0)
+		return false;
+	memset(&insn, 0, sizeof(insn));
+	pt_insn_next(w->q->ild, &insn, sizeof(insn));
+	if (!insn.size || !vm_entry(&insn))
+		return false;
+	ip = e->variant.async_disabled.ip;
+	e->type = ptev_disabled;
+	e->variant.disabled.ip = ip;
+	return true;
+}
+
 /* where a MODE.Exec or a PIP of PSB+ binds */
 static uint64_t event_ip(const struct pt_event *ev)
 {
@@ -474,6 +501,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 		st = proceed_run(q, blk, ev->variant.async_disabled.at, &r);
 		if (st <= 0)
 			return st;
+		if (skd022(w))
+			return proceed_event(q, blk);
 		break;
 	case ptev_paging: /* binds to a MOV CR3, VMLAUNCH/VMRESUME or far branch: done later */
 		if (!w->enabled)
@@ -555,7 +584,7 @@ int pt_walk_trailing(struct pt_walk *w)
 	case ptev_paging:
 		return status(w, 0);
 	case ptev_async_disabled:
-		if (w->ip != w->ev.variant.async_disabled.at)
+		if (w->ip != w->ev.variant.async_disabled.at || skd022(w))
 			return status(w, 0);
 		break;
 	case ptev_async_branch:
@@ -690,6 +719,8 @@ int pt_walk_start(struct queue *q, const struct pt_config *cfg)
 	q->walk = calloc(1, sizeof(*q->walk));
 	if (!q->walk)
 		return -ENOMEM;
+	q->walk->q = q;
+	q->walk->skd022 = cfg->errata.skd022;
 	q->walk->runs = calloc(RUNS, sizeof(*q->walk->runs));
 	q->walk->qry = pt_qry_alloc_decoder(cfg);
 	return q->walk->runs && q->walk->qry ? 0 : -ENOMEM;

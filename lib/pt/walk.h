@@ -54,6 +54,8 @@ struct pt_walk {
 	 */
 	bool postponed, post_cr3; /* post_cr3: it is a MOV CR3 */
 	struct run post;
+	bool skd022; /* libipt's erratum: an async disable at VMLAUNCH/VMRESUME is a sync one */
+	struct queue *q;
 };
 
 /* the run from @ip, decoded by the helper decoder (not kept where it cannot be decoded) */
