@@ -87,7 +87,9 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
 	}
-	if (pt_walk_fits(q->d, c.begin, (size_t)(c.end - c.begin), q->map != NULL)) {
+	/* (TSX where libipt has no erratum for it: BDM64) */
+	if (pt_walk_fits(q->d, c.begin, (size_t)(c.end - c.begin), q->map != NULL,
+			 !c.errata.bdm64)) {
 		int err = pt_walk_start(q, &c);
 
 		if (err)

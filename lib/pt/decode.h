@@ -235,7 +235,8 @@ int pt_ild_nth(struct queue *q, uint64_t ip, enum pt_exec_mode mode, uint32_t n,
  * query decoder, for traces of plain execution (pt_walk_fits)
  */
 struct pt_walk;
-bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped);
+bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped,
+		  bool tsx);
 int pt_walk_start(struct queue *q, const struct pt_config *cfg);
 void pt_walk_free(struct queue *q);
 int pt_walk_sync(struct queue *q);

@@ -15,8 +15,8 @@ static bool batch_fits(const struct queue *q)
 	const struct pt_walk *w = q->walk;
 
 	return w && q->synced && !q->status && !q->n && !q->hold && !q->pend && !q->ev.n &&
-	       !q->ev.after_fup && !w->pend && !w->process_event && w->enabled && !o->branches &&
-	       !o->last_branch && !q->d->o.ipc;
+	       !q->ev.after_fup && !w->speculative && !w->pend && !w->process_event && w->enabled &&
+	       !o->branches && !o->last_branch && !q->d->o.ipc;
 }
 
 /* the run's block, walked with trace, left for the queue to take (pt_walk_next) */

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * Intel PT blocks walked by prism over libipt's query decoder, where the
- * trace has only the packets of plain execution (TNT, TIP, TIP.PGE/PGD,
- * FUP, MODE.Exec, PSB+, PIP, OVF, timing, PAD: pt_walk_fits).  The blocks, events
+ * trace has the packets of execution (TNT, TIP, TIP.PGE/PGD, FUP,
+ * MODE.Exec/TSX, PSB+, PIP, OVF, timing, PAD, the power events, PTWRITE:
+ * not VMCS, MNT or TraceStop; pt_walk_fits).  The blocks, events
  * and status flags are those libipt's block decoder gives (decode-block.c
  * takes either), with the same queries of the trace in the same order, so
  * the packets read and the samples are the same; what is faster is the
@@ -23,8 +24,11 @@
 
 /* ---- which traces: the packets of plain execution only ---- */
 
-/* the size of the packet at @p (@n bytes left), 0 where the walker does not take it */
-static size_t packet_size(const uint8_t *p, size_t n)
+/*
+ * the size of the packet at @p (@n bytes left), 0 where the walker does not
+ * take it; @tsx: MODE.TSX is taken
+ */
+static size_t packet_size(const uint8_t *p, size_t n, bool tsx)
 {
 	static const uint8_t ip_bytes[8] = { 0, 2, 4, 6, 6, 0, 8, 0 };
 	uint8_t b = p[0];
@@ -56,8 +60,8 @@ static size_t packet_size(const uint8_t *p, size_t n)
 		return 8;
 	case 0x59: /* MTC */
 		return 2;
-	case 0x99: /* MODE: Exec only (not TSX) */
-		return n > 1 && !(p[1] >> 5) ? 2 : 0;
+	case 0x99: /* MODE: Exec, TSX */
+		return n > 1 && (!(p[1] >> 5) || (tsx && (p[1] >> 5) == 1)) ? 2 : 0;
 	case 0x02:
 		break;
 	default:
@@ -80,20 +84,32 @@ static size_t packet_size(const uint8_t *p, size_t n)
 		return 2;
 	case 0x43: /* PIP: in PSB+ a status update, else bound to a MOV CR3 */
 		return 8;
-	default:
+	case 0x62: /* EXSTOP, with IP */
+	case 0xe2:
+		return 2;
+	case 0xc2: /* MWAIT */
+		return 10;
+	case 0x22: /* PWRE */
+		return 4;
+	case 0xa2: /* PWRX */
+		return 7;
+	default: /* PTW: 4 or 8 bytes of payload */
+		if ((p[1] & 0x1f) == 0x12 && ((p[1] >> 5) & 3) < 2)
+			return 2u + (((p[1] >> 5) & 3) ? 8 : 4);
 		return 0;
 	}
 }
 
 /* @mapped: @t is a mapping of the trace, whose pages read are dropped behind */
-bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped)
+bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped,
+		  bool tsx)
 {
 	size_t off = 0, n, dropped = 0;
 
 	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
 		return false;
 	while (off < len) {
-		n = packet_size(t + off, len - off);
+		n = packet_size(t + off, len - off, tsx);
 		if (!n)
 			break;
 		off += n;
@@ -150,6 +166,16 @@ static bool pip_insn(const struct pt_insn *insn)
 	return mov_cr3(insn) || vm_entry(insn);
 }
 
+static bool is_ptwrite(const struct pt_insn *insn)
+{
+	return insn->iclass == ptic_ptwrite;
+}
+
+static bool any_insn(const struct pt_insn *insn)
+{
+	return insn->size;
+}
+
 /* a PIP binds to it (libipt's pt_insn_binds_to_pip): those and far branches */
 static bool binds_pip(const struct pt_insn *insn)
 {
@@ -181,6 +207,7 @@ static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_
 	case ptic_far_return:
 	case ptic_far_jump:
 		r->kind = K_INDIRECT;
+		r->marks |= M_FAR;
 		break;
 	default:
 		r->kind = K_OTHER;
@@ -208,7 +235,7 @@ __attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
 	r->pid = q->pid;
 	r->mode = (uint8_t)mode;
 	r->n = 0;
-	r->pip = false;
+	r->marks = 0;
 	st = pt_ild_at(q, ip, mode, true);
 	while (st >= 0) {
 		memset(&insn, 0, sizeof(insn));
@@ -216,7 +243,8 @@ __attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
 		if (!insn.size)
 			break;
 		r->n++;
-		r->pip |= pip_insn(&insn);
+		r->marks |= (pip_insn(&insn) ? M_PIP : 0) | (mov_cr3(&insn) ? M_CR3 : 0) |
+			    (is_ptwrite(&insn) ? M_PTW : 0);
 		if (insn.iclass == ptic_other || insn.iclass == ptic_ptwrite) {
 			if (r->n == MAX_RUN) {
 				run_fill(r, &insn, NULL);
@@ -356,13 +384,13 @@ static int proceed_run(struct queue *q, struct pt_block *blk, uint64_t to, struc
 
 /*
  * From the walk's ip to the first instruction @pred takes (libipt's
- * pt_blk_proceed_to_insn), looked for in the runs that may hold one: 1
- * where one is reached, the block's last and the walk's ip at it (in
- * @insn, its run in @out); else as proceed_run.
+ * pt_blk_proceed_to_insn), looked for in the runs that may hold one (one
+ * of @marks; 0: any run): 1 where one is reached, the block's last and the
+ * walk's ip at it (in @insn, its run in @out); else as proceed_run.
  */
 static int proceed_to_insn(struct queue *q, struct pt_block *blk,
-			   bool (*pred)(const struct pt_insn *insn), struct pt_insn *insn,
-			   struct run **out)
+			   bool (*pred)(const struct pt_insn *insn), unsigned int marks,
+			   struct pt_insn *insn, struct run **out)
 {
 	struct pt_walk *w = q->walk;
 	struct run *r;
@@ -371,7 +399,7 @@ static int proceed_to_insn(struct queue *q, struct pt_block *blk,
 	int st = pt_walk_run_at(q, w->ip, w->mode, &r), s;
 
 	*out = r;
-	if (!r->pip && r->kind != K_INDIRECT && st >= 0)
+	if (marks && !(r->marks & marks) && st >= 0)
 		return proceed_run(q, blk, 0, out);
 	s = pt_ild_at(q, w->ip, w->mode, false);
 	for (i = 0; i < r->n && s >= 0; i++) {
@@ -466,10 +494,21 @@ static bool skd022(struct pt_walk *w)
 	return true;
 }
 
-/* where a MODE.Exec or a PIP of PSB+ binds */
+/* where a MODE.Exec, a PIP of PSB+, a MODE.TSX, EXSTOP or MWAIT binds */
 static uint64_t event_ip(const struct pt_event *ev)
 {
-	return ev->type == ptev_exec_mode ? ev->variant.exec_mode.ip : ev->variant.async_paging.ip;
+	switch (ev->type) {
+	case ptev_exec_mode:
+		return ev->variant.exec_mode.ip;
+	case ptev_tsx:
+		return ev->variant.tsx.ip;
+	case ptev_exstop:
+		return ev->variant.exstop.ip;
+	case ptev_mwait:
+		return ev->variant.mwait.ip;
+	default:
+		return ev->variant.async_paging.ip;
+	}
 }
 
 /* the event fetched: walked to where it binds (libipt's pt_blk_proceed_event) */
@@ -484,7 +523,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	switch (ev->type) {
 	case ptev_disabled:
 		if (ev->ip_suppressed) /* binds to a MOV CR3 or the next branch that needs trace */
-			st = proceed_to_insn(q, blk, mov_cr3, &insn, &r);
+			st = proceed_to_insn(q, blk, mov_cr3, M_CR3, &insn, &r);
 		else
 			st = proceed_run(q, blk, ev->variant.disabled.ip, &r);
 		if (st <= 0) {
@@ -507,7 +546,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_paging: /* binds to a MOV CR3, VMLAUNCH/VMRESUME or far branch: done later */
 		if (!w->enabled)
 			break;
-		st = proceed_to_insn(q, blk, binds_pip, &insn, &r);
+		st = proceed_to_insn(q, blk, binds_pip, M_PIP | M_FAR, &insn, &r);
 		if (st <= 0)
 			return st;
 		w->postponed = true;
@@ -519,8 +558,41 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 			w->post.size = insn.size;
 		}
 		break;
+	case ptev_ptwrite: /* binds to its PTWRITE: done later */
+		if (!w->enabled)
+			break;
+		if (ev->ip_suppressed) {
+			st = proceed_to_insn(q, blk, is_ptwrite, M_PTW, &insn, &r);
+			if (st <= 0)
+				return st;
+			ev->variant.ptwrite.ip = insn.ip;
+			ev->ip_suppressed = 0;
+		} else {
+			st = proceed_run(q, blk, ev->variant.ptwrite.ip, &r);
+			if (st <= 0)
+				return st;
+			/* the instruction there, taken for its PTWRITE */
+			st = proceed_to_insn(q, blk, any_insn, 0, &insn, &r);
+			if (st <= 0)
+				return st;
+		}
+		w->postponed = true;
+		w->post_cr3 = false;
+		w->post.kind = K_OTHER;
+		w->post.end_ip = insn.ip;
+		w->post.size = insn.size;
+		break;
 	case ptev_async_branch:
 		st = proceed_run(q, blk, ev->variant.async_branch.from, &r);
+		if (st <= 0)
+			return st;
+		break;
+	case ptev_tsx:
+	case ptev_exstop:
+	case ptev_mwait:
+		if (ev->ip_suppressed || (ev->type != ptev_tsx && !w->enabled))
+			break;
+		st = proceed_run(q, blk, event_ip(ev), &r);
 		if (st <= 0)
 			return st;
 		break;
@@ -574,15 +646,25 @@ int pt_walk_trailing(struct pt_walk *w)
 	}
 	if (w->ev.type == ptev_disabled && w->postponed)
 		return disabled_after_pip(w);
-	if (w->ev.type == ptev_paging && !w->enabled) /* applied at once */
-		return status(w, pts_event_pending);
+	if ((w->ev.type == ptev_paging || w->ev.type == ptev_ptwrite) && !w->enabled)
+		return status(w, pts_event_pending); /* applied at once */
 	st = proceed_postponed(w);
 	if (st < 0)
 		return st;
 	switch (w->ev.type) {
 	case ptev_disabled: /* it binds to an instruction: the next block walks to it */
 	case ptev_paging:
+	case ptev_ptwrite:
 		return status(w, 0);
+	case ptev_tsx:
+		if (!w->ev.ip_suppressed && w->ip != event_ip(&w->ev))
+			return status(w, 0);
+		break;
+	case ptev_exstop:
+	case ptev_mwait:
+		if (!w->ev.ip_suppressed && w->enabled && w->ip != event_ip(&w->ev))
+			return status(w, 0);
+		break;
 	case ptev_async_disabled:
 		if (w->ip != w->ev.variant.async_disabled.at || skd022(w))
 			return status(w, 0);
@@ -616,6 +698,7 @@ int pt_walk_next(struct queue *q, struct pt_block *blk)
 	memset(blk, 0, sizeof(*blk));
 	blk->ip = w->ip;
 	blk->mode = w->mode;
+	blk->speculative = w->speculative;
 	st = fetch_event(w);
 	if (st)
 		return st < 0 ? st : proceed_event(q, blk);
@@ -676,6 +759,17 @@ int pt_walk_event(struct queue *q, struct pt_event *ev)
 	case ptev_overflow:
 		w->enabled = !e->ip_suppressed;
 		w->ip = e->ip_suppressed ? 0 : e->variant.overflow.ip;
+		w->speculative = false;
+		break;
+	case ptev_tsx:
+		if (!e->ip_suppressed && w->ip != e->variant.tsx.ip)
+			return -pte_bad_query;
+		w->speculative = e->variant.tsx.speculative;
+		break;
+	case ptev_exstop:
+	case ptev_mwait:
+		if (!e->ip_suppressed && w->enabled && w->ip != event_ip(e))
+			return -pte_bad_query;
 		break;
 	default:
 		break;
@@ -693,7 +787,7 @@ int pt_walk_sync(struct queue *q)
 	w->mode = ptem_unknown;
 	w->ip = 0;
 	w->status = 0;
-	w->enabled = w->process_event = w->postponed = false;
+	w->enabled = w->process_event = w->postponed = w->speculative = false;
 	w->ret_n = 0;
 	memset(&w->ev, 0, sizeof(w->ev));
 	st = pt_qry_sync_forward(w->qry, &w->ip);

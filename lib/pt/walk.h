@@ -23,6 +23,9 @@ enum run_kind {
 	K_INDIRECT, /* indirect jump, far branch: a TIP */
 };
 
+/* a run's instructions that events bind to: a PIP's, a MOV CR3, a PTWRITE, a far branch */
+enum { M_PIP = 1, M_CR3 = 2, M_PTW = 4, M_FAR = 8 };
+
 /* a straight run of instructions from ip, the last of them a branch */
 struct run {
 	uint64_t ip, end_ip, target; /* target: of a direct branch */
@@ -30,7 +33,7 @@ struct run {
 	uint32_t flags; /* perf's of the branch (pt_class_flags) */
 	uint16_t n; /* instructions, the branch included */
 	uint8_t mode, iclass, size, kind;
-	bool pip; /* one of them binds a PIP (a MOV CR3, VMLAUNCH, VMRESUME) */
+	uint8_t marks; /* what its instructions hold (M_*: events bind to them) */
 	struct run *next[2]; /* the runs seen after it (not taken, taken), if still kept */
 };
 
@@ -55,6 +58,7 @@ struct pt_walk {
 	bool postponed, post_cr3; /* post_cr3: it is a MOV CR3 */
 	struct run post;
 	bool skd022; /* libipt's erratum: an async disable at VMLAUNCH/VMRESUME is a sync one */
+	bool speculative; /* in a transaction (TSX) */
 	struct queue *q;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * lib/pt/walk.c: which traces prism walks itself (pt_walk_fits: the packets
- * of plain execution only, each of its size), the others left to libipt's
+ * it knows, each of its size), the others left to libipt's
  * block decoder.  t1024 compares the walk's samples with libipt's blocks,
  * the instruction decoder and perf.
  */
@@ -36,7 +36,7 @@ static bool fits(const uint8_t *tail, size_t n)
 	len += sizeof(head);
 	memcpy(buf + len, tail, n);
 	len += n;
-	r = pt_walk_fits(&d, buf, len, false);
+	r = pt_walk_fits(&d, buf, len, false, true);
 	return r;
 }
 
@@ -70,20 +70,42 @@ static void test_plain(void)
 	TEST_TRUE(fits(pip, sizeof(pip)));
 }
 
-static void test_other(void)
+static void test_events(void)
 {
 	static const uint8_t tsx[] = { 0x99, 0x21 }; /* MODE.TSX */
-	static const uint8_t vmcs[] = { 0x02, 0xc8, 0, 0, 0, 0, 0 }; /* VMCS */
-	static const uint8_t ptw[] = { 0x02, 0x12, 1, 2, 3, 4 }; /* PTWRITE */
+	static const uint8_t ptw[] = { 0x02, 0x12, 1, 2, 3, 4 }; /* PTWRITE, 4 bytes */
+	static const uint8_t ptw8[] = { 0x02, 0xb2, 1, 2, 3, 4, 5, 6, 7, 8 }; /* 8 bytes, IP */
 	static const uint8_t pwre[] = { 0x02, 0x22, 0, 0 }; /* PWRE */
+	static const uint8_t pwrx[] = { 0x02, 0xa2, 0, 0, 0, 0, 0 }; /* PWRX */
+	static const uint8_t mwait[] = { 0x02, 0xc2, 0, 0, 0, 0, 0, 0, 0, 0 }; /* MWAIT */
+	static const uint8_t exstop[] = { 0x02, 0xe2 }; /* EXSTOP, IP */
+	struct prism_pt_decoder d;
+
+	TEST_TRUE(fits(tsx, sizeof(tsx)));
+	TEST_TRUE(fits(ptw, sizeof(ptw)));
+	TEST_TRUE(fits(ptw8, sizeof(ptw8)));
+	TEST_TRUE(fits(pwre, sizeof(pwre)));
+	TEST_TRUE(fits(pwrx, sizeof(pwrx)));
+	TEST_TRUE(fits(mwait, sizeof(mwait)));
+	TEST_TRUE(fits(exstop, sizeof(exstop)));
+	/* TSX where libipt has an erratum for it (BDM64): libipt's block decoder */
+	memset(&d, 0, sizeof(d));
+	TEST_TRUE(!pt_walk_fits(&d, tsx, sizeof(tsx), false, false));
+	TEST_TRUE(pt_walk_fits(&d, tsx, sizeof(tsx), false, true));
+}
+
+static void test_other(void)
+{
+	static const uint8_t vmcs[] = { 0x02, 0xc8, 0, 0, 0, 0, 0 }; /* VMCS */
+	static const uint8_t mnt[] = { 0x02, 0xc3, 0x88, 0, 0, 0, 0, 0, 0, 0, 0 }; /* MNT */
+	static const uint8_t ptw16[] = { 0x02, 0x52, 1, 2 }; /* PTWRITE, a reserved size */
 	static const uint8_t stop[] = { 0x02, 0x83 }; /* TraceStop */
 	static const uint8_t bad_ip[] = { 0xad, 1, 2 }; /* TIP with IPBytes 101 */
 	static const uint8_t unknown[] = { 0x02, 0x55 };
 
-	TEST_TRUE(!fits(tsx, sizeof(tsx)));
 	TEST_TRUE(!fits(vmcs, sizeof(vmcs)));
-	TEST_TRUE(!fits(ptw, sizeof(ptw)));
-	TEST_TRUE(!fits(pwre, sizeof(pwre)));
+	TEST_TRUE(!fits(mnt, sizeof(mnt)));
+	TEST_TRUE(!fits(ptw16, sizeof(ptw16)));
 	TEST_TRUE(!fits(stop, sizeof(stop)));
 	TEST_TRUE(!fits(bad_ip, sizeof(bad_ip)));
 	TEST_TRUE(!fits(unknown, sizeof(unknown)));
@@ -97,12 +119,12 @@ static void test_off(void)
 	/* kernel code changed while tracing: libipt's sections know it, not the walk's runs */
 	memset(&d, 0, sizeof(d));
 	d.nr_pokes = 1;
-	TEST_TRUE(!pt_walk_fits(&d, t, sizeof(t), false));
+	TEST_TRUE(!pt_walk_fits(&d, t, sizeof(t), false, true));
 	memset(&d, 0, sizeof(d));
-	TEST_TRUE(pt_walk_fits(&d, t, sizeof(t), false));
+	TEST_TRUE(pt_walk_fits(&d, t, sizeof(t), false, true));
 	setenv("PRISM_PT_LIBIPT_BLOCKS", "1", 1);
-	TEST_TRUE(!pt_walk_fits(&d, t, sizeof(t), false));
+	TEST_TRUE(!pt_walk_fits(&d, t, sizeof(t), false, true));
 	unsetenv("PRISM_PT_LIBIPT_BLOCKS");
 }
 
-TEST_MAIN(TEST(plain), TEST(other), TEST(off));
+TEST_MAIN(TEST(plain), TEST(events), TEST(other), TEST(off));
