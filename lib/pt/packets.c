@@ -43,14 +43,24 @@ static const char *ip_name(enum pt_packet_type t)
 	}
 }
 
+/* (the packets' lines are most of -D: written without printf) */
+static const char hexd[] = "0123456789abcdef";
+
 static void tnt(struct prism_strbuf *sb, const struct pt_packet_tnt *t)
 {
-	unsigned int i;
+	char s[4 + 64 + 5];
+	unsigned int i, k = 4, n = t->bit_size < 64 ? t->bit_size : 64;
 
-	prism_strbuf_addstr(sb, "TNT ");
-	for (i = t->bit_size; i; i--)
-		prism_strbuf_addch(sb, t->payload >> (i - 1) & 1 ? 'T' : 'N');
-	prism_strbuf_addf(sb, " (%u)", t->bit_size);
+	memcpy(s, "TNT ", 4);
+	for (i = n; i; i--)
+		s[k++] = t->payload >> (i - 1) & 1 ? 'T' : 'N';
+	s[k++] = ' ';
+	s[k++] = '(';
+	if (n >= 10)
+		s[k++] = (char)('0' + n / 10);
+	s[k++] = (char)('0' + n % 10);
+	s[k++] = ')';
+	prism_strbuf_add(sb, s, k);
 }
 
 /* the packet's text; @b: its bytes */
@@ -157,15 +167,27 @@ static void describe(struct prism_strbuf *sb, const struct pt_packet *p, const u
 	}
 }
 
+/* ".  %08zx: ", " %02x" a byte, padded to 16 bytes */
 static void line(struct prism_strbuf *sb, size_t off, const uint8_t *b, size_t n)
 {
-	size_t i;
+	char s[3 + 16 + 2], x[3] = { ' ' };
+	size_t i, k = sizeof(s), w;
 
-	prism_strbuf_addf(sb, ".  %08zx: ", off);
-	for (i = 0; i < n; i++)
-		prism_strbuf_addf(sb, " %02x", b[i]);
-	for (; i < 16; i++)
-		prism_strbuf_addstr(sb, "   ");
+	s[--k] = ' ';
+	s[--k] = ':';
+	for (w = 0; w < 8 || off; w++, off >>= 4)
+		s[--k] = hexd[off & 15];
+	s[--k] = ' ';
+	s[--k] = ' ';
+	s[--k] = '.';
+	prism_strbuf_add(sb, s + k, sizeof(s) - k);
+	for (i = 0; i < n; i++) {
+		x[1] = hexd[b[i] >> 4];
+		x[2] = hexd[b[i] & 15];
+		prism_strbuf_add(sb, x, 3);
+	}
+	if (n < 16)
+		prism_strbuf_pad_to(sb, sb->len + 3 * (16 - n), ' ');
 	prism_strbuf_addch(sb, ' ');
 }
 
