@@ -8,15 +8,34 @@
 #include "decode.h"
 #include "walk.h"
 
+/*
+ * branches sampled through perf's call/return filter (c, r: the call
+ * traces), which drops the conditional and direct jumps: those only count
+ */
+static bool jumps_dropped(const struct prism_itrace *o)
+{
+	return o->branches && (o->calls || o->returns);
+}
+
+/*
+ * a branch pending (decode.c's on_insn) whose sample the filter drops and
+ * the stacks do not see: a conditional or plain jump
+ */
+static bool pend_dropped(const struct queue *q)
+{
+	return jumps_dropped(&q->d->o.itrace) && !q->pend_insn &&
+	       !(q->pend_flags & ~(PRISM_PT_FL_BRANCH | PRISM_PT_FL_CONDITIONAL));
+}
+
 /* whether the queue's blocks may be walked many at once: nothing but counting on them */
 static bool batch_fits(const struct queue *q)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	const struct pt_walk *w = q->walk;
 
-	return w && q->synced && !q->status && !q->n && !q->hold && !q->pend && !q->ev.n &&
-	       !q->ev.after_fup && !w->speculative && !w->pend && !w->process_event && w->enabled &&
-	       !o->branches && !o->last_branch && !q->d->o.ipc;
+	return w && q->synced && !q->status && !q->n && !q->hold && (!q->pend || pend_dropped(q)) &&
+	       !q->ev.n && !q->ev.after_fup && !w->speculative && !w->pend && !w->process_event &&
+	       w->enabled && (!o->branches || jumps_dropped(o)) && !o->last_branch && !q->d->o.ipc;
 }
 
 /* the run's block, walked with trace, left for the queue to take (pt_walk_next) */
@@ -89,6 +108,7 @@ bool pt_walk_batch(struct queue *q)
 
 	if (!batch_fits(q))
 		return false;
+	q->pend = false; /* (a jump the filter drops: nothing to resolve) */
 	quiet = pt_time_quiet(q);
 	room = batch_room(q, &ticks);
 	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
@@ -107,7 +127,8 @@ bool pt_walk_batch(struct queue *q)
 				prev->next[taken] = r;
 		}
 		if (r->kind == K_OTHER || sn + r->n > MAX_LOOPS ||
-		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump))
+		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump) ||
+		    (o->branches && r->kind != K_COND && r->kind != K_JUMP)) /* (sampled) */
 			break;
 		if (left_n) {
 			if (r->n >= left_n)
