@@ -11,7 +11,7 @@
  *
  * Bit 0 of a hash of the first 64 bytes picks a real pipe instead of a
  * memfd (PRISM_FUZZ_MODE=0/1 forces one when replaying); bit 1 sparse
- * samples (blocks), bit 2 which of their two option sets.  Seeds: files of
+ * samples (blocks), bits 2-3 which of their three option sets.  Seeds: files of
  * tests/tools/perfdata-pt.py (make-pt-seeds.sh).
  */
 #include <errno.h>
@@ -47,7 +47,7 @@ struct ctx {
 	struct prism_pt_decoder *d;
 	struct prism_strbuf sb;
 	uint64_t items;
-	int blocks; /* sparse samples: blocks (prism's walk, libipt's block decoder): 1, 2 */
+	int blocks; /* sparse samples: blocks (prism's walk, libipt's block decoder): 1 to 3 */
 };
 
 static void log_cb(enum prism_log_level level, const char *fmt, va_list ap, void *ctx)
@@ -106,10 +106,12 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 	 * with call chains and last branches (the stacks), transactions, power
 	 * events, ptwrites; IPC: the cycle counts.  Or sparse samples with call
 	 * chains, walked a block at a time (many at once where they only
-	 * count): with the events, in ticks with branches, or in instructions
-	 * with a sampled branch's target (insn_to)
+	 * count): with the events, in ticks with branches, in instructions
+	 * with a sampled branch's target (insn_to), or only calls and returns
 	 */
-	if (c->blocks == 1) {
+	if (c->blocks == 3) { /* perf's call traces' filter: calls and returns */
+		prism_itrace__parse("i100uscrexpwg8", &o.itrace, NULL);
+	} else if (c->blocks == 1) {
 		prism_itrace__parse("i100usbexpwg8", &o.itrace, NULL);
 	} else if (c->blocks == 2) {
 		prism_itrace__parse("i100iexpwg8", &o.itrace, NULL);
@@ -213,7 +215,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	uint32_t h = fuzz_header_hash(data, size);
 	int mode = forced_mode >= 0 ? forced_mode : (int)(h & 1);
-	int blocks = h & 2 ? 1 + !!(h & 4) : 0;
+	int blocks = h & 2 ? 1 + !!(h & 4) + (h & 4 && h & 8) : 0;
 	int fds[2];
 
 	if ((mode & 1) && !pipe2(fds, O_CLOEXEC)) {
