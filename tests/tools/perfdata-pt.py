@@ -25,6 +25,14 @@ options:
   --ovf-psb K     an OVF after iteration K, the next 2 iterations lost, the
                   trace restarting at a PSB+ (TSC, CBR, MODE.Exec, FUP to the
                   loop top) with no FUP after the OVF
+  --ovf-pge K     an OVF after iteration K that resolves with tracing off
+                  (no FUP), then TIP.PGE at the loop's top; 2 iterations lost
+  --ovf-fup K     as --ovf-pge, with a FUP to pt_leaf after the OVF all the
+                  same (Apollo Lake's erratum APL12)
+  --fup-nlip      a FUP holding the address after pt_loop's indirect call
+                  (its next linear IP) before the call's TIP, as Apollo Lake
+                  (CPUID GenuineIntel,6,92) may write it: perf with that
+                  CPUID takes the FUP and TIP as an interrupt at the call
   --truncated     the AUX record flagged truncated, the trace cut at the
                   last packet boundary in the first half of its bytes
   --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
@@ -37,6 +45,8 @@ options:
   --map-path P    the name the MMAP2 record gives the workload
   --zoo           after the trace, one packet of every kind libipt knows
                   (for -D; not meant to be decoded), and bytes that are no packet
+  --cpuid S       a CPUID feature holding S (as perf's x86 writes it:
+                  "GenuineIntel,6,92,9"; default: none)
   --error         an AUXTRACE_ERROR record (as perf inject writes them) after
                   the trace
   --calls K       the trace of pt_calls(K) instead: pt_rec recursing K deep
@@ -363,7 +373,8 @@ def run(o, t, ret_main, loops, tsc, first):
     ret_main = ret_main[0]
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
-    if not o.ovf and not o.ovf_psb and not o.tsc_every and not o.kernel and loops > 64:
+    if not (o.ovf or o.ovf_psb or o.ovf_fup or o.ovf_pge or o.tsc_every or o.kernel) and \
+            loops > 64:
         # the bits repeat every two iterations (one TNT byte each) until the last two
         pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
         t.flush()
@@ -379,6 +390,12 @@ def run(o, t, ret_main, loops, tsc, first):
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if it in (o.ovf_fup, o.ovf_pge) and i > 3:
+            i -= 2  # two iterations lost in the overflow
+            t.put(b"\x02\xf3")  # OVF, resolved with tracing off
+            if it == o.ovf_fup:
+                t.ip(0x1D, leaf)  # APL12's stray FUP
+            t.ip(0x11, loop + 3)  # TIP.PGE: tracing on again at the loop's top
         if o.ovf_psb and it == o.ovf_psb and i > 3:
             i -= 2  # two iterations lost in the overflow
             if tsc is not None:
@@ -395,6 +412,8 @@ def run(o, t, ret_main, loops, tsc, first):
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
             tsc += 1000
             t.tsc(tsc)
+    if o.fup_nlip:  # what perf on Apollo Lake reads as an interrupt at the call
+        t.ip(0x1D, loop + 31)
     t.ip(0x0D, leaf)  # call *%rcx
     t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
@@ -769,6 +788,8 @@ def build(o):
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
             out += rec(64, 0, a + b"".join(struct.pack("<Q", i) for i in ids))
+        if o.cpuid is not None:
+            out += rec(80, 0, struct.pack("<Q", FEAT_CPUID) + feat_string(o.cpuid))
         return out + rec(80, 0, struct.pack("<Q", FEAT_EVENT_DESC) + desc) + data
     hdr_size, attr_entry = 104, 128 + 16
     # header: magic, size, attr size, attrs, data, event_types, features
@@ -777,16 +798,31 @@ def build(o):
     data_off = attr_off + attr_entry * len(attrs)
     out = b"PERFILE2" + struct.pack("<QQQQQQQQ", hdr_size, attr_entry, attr_off,
                                     attr_entry * len(attrs), data_off, len(data), 0, 0)
-    out += struct.pack("<Q", 1 << FEAT_EVENT_DESC) + b"\0" * 24  # features: EVENT_DESC
+    feats = [(FEAT_EVENT_DESC, desc)]  # (CPUID,) EVENT_DESC: in the order of their bits
+    if o.cpuid is not None:
+        feats.insert(0, (FEAT_CPUID, feat_string(o.cpuid)))
+    out += struct.pack("<Q", sum(1 << n for n, _ in feats)) + b"\0" * 24
     out += b"".join(struct.pack("<Q", ids[0]) for _, ids in attrs)
     for n, (a, ids) in enumerate(attrs):
         out += a + struct.pack("<QQ", ids_off + 8 * n, 8)
     out += data
-    # the feature sections' table, then EVENT_DESC (the event names, as perf record writes)
-    return out + struct.pack("<QQ", len(out) + 16, len(desc)) + desc
+    # the feature sections' table, then the sections (EVENT_DESC: the event names, as perf
+    # record writes them)
+    at = len(out) + 16 * len(feats)
+    for _, body in feats:
+        out += struct.pack("<QQ", at, len(body))
+        at += len(body)
+    return out + b"".join(body for _, body in feats)
 
 
-FEAT_EVENT_DESC = 12
+FEAT_CPUID, FEAT_EVENT_DESC = 9, 12
+
+
+def feat_string(s):
+    """a string feature as perf writes it: u32 length (NUL, padded to 64), the string"""
+    b = s.encode() + b"\0"
+    b += b"\0" * (-len(b) % 64)
+    return struct.pack("<I", len(b)) + b
 
 
 def event_desc(attrs, names):
@@ -803,10 +839,10 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = False
+    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = False
     calls = None
-    power = ptw = tsx = ovf_psb = cr3_stop = 0
-    kcore_dir = proc_dir = vmlinux = None
+    power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
+    kcore_dir = proc_dir = vmlinux = cpuid = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
 
@@ -816,7 +852,8 @@ def main(argv):
     it = iter(argv)
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
-                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop"):
+                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop",
+                 "--ovf-fup", "--ovf-pge"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -830,12 +867,13 @@ def main(argv):
                 o.ctc_n, o.ctc_d = x, y
             else:
                 o.cbr_at = (x, y)
-        elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux"):
+        elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux", "--cpuid"):
             setattr(o, a[2:].replace("-", "_"), next(it, None))
         elif a == "--no-tsc":
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
-                   "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip"):
+                   "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
+                   "--fup-nlip"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
