@@ -29,8 +29,10 @@ void script_pt_cpu(struct prism_session *s, struct prism_pt_cpu *cpu)
 	if (err == -ENOENT)
 		prism_strbuf_addstr(&sb, "Intel PT CPU: none (no CPUID feature in the file)");
 	else if (err)
-		prism_strbuf_addf(&sb, "Intel PT CPU: unknown (the CPUID feature '%s' is not vendor,family,model)",
-				  prism_features__str(f, PRISM_FEAT_CPUID));
+		prism_strbuf_addf(
+			&sb,
+			"Intel PT CPU: unknown (the CPUID feature '%s' is not vendor,family,model)",
+			prism_features__str(f, PRISM_FEAT_CPUID));
 	else if (cpu->has_stepping)
 		prism_strbuf_addf(&sb, "Intel PT CPU: %s family %u model %u stepping %u (CPUID)",
 				  cpu->vendor, cpu->family, cpu->model, cpu->stepping);

@@ -107,12 +107,12 @@ int prism_pt_cpu__errata(const struct prism_pt_cpu *cpu, struct prism_strbuf *sb
 
 	pt_config_init(&cfg);
 	pt_cpu_config(&cfg, cpu);
-#define ERRATUM(name)                                   \
-	do {                                            \
-		if (e->name) {                          \
+#define ERRATUM(name)                                           \
+	do {                                                    \
+		if (e->name) {                                  \
 			prism_strbuf_addf(sb, "%s" #name, sep); \
-			sep = " ";                      \
-		}                                       \
+			sep = " ";                              \
+		}                                               \
 	} while (0)
 	ERRATUM(bdm70);
 	ERRATUM(bdm64);

@@ -10,7 +10,8 @@
 # the stray FUP's address), and not with a Skylake CPUID, through prism's
 # walk, libipt's block decoder and its instruction decoder.  perf's own
 # Apollo Lake flag (FUP_WITH_NLIP, --fup-nlip) has no libipt erratum: perf's
-# reading is checked here, prism does not follow it (see the report).
+# reading is checked here, prism does not follow it; nor the event's
+# branch=0 yet (--no-branch: perf's reading checked).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -84,4 +85,15 @@ check "fup-nlip: perf with Apollo Lake's CPUID: an interrupt at the indirect cal
 	grep -q 'hw int .*pt_loop+0x1d .*=> *555555555139 pt_leaf+0x0' "$TMP/perf-apl"
 check "fup-nlip: perf with Skylake's: an error at the indirect call" \
 	grep -q "ip 0x55555555515a code 6: Trace doesn't match instruction" "$TMP/perf-skl"
+
+# the event without branch (BranchEn off): perf's decoder takes the FUPs as
+# the events' IPs and walks no branches between them (prism does not yet: its
+# libipt decoders walk the code from the FUP and stop at the next PTW)
+$GEN --no-branch --loops 6 --ptw 2 --power 4 "$WL" "$TMP/nobr.data" ||
+	fail "the generator failed (--no-branch)"
+perf script -i "$TMP/nobr.data" --itrace=bepw -F +flags >"$TMP/perf.txt" 2>/dev/null
+check "no-branch: perf shows both ptwrites and the power events" \
+	test "$(grep -c 'ptwrite:\|pwrx:' "$TMP/perf.txt")" -eq 4
+check "no-branch: perf shows no conditional branch and no error" \
+	test "$(grep -c 'jcc\|trace error' "$TMP/perf.txt")" -eq 0
 done_testing

@@ -33,6 +33,9 @@ options:
                   (its next linear IP) before the call's TIP, as Apollo Lake
                   (CPUID GenuineIntel,6,92) may write it: perf with that
                   CPUID takes the FUP and TIP as an interrupt at the call
+  --no-branch     the event with pt and without branch (BranchEn off): after
+                  TIP.PGE no TNT or TIP, only the packets of --ptw and --power
+                  (their FUPs at the loop's top), then TIP.PGD without IP
   --truncated     the AUX record flagged truncated, the trace cut at the
                   last packet boundary in the first half of its bytes
   --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
@@ -118,7 +121,8 @@ BASE = 0x555555554000
 TIME_SHIFT, TIME_MULT, TIME_ZERO = 10, 512, 1000000000000  # ns = tsc / 2 + 1000 s
 TSC_BIT, NORETCOMP_BIT, MTC_BIT, CYC_BIT = 1 << 10, 1 << 11, 1 << 9, 1 << 1
 PWR_EVT_BIT, FUP_ON_PTW_BIT, PTW_BIT = 1 << 4, 1 << 5, 1 << 12
-PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
+BRANCH_BIT = 1 << 13
+PT_CONFIG = 1 | BRANCH_BIT  # pt, branch (tsc added unless --no-tsc)
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
 PT_ID, DUMMY_ID = 11, 12
@@ -381,6 +385,11 @@ def run(o, t, ret_main, loops, tsc, first):
         t.buf += bytes([_pair_tnt()]) * pairs
         t.starts.append(len(t.buf))
         i -= 2 * pairs
+    if o.no_branch:  # only the events' packets (--ptw, --power) at the loop's top
+        for it in range(1, i + 1):
+            events(o, t, it, loop + 3)
+        t.ip(0x01, None)  # TIP.PGD, IP suppressed
+        return
     while i:
         t.branch(True)  # pt_leaf's ret (compressed)
         t.branch(i % 2 == 0)  # jz 2f
@@ -699,6 +708,8 @@ def build(o):
         side.append((ns + 50000, 15, 1 << 13, struct.pack("<II", PID if nxt else 0,
                                                           nxt[0] if nxt else 0), tid, cpu))
     config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
+    if o.no_branch:
+        config &= ~BRANCH_BIT
     if o.mtc is not None:
         config |= MTC_BIT | (o.mtc << 14)
     if o.cyc:
@@ -840,6 +851,7 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = False
+    no_branch = False
     calls = None
     power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
     kcore_dir = proc_dir = vmlinux = cpuid = None
@@ -873,7 +885,7 @@ def main(argv):
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
-                   "--fup-nlip"):
+                   "--fup-nlip", "--no-branch"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
