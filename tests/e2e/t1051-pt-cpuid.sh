@@ -8,7 +8,8 @@
 # stray FUP (Apollo Lake's erratum APL12, --ovf-fup) decodes past the
 # overflow with an Apollo Lake CPUID, as perf does (less perf's "tr strt" to
 # the stray FUP's address), and not with a Skylake CPUID, through prism's
-# walk, libipt's block decoder and its instruction decoder.  perf's own
+# walk, libipt's block decoder and its instruction decoder; a TSX trace with
+# Broadwell's CPUID (BDM64) goes to libipt's block decoder.  perf's own
 # Apollo Lake flag (FUP_WITH_NLIP, --fup-nlip) has no libipt erratum: perf's
 # reading is checked here, prism does not follow it; nor the event's
 # branch=0 yet (--no-branch: perf's reading checked).
@@ -74,6 +75,22 @@ for dec in "" PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
 	check "apl12 ${dec:-walk}: with Skylake's, libipt takes the FUP: decoding stops" \
 		test "$(grep -c 'call .*pt_loop+0x5 ' "$TMP/skl-after")" -lt 6
 done
+
+# TSX with Broadwell's CPUID: libipt's BDM64 applies, so its block decoder
+# takes the queue, not prism's walk (lib/pt/walk.c); equal to perf either way
+for c in "bdw:GenuineIntel,6,61,4" "skl:$SKL"; do
+	name=${c%%:*}
+	$GEN --loops 12 --tsx 1 --ptw 6 --power 8 --tsc-every 2 --cpuid "${c#*:}" "$WL" \
+		"$TMP/tsx-$name.data" || fail "the generator failed (--tsx)"
+	for it in bex i1ix bepwx; do
+		pt_vs_perf "tsx-$name" "$TMP/tsx-$name.data" $it -F +flags
+	done
+	prism script -v -i "$TMP/tsx-$name.data" --itrace=bex >/dev/null 2>"$TMP/err-$name"
+done
+check "tsx-bdw: -v names Broadwell's errata" \
+	grep -qxF "Intel PT CPU: GenuineIntel family 6 model 61 stepping 4 (CPUID), errata bdm70 bdm64 skd010" "$TMP/err-bdw"
+check "tsx-bdw: no queue walked by prism's walk (BDM64)" grep -q "(0 queues by prism's walk)" "$TMP/err-bdw"
+check "tsx-skl: the queue walked by prism's walk" grep -q "(1 queues by prism's walk)" "$TMP/err-skl"
 
 # perf's FUP_WITH_NLIP (Apollo Lake only): FUP with the next IP of an indirect call, TIP
 for cpu in apl skl; do
