@@ -181,6 +181,7 @@ static int on_user(void *ctx, const struct prism_event *ev)
 			      p->o.info.pmu_type);
 			return -PRISM_E_BAD_RECORD;
 		}
+		script_pt_cpu(p->s, &p->o.cpu);
 		p->d = prism_pt_decoder__new(&p->o);
 		if (!p->d)
 			return errno == PRISM_E_UNSUPPORTED ? -PRISM_E_UNSUPPORTED : -ENOMEM;

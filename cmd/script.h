@@ -172,6 +172,11 @@ bool script_pt_event_synth(enum prism_pt_item_kind kind);
 int script_pt_event_width(const struct prism_itrace *it, uint64_t config);
 void script_pt_event_put(const struct prism_pt_info *info, const struct prism_pt_item *it,
 			 struct prism_strbuf *sb);
+/*
+ * cmd/script-pt-cpu.c: the recording CPU (@cpu) from @s's CPUID feature, for
+ * the decoder's errata; with -v a line on stderr naming it and the errata
+ */
+void script_pt_cpu(struct prism_session *s, struct prism_pt_cpu *cpu);
 /* cmd/script-pt-log.c: --itrace=d's log (./intel_pt.log): the traces' packets, the errors */
 struct pt_log {
 	FILE *f; /* NULL: no log */

@@ -240,12 +240,40 @@ struct prism_pt_item {
 PRISM_API void prism_pt_cbr_freq(const struct prism_pt_info *info, unsigned int cbr,
 				 unsigned int *mhz, unsigned int *percent);
 
+/*
+ * The CPU that recorded a trace, from the file's CPUID feature as perf's
+ * x86 writes it: "vendor,family,model,stepping" in decimal
+ * ("GenuineIntel,6,142,10").  libipt applies its errata workarounds for an
+ * Intel family/model it knows; perf, for Apollo Lake (6,92), takes a FUP
+ * that holds the next instruction's address after an indirect branch.
+ */
+struct prism_pt_cpu {
+	bool known; /* parsed: a vendor and at least family and model */
+	bool intel; /* GenuineIntel: the only vendor libipt has errata for */
+	bool has_stepping;
+	char vendor[16];
+	uint16_t family;
+	uint8_t model, stepping;
+};
+/* 0, or -EINVAL for a string that is not "vendor,family,model[,stepping]" (@out zeroed) */
+PRISM_API int prism_pt_cpu__parse(const char *cpuid, struct prism_pt_cpu *out);
+/* the CPUID feature of @f parsed: 0, -ENOENT when there is none, -EINVAL (@out zeroed) */
+struct prism_features;
+PRISM_API int prism_pt_cpu__from_features(const struct prism_features *f, struct prism_pt_cpu *out);
+/*
+ * The errata workarounds the decoder applies for @cpu (NULL or unknown: none
+ * but skd010, which it always applies), libipt's names space-separated
+ * ("bdm70 skd007 ..."), into @sb; -PRISM_E_UNSUPPORTED without libipt
+ */
+PRISM_API int prism_pt_cpu__errata(const struct prism_pt_cpu *cpu, struct prism_strbuf *sb);
+
 struct prism_symbols;
 struct prism_tasks;
 struct prism_pt_decoder;
 struct prism_pt_decoder_opts {
 	struct prism_pt_info info; /* the file's AUXTRACE_INFO */
 	uint64_t config; /* the intel_pt event's attr.config (tsc, mtc_period ...) */
+	struct prism_pt_cpu cpu; /* the file's CPUID feature (zero: none): libipt's errata */
 	struct prism_itrace itrace;
 	struct prism_symbols *sy; /* code: the files the maps name (fed the side-band) */
 	struct prism_tasks *tasks; /* thread -> process */

@@ -119,6 +119,8 @@ static int start(struct sql_pt *p, const struct prism_event *ev)
 	p->o.config = pt->config;
 	prism_pt__sample_name(pt, true, p->names[0], sizeof(p->names[0]));
 	prism_pt__sample_name(pt, false, p->names[1], sizeof(p->names[1]));
+	/* the CPUID feature: libipt's errata (none when absent or not understood) */
+	prism_pt_cpu__from_features(prism_session__features(p->s), &p->o.cpu);
 	p->d = prism_pt_decoder__new(&p->o);
 	if (!p->d)
 		return errno == PRISM_E_UNSUPPORTED ?

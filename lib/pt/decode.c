@@ -28,6 +28,7 @@
 #include <prism/error.h>
 #include <prism/task.h>
 
+#include "cpu.h"
 #include "decode.h"
 
 const char *const pt_err_msg[] = {
@@ -429,8 +430,7 @@ static int queue_start(struct queue *q)
 	const struct prism_pt_info *i = &q->d->o.info;
 
 	pt_config_init(&cfg);
-	/* an OVF whose trace restarts at a PSB+ with a FUP: on from there, as perf */
-	cfg.errata.skd010 = 1;
+	pt_cpu_config(&cfg, &q->d->o.cpu); /* libipt's errata for the file's CPUID, skd010 */
 	if (q->fd >= 0 && q->len) {
 		void *m = mmap(NULL, q->len, PROT_READ, MAP_SHARED, q->fd, 0);
 

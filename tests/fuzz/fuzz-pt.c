@@ -5,9 +5,10 @@
  * records; AUXTRACE_INFO, AUXTRACE, AUX, ITRACE_START, AUXTRACE_ERROR and
  * TIME_CONV are parsed and shown as -D shows them; every trace's packets
  * are dumped; the side-band feeds symbols, tasks and the decoder, which
- * then decodes the queues into branches, instructions, errors, transactions,
- * power events and ptwrites (the code from whatever files the maps name;
- * mostly none, so decoding errors).
+ * then decodes the queues (with the errata of the file's CPUID) into
+ * branches, instructions, errors, transactions, power events and ptwrites
+ * (the code from whatever files the maps name; mostly none, so decoding
+ * errors).
  *
  * Bit 0 of a hash of the first 64 bytes picks a real pipe instead of a
  * memfd (PRISM_FUZZ_MODE=0/1 forces one when replaying); bit 1 sparse
@@ -122,6 +123,8 @@ static void new_decoder(struct ctx *c, const struct prism_pt_info *info)
 	}
 	o.config |= PRISM_PT_CFG_PWR_EVT;
 	o.itrace.thread_stack = true;
+	/* the CPUID feature: libipt's errata for it */
+	prism_pt_cpu__from_features(prism_session__features(c->s), &o.cpu);
 	prism_pt_decoder__free(c->d);
 	c->d = prism_pt_decoder__new(&o);
 }

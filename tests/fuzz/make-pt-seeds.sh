@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Seeds for fuzz-pt: tests/tools/perfdata-pt.py files (file and pipe mode,
 # per thread and per CPU, overflow, truncated, split, error record, every
-# packet kind, MTC/CYC/CBR timing, TSX, power events, PTWRITE) over pt-loop,
+# packet kind, MTC/CYC/CBR timing, TSX, power events, PTWRITE, CPUID with
+# errata cases) over pt-loop,
 # built here.
 # usage: make-pt-seeds.sh CORPUS_DIR
 set -e
@@ -16,7 +17,8 @@ for a in "" "--pipe" "--per-cpu" "--per-cpu --pipe --split 40" "--ovf 3 --loops 
 	"--mtc 3 --cyc 1 --cbr-at 3:20 --ovf 5 --loops 9 --tsc-every 4" \
 	"--loops 12 --tsx 1 --ptw 6 --power 8 --hw-pwre --tsc-every 2" \
 	"--per-cpu --no-tsc --loops 12 --tsx 1 --ptw 6 --power 8" "--calls 6 --loops 300 --mtc 2 --pip" \
-	"--kernel --tsc-every 1 --loops 40"; do
+	"--kernel --tsc-every 1 --loops 40" "--cpuid GenuineIntel,6,92,9 --ovf-fup 2 --loops 8" \
+	"--pipe --cpuid GenuineIntel,6,142,10 --fup-nlip --ovf-pge 2 --loops 8"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	python3 tests/tools/perfdata-pt.py $a "$wl" "$out/seed-$n.data"

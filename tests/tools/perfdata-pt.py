@@ -25,6 +25,17 @@ options:
   --ovf-psb K     an OVF after iteration K, the next 2 iterations lost, the
                   trace restarting at a PSB+ (TSC, CBR, MODE.Exec, FUP to the
                   loop top) with no FUP after the OVF
+  --ovf-pge K     an OVF after iteration K that resolves with tracing off
+                  (no FUP), then TIP.PGE at the loop's top; 2 iterations lost
+  --ovf-fup K     as --ovf-pge, with a FUP to pt_leaf after the OVF all the
+                  same (Apollo Lake's erratum APL12)
+  --fup-nlip      a FUP holding the address after pt_loop's indirect call
+                  (its next linear IP) before the call's TIP, as Apollo Lake
+                  (CPUID GenuineIntel,6,92) may write it: perf with that
+                  CPUID takes the FUP and TIP as an interrupt at the call
+  --no-branch     the event with pt and without branch (BranchEn off): after
+                  TIP.PGE no TNT or TIP, only the packets of --ptw and --power
+                  (their FUPs at the loop's top), then TIP.PGD without IP
   --truncated     the AUX record flagged truncated, the trace cut at the
                   last packet boundary in the first half of its bytes
   --per-cpu       per-CPU buffers (perf record -a): thread 1 then thread 2 on
@@ -37,6 +48,8 @@ options:
   --map-path P    the name the MMAP2 record gives the workload
   --zoo           after the trace, one packet of every kind libipt knows
                   (for -D; not meant to be decoded), and bytes that are no packet
+  --cpuid S       a CPUID feature holding S (as perf's x86 writes it:
+                  "GenuineIntel,6,92,9"; default: none)
   --error         an AUXTRACE_ERROR record (as perf inject writes them) after
                   the trace
   --calls K       the trace of pt_calls(K) instead: pt_rec recursing K deep
@@ -108,7 +121,8 @@ BASE = 0x555555554000
 TIME_SHIFT, TIME_MULT, TIME_ZERO = 10, 512, 1000000000000  # ns = tsc / 2 + 1000 s
 TSC_BIT, NORETCOMP_BIT, MTC_BIT, CYC_BIT = 1 << 10, 1 << 11, 1 << 9, 1 << 1
 PWR_EVT_BIT, FUP_ON_PTW_BIT, PTW_BIT = 1 << 4, 1 << 5, 1 << 12
-PT_CONFIG = 1 | (1 << 13)  # pt, branch (tsc added unless --no-tsc)
+BRANCH_BIT = 1 << 13
+PT_CONFIG = 1 | BRANCH_BIT  # pt, branch (tsc added unless --no-tsc)
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_CPU, SAMPLE_IDENTIFIER = 1, 2, 4, 128, 1 << 16
 SAMPLE_TYPE = SAMPLE_IP | SAMPLE_TID | SAMPLE_TIME | SAMPLE_CPU | SAMPLE_IDENTIFIER
 PT_ID, DUMMY_ID = 11, 12
@@ -363,13 +377,19 @@ def run(o, t, ret_main, loops, tsc, first):
     ret_main = ret_main[0]
     t.ip(0x11, loop)  # TIP.PGE
     i, it = loops, 0
-    if not o.ovf and not o.ovf_psb and not o.tsc_every and not o.kernel and loops > 64:
+    if not (o.ovf or o.ovf_psb or o.ovf_fup or o.ovf_pge or o.tsc_every or o.kernel) and \
+            loops > 64:
         # the bits repeat every two iterations (one TNT byte each) until the last two
         pairs = (loops - 2) // 2 if loops % 2 == 0 else 0
         t.flush()
         t.buf += bytes([_pair_tnt()]) * pairs
         t.starts.append(len(t.buf))
         i -= 2 * pairs
+    if o.no_branch:  # only the events' packets (--ptw, --power) at the loop's top
+        for it in range(1, i + 1):
+            events(o, t, it, loop + 3)
+        t.ip(0x01, None)  # TIP.PGD, IP suppressed
+        return
     while i:
         t.branch(True)  # pt_leaf's ret (compressed)
         t.branch(i % 2 == 0)  # jz 2f
@@ -379,6 +399,12 @@ def run(o, t, ret_main, loops, tsc, first):
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+        if it in (o.ovf_fup, o.ovf_pge) and i > 3:
+            i -= 2  # two iterations lost in the overflow
+            t.put(b"\x02\xf3")  # OVF, resolved with tracing off
+            if it == o.ovf_fup:
+                t.ip(0x1D, leaf)  # APL12's stray FUP
+            t.ip(0x11, loop + 3)  # TIP.PGE: tracing on again at the loop's top
         if o.ovf_psb and it == o.ovf_psb and i > 3:
             i -= 2  # two iterations lost in the overflow
             if tsc is not None:
@@ -395,6 +421,8 @@ def run(o, t, ret_main, loops, tsc, first):
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
             tsc += 1000
             t.tsc(tsc)
+    if o.fup_nlip:  # what perf on Apollo Lake reads as an interrupt at the call
+        t.ip(0x1D, loop + 31)
     t.ip(0x0D, leaf)  # call *%rcx
     t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
@@ -680,6 +708,8 @@ def build(o):
         side.append((ns + 50000, 15, 1 << 13, struct.pack("<II", PID if nxt else 0,
                                                           nxt[0] if nxt else 0), tid, cpu))
     config = PT_CONFIG | (TSC_BIT if o.tsc else 0)
+    if o.no_branch:
+        config &= ~BRANCH_BIT
     if o.mtc is not None:
         config |= MTC_BIT | (o.mtc << 14)
     if o.cyc:
@@ -769,6 +799,8 @@ def build(o):
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
             out += rec(64, 0, a + b"".join(struct.pack("<Q", i) for i in ids))
+        if o.cpuid is not None:
+            out += rec(80, 0, struct.pack("<Q", FEAT_CPUID) + feat_string(o.cpuid))
         return out + rec(80, 0, struct.pack("<Q", FEAT_EVENT_DESC) + desc) + data
     hdr_size, attr_entry = 104, 128 + 16
     # header: magic, size, attr size, attrs, data, event_types, features
@@ -777,16 +809,31 @@ def build(o):
     data_off = attr_off + attr_entry * len(attrs)
     out = b"PERFILE2" + struct.pack("<QQQQQQQQ", hdr_size, attr_entry, attr_off,
                                     attr_entry * len(attrs), data_off, len(data), 0, 0)
-    out += struct.pack("<Q", 1 << FEAT_EVENT_DESC) + b"\0" * 24  # features: EVENT_DESC
+    feats = [(FEAT_EVENT_DESC, desc)]  # (CPUID,) EVENT_DESC: in the order of their bits
+    if o.cpuid is not None:
+        feats.insert(0, (FEAT_CPUID, feat_string(o.cpuid)))
+    out += struct.pack("<Q", sum(1 << n for n, _ in feats)) + b"\0" * 24
     out += b"".join(struct.pack("<Q", ids[0]) for _, ids in attrs)
     for n, (a, ids) in enumerate(attrs):
         out += a + struct.pack("<QQ", ids_off + 8 * n, 8)
     out += data
-    # the feature sections' table, then EVENT_DESC (the event names, as perf record writes)
-    return out + struct.pack("<QQ", len(out) + 16, len(desc)) + desc
+    # the feature sections' table, then the sections (EVENT_DESC: the event names, as perf
+    # record writes them)
+    at = len(out) + 16 * len(feats)
+    for _, body in feats:
+        out += struct.pack("<QQ", at, len(body))
+        at += len(body)
+    return out + b"".join(body for _, body in feats)
 
 
-FEAT_EVENT_DESC = 12
+FEAT_CPUID, FEAT_EVENT_DESC = 9, 12
+
+
+def feat_string(s):
+    """a string feature as perf writes it: u32 length (NUL, padded to 64), the string"""
+    b = s.encode() + b"\0"
+    b += b"\0" * (-len(b) % 64)
+    return struct.pack("<I", len(b)) + b
 
 
 def event_desc(attrs, names):
@@ -803,10 +850,11 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = False
+    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = False
+    no_branch = False
     calls = None
-    power = ptw = tsx = ovf_psb = cr3_stop = 0
-    kcore_dir = proc_dir = vmlinux = None
+    power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
+    kcore_dir = proc_dir = vmlinux = cpuid = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
 
@@ -816,7 +864,8 @@ def main(argv):
     it = iter(argv)
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
-                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop"):
+                 "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop",
+                 "--ovf-fup", "--ovf-pge"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -830,12 +879,13 @@ def main(argv):
                 o.ctc_n, o.ctc_d = x, y
             else:
                 o.cbr_at = (x, y)
-        elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux"):
+        elif a in ("--map-path", "--kcore-dir", "--proc-dir", "--vmlinux", "--cpuid"):
             setattr(o, a[2:].replace("-", "_"), next(it, None))
         elif a == "--no-tsc":
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
-                   "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip"):
+                   "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
+                   "--fup-nlip", "--no-branch"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
