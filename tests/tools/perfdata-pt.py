@@ -90,6 +90,10 @@ TSC * D / N; a TSC packet is followed by a TMA):
   --cr3-stop N    with --cr3, tracing stops at the third MOV CR3 (TIP.PGD, no
                   IP: a CR3 filter) and starts again at the loop's top: 1
                   without its PIP, 2 after it
+  --kvm           with --kernel: an interrupt after iteration 5 into prism_kvm,
+                  whose VMLAUNCH disables tracing (FUP, TIP.PGD: libipt's
+                  SKD022 takes it for a sync disable with a Skylake CPUID);
+                  tracing resumes at the loop's top; needs --loops 6
   --far-pip       with --cr3, a fourth PIP, which binds to the iretq (a far
                   branch; perf 6.1 then times the return to user space later)
   --text-poke     with --kernel and --tsc-every 1: two more interrupts, after
@@ -130,7 +134,7 @@ MAX_NONTURBO = 24
 # --kernel: the kernel code page, its functions and the interrupt's place
 KBASE = 0xFFFFFFFF81000000
 KENTRY, KLEAF, KPOKE, KASLR = KBASE + 0x100, KBASE + 0x200, KBASE + 0x300, 0x3000000
-KSWITCH = KBASE + 0x400
+KSWITCH, KVM = KBASE + 0x400, KBASE + 0x500
 POKE_ID = 13
 POKE_OLD = b"\xe9" + struct.pack("<i", 0x20 - 5)  # jmp prism_kpoke+0x20
 POKE_NEW = b"\x0f\x1f\x44\x00\x00"  # nopl 0x0(%rax,%rax,1)
@@ -416,6 +420,8 @@ def run(o, t, ret_main, loops, tsc, first):
             poke_visit(t, loop + 3, it == 4)
         if o.cr3 and it == 3:
             switch_visit(t, loop + 3, o.far_pip, o.cr3_stop)
+        if o.kvm and it == 5:
+            kvm_visit(t, loop + 3)
         if i:
             events(o, t, it, loop + 3)
         if tsc is not None and o.tsc_every and it % o.tsc_every == 0 and i:
@@ -482,6 +488,17 @@ def pip(t, cr3):
     t.put(b"\x02\x43" + struct.pack("<Q", (cr3 >> 5) << 1)[:6])
 
 
+def kvm_visit(t, resume):
+    """an interrupt at @resume into prism_kvm, whose VMLAUNCH disables tracing (an
+    async disable, its FUP at it; libipt's SKD022 takes it for a sync one on the
+    CPUs with that erratum); tracing resumes at @resume"""
+    t.ip(0x1D, resume)  # FUP
+    t.ip(0x0D, KVM)  # TIP
+    t.ip(0x1D, KVM)  # FUP: at the VMLAUNCH
+    t.ip(0x01, None)  # TIP.PGD
+    t.ip(0x11, resume)  # TIP.PGE
+
+
 def switch_visit(t, resume, far_pip, stop):
     """an interrupt at @resume into prism_kswitch: its three MOV CR3s, iretq back"""
     t.ip(0x1D, resume)  # FUP
@@ -534,6 +551,7 @@ def kernel_code():
               + b"\x41\x0f\x22\xd8"  # mov %r8, %cr3
               + b"\x48\xcf")  # iretq
     page[KSWITCH - KBASE:KSWITCH - KBASE + len(switch)] = switch
+    page[KVM - KBASE:KVM - KBASE + 5] = b"\x0f\x01\xc2\x48\xcf"  # vmlaunch; iretq
     return bytes(page)
 
 
@@ -580,6 +598,7 @@ def write_kernel_files(o):
     code = kernel_code()
     ksyms = [(KBASE, "_text"), (KBASE, "_stext"), (KENTRY, "prism_kentry"),
              (KLEAF, "prism_kleaf"), (KPOKE, "prism_kpoke"), (KSWITCH, "prism_kswitch"),
+             (KVM, "prism_kvm"),
              (KBASE + 0x1000, "_etext")]
     if o.kcore_dir:
         os.makedirs(o.kcore_dir, exist_ok=True)
@@ -850,7 +869,7 @@ def event_desc(attrs, names):
 class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
-    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = False
+    per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = kvm = False
     no_branch = False
     calls = None
     power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
@@ -885,7 +904,7 @@ def main(argv):
             o.tsc = False
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
-                   "--fup-nlip", "--no-branch"):
+                   "--fup-nlip", "--no-branch", "--kvm"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -901,6 +920,8 @@ def main(argv):
         die("--ovf-psb is not made with --mtc, --cyc or --calls")
     if o.cr3 and (not o.kernel or o.loops < 4):
         die("--cr3 needs --kernel and --loops 4 or more")
+    if o.kvm and (not o.kernel or o.loops < 6):
+        die("--kvm needs --kernel and --loops 6 or more")
     if (o.far_pip or o.cr3_stop) and not o.cr3:
         die("--far-pip and --cr3-stop need --cr3")
     if o.text_poke and (not o.kernel or o.tsc_every != 1 or o.loops < 6):
