@@ -464,8 +464,11 @@ void pt_take_packet(struct queue *q)
 		apply_due(q);
 }
 
-/* instructions until the next sample in ticks, at the start of a walk (perf's) */
-static uint64_t next_period(struct queue *q)
+/*
+ * instructions until the next sample in ticks, at the start of a walk
+ * (perf's; its u64 arithmetic: a damaged trace's TSC wraps it)
+ */
+static __wraps uint64_t next_period(struct queue *q)
 {
 	uint64_t period = q->d->period_ticks, mask = ~(period - 1);
 	uint64_t t = q->tsc + q->tsc_insns, m = t & mask;
@@ -497,7 +500,7 @@ static void start_walk(struct queue *q)
 }
 
 /* whether this instruction is sampled, in ticks; it is counted */
-bool pt_ticks_due(struct queue *q, bool branch)
+__wraps bool pt_ticks_due(struct queue *q, bool branch)
 {
 	uint64_t period = q->d->period_ticks;
 	bool due = false;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "decode.h"
+#include "internal.h"
 #include "walk.h"
 
 /*
@@ -66,7 +67,7 @@ static void batch_pend(struct queue *q, const struct run *r, uint64_t ip, int st
  * are steady (perf's next period after the last sample, no walk under
  * way); 0: ask each block (pt_ticks_room)
  */
-static uint64_t batch_room(struct queue *q, bool *ticks)
+static __wraps uint64_t batch_room(struct queue *q, bool *ticks)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	uint64_t period = q->d->period_ticks;
