@@ -145,6 +145,7 @@ static void resolve(struct report_branch *rb, uint32_t pid, uint64_t addr,
 {
 	static const uint8_t modes[] = { PERF_RECORD_MISC_USER, PERF_RECORD_MISC_KERNEL };
 	struct prism_frame fr;
+	struct prism_code_map cm;
 	size_t i;
 
 	for (i = 0; i < sizeof(modes); i++) {
@@ -156,6 +157,10 @@ static void resolve(struct report_branch *rb, uint32_t pid, uint64_t addr,
 		e->addr = fr.map_addr;
 		e->start = fr.sym ? fr.sym_start : addr;
 		e->level = modes[i] == PERF_RECORD_MISC_KERNEL ? 'k' : '.';
+		/* perf's kernel symbols from a kcore count from its segment's offset */
+		if (fr.sym && e->level == 'k' && !prism_symbols__code_map(rb->sy, pid, addr, &cm) &&
+		    cm.kcore && fr.sym_start >= cm.start)
+			e->start = fr.sym_start - cm.start + cm.pgoff;
 		return;
 	}
 	e->dso = NULL;

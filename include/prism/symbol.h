@@ -304,6 +304,7 @@ struct prism_code_map {
 	uint64_t start, end, pgoff; /* [start, end) maps the file from offset pgoff */
 	const char *path; /* the binary as found here (owned by the prism_symbols object) */
 	struct prism_dso *dso;
+	bool kcore; /* a segment of a kcore copy (perf: its kernel symbols count from pgoff) */
 };
 /*
  * prism_symbols__code_map - the mapping of process @pid at @addr and the

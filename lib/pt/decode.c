@@ -409,7 +409,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
 		if (!ev->ip_suppressed &&
-		    q->ovf_psb) /* perf: its walk from no IP to the PSB's FUP */
+		    pt_ovf_psb(q)) /* perf: its walk from no IP to the PSB's FUP */
 			error(q, ERR_NOINSN, 0);
 		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
 		pt_time_overflow(q);

@@ -249,6 +249,9 @@ int pt_walk_sync_offset(const struct queue *q, uint64_t *off);
 int pt_dec_offset(struct queue *q, uint64_t *off);
 int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 
+/* decode-ovf.c: whether the overflow just read restarts at a PSB+ (perf's error at IP 0) */
+bool pt_ovf_psb(struct queue *q);
+
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);
 

@@ -34,5 +34,6 @@ int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t add
 	out->pgoff = map->pgoff;
 	out->path = dso->runtime;
 	out->dso = dso;
+	out->kcore = false;
 	return 0;
 }

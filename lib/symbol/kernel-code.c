@@ -73,6 +73,7 @@ int prism_symbols__add_kernel_code(struct prism_symbols *sy, const char *path)
 	}
 	if (is_exec)
 		k->text = text_symbol(path);
+	k->kcore = !is_exec;
 	sy->nr_kcode++;
 	pr_debug("symbol: kernel code from %s (%zu segments%s)\n", path, k->nr,
 		 k->text ? ", relocated by _text" : "");
@@ -98,6 +99,7 @@ int kcode__map(struct prism_symbols *sy, uint64_t addr, struct prism_code_map *o
 			out->pgoff = k->segs[j].offset;
 			out->path = k->path;
 			out->dso = sy->kernel;
+			out->kcore = k->kcore;
 			return 0;
 		}
 	}

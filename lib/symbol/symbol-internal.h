@@ -164,6 +164,7 @@ struct kcode {
 	struct segment *segs;
 	size_t nr;
 	uint64_t text; /* a vmlinux's _text (relocated to the file's), 0 for kcore */
+	bool kcore; /* no ET_EXEC file: a kcore copy */
 };
 
 struct prism_symbols {

@@ -6,8 +6,8 @@
 # IP 0 (its walk from no IP to the PSB's FUP), and decodes on from the FUP.
 # prism script --itrace=b, i1i, e, be, c, r with and without --ns, line for
 # line against perf, per thread (with and without PIP, another thread), per
-# CPU, through prism's walk, libipt's block decoder and its instruction
-# decoder.
+# CPU, with and without timing packets, through prism's walk, libipt's block
+# decoder and its instruction decoder.
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -34,10 +34,23 @@ for c in "tsc2:--loops 12 --ovf-psb 3 --tsc-every 2" "psb-only:--loops 12 --ovf-
 	done
 done
 
-# without timestamps: the samples as perf's (its error at IP 0 is not made then)
-$GEN --no-tsc --loops 12 --ovf-psb 4 "$WL" "$TMP/notsc.data" || fail "the generator failed (--no-tsc)"
-pt_vs_perf "notsc" "$TMP/notsc.data" b
-pt_vs_perf "notsc" "$TMP/notsc.data" i1i
+# without timestamps: perf's error at IP 0 too (prism reads the packets
+# after the OVF then, where no timing packets are scanned)
+for c in "notsc:--loops 12 --ovf-psb 4" "notsc-pip:--pip --loops 9 --ovf-psb 3" \
+	"notsc-t2:--thread2 --loops 9 --ovf-psb 5"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN --no-tsc ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed (--no-tsc)"
+	for it in b i1i be e; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it
+	done
+	check "$name: perf's error at IP 0" grep -q 'time 0 .* ip 0 code 5: Failed to get instruction' "$TMP/perf.txt"
+	for dec in PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
+		perf script -i "$TMP/$name.data" --itrace=be >"$TMP/perf.txt" 2>/dev/null
+		(export "$dec=1" && prism script -i "$TMP/$name.data" --itrace=be >"$TMP/prism.txt" 2>/dev/null)
+		check "$name $dec=1: --itrace=be equal to perf's" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+	done
+done
 # an overflow without timestamps: its error's time is "0", as perf prints it
 $GEN --no-tsc --loops 12 --ovf 4 "$WL" "$TMP/notsc-ovf.data" || fail "the generator failed (--ovf)"
 pt_vs_perf "notsc-ovf" "$TMP/notsc-ovf.data" be
