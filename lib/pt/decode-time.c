@@ -220,10 +220,7 @@ static void count_units(struct queue *q, const struct pt_packet *p, struct tpend
 {
 	if (p->type == ppt_ovf) { /* the units before it are dropped */
 		q->wait_ovf = q->in_ovf = e->ovf = true;
-		q->ovf_psb = false;
 		q->ovf_units = q->units_seen;
-	} else if (p->type == ppt_psb) {
-		q->ovf_psb |= q->in_ovf;
 	} else if (p->type == ppt_fup) {
 		q->in_ovf = false; /* tracing resumes */
 	} else if (p->type == ppt_tnt_8 || p->type == ppt_tnt_64) {

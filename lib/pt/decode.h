@@ -143,7 +143,6 @@ struct queue {
 	struct tpend tq[TQ];
 	size_t tq_head, tq_n;
 	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
-	bool ovf_psb; /* a PSB came after the last OVF, before a FUP */
 	struct pt_timing tm; /* perf's time (decode-timing.c) */
 	uint64_t pend_time; /* the sample time of the pending branch */
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
