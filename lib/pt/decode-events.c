@@ -276,6 +276,7 @@ void pt_events_flush(struct queue *q, uint64_t ip)
 			it->period = 1;
 			if (!ip)
 				it->flags = 0;
+			pt_insn_chain(q, it);
 		}
 		s->head = (s->head + 1) % EVQ;
 		s->n--;
@@ -310,6 +311,7 @@ void pt_events_tsx(struct queue *q, const struct pt_event *ev)
 		return;
 	it->ip = ip;
 	it->period = 1;
+	pt_insn_chain(q, it);
 	if (ev->variant.tsx.aborted)
 		it->flags = PRISM_PT_FL_BRANCH | PRISM_PT_FL_TX_ABORT;
 	else if (ev->variant.tsx.speculative)

@@ -134,7 +134,7 @@ static struct pt_stack *stack(struct queue *q)
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
 
-/* an instruction sample's call chain (itrace.callchain), from its thread's stack */
+/* an instruction or event sample's call chain (itrace.callchain), from its thread's stack */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
