@@ -33,6 +33,9 @@ for c in "power:--loops 10 --power 2 --tsc-every 2" "tsx:--loops 9 --tsx 2 --tsc
 	done
 	pt_vs_perf "$name" "$TMP/$name.data" i64tgxwp --ns
 	pt_vs_perf "$name" "$TMP/$name.data" gpwx -F +flags
+	# the events' instruction bytes: the last branch's (decoded one by one)
+	pt_vs_perf "$name" "$TMP/$name.data" i1igpwx -F +insn,+insnlen
+	pt_vs_perf "$name" "$TMP/$name.data" bpwx -F +insn
 	for o in --call-trace --call-ret-trace; do
 		perf script -i "$TMP/$name.data" $o >"$TMP/perf.txt" 2>/dev/null
 		prism script -i "$TMP/$name.data" $o >"$TMP/prism.txt" 2>"$TMP/err"
