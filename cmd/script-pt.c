@@ -6,7 +6,7 @@
  *
  *   comm tid [cpu] time: period event: [flags] ip sym+off (dso) => addr sym+off (dso)
  *
- * with call chains (--itrace=g) under instruction samples, a branch's
+ * with call chains (--itrace=g) under instruction and event samples, a branch's
  * function indented by the thread's call depth (-F +callindent), and
  * --call-trace / --call-ret-trace's layout of calls (and returns):
  *
@@ -308,7 +308,7 @@ int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, boo
 	return 0;
 }
 
-/* the call chain under an instruction sample: "\t%16lx sym+0xoff (dso)\n" a frame */
+/* the call chain under an instruction or event sample: "\t%16lx sym+0xoff (dso)\n" a frame */
 static void put_chain(struct spt *p, const struct prism_pt_item *it)
 {
 	size_t i;

@@ -208,8 +208,9 @@ struct prism_pt_item {
 	bool insn_32bit; /* decoded as 32-bit code */
 	uint8_t insn[15];
 	/*
-	 * insn with itrace.callchain: the call chain, ip first, then the
-	 * return addresses of the calls the trace saw, innermost first
+	 * insn, transaction and the events of 'p' and 'w' with
+	 * itrace.callchain: the call chain, ip first, then the return
+	 * addresses of the calls the trace saw, innermost first
 	 */
 	const uint64_t *callchain;
 	uint32_t nr_callchain;

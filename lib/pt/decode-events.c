@@ -138,14 +138,31 @@ static uint32_t here_flags(const struct queue *q)
 	return q->pend_flags;
 }
 
-static void cbr_event(struct queue *q, uint64_t ip, uint32_t flags)
+/*
+ * an event at the decoder's place: the last branch's flags and (perf's
+ * sample of the decoder's state) its bytes, none after a FUP's
+ */
+static struct prism_pt_item *stash_here(struct queue *q, enum prism_pt_item_kind kind)
+{
+	struct prism_pt_item *it = stash(q, kind, 0, here_flags(q));
+
+	if (it && !q->ev.after_fup && q->pend_size) {
+		it->insn_len = q->pend_size;
+		it->insn_32bit = q->pend_32bit;
+		memcpy(it->insn, q->pend_raw, sizeof(it->insn));
+	}
+	return it;
+}
+
+/* a CBR event: at the PSB's end (@psb) or at the decoder's place */
+static void cbr_event(struct queue *q, bool psb)
 {
 	struct prism_pt_item *it;
 
 	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr)
 		return;
 	q->ev.cbr_seen = q->tm.cbr;
-	it = stash(q, PRISM_PT_CBR, ip, flags);
+	it = psb ? stash(q, PRISM_PT_CBR, 0, 0) : stash_here(q, PRISM_PT_CBR);
 	if (it)
 		it->cbr = (uint8_t)q->tm.cbr;
 }
@@ -202,11 +219,11 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 		s->in_psb = false;
 		if (o->pwr_events && (it = stash(q, PRISM_PT_PSB, 0, 0)))
 			it->payload = s->psb_off;
-		cbr_event(q, 0, 0);
+		cbr_event(q, true);
 		break;
 	case ppt_cbr:
 		if (!s->in_psb)
-			cbr_event(q, 0, here_flags(q));
+			cbr_event(q, false);
 		break;
 	case ppt_fup:
 		/* perf's time of the events at it (libipt's TSX event comes later) */
@@ -223,12 +240,12 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 		if (s->mwait) { /* perf: with the MWAIT, at its FUP */
 			s->pwre = true;
 			s->pwre_payload = e->ip;
-		} else if (pwr && (it = stash(q, PRISM_PT_PWRE, 0, here_flags(q)))) {
+		} else if (pwr && (it = stash_here(q, PRISM_PT_PWRE))) {
 			pwre_fields(it, e->ip);
 		}
 		break;
 	case ppt_pwrx: /* deepest C-state, last, the wake reason: 4 bits each */
-		if (pwr && (it = stash(q, PRISM_PT_PWRX, 0, here_flags(q)))) {
+		if (pwr && (it = stash_here(q, PRISM_PT_PWRX))) {
 			it->cstate = e->ip & 0xf;
 			it->last = (e->ip >> 4) & 0xf;
 			it->wake = (e->ip >> 8) & 0xf;
@@ -238,13 +255,13 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 		if (p->payload.exstop.ip)
 			s->exstop = pwr;
 		else if (pwr)
-			stash(q, PRISM_PT_EXSTOP, 0, here_flags(q));
+			stash_here(q, PRISM_PT_EXSTOP);
 		break;
 	case ppt_ptw:
 		if (p->payload.ptw.ip) {
 			s->ptw = o->ptwrites;
 			s->ptw_payload = p->payload.ptw.payload;
-		} else if (o->ptwrites && (it = stash(q, PRISM_PT_PTWRITE, 0, here_flags(q)))) {
+		} else if (o->ptwrites && (it = stash_here(q, PRISM_PT_PTWRITE))) {
 			it->payload = p->payload.ptw.payload;
 		}
 		break;
@@ -276,6 +293,7 @@ void pt_events_flush(struct queue *q, uint64_t ip)
 			it->period = 1;
 			if (!ip)
 				it->flags = 0;
+			pt_insn_chain(q, it);
 		}
 		s->head = (s->head + 1) % EVQ;
 		s->n--;
@@ -310,6 +328,7 @@ void pt_events_tsx(struct queue *q, const struct pt_event *ev)
 		return;
 	it->ip = ip;
 	it->period = 1;
+	pt_insn_chain(q, it);
 	if (ev->variant.tsx.aborted)
 		it->flags = PRISM_PT_FL_BRANCH | PRISM_PT_FL_TX_ABORT;
 	else if (ev->variant.tsx.speculative)

@@ -134,7 +134,7 @@ static struct pt_stack *stack(struct queue *q)
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
 
-/* an instruction sample's call chain (itrace.callchain), from its thread's stack */
+/* an instruction or event sample's call chain (itrace.callchain), from its thread's stack */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
@@ -280,6 +280,11 @@ void pt_insn_flags(struct queue *q, const struct pt_insn *insn)
 	q->pend_flags = class_flags(insn);
 	if (q->pend_flags && insn->speculative)
 		q->pend_flags |= PRISM_PT_FL_IN_TX;
+	if (q->pend_flags) { /* the branch's bytes: its sample's, the events' after it */
+		q->pend_size = insn->size;
+		q->pend_32bit = insn->mode != ptem_64bit;
+		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
+	}
 	pt_events_insn(q, q->pend_flags);
 }
 
@@ -356,9 +361,6 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		q->pend_time = q->time;
 		q->pend_from = insn->ip;
 		q->pend_next = insn->ip + insn->size;
-		q->pend_size = insn->size;
-		q->pend_32bit = insn->mode != ptem_64bit;
-		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
 		if (q->d->o.ipc) /* sampled: that state is the branch's */
 			pt_ipc_pend(&q->ipc, sampled ? &snap : NULL);
 	}

@@ -205,7 +205,7 @@ void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t en
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
 void pt_insn_flags(struct queue *q, const struct pt_insn *insn);
-/* an instruction sample's call chain, where call chains are asked for */
+/* an instruction or event sample's call chain, where call chains are asked for */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 /* the pending branch to @to, with the time of its instruction */

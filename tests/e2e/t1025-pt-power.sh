@@ -4,7 +4,7 @@
 # "tx abrt"), p (psb, cbr, mwait, pwre, exstop, pwrx) and w (ptwrite) against
 # perf 6.1's perf script, line for line, on synthesized Intel PT files
 # (tests/tools/perfdata-pt.py --tsx, --power, --ptw): alone and with
-# branches and instructions, -F +flags, --call-trace and --call-ret-trace
+# branches and instructions, with call chains (g), -F +flags, --call-trace and --call-ret-trace
 # (which ask for p and w), per thread and per CPU, with and without TSC, in
 # pipe mode (against perf on the same trace in a file).  Where a trace goes
 # on after an overflow without a timing packet, the times (--ns) are perf's.
@@ -27,6 +27,15 @@ for c in "power:--loops 10 --power 2 --tsc-every 2" "tsx:--loops 9 --tsx 2 --tsc
 	done
 	pt_vs_perf "$name" "$TMP/$name.data" bpwx -F +flags
 	pt_vs_perf "$name" "$TMP/$name.data" i1ix -F +flags --ns
+	# with call chains: the events' chains under them, as the instructions'
+	for it in gx gp gw g4pwx bgpwx i1igpwx; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it
+	done
+	pt_vs_perf "$name" "$TMP/$name.data" i64tgxwp --ns
+	pt_vs_perf "$name" "$TMP/$name.data" gpwx -F +flags
+	# the events' instruction bytes: the last branch's (decoded one by one)
+	pt_vs_perf "$name" "$TMP/$name.data" i1igpwx -F +insn,+insnlen
+	pt_vs_perf "$name" "$TMP/$name.data" bpwx -F +insn
 	for o in --call-trace --call-ret-trace; do
 		perf script -i "$TMP/$name.data" $o >"$TMP/perf.txt" 2>/dev/null
 		prism script -i "$TMP/$name.data" $o >"$TMP/prism.txt" 2>"$TMP/err"
@@ -47,6 +56,10 @@ check "all: the CBR change" grep -q 'cbr: .* cbr: 30 freq: 2500 MHz (125%) .*pt_
 check "all: the PSB at offset 0" grep -q 'psb: .* psb offs: 0 .* 0 \[unknown\]' "$TMP/out"
 check "all: MWAIT, PWRE, EXSTOP at the FUP" \
 	test "$(grep -c 'mwait: .*hints: 0x21 extensions: 0x1 \|pwre: .*hw: 0 cstate: 2 sub-cstate: 1 \|exstop: .*IP: 1 ' "$TMP/out")" -eq 3
+prism script -i "$TMP/all.data" --itrace=gpwx >"$TMP/out"
+check "all g: a chain under an event" grep -A1 -q '^pt-loop  4343 .* cbr:  cbr: 30 ' "$TMP/out"
+check "all g: the event's frame" test "$(grep -A1 '^pt-loop  4343 .* cbr:  cbr: 30 ' "$TMP/out" | tail -1)" = \
+	"$(printf '\t            1140 pt_loop+0x3 (%s)' "$WL")"
 check "all: PWRX" grep -q 'pwrx: .* deepest cstate: 2 last cstate: 3 wake reason: 0x1 ' "$TMP/out"
 prism script -i "$TMP/percpu.data" --itrace=p >"$TMP/out"
 check "percpu: a PSB a CPU" test "$(grep -c ' psb offs: 0 ' "$TMP/out")" -eq 2
