@@ -146,6 +146,8 @@ static struct prism_pt_item *stash_here(struct queue *q, enum prism_pt_item_kind
 {
 	struct prism_pt_item *it = stash(q, kind, 0, here_flags(q));
 
+	if (it && !q->ev.after_fup)
+		pt_branch_bytes(q);
 	if (it && !q->ev.after_fup && q->pend_size) {
 		it->insn_len = q->pend_size;
 		it->insn_32bit = q->pend_32bit;

@@ -274,6 +274,20 @@ static uint32_t class_flags(const struct pt_insn *insn)
 	}
 }
 
+void pt_branch_bytes(struct queue *q)
+{
+	struct pt_insn insn;
+
+	if (!q->flags_lazy)
+		return;
+	q->flags_lazy = false;
+	if (pt_ild_nth(q, q->flags_ip, q->flags_mode, 0, &insn) < 0)
+		return;
+	q->pend_size = insn.size;
+	q->pend_32bit = insn.mode != ptem_64bit;
+	memcpy(q->pend_raw, insn.raw, sizeof(q->pend_raw));
+}
+
 /* perf's flags after @insn: its branch's (the pending branch's, the events' after it) */
 void pt_insn_flags(struct queue *q, const struct pt_insn *insn)
 {
@@ -284,6 +298,10 @@ void pt_insn_flags(struct queue *q, const struct pt_insn *insn)
 		q->pend_size = insn->size;
 		q->pend_32bit = insn->mode != ptem_64bit;
 		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
+		/* (a block's last instruction whose bytes nothing else needed) */
+		q->flags_lazy = !insn->size && q->ild;
+		q->flags_ip = insn->ip;
+		q->flags_mode = insn->mode;
 	}
 	pt_events_insn(q, q->pend_flags);
 }
@@ -414,6 +432,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		    pt_ovf_psb(q)) /* perf: its walk from no IP to the PSB's FUP */
 			error(q, ERR_NOINSN, 0);
 		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
+		q->flags_lazy = false;
 		pt_time_overflow(q);
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);

@@ -110,6 +110,10 @@ struct queue {
 	uint64_t pend_from, pend_next;
 	uint32_t pend_flags;
 	uint8_t pend_raw[15], pend_size; /* the pending branch's bytes */
+	/* blocks: the last branch's bytes not read, it is at flags_ip (pt_branch_bytes) */
+	bool flags_lazy;
+	enum pt_exec_mode flags_mode;
+	uint64_t flags_ip;
 	bool pend_32bit;
 	struct prism_pt_item *pend_insn; /* the pending branch's sample: its addr is the target */
 	uint64_t insn_count;
@@ -205,6 +209,8 @@ void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t en
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
 void pt_insn_flags(struct queue *q, const struct pt_insn *insn);
+/* the last branch's bytes in pend_raw, pend_size (read where blocks left them out) */
+void pt_branch_bytes(struct queue *q);
 /* an instruction or event sample's call chain, where call chains are asked for */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);

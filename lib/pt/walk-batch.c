@@ -98,7 +98,8 @@ bool pt_walk_batch(struct queue *q)
 	uint64_t quiet, off = 0, next_off, units = 0, unit_insns = 0, walked = 0, room, left_n;
 	uint64_t ti = q->tsc_insns, ic = q->insn_count, sn = q->stall_n, so = q->stall_off;
 	uint64_t ip = w->ip;
-	uint32_t flags = 0; /* the last block's branch's */
+	uint32_t flags = 0; /* the last block's branch's, at last_ip */
+	uint64_t last_ip = 0;
 	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel;
 	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
 	struct pt_stack *stk = NULL;
@@ -205,6 +206,7 @@ bool pt_walk_batch(struct queue *q)
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
 		walked++;
 		flags = r->flags;
+		last_ip = r->end_ip;
 		ti += r->n;
 		if (count)
 			ic += r->n;
@@ -232,6 +234,9 @@ out:
 		q->stall_off = so;
 		q->last_insn = NULL;
 		q->pend_flags = flags;
+		q->flags_lazy = flags != 0; /* its bytes read if an event wants them */
+		q->flags_ip = last_ip;
+		q->flags_mode = w->mode;
 		q->d->st.blocks += walked;
 		pt_time_units(q, off, units, unit_insns);
 		pt_release(q, so);

@@ -83,7 +83,8 @@ for c in "power:--loops 10 --power 2 --tsc-every 2" "tsx:--loops 9 --tsx 2 --tsc
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for a in "--itrace=i64tpwx" "--itrace=i64ipwx" "--itrace=i100ibgpwx -F +flags" \
-		"--itrace=i64tgxwp" "--itrace=bpwx -F +flags" "--call-ret-trace"; do
+		"--itrace=i64tgxwp" "--itrace=bpwx -F +flags" "--call-ret-trace" "--itrace=pwx -F +insn" \
+		"--itrace=i64tgxwp -F +insn,+insnlen"; do
 		# shellcheck disable=SC2086
 		prism script -i "$TMP/$name.data" $a --ns >"$TMP/blk.txt" 2>/dev/null
 		# shellcheck disable=SC2086
