@@ -17,6 +17,16 @@ check "perf reports the overflow" grep -q 'code 7: Overflow packet' "$TMP/ref"
 check "perf goes on from the PSB's FUP" \
 	grep -q 'branches:uH: *0 \[unknown\] (\[unknown\]) => *555555555140 pt_loop+0x3' "$TMP/ref"
 
+# NAME: libipt's block decoder and its instruction decoder give perf's --itrace=be too
+other_decoders() {
+	local dec
+	perf script -i "$TMP/$1.data" --itrace=be >"$TMP/perf.txt" 2>/dev/null
+	for dec in PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
+		(export "$dec=1" && prism script -i "$TMP/$1.data" --itrace=be >"$TMP/prism.txt" 2>/dev/null)
+		check "$1 $dec=1: --itrace=be equal to perf's" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+	done
+}
+
 for c in "tsc2:--loops 12 --ovf-psb 3 --tsc-every 2" "psb-only:--loops 12 --ovf-psb 3" \
 	"tsc1:--loops 20 --ovf-psb 7 --tsc-every 1" "pip:--pip --loops 12 --ovf-psb 5 --tsc-every 3" \
 	"percpu:--per-cpu --loops 8 --ovf-psb 4" "thread2:--thread2 --loops 9 --ovf-psb 4 --tsc-every 2"; do
@@ -27,11 +37,7 @@ for c in "tsc2:--loops 12 --ovf-psb 3 --tsc-every 2" "psb-only:--loops 12 --ovf-
 		pt_vs_perf "$name" "$TMP/$name.data" $it
 		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
 	done
-	for dec in PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
-		perf script -i "$TMP/$name.data" --itrace=be >"$TMP/perf.txt" 2>/dev/null
-		(export "$dec=1" && prism script -i "$TMP/$name.data" --itrace=be >"$TMP/prism.txt" 2>/dev/null)
-		check "$name $dec=1: --itrace=be equal to perf's" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-	done
+	other_decoders "$name"
 done
 
 # without timestamps: perf's error at IP 0 too (prism reads the packets
@@ -45,11 +51,7 @@ for c in "notsc:--loops 12 --ovf-psb 4" "notsc-pip:--pip --loops 9 --ovf-psb 3" 
 		pt_vs_perf "$name" "$TMP/$name.data" $it
 	done
 	check "$name: perf's error at IP 0" grep -q 'time 0 .* ip 0 code 5: Failed to get instruction' "$TMP/perf.txt"
-	for dec in PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
-		perf script -i "$TMP/$name.data" --itrace=be >"$TMP/perf.txt" 2>/dev/null
-		(export "$dec=1" && prism script -i "$TMP/$name.data" --itrace=be >"$TMP/prism.txt" 2>/dev/null)
-		check "$name $dec=1: --itrace=be equal to perf's" cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-	done
+	other_decoders "$name"
 done
 # an overflow without timestamps: its error's time is "0", as perf prints it
 $GEN --no-tsc --loops 12 --ovf 4 "$WL" "$TMP/notsc-ovf.data" || fail "the generator failed (--ovf)"
