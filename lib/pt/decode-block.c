@@ -240,7 +240,7 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	uint32_t i, next = UINT32_MAX;
-	struct prism_pt_item *it;
+	struct pt_ipc_snap snap;
 	struct pt_insn insn;
 	bool have;
 
@@ -287,29 +287,12 @@ static bool run(struct queue *q, const struct pt_block *blk, uint32_t n)
 						   q->insn_count >= o->period;
 		}
 		if (due) {
-			it = pt_push(q, PRISM_PT_INSN);
-			if (it) {
-				if (!have && blk_insn(q, blk, i, &next, &insn) < 0) {
-					memset(&insn, 0, sizeof(insn));
-					insn.ip = blk->ip;
-				}
-				it->ip = insn.ip;
-				it->period = q->insn_count;
-				it->flags = pt_class_flags(&insn) |
-					    (blk->speculative ? PRISM_PT_FL_IN_TX : 0);
-				it->insn_len = insn.size;
-				it->insn_32bit = insn.mode != ptem_64bit;
-				memcpy(it->insn, insn.raw, sizeof(it->insn));
-				q->last_insn = it;
-				pt_insn_chain(q, it);
-				if (q->d->o.ipc) {
-					struct pt_ipc_snap snap;
-
-					pt_ipc_state(&q->ipc, false, &snap);
-					pt_ipc_sample(&q->ipc, &snap, false, &it->ipc_insns,
-						      &it->ipc_cycles);
-				}
+			if (!have && blk_insn(q, blk, i, &next, &insn) < 0) {
+				memset(&insn, 0, sizeof(insn));
+				insn.ip = blk->ip;
 			}
+			insn.speculative = blk->speculative;
+			pt_insn_sample(q, &insn, &snap);
 			q->insn_count = 0;
 		}
 		if (++q->stall_n > MAX_LOOPS) {

@@ -274,6 +274,14 @@ static uint32_t class_flags(const struct pt_insn *insn)
 	}
 }
 
+/* @insn's bytes as the last branch's */
+static void pend_bytes(struct queue *q, const struct pt_insn *insn)
+{
+	q->pend_size = insn->size;
+	q->pend_32bit = insn->mode != ptem_64bit;
+	memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
+}
+
 void pt_branch_bytes(struct queue *q)
 {
 	struct pt_insn insn;
@@ -281,11 +289,8 @@ void pt_branch_bytes(struct queue *q)
 	if (!q->flags_lazy)
 		return;
 	q->flags_lazy = false;
-	if (pt_ild_nth(q, q->flags_ip, q->flags_mode, 0, &insn) < 0)
-		return;
-	q->pend_size = insn.size;
-	q->pend_32bit = insn.mode != ptem_64bit;
-	memcpy(q->pend_raw, insn.raw, sizeof(q->pend_raw));
+	if (pt_ild_nth(q, q->flags_ip, q->flags_mode, 0, &insn) >= 0)
+		pend_bytes(q, &insn);
 }
 
 /* perf's flags after @insn: its branch's (the pending branch's, the events' after it) */
@@ -295,15 +300,35 @@ void pt_insn_flags(struct queue *q, const struct pt_insn *insn)
 	if (q->pend_flags && insn->speculative)
 		q->pend_flags |= PRISM_PT_FL_IN_TX;
 	if (q->pend_flags) { /* the branch's bytes: its sample's, the events' after it */
-		q->pend_size = insn->size;
-		q->pend_32bit = insn->mode != ptem_64bit;
-		memcpy(q->pend_raw, insn->raw, sizeof(q->pend_raw));
+		pend_bytes(q, insn);
 		/* (a block's last instruction whose bytes nothing else needed) */
 		q->flags_lazy = !insn->size && q->ild;
 		q->flags_ip = insn->ip;
 		q->flags_mode = insn->mode;
 	}
 	pt_events_insn(q, q->pend_flags);
+}
+
+struct prism_pt_item *pt_insn_sample(struct queue *q, const struct pt_insn *insn,
+				     struct pt_ipc_snap *snap)
+{
+	struct prism_pt_item *it = push(q, PRISM_PT_INSN);
+
+	if (!it)
+		return NULL;
+	it->ip = insn->ip;
+	it->period = q->insn_count;
+	it->flags = class_flags(insn) | (insn->speculative ? PRISM_PT_FL_IN_TX : 0);
+	it->insn_len = insn->size;
+	it->insn_32bit = insn->mode != ptem_64bit;
+	memcpy(it->insn, insn->raw, sizeof(it->insn));
+	q->last_insn = it;
+	pt_insn_chain(q, it);
+	if (q->d->o.ipc) {
+		pt_ipc_state(&q->ipc, false, snap);
+		pt_ipc_sample(&q->ipc, snap, false, &it->ipc_insns, &it->ipc_cycles);
+	}
+	return it;
 }
 
 static void on_insn(struct queue *q, const struct pt_insn *insn)
@@ -339,31 +364,17 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 		else
 			due = q->insn_count >= o->period;
 		if (due) {
-			struct prism_pt_item *it = push(q, PRISM_PT_INSN);
+			struct prism_pt_item *it = pt_insn_sample(q, insn, &snap);
 
 			if (it) {
-				it->ip = insn->ip;
-				it->period = q->insn_count;
-				it->flags = class_flags(insn) |
-					    (insn->speculative ? PRISM_PT_FL_IN_TX : 0);
-				it->insn_len = insn->size;
-				it->insn_32bit = insn->mode != ptem_64bit;
-				memcpy(it->insn, insn->raw, sizeof(it->insn));
-				q->last_insn = it;
 				sampled = true;
 				/* iret, sysret: its time may be perf's estimate (pt_time_at) */
 				q->hold = q->d->has_tsc && (insn->ip >> 63) &&
 					  (insn->iclass == ptic_far_return ||
 					   insn->iclass == ptic_far_jump);
-				pt_insn_chain(q, it);
 				if (o->last_branch)
 					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
 						      o->last_branch_sz, stack(q), it);
-				if (q->d->o.ipc) {
-					pt_ipc_state(&q->ipc, false, &snap);
-					pt_ipc_sample(&q->ipc, &snap, false, &it->ipc_insns,
-						      &it->ipc_cycles);
-				}
 			}
 			q->insn_count = 0;
 		}

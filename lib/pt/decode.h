@@ -209,6 +209,12 @@ void pt_poke_split(const struct prism_pt_decoder *d, uint64_t start, uint64_t en
 struct prism_pt_item *pt_push(struct queue *q, enum prism_pt_item_kind kind);
 void pt_on_insn(struct queue *q, const struct pt_insn *insn);
 void pt_insn_flags(struct queue *q, const struct pt_insn *insn);
+/*
+ * an instruction sample of @insn (its period the instructions counted),
+ * with its call chain and IPC (the state in @snap); NULL: the fifo is full
+ */
+struct prism_pt_item *pt_insn_sample(struct queue *q, const struct pt_insn *insn,
+				     struct pt_ipc_snap *snap);
 /* the last branch's bytes in pend_raw, pend_size (read where blocks left them out) */
 void pt_branch_bytes(struct queue *q);
 /* an instruction or event sample's call chain, where call chains are asked for */

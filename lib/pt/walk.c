@@ -457,7 +457,24 @@ int pt_walk_with_trace(struct pt_walk *w, const struct run *r)
 	return st & pts_ip_suppressed ? -pte_noip : 0;
 }
 
-/* past the instruction a PIP bound to, once the event is done (libipt's) */
+/*
+ * the instruction a PIP or PTWRITE binds to, @insn of the run @r: done
+ * once the event is (libipt's postponed instruction); a far branch ending
+ * @r with trace
+ */
+static void postpone(struct pt_walk *w, const struct run *r, const struct pt_insn *insn)
+{
+	w->postponed = true;
+	w->post_cr3 = mov_cr3(insn);
+	w->post = *r;
+	if (insn->ip != r->end_ip || r->kind != K_INDIRECT) {
+		w->post.kind = K_OTHER;
+		w->post.end_ip = insn->ip;
+		w->post.size = insn->size;
+	}
+}
+
+/* past the postponed instruction, once the event is done (libipt's) */
 static int proceed_postponed(struct pt_walk *w)
 {
 	if (!w->postponed)
@@ -549,14 +566,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 		st = proceed_to_insn(q, blk, binds_pip, M_PIP | M_FAR, &insn, &r);
 		if (st <= 0)
 			return st;
-		w->postponed = true;
-		w->post_cr3 = mov_cr3(&insn);
-		w->post = *r;
-		if (insn.ip != r->end_ip || r->kind != K_INDIRECT) {
-			w->post.kind = K_OTHER;
-			w->post.end_ip = insn.ip;
-			w->post.size = insn.size;
-		}
+		postpone(w, r, &insn);
 		break;
 	case ptev_ptwrite: /* binds to its PTWRITE: done later */
 		if (!w->enabled)
@@ -576,11 +586,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 			if (st <= 0)
 				return st;
 		}
-		w->postponed = true;
-		w->post_cr3 = false;
-		w->post.kind = K_OTHER;
-		w->post.end_ip = insn.ip;
-		w->post.size = insn.size;
+		postpone(w, r, &insn);
 		break;
 	case ptev_async_branch:
 		st = proceed_run(q, blk, ev->variant.async_branch.from, &r);
@@ -616,8 +622,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	return status(w, pts_event_pending);
 }
 
-/* a sync disable after the instruction a PIP bound to (libipt's trailing event) */
-static int disabled_after_pip(struct pt_walk *w)
+/* a sync disable after a postponed instruction (libipt's trailing event) */
+static int disabled_after_postponed(struct pt_walk *w)
 {
 	const struct pt_event *e = &w->ev;
 
@@ -645,7 +651,7 @@ int pt_walk_trailing(struct pt_walk *w)
 		return st < 0 ? st : status(w, 0);
 	}
 	if (w->ev.type == ptev_disabled && w->postponed)
-		return disabled_after_pip(w);
+		return disabled_after_postponed(w);
 	if ((w->ev.type == ptev_paging || w->ev.type == ptev_ptwrite) && !w->enabled)
 		return status(w, pts_event_pending); /* applied at once */
 	st = proceed_postponed(w);

@@ -52,8 +52,9 @@ struct pt_walk {
 	int pend_st;
 	struct pt_block pend_blk;
 	/*
-	 * the instruction a PIP bound to, the walk's ip at it: done once the
-	 * event is (libipt's postponed instruction); its run's last if a far branch
+	 * the instruction a PIP or PTWRITE bound to, the walk's ip at it: done
+	 * once the event is (libipt's postponed instruction); its run's last if
+	 * a far branch
 	 */
 	bool postponed, post_cr3; /* post_cr3: it is a MOV CR3 */
 	struct run post;
