@@ -434,11 +434,15 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		       pt_events_async_flags(q, ev->ip_suppressed));
 		q->pend = false;
 		break;
-	case ptev_overflow:
-		if (q->pend && !ev->ip_suppressed)
-			pend_branch(q, ev->variant.overflow.ip, q->pend_flags);
+	case ptev_overflow: {
+		/* with tracing off: where the last branch went, as perf's decoder stands */
+		uint64_t ip = ev->ip_suppressed ? pt_ovf_disabled_ip(q) : ev->variant.overflow.ip;
+
+		if (q->pend && ip &&
+		    (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
+			pend_branch(q, ip, q->pend_flags);
 		q->pend = false;
-		error(q, ERR_OVR, ev->ip_suppressed ? 0 : ev->variant.overflow.ip);
+		error(q, ERR_OVR, ip);
 		if (!ev->ip_suppressed &&
 		    pt_ovf_psb(q)) /* perf: its walk from no IP to the PSB's FUP */
 			error(q, ERR_NOINSN, 0);
@@ -448,6 +452,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;
+	}
 	case ptev_tsx:
 		pt_events_tsx(q, ev);
 		break;
@@ -553,6 +558,7 @@ void pt_synced(struct queue *q, int st)
 {
 	q->synced = true;
 	q->status = st;
+	q->ret_n = 0; /* libipt's call stack starts empty at a PSB */
 	pt_time_sync(q); /* the PSB's TSC */
 }
 
@@ -632,6 +638,8 @@ static int queue_step(struct queue *q, uint64_t limit)
 				uint64_t off = 0;
 
 				pt_scan_packets(q, &insn);
+				if (insn.iclass == ptic_call || insn.iclass == ptic_return)
+					pt_ovf_calls(q, &insn);
 				on_insn(q, &insn);
 				pt_take_packet(q);
 				pt_insn_get_offset(q->dec, &off);

@@ -115,6 +115,9 @@ struct queue {
 	enum pt_exec_mode flags_mode;
 	uint64_t flags_ip;
 	bool pend_32bit;
+	/* the instruction decoder: the call stack of compressed returns (pt_ovf_calls) */
+	uint64_t rets[16], ret_to; /* ret_to: the last return's target from it */
+	uint8_t ret_top, ret_n;
 	struct prism_pt_item *pend_insn; /* the pending branch's sample: its addr is the target */
 	uint64_t insn_count;
 	/*
@@ -255,6 +258,8 @@ int pt_walk_next(struct queue *q, struct pt_block *blk);
 int pt_walk_event(struct queue *q, struct pt_event *ev);
 int pt_walk_offset(const struct queue *q, uint64_t *off);
 int pt_walk_sync_offset(const struct queue *q, uint64_t *off);
+/* where the walk stood at the last overflow: the last branch's target (0: tracing off) */
+uint64_t pt_walk_ovf_ip(const struct queue *q);
 
 /* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);
@@ -262,6 +267,10 @@ int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 
 /* decode-ovf.c: whether the overflow just read restarts at a PSB+ (perf's error at IP 0) */
 bool pt_ovf_psb(struct queue *q);
+/* an overflow just read that resolved with tracing off: where the pending branch went (0: unknown) */
+uint64_t pt_ovf_disabled_ip(struct queue *q);
+/* the instruction decoder's calls and returns, as libipt's call stack takes them */
+void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);

@@ -763,6 +763,7 @@ int pt_walk_event(struct queue *q, struct pt_event *ev)
 			return -pte_bad_query;
 		break;
 	case ptev_overflow:
+		w->ovf_ip = w->enabled ? w->ip : 0; /* where the last branch went */
 		w->enabled = !e->ip_suppressed;
 		w->ip = e->ip_suppressed ? 0 : e->variant.overflow.ip;
 		w->speculative = false;
@@ -807,6 +808,11 @@ int pt_walk_sync(struct queue *q)
 int pt_walk_offset(const struct queue *q, uint64_t *off)
 {
 	return pt_qry_get_offset(q->walk->qry, off);
+}
+
+uint64_t pt_walk_ovf_ip(const struct queue *q)
+{
+	return q->walk->ovf_ip;
 }
 
 int pt_walk_sync_offset(const struct queue *q, uint64_t *off)

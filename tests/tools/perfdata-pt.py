@@ -27,6 +27,10 @@ options:
                   loop top) with no FUP after the OVF
   --ovf-pge K     an OVF after iteration K that resolves with tracing off
                   (no FUP), then TIP.PGE at the loop's top; 2 iterations lost
+  --ovf-at B      where --ovf-pge's OVF falls: after the bit of the iteration's
+                  compressed return (1), of its jz (2), of its jnz (3, the
+                  default), or after the TIP of the indirect call at the end
+                  (4: tracing on again at pt_leaf, its return then a TIP)
   --ovf-fup K     as --ovf-pge, with a FUP to pt_leaf after the OVF all the
                   same (Apollo Lake's erratum APL12)
   --fup-nlip      a FUP holding the address after pt_loop's indirect call
@@ -363,7 +367,12 @@ def run_timed(o, t, ret_main, loops, tsc, first):
             if o.mtc is not None:
                 c.tma(t)
     t.ip(0x0D, leaf)  # call *%rcx
-    t.branch(True)  # pt_leaf's ret
+    if o.ovf_pge and o.ovf_at == 4:  # OVF, resolved with tracing off, on again in pt_leaf
+        t.put(b"\x02\xf3")
+        t.ip(0x11, leaf)
+        t.ip(0x0D, loop + 31)  # its ret (the call stack lost in the overflow)
+    else:
+        t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
 
 
@@ -395,15 +404,17 @@ def run(o, t, ret_main, loops, tsc, first):
         t.ip(0x01, None)  # TIP.PGD, IP suppressed
         return
     while i:
-        t.branch(True)  # pt_leaf's ret (compressed)
-        t.branch(i % 2 == 0)  # jz 2f
-        t.branch(i != 1)  # jnz 1b
+        # --ovf-at 1 or 2: the iteration's other bits lost in the overflow
+        cut = o.ovf_at if o.ovf_at < 3 and it + 1 == o.ovf_pge and i > 4 else 3
+        # pt_leaf's ret (compressed), jz 2f, jnz 1b
+        for bit in (True, i % 2 == 0, i != 1)[:cut]:
+            t.branch(bit)
         i, it = i - 1, it + 1
         if o.ovf and it == o.ovf and i > 3:
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
             t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
-        if it in (o.ovf_fup, o.ovf_pge) and i > 3:
+        if it in (o.ovf_fup, o.ovf_pge) and i > 3 and o.ovf_at != 4:
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF, resolved with tracing off
             if it == o.ovf_fup:
@@ -430,7 +441,12 @@ def run(o, t, ret_main, loops, tsc, first):
     if o.fup_nlip:  # what perf on Apollo Lake reads as an interrupt at the call
         t.ip(0x1D, loop + 31)
     t.ip(0x0D, leaf)  # call *%rcx
-    t.branch(True)  # pt_leaf's ret
+    if o.ovf_pge and o.ovf_at == 4:  # OVF, resolved with tracing off, on again in pt_leaf
+        t.put(b"\x02\xf3")
+        t.ip(0x11, leaf)
+        t.ip(0x0D, loop + 31)  # its ret (the call stack lost in the overflow)
+    else:
+        t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
     if o.zoo:
         zoo(t, loop)
@@ -873,6 +889,7 @@ class Opts:
     no_branch = False
     calls = None
     power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
+    ovf_at = 3
     kcore_dir = proc_dir = vmlinux = cpuid = None
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
@@ -884,7 +901,7 @@ def main(argv):
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
                  "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop",
-                 "--ovf-fup", "--ovf-pge"):
+                 "--ovf-fup", "--ovf-pge", "--ovf-at"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -914,6 +931,8 @@ def main(argv):
         sys.exit(__doc__)
     o.workload = args[0]
     Trace.pip = o.pip
+    if o.ovf_at not in (1, 2, 3, 4) or (o.ovf_at != 3 and not o.ovf_pge):
+        die("--ovf-at takes 1, 2, 3 or 4, with --ovf-pge")
     if o.kernel and o.loops < 2:
         die("--kernel needs --loops 2 or more")
     if o.ovf_psb and (o.mtc is not None or o.cyc or o.calls is not None):
