@@ -124,7 +124,7 @@ FEATURE_SRCS_LIBSQLITE3 := lib/export/sql-sqlite.c
 FEATURE_SRCS_LIBPQ := lib/export/sql-pg.c
 FEATURE_SRCS_LIBIPT := lib/pt/packets.c lib/pt/decode.c lib/pt/decode-image.c \
 	lib/pt/decode-sideband.c lib/pt/decode-time.c lib/pt/decode-block.c \
-	lib/pt/decode-poke.c lib/pt/decode-events.c lib/pt/walk.c lib/pt/walk-batch.c \
+	lib/pt/decode-poke.c lib/pt/decode-events.c lib/pt/walk.c lib/pt/walk-batch.c lib/pt/walk-resync.c \
 	lib/pt/decode-ovf.c
 FEATURE_SRCS_LIBCAPSTONE := lib/disasm/disasm.c
 

@@ -16,7 +16,8 @@
 
 #include "decode.h"
 
-static const struct file_map *file_get(struct prism_pt_decoder *d, const char *path)
+/* the file's code (NULL: not readable, its index + 1 in @nomap) */
+static const struct file_map *file_get(struct prism_pt_decoder *d, const char *path, long *nomap)
 {
 	struct file_map *f;
 	struct stat st;
@@ -25,8 +26,11 @@ static const struct file_map *file_get(struct prism_pt_decoder *d, const char *p
 	size_t i;
 
 	for (i = 0; i < d->nr_files; i++)
-		if (!strcmp(d->files[i].path, path))
+		if (!strcmp(d->files[i].path, path)) {
+			*nomap = (long)i + 1;
 			return d->files[i].p ? &d->files[i] : NULL;
+		}
+	*nomap = (long)d->nr_files + 1;
 	f = realloc(d->files, (d->nr_files + 1) * sizeof(*f));
 	if (!f)
 		return NULL;
@@ -94,25 +98,28 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 	struct queue *q = ctx;
 	bool kernel = ip >> 63;
 	uint64_t off, n;
+	long nomap = kernel ? -1 : 0;
 
 	(void)asid;
 	if (q->pid < 0 && !kernel)
-		return -pte_nomap;
+		goto nomap;
 	if (!q->cf || (q->cm_pid != q->pid && !kernel) || ip < q->cm.start || ip >= q->cm.end) {
 		q->cf = NULL;
 		if (prism_symbols__code_map(q->d->o.sy, kernel ? 0 : (uint32_t)q->pid, ip, &q->cm))
-			return -pte_nomap;
-		q->cf = file_get(q->d, q->cm.path);
+			goto nomap;
+		q->cf = file_get(q->d, q->cm.path, &nomap);
 		q->cm_pid = q->pid;
 		if (!q->cf)
-			return -pte_nomap;
+			goto nomap;
 		if (q->img_pid == q->pid)
 			add_section(q);
 	}
 	/* (a damaged file's mapping: an offset past the file, or past the address space) */
 	if (ip < q->cm.start || __builtin_add_overflow(ip - q->cm.start, q->cm.pgoff, &off) ||
-	    off >= q->cf->len)
-		return -pte_nomap;
+	    off >= q->cf->len) {
+		nomap = (long)(q->cf - q->d->files) + 1;
+		goto nomap;
+	}
 	n = q->cf->len - off;
 	if (n > q->cm.end - ip)
 		n = q->cm.end - ip;
@@ -122,4 +129,17 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 	if (kernel)
 		pt_poke_read(q, ip, buf, (size_t)n);
 	return (int)n;
+nomap:
+	q->nomap = nomap; /* (the error's, if it stops decoding: pt_nomap_reported) */
+	return -pte_nomap;
+}
+
+bool pt_nomap_reported(struct queue *q)
+{
+	unsigned int *n;
+
+	if (!q->nomap || (q->nomap > 0 && (size_t)q->nomap > q->d->nr_files))
+		return true;
+	n = q->nomap < 0 ? &q->d->kernel_nomaps : &q->d->files[q->nomap - 1].nomaps;
+	return ++*n <= 2;
 }

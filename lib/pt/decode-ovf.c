@@ -16,6 +16,7 @@
 #include <stdbool.h>
 
 #include "decode.h"
+#include "internal.h"
 
 struct ovf_scan {
 	bool psb; /* the last OVF was followed by a PSB before its FUP */
@@ -111,7 +112,7 @@ bool pt_ovf_psb(struct queue *q)
 }
 
 /* a conditional jump's target from its bytes (pend_raw), @next the address after it */
-static uint64_t cond_target(const struct queue *q, uint64_t next)
+static __wraps uint64_t cond_target(const struct queue *q, uint64_t next)
 {
 	const uint8_t *b = q->pend_raw;
 	unsigned int i = 0, n = q->pend_size;
@@ -169,7 +170,7 @@ uint64_t pt_ovf_disabled_ip(struct queue *q)
 
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn)
 {
-	const uint8_t *b = insn->raw + insn->size - 5;
+	const uint8_t *b = insn->raw + (insn->size >= 5 ? insn->size - 5 : 0);
 
 	if (insn->iclass == ptic_return) {
 		q->ret_to = 0;

@@ -401,6 +401,13 @@ void pt_time_overflow(struct queue *q)
 	sample_time(q);
 }
 
+void pt_time_skip(struct queue *q, uint64_t n)
+{
+	scan(q);
+	q->units_taken = q->units_seen - q->units_taken > n ? q->units_taken + n : q->units_seen;
+	apply_due(q);
+}
+
 /* whether @insn takes a TNT bit or a TIP: conditional, return, indirect */
 static bool takes_packet(const struct pt_insn *insn)
 {

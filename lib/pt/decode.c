@@ -562,10 +562,11 @@ void pt_synced(struct queue *q, int st)
 	pt_time_sync(q); /* the PSB's TSC */
 }
 
-/* an error sample, then on from the next PSB (as perf) */
+/* an error sample (none: @code < 0), then on from the next PSB (as perf) */
 void pt_stop(struct queue *q, int code, uint64_t ip)
 {
-	error(q, code, ip);
+	if (code >= 0)
+		error(q, code, ip);
 	q->pend = false;
 	q->synced = false;
 }
@@ -650,7 +651,9 @@ static int queue_step(struct queue *q, uint64_t limit)
 		if (st == -pte_eos) {
 			q->done = true;
 		} else if (st < 0) {
-			pt_stop(q, lib_error_code(st), st == -pte_nomap ? insn.ip : 0);
+			pt_stop(q,
+				st != -pte_nomap || pt_nomap_reported(q) ? lib_error_code(st) : -1,
+				st == -pte_nomap ? insn.ip : 0);
 			continue;
 		}
 		q->status = st;

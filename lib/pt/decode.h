@@ -73,6 +73,7 @@ struct file_map {
 	char *path;
 	uint8_t *p;
 	size_t len;
+	unsigned int nomaps; /* the code not read from it so far (pt_nomap_reported) */
 };
 
 /* a change of the kernel's code (TEXT_POKE) */
@@ -115,6 +116,8 @@ struct queue {
 	enum pt_exec_mode flags_mode;
 	uint64_t flags_ip;
 	bool pend_32bit;
+	/* the code last not read: a file (index + 1), the kernel's (-1), no mapping (0) */
+	long nomap;
 	/* the instruction decoder: the call stack of compressed returns (pt_ovf_calls) */
 	uint64_t rets[16], ret_to; /* ret_to: the last return's target from it */
 	uint8_t ret_top, ret_n;
@@ -180,6 +183,7 @@ struct prism_pt_decoder {
 	size_t nr_errs, next_err;
 	struct file_map *files;
 	size_t nr_files;
+	unsigned int kernel_nomaps; /* the kernel code not read so far (no kcore, no vmlinux) */
 	struct pt_image_section_cache *iscache; /* the files' sections, shared by the queues */
 	bool blocks; /* the queues walk blocks (decode-block.c) */
 	struct br_insn *brc; /* the instructions that end blocks, by address */
@@ -260,6 +264,8 @@ int pt_walk_offset(const struct queue *q, uint64_t *off);
 int pt_walk_sync_offset(const struct queue *q, uint64_t *off);
 /* where the walk stood at the last overflow: the last branch's target (0: tracing off) */
 uint64_t pt_walk_ovf_ip(const struct queue *q);
+/* walk-resync.c: after code not read, on from the next IP (false: from the next PSB) */
+bool pt_walk_resync(struct queue *q);
 
 /* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);
@@ -271,6 +277,13 @@ bool pt_ovf_psb(struct queue *q);
 uint64_t pt_ovf_disabled_ip(struct queue *q);
 /* the instruction decoder's calls and returns, as libipt's call stack takes them */
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
+
+/*
+ * decode-image.c: code not read is an error sample the first two times for
+ * a file (or the kernel), as perf's (it stops reading a file that failed
+ * twice, and goes on silently); always where no mapping holds the address
+ */
+bool pt_nomap_reported(struct queue *q);
 
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);
@@ -293,6 +306,8 @@ void pt_time_event(struct queue *q, const struct pt_event *ev);
 void pt_time_at(struct queue *q, uint64_t ip);
 uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);
+/* @n units (TNT bits, TIPs) that no instruction took: a resync's */
+void pt_time_skip(struct queue *q, uint64_t n);
 void pt_time_now(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
 /* the same where the decoder stands at @off in the trace */

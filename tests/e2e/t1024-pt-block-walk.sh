@@ -11,8 +11,8 @@
 # equal libipt's block decoder's (PRISM_PT_LIBIPT_BLOCKS=1).
 # Against perf where the instruction decoder's output is perf's: not per CPU
 # over long runs (perf 6.1 gives the branches at a switch's time to swapper),
-# 100-byte pieces (perf mis-decodes them) and missing code (perf goes on from
-# the next IP packet, prism from the next PSB).
+# 100-byte pieces (perf mis-decodes them) and missing code (t1053: the walk
+# goes on from the next IP packet as perf, libipt's decoders from the next PSB).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -33,6 +33,8 @@ for c in "long:--loops 3000 --tsc-every 2" "ovf:--loops 400 --ovf 150 --tsc-ever
 		# shellcheck disable=SC2086
 		prism script -i "$TMP/$name.data" $a >"$TMP/blk.txt" 2>"$TMP/err"
 		check "$name $a: prism exits 0" test $? -eq 0
+		# (missing code: the walk goes on from the next IP, libipt's decoders from the next PSB)
+		[ $name = miss ] && continue
 		# shellcheck disable=SC2086
 		PRISM_PT_INSN_DECODER=1 prism script -i "$TMP/$name.data" $a >"$TMP/insn.txt" 2>/dev/null
 		check "$name $a: blocks give the instruction decoder's $(wc -l <"$TMP/insn.txt") lines" \

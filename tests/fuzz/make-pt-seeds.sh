@@ -18,7 +18,8 @@ for a in "" "--pipe" "--per-cpu" "--per-cpu --pipe --split 40" "--ovf 3 --loops 
 	"--loops 12 --tsx 1 --ptw 6 --power 8 --hw-pwre --tsc-every 2" \
 	"--per-cpu --no-tsc --loops 12 --tsx 1 --ptw 6 --power 8" "--calls 6 --loops 300 --mtc 2 --pip" \
 	"--kernel --tsc-every 1 --loops 40" "--cpuid GenuineIntel,6,92,9 --ovf-fup 2 --loops 8" \
-	"--pipe --cpuid GenuineIntel,6,142,10 --fup-nlip --ovf-pge 2 --loops 8"; do
+	"--pipe --cpuid GenuineIntel,6,142,10 --fup-nlip --ovf-pge 2 --loops 8" \
+	"--ovf-pge 3 --ovf-at 1 --loops 9 --tsc-every 2" "--ovf-pge 2 --ovf-at 4 --loops 6 --no-tsc"; do
 	n=$((n + 1))
 	# shellcheck disable=SC2086
 	python3 tests/tools/perfdata-pt.py $a "$wl" "$out/seed-$n.data"

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism's walk after code it cannot read (an instruction not mapped: a
+ * kernel without kcore, JIT code): as perf's decoder, on from the next
+ * packet that gives an IP, not from the next PSB (libipt's decoders can
+ * only sync there).  The TNT bits and TIPs up to it go unused; tracing
+ * resumes at a TIP's IP, a TIP.PGE's, an interrupt's target (FUP, TIP) or
+ * an overflow's FUP, as a trace start ("tr strt", from IP 0).
+ */
+#include "walk.h"
+
+/*
+ * the query decoder's trace up to the next IP: 1 with tracing on again
+ * there, else <= 0; @units: the TNT bits and TIPs used, @ip_unit: whether
+ * the last of them gave the IP
+ */
+static int to_ip(struct pt_walk *w, uint64_t *units, bool *ip_unit)
+{
+	struct pt_event *e = &w->ev;
+	uint64_t ip;
+	int st, taken;
+
+	*ip_unit = false;
+	for (;;) {
+		if (w->status & pts_event_pending) {
+			st = pt_qry_event(w->qry, e, sizeof(*e));
+			if (st < 0)
+				return st;
+			w->status = st;
+			switch (e->type) {
+			case ptev_enabled:
+				w->ip = e->variant.enabled.ip;
+				return 1;
+			case ptev_async_branch:
+				++*units; /* its TIP */
+				if (e->ip_suppressed)
+					break;
+				w->ip = e->variant.async_branch.to;
+				*ip_unit = true;
+				return 1;
+			case ptev_overflow:
+				if (e->ip_suppressed)
+					break;
+				w->ip = e->variant.overflow.ip;
+				return 1;
+			case ptev_async_disabled:
+				++*units; /* its TIP.PGD */
+				break;
+			case ptev_exec_mode:
+				w->mode = e->variant.exec_mode.mode;
+				break;
+			case ptev_tsx:
+				w->speculative = e->variant.tsx.speculative;
+				break;
+			default:
+				break;
+			}
+			continue;
+		}
+		if (w->status & pts_eos)
+			return -pte_eos;
+		st = pt_qry_cond_branch(w->qry, &taken);
+		if (st == -pte_bad_query)
+			st = pt_qry_indirect_branch(w->qry, &ip);
+		else
+			ip = 0;
+		if (st < 0)
+			return st;
+		w->status = st;
+		++*units;
+		if (ip && !(st & pts_ip_suppressed)) {
+			w->ip = ip;
+			*ip_unit = true;
+			return 1;
+		}
+	}
+}
+
+/*
+ * After pt_stop's error: on from the next IP as a trace start (perf's
+ * estimated time, as into user space from the kernel), the error at that
+ * time too, as perf reports it.  Return: false to sync at the next PSB.
+ */
+bool pt_walk_resync(struct queue *q)
+{
+	struct pt_walk *w = q->walk;
+	struct pt_event ev = { .type = ptev_enabled };
+	struct prism_pt_item *err = NULL;
+	uint64_t units = 0;
+	bool ip_unit;
+	int st;
+
+	if (q->n && q->fifo[(q->head + q->n - 1) % FIFO].kind == PRISM_PT_ERROR)
+		err = &q->fifo[(q->head + q->n - 1) % FIFO];
+	w->process_event = w->postponed = false;
+	w->ret_n = 0; /* the calls in the code not read are not known */
+	if (to_ip(w, &units, &ip_unit) <= 0)
+		return false;
+	w->enabled = true;
+	st = pt_walk_trailing(w);
+	if (st < 0)
+		return false;
+	/* the packets after the IP's wait for the instructions after it */
+	pt_time_skip(q, units - ip_unit);
+	ev.variant.enabled.ip = w->ip;
+	pt_on_event(q, &ev);
+	if (err)
+		err->time = pt_sample_time(q);
+	pt_time_skip(q, ip_unit);
+	q->synced = true;
+	q->status = st;
+	return true;
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Code prism cannot read (a user+kernel trace, tests/tools/perfdata-pt.py
+# --kernel, decoded without kcore or vmlinux): perf 6.1 reports "Failed to
+# get instruction", then goes on from the next packet with an IP (a "tr strt"
+# at its estimated time), and stops reporting the error once the same
+# file (here the kernel) failed twice. prism's walk does the same, line for
+# line with perf for --itrace=be, ce, cre, bge, ie, with and without timing
+# packets, MTC/CYC, PIPs, MOV CR3s, per CPU and with --calls. libipt's
+# instruction decoder (small periods, 'l') still goes on from the next PSB.
+. tests/e2e/lib.sh
+require_pt_files
+
+$GEN --kernel --loops 6 "$WL" "$TMP/a.data" || fail "the generator failed"
+pt_vs_perf "kernel" "$TMP/a.data" be --ns
+check "perf reports the missing kernel code" \
+	grep -q 'ip 0xffffffff81000100 code 5: Failed to get instruction' "$TMP/perf.txt"
+check "perf goes on at the interrupt's return" \
+	grep -q 'branches:kuH: *0 \[unknown\] (\[unknown\]) => *555555555140 pt_loop+0x3' "$TMP/perf.txt"
+check "prism goes on there too (not from the next PSB)" test "$(grep -c pt_loop "$TMP/prism.txt")" -gt 20
+
+for c in "plain:--loops 6" "notsc:--loops 4 --no-tsc" "mtc:--loops 6 --mtc 1 --cyc 1" \
+	"tsc1:--loops 6 --tsc-every 1" "pip:--pip --loops 6 --mtc 2" \
+	"cr3:--cr3 --loops 6 --tsc-every 1" "calls:--calls 5 --loops 4" \
+	"percpu:--per-cpu --loops 5 --tsc-every 1"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN --kernel ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in be ce cre bge ie; do
+		# (per CPU, which queue's error is the third differs when no sample orders them)
+		[ "$name$it" = percpuie ] && continue
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+# the third failure in the same file is not reported (perf's), the trace goes on
+check "percpu: two errors reported, as perf" test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
+
+done_testing
