@@ -12,6 +12,8 @@
  *   libipt reports it without an IP.  perf's decoder stands where the
  *   last branch before it went (a TNT bit, a TIP's IP), does that branch
  *   and reports the overflow there.
+ * - Where the last packet with an IP ends (walk-resync.c: the timing
+ *   packets after it wait for the instructions after it).
  */
 #include <stdbool.h>
 
@@ -23,6 +25,7 @@ struct ovf_scan {
 	/* the last branch packet before the last OVF: a TNT bit or a TIP's IP */
 	bool tnt, taken, tip;
 	uint64_t tip_ip;
+	uint64_t ip_end; /* the end of the last TIP, TIP.PGE, TIP.PGD or FUP with an IP */
 };
 
 /* libipt's IP compression against the last IP */
@@ -65,6 +68,10 @@ static int scan(struct queue *q, struct ovf_scan *s)
 		return -1;
 	if (pt_pkt_sync_set(dec, from) >= 0) {
 		while (pt_pkt_next(dec, &p, sizeof(p)) >= 0) {
+			if ((p.type == ppt_tip || p.type == ppt_tip_pge || p.type == ppt_tip_pgd ||
+			     p.type == ppt_fup) &&
+			    p.payload.ip.ipc != pt_ipc_suppressed)
+				pt_pkt_get_offset(dec, &s->ip_end);
 			switch (p.type) {
 			case ppt_ovf:
 				in_ovf = true;
@@ -102,6 +109,13 @@ static int scan(struct queue *q, struct ovf_scan *s)
 	}
 	pt_pkt_free_decoder(dec);
 	return 0;
+}
+
+uint64_t pt_ip_packet_end(struct queue *q)
+{
+	struct ovf_scan s = { 0 };
+
+	return scan(q, &s) ? UINT64_MAX : s.ip_end;
 }
 
 bool pt_ovf_psb(struct queue *q)

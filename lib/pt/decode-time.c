@@ -72,19 +72,33 @@ uint64_t pt_sample_time(struct queue *q)
  * user space"), the instruction sample of the branch too.  (perf's u64
  * arithmetic: a damaged file's MAX_NONTURBO_RATIO wraps it.)
  */
-__wraps void pt_time_at(struct queue *q, uint64_t ip)
+static __wraps uint64_t est_time(const struct queue *q)
+{
+	uint64_t est = q->sample_insns << 1;
+	uint64_t cbr = q->tm.cbr, mnt = q->d->o.info.max_nonturbo_ratio;
+
+	if (cbr && mnt)
+		est = est * mnt / cbr;
+	return prism_tsc_to_perf_time(&q->d->tc, q->sample_tsc + est);
+}
+
+/* an error's time: perf's estimate from the latest timestamp and the instructions since it */
+uint64_t pt_time_error(struct queue *q)
+{
+	if (!q->d->has_tsc)
+		return pt_sample_time(q);
+	sample_time(q);
+	return est_time(q);
+}
+
+void pt_time_at(struct queue *q, uint64_t ip)
 {
 	const struct prism_pt_decoder *d = q->d;
 	bool kernel = ip >> 63;
 
 	q->hold = false;
 	if (d->has_tsc && q->in_kernel && ip && !kernel) {
-		uint64_t est = q->sample_insns << 1;
-		uint64_t cbr = q->tm.cbr, mnt = d->o.info.max_nonturbo_ratio;
-
-		if (cbr && mnt)
-			est = est * mnt / cbr;
-		q->stime = prism_tsc_to_perf_time(&d->tc, q->sample_tsc + est);
+		q->stime = est_time(q);
 		if (q->last_insn)
 			q->last_insn->time = q->stime;
 	}
@@ -180,7 +194,8 @@ static void apply_due(struct queue *q)
 	while (q->tq_n) {
 		struct tpend *e = &q->tq[q->tq_head];
 
-		if (e->at > q->units_taken || (e->ovf && q->wait_ovf))
+		if (e->at > q->units_taken || (e->ovf && q->wait_ovf) ||
+		    (q->tq_until && e->next_off > q->tq_until))
 			break;
 		apply(q, e);
 		q->tq_head = (q->tq_head + 1) % TQ;
@@ -401,10 +416,11 @@ void pt_time_overflow(struct queue *q)
 	sample_time(q);
 }
 
-void pt_time_skip(struct queue *q, uint64_t n)
+void pt_time_skip(struct queue *q, uint64_t n, uint64_t end)
 {
 	scan(q);
 	q->units_taken = q->units_seen - q->units_taken > n ? q->units_taken + n : q->units_seen;
+	q->tq_until = end;
 	apply_due(q);
 }
 

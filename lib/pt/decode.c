@@ -562,11 +562,16 @@ void pt_synced(struct queue *q, int st)
 	pt_time_sync(q); /* the PSB's TSC */
 }
 
-/* an error sample (none: @code < 0), then on from the next PSB (as perf) */
+/* an error sample at perf's estimated time (none: @code < 0), then on from the next PSB (as perf) */
 void pt_stop(struct queue *q, int code, uint64_t ip)
 {
-	if (code >= 0)
+	uint64_t now = q->time;
+
+	if (code >= 0) {
+		q->time = pt_time_error(q);
 		error(q, code, ip);
+		q->time = now;
+	}
 	q->pend = false;
 	q->synced = false;
 }
@@ -675,6 +680,11 @@ void pt_on_insn(struct queue *q, const struct pt_insn *insn)
 void pt_on_event(struct queue *q, const struct pt_event *ev)
 {
 	on_event(q, ev);
+}
+
+void pt_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags)
+{
+	branch(q, from, to, flags);
 }
 
 void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags)

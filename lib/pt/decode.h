@@ -153,6 +153,7 @@ struct queue {
 	struct tpend tq[TQ];
 	size_t tq_head, tq_n;
 	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
+	uint64_t tq_until; /* packets past this offset wait (a resync's; 0: none) */
 	struct pt_timing tm; /* perf's time (decode-timing.c) */
 	uint64_t pend_time; /* the sample time of the pending branch */
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
@@ -229,6 +230,7 @@ void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 /* the pending branch to @to, with the time of its instruction */
 void pt_pend_branch(struct queue *q, uint64_t to, uint32_t flags);
+void pt_branch(struct queue *q, uint64_t from, uint64_t to, uint32_t flags);
 void pt_synced(struct queue *q, int st);
 void pt_stop(struct queue *q, int code, uint64_t ip);
 bool pt_stepped(struct queue *q, uint64_t off, uint64_t ip);
@@ -275,6 +277,8 @@ int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 bool pt_ovf_psb(struct queue *q);
 /* an overflow just read that resolved with tracing off: where the pending branch went (0: unknown) */
 uint64_t pt_ovf_disabled_ip(struct queue *q);
+/* where the last packet with an IP that the decoder read ends (UINT64_MAX: not known) */
+uint64_t pt_ip_packet_end(struct queue *q);
 /* the instruction decoder's calls and returns, as libipt's call stack takes them */
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
@@ -306,8 +310,12 @@ void pt_time_event(struct queue *q, const struct pt_event *ev);
 void pt_time_at(struct queue *q, uint64_t ip);
 uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);
-/* @n units (TNT bits, TIPs) that no instruction took: a resync's */
-void pt_time_skip(struct queue *q, uint64_t n);
+uint64_t pt_time_error(struct queue *q);
+/*
+ * @n units (TNT bits, TIPs) that no instruction took (a resync's): only
+ * the packets before @end are due until pt_time_skip(q, 0, 0)
+ */
+void pt_time_skip(struct queue *q, uint64_t n, uint64_t end);
 void pt_time_now(struct queue *q);
 void pt_scan_packets(struct queue *q, const struct pt_insn *insn);
 /* the same where the decoder stands at @off in the trace */

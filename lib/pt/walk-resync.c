@@ -11,16 +11,15 @@
 
 /*
  * the query decoder's trace up to the next IP: 1 with tracing on again
- * there, else <= 0; @units: the TNT bits and TIPs used, @ip_unit: whether
- * the last of them gave the IP
+ * there, 2 with tracing off there (a TIP.PGD's IP), else <= 0; @units: the
+ * TNT bits and TIPs used
  */
-static int to_ip(struct pt_walk *w, uint64_t *units, bool *ip_unit)
+static int to_ip(struct pt_walk *w, uint64_t *units)
 {
 	struct pt_event *e = &w->ev;
 	uint64_t ip;
 	int st, taken;
 
-	*ip_unit = false;
 	for (;;) {
 		if (w->status & pts_event_pending) {
 			st = pt_qry_event(w->qry, e, sizeof(*e));
@@ -36,7 +35,6 @@ static int to_ip(struct pt_walk *w, uint64_t *units, bool *ip_unit)
 				if (e->ip_suppressed)
 					break;
 				w->ip = e->variant.async_branch.to;
-				*ip_unit = true;
 				return 1;
 			case ptev_overflow:
 				if (e->ip_suppressed)
@@ -46,6 +44,12 @@ static int to_ip(struct pt_walk *w, uint64_t *units, bool *ip_unit)
 			case ptev_async_disabled:
 				++*units; /* its TIP.PGD */
 				break;
+			case ptev_disabled:
+				++*units; /* its TIP.PGD */
+				if (e->ip_suppressed)
+					break;
+				w->ip = e->variant.disabled.ip;
+				return 2;
 			case ptev_exec_mode:
 				w->mode = e->variant.exec_mode.mode;
 				break;
@@ -70,7 +74,6 @@ static int to_ip(struct pt_walk *w, uint64_t *units, bool *ip_unit)
 		++*units;
 		if (ip && !(st & pts_ip_suppressed)) {
 			w->ip = ip;
-			*ip_unit = true;
 			return 1;
 		}
 	}
@@ -78,35 +81,35 @@ static int to_ip(struct pt_walk *w, uint64_t *units, bool *ip_unit)
 
 /*
  * After pt_stop's error: on from the next IP as a trace start (perf's
- * estimated time, as into user space from the kernel), the error at that
- * time too, as perf reports it.  Return: false to sync at the next PSB.
+ * estimated time, as into user space from the kernel).  Return: false to
+ * sync at the next PSB.
  */
 bool pt_walk_resync(struct queue *q)
 {
 	struct pt_walk *w = q->walk;
 	struct pt_event ev = { .type = ptev_enabled };
-	struct prism_pt_item *err = NULL;
 	uint64_t units = 0;
-	bool ip_unit;
 	int st;
 
-	if (q->n && q->fifo[(q->head + q->n - 1) % FIFO].kind == PRISM_PT_ERROR)
-		err = &q->fifo[(q->head + q->n - 1) % FIFO];
 	w->process_event = w->postponed = false;
 	w->ret_n = 0; /* the calls in the code not read are not known */
-	if (to_ip(w, &units, &ip_unit) <= 0)
+	st = to_ip(w, &units);
+	if (st <= 0)
 		return false;
-	w->enabled = true;
+	w->enabled = st == 1;
+	/* the packets after the IP's wait for the instructions after it */
+	pt_time_skip(q, units, pt_ip_packet_end(q));
+	if (w->enabled) {
+		ev.variant.enabled.ip = w->ip;
+		pt_on_event(q, &ev);
+	} else { /* (perf's: from no IP to where tracing stopped) */
+		pt_time_now(q);
+		pt_branch(q, 0, w->ip, PRISM_PT_FL_TRACE_BEGIN | PRISM_PT_FL_TRACE_END);
+	}
+	pt_time_skip(q, 0, 0);
 	st = pt_walk_trailing(w);
 	if (st < 0)
 		return false;
-	/* the packets after the IP's wait for the instructions after it */
-	pt_time_skip(q, units - ip_unit);
-	ev.variant.enabled.ip = w->ip;
-	pt_on_event(q, &ev);
-	if (err)
-		err->time = pt_sample_time(q);
-	pt_time_skip(q, ip_unit);
 	q->synced = true;
 	q->status = st;
 	return true;
