@@ -59,8 +59,8 @@ static int parse_cpus(struct sample_filter *sf)
 	}
 	for (i = 0; i < nr; i++) {
 		if (v[i] < 0 || v[i] >= MAX_CPUS) {
-			error("invalid -C/--cpu '%s': CPU %" PRId64 " is out of range", sf->cpu_list,
-			      v[i]);
+			error("invalid -C/--cpu '%s': CPU %" PRId64 " is out of range",
+			      sf->cpu_list, v[i]);
 			hint("CPUs are numbered from 0 to %d", MAX_CPUS - 1);
 			free(v);
 			return -1;
@@ -225,18 +225,66 @@ bool sample_filter_skip_record(const struct sample_filter *sf, const struct pris
 }
 
 static const struct sample_filter *pt_filter;
+/*
+ * --time: perf's decoder makes no samples outside the windows, so the first
+ * instruction sample after a gap counts the instructions of the gap; by
+ * queue (CPU, or thread without per-CPU trace)
+ */
+static struct pt_carry {
+	int64_t key;
+	uint64_t insns;
+} carry[64];
 
 void sample_filter_for_pt(const struct sample_filter *sf)
 {
 	pt_filter = sf && sf->on ? sf : NULL;
+	memset(carry, 0, sizeof(carry));
 }
 
-bool sample_filter_skip_pt(const struct prism_pt_item *it)
+static struct pt_carry *carry_of(const struct prism_pt_item *it)
 {
-	if (!pt_filter)
-		return false;
-	return sample_filter_skip(pt_filter, (uint32_t)it->pid, (uint32_t)it->tid, it->cpu,
-				  it->time,
-				  it->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-				  it->ip);
+	int64_t key = it->cpu != (uint32_t)-1 ? (int64_t)it->cpu : -2 - (int64_t)it->tid;
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(carry); i++) {
+		if (carry[i].key == key + 1 || !carry[i].key) {
+			carry[i].key = key + 1; /* 0: a free entry */
+			return &carry[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * perf decodes only the CPUs of -C and the --time windows, and filters the
+ * samples: an error is left out by CPU and time only
+ */
+const struct prism_pt_item *sample_filter_pt(const struct prism_pt_item *it,
+					     struct prism_pt_item *adj)
+{
+	const struct sample_filter *sf = pt_filter;
+	struct pt_carry *c;
+
+	if (!sf || cpu_skipped(sf, it->cpu))
+		return sf ? NULL : it;
+	if (prism_time_filter__skip(&sf->time, it->time)) {
+		c = it->kind == PRISM_PT_INSN ? carry_of(it) : NULL;
+		if (c)
+			c->insns += it->period;
+		return NULL;
+	}
+	if (it->kind == PRISM_PT_ERROR)
+		return it;
+	if (sample_filter_skip(sf, (uint32_t)it->pid, (uint32_t)it->tid, it->cpu, it->time,
+			       it->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+			       it->ip))
+		return NULL;
+	c = it->kind == PRISM_PT_INSN && sf->time.nr ? carry_of(it) : NULL;
+	if (c && c->insns) {
+		*adj = *it;
+		adj->period += c->insns;
+		c->insns = 0;
+		return adj;
+	}
+	return it;
 }

@@ -50,7 +50,7 @@ struct sample_filter {
 			   "libc.so.6 or [kernel.kallsyms], or paths)"),                        \
 		OPT_STRING(0, "time", &(sf)->time_str, "start,end",                             \
 			   "only samples in this window, in seconds as perf script prints "     \
-			   "times (ns precision, either side may be empty); several windows "  \
+			   "times (ns precision, either side may be empty); several windows "   \
 			   "separated by blanks; or percents of the file's span: 10%/2 (the "   \
 			   "2nd tenth), 0%-10%, several comma-separated")
 
@@ -80,7 +80,9 @@ bool sample_filter_skip_record(const struct sample_filter *sf, const struct pris
 			       const struct prism_event *ev);
 /* --itrace: the filter of the synthesized samples (NULL: none), asked by cmd/script-pt.c */
 void sample_filter_for_pt(const struct sample_filter *sf);
-bool sample_filter_skip_pt(const struct prism_pt_item *it);
+/* @it, NULL when perf leaves it out, or @adj: @it with perf's period after a --time gap */
+const struct prism_pt_item *sample_filter_pt(const struct prism_pt_item *it,
+					     struct prism_pt_item *adj);
 
 /*
  * --time @str (@opt: the option's name) into @tf; @s gives the file's span
