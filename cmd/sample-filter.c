@@ -6,6 +6,7 @@
  * not in a function of -S or a DSO of --dsos.  Records shown with
  * --show-*-events are filtered by CPU only, as perf does.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,37 @@ static int parse_cpus(struct sample_filter *sf)
 	return 0;
 }
 
+/* perf: the -S entries that read whole as hex numbers are addresses too */
+static void parse_addrs(struct sample_filter *sf)
+{
+	size_t i;
+
+	sf->addrs = xcalloc(sf->syms.nr + 1, sizeof(*sf->addrs));
+	for (i = 0; i < sf->syms.nr; i++) {
+		const char *v = sf->syms.v[i];
+		char *end;
+		uint64_t a;
+
+		if (!*v || *v == '-' || *v == '+')
+			continue;
+		errno = 0;
+		a = strtoull(v, &end, 16);
+		if (!errno && !*end)
+			sf->addrs[sf->nr_addrs++] = a;
+	}
+}
+
+static bool addr_matches(const struct sample_filter *sf, uint64_t ip)
+{
+	size_t i;
+
+	for (i = 0; i < sf->nr_addrs; i++)
+		if (ip == sf->addrs[i] || (sf->addr_range > 0 && ip > sf->addrs[i] &&
+					   ip - sf->addrs[i] < (uint64_t)sf->addr_range))
+			return true;
+	return false;
+}
+
 int sample_filter_parse(struct sample_filter *sf)
 {
 	sf->on = sf->cpu_list || sf->pid_list || sf->tid_list || sf->comm_list || sf->sym_list ||
@@ -86,6 +118,7 @@ int sample_filter_parse(struct sample_filter *sf)
 		return -1;
 	split_list(sf->comm_list, &sf->comms);
 	split_list(sf->sym_list, &sf->syms);
+	parse_addrs(sf);
 	split_list(sf->dso_list, &sf->dsos);
 	if (sf->time_str && !prism_time_filter__percent(sf->time_str))
 		return opt_time_filter("--time", sf->time_str, NULL, &sf->time);
@@ -142,30 +175,19 @@ void sample_filter_release(struct sample_filter *sf)
 	free(sf->cpus);
 	free(sf->pids);
 	free(sf->tids);
+	free(sf->addrs);
 	strlist_release(&sf->comms);
 	strlist_release(&sf->syms);
 	strlist_release(&sf->dsos);
 	prism_time_filter__release(&sf->time);
 	sf->cpus = NULL;
 	sf->pids = sf->tids = NULL;
+	sf->addrs = NULL;
 }
 
 static bool cpu_skipped(const struct sample_filter *sf, uint32_t cpu)
 {
 	return sf->cpus && cpu != (uint32_t)-1 && (cpu >= sf->nr_cpus || !sf->cpus[cpu]);
-}
-
-/* -S: the function's name, or its start address as 0x... (perf's) */
-static bool sym_matches(const struct sample_filter *sf, const struct prism_frame *fr)
-{
-	char addr[24];
-
-	if (!fr->sym)
-		return false;
-	if (in_list(&sf->syms, fr->sym))
-		return true;
-	snprintf(addr, sizeof(addr), "0x%" PRIx64, fr->ip - fr->symoff);
-	return in_list(&sf->syms, addr);
 }
 
 bool sample_filter_skip(const struct sample_filter *sf, uint32_t pid, uint32_t tid, uint32_t cpu,
@@ -196,7 +218,8 @@ bool sample_filter_skip(const struct sample_filter *sf, uint32_t pid, uint32_t t
 		if (sf->dsos.nr && (!fr.dso || !(in_list(&sf->dsos, fr.dso_name) ||
 						 in_list(&sf->dsos, fr.dso_path))))
 			return true;
-		if (sf->syms.nr && !sym_matches(sf, &fr))
+		/* perf 6.1: a name, or a sample address in a map */
+		if (sf->syms.nr && !in_list(&sf->syms, fr.sym) && !(fr.dso && addr_matches(sf, ip)))
 			return true;
 	}
 	return false;

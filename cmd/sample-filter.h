@@ -26,6 +26,9 @@ struct sample_filter {
 	uint32_t *pids, *tids;
 	size_t nr_pids, nr_tids;
 	struct strlist comms, syms, dsos;
+	uint64_t *addrs; /* the -S entries that are hex numbers: sample addresses */
+	size_t nr_addrs;
+	int addr_range; /* --addr-range: each address starts a range this long */
 	struct prism_time_filter time;
 	bool on; /* any filter given */
 	/* what a sample is matched against (set by the command) */
@@ -43,8 +46,10 @@ struct sample_filter {
 		OPT_STRING('c', "comms", &(sf)->comm_list, "names",                             \
 			   "only samples of tasks with these command names (comma-separated)"), \
 		OPT_STRING('S', "symbols", &(sf)->sym_list, "names",                            \
-			   "only samples whose address is in these functions (names or start "  \
-			   "addresses as 0x..., comma-separated)"),                             \
+			   "only samples whose address is in these functions (comma-separated " \
+			   "names), or is one of these addresses (hex: 0x7f12a3c0)"),           \
+		OPT_INT(0, "addr-range", &(sf)->addr_range, "n",                                \
+			"with -S: an address stands for the N bytes from it"),                  \
 		OPT_STRING(0, "dsos", &(sf)->dso_list, "names",                                 \
 			   "only samples whose address is in these DSOs (short names as "       \
 			   "libc.so.6 or [kernel.kallsyms], or paths)"),                        \

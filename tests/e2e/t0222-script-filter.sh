@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # prism script's sample filters against perf script 6.1's on the same files,
 # line for line: -C, --pid, --tid, -c, -S, --dsos and --time (windows with
-# open ends, several windows, percents) on a system-wide cpu-clock file of
+# open ends, several windows, percents; -S names and sample addresses, with
+# --addr-range) on a system-wide cpu-clock file of
 # two CPUs and several tasks and on a tracepoint file; -C with
 # --show-*-events (perf filters those records by CPU only); --json and --csv
 # keep the samples the text keeps; on a per-CPU Intel PT file (the
@@ -17,7 +18,8 @@ N=$FIXTURES/perf-6.1/n-ns-cgroup.data
 S=$FIXTURES/perf-6.1/f-sched-tp.data
 for o in "-C 1" "-C 0-1" "--pid 15362,15381" "--tid 15362" "-c apt-cache" \
 	"-c apt-cache,perfdata-worklo" "--dsos libc.so.6" \
-	"--dsos /usr/lib/x86_64-linux-gnu/libc.so.6" "-S _int_free" "--time ,603.131100" \
+	"--dsos /usr/lib/x86_64-linux-gnu/libc.so.6" "-S _int_free" "-S 0x7f973aab4120" "-S 7f973aab4120,leaf_b" \
+	"-S 0x7f973aab4100 --addr-range 64" "--time ,603.131100" \
 	"--time 603.130156227," "--time 603.15,603.16" "--time 10%/2" "--time 0%-10%,90%-100%" \
 	"--time 50%" "-C 1 --time 603.15,603.2 -c apt-cache"; do
 	# shellcheck disable=SC2086
