@@ -249,65 +249,94 @@ bool sample_filter_skip_record(const struct sample_filter *sf, const struct pris
 
 static const struct sample_filter *pt_filter;
 /*
- * --time: perf's decoder makes no samples outside the windows, so the first
- * instruction sample after a gap counts the instructions of the gap; by
- * queue (CPU, or thread without per-CPU trace)
+ * --time: perf's decoder makes no samples outside the windows and starts
+ * again at a window (by queue: a CPU, or a thread without per-CPU trace):
+ * the first instruction sample after a gap counts the gap's instructions,
+ * and with power events the first sample has a CBR event (its ratio then)
+ * before it
  */
-static struct pt_carry {
-	int64_t key;
+static struct pt_queue {
+	int64_t key; /* 0: a free entry */
 	uint64_t insns;
-} carry[64];
+	bool gap, cbr_known;
+	uint8_t cbr;
+} queues[64];
 
 void sample_filter_for_pt(const struct sample_filter *sf)
 {
 	pt_filter = sf && sf->on ? sf : NULL;
-	memset(carry, 0, sizeof(carry));
+	memset(queues, 0, sizeof(queues));
 }
 
-static struct pt_carry *carry_of(const struct prism_pt_item *it)
+static struct pt_queue *queue_of(const struct prism_pt_item *it)
 {
-	int64_t key = it->cpu != (uint32_t)-1 ? (int64_t)it->cpu : -2 - (int64_t)it->tid;
+	int64_t key = it->cpu != (uint32_t)-1 ? 1 + (int64_t)it->cpu : -2 - (int64_t)it->tid;
 	size_t i;
 
-	for (i = 0; i < PRISM_ARRAY_SIZE(carry); i++) {
-		if (carry[i].key == key + 1 || !carry[i].key) {
-			carry[i].key = key + 1; /* 0: a free entry */
-			return &carry[i];
+	for (i = 0; i < PRISM_ARRAY_SIZE(queues); i++) {
+		if (queues[i].key == key || !queues[i].key) {
+			queues[i].key = key;
+			return &queues[i];
 		}
 	}
 	return NULL;
+}
+
+/* what perf's decoder does at the start of a --time window */
+static void window_start(struct pt_queue *q, const struct prism_pt_item *it, struct pt_filtered *pf)
+{
+	if (q->gap && q->cbr_known && it->kind != PRISM_PT_CBR && it->kind != PRISM_PT_ERROR) {
+		memset(&pf->cbr_item, 0, sizeof(pf->cbr_item));
+		pf->cbr_item.kind = PRISM_PT_CBR;
+		pf->cbr_item.time = it->time;
+		pf->cbr_item.ip = it->ip;
+		pf->cbr_item.cpu = it->cpu;
+		pf->cbr_item.pid = it->pid;
+		pf->cbr_item.tid = it->tid;
+		pf->cbr_item.cbr = q->cbr;
+		pf->cbr = &pf->cbr_item;
+	}
+	if (it->kind != PRISM_PT_ERROR)
+		q->gap = false;
+	if (it->kind == PRISM_PT_INSN && q->insns) {
+		pf->adj = *it;
+		pf->adj.period += q->insns;
+		pf->it = &pf->adj;
+		q->insns = 0;
+	}
 }
 
 /*
  * perf decodes only the CPUs of -C and the --time windows, and filters the
  * samples: an error is left out by CPU and time only
  */
-const struct prism_pt_item *sample_filter_pt(const struct prism_pt_item *it,
-					     struct prism_pt_item *adj)
+bool sample_filter_pt(const struct prism_pt_item *it, struct pt_filtered *pf)
 {
 	const struct sample_filter *sf = pt_filter;
-	struct pt_carry *c;
+	struct pt_queue *q;
 
-	if (!sf || cpu_skipped(sf, it->cpu))
-		return sf ? NULL : it;
+	pf->it = it;
+	pf->cbr = NULL;
+	if (!sf)
+		return true;
+	if (cpu_skipped(sf, it->cpu))
+		return false;
+	q = sf->time.nr ? queue_of(it) : NULL;
+	if (q && it->kind == PRISM_PT_CBR) {
+		q->cbr = it->cbr;
+		q->cbr_known = true;
+	}
 	if (prism_time_filter__skip(&sf->time, it->time)) {
-		c = it->kind == PRISM_PT_INSN ? carry_of(it) : NULL;
-		if (c)
-			c->insns += it->period;
-		return NULL;
+		if (q && it->kind != PRISM_PT_ERROR)
+			q->gap = true;
+		if (q && it->kind == PRISM_PT_INSN)
+			q->insns += it->period;
+		return false;
 	}
-	if (it->kind == PRISM_PT_ERROR)
-		return it;
-	if (sample_filter_skip(sf, (uint32_t)it->pid, (uint32_t)it->tid, it->cpu, it->time,
-			       it->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
-			       it->ip))
-		return NULL;
-	c = it->kind == PRISM_PT_INSN && sf->time.nr ? carry_of(it) : NULL;
-	if (c && c->insns) {
-		*adj = *it;
-		adj->period += c->insns;
-		c->insns = 0;
-		return adj;
-	}
-	return it;
+	if (q)
+		window_start(q, it, pf);
+	return it->kind == PRISM_PT_ERROR ||
+	       !sample_filter_skip(sf, (uint32_t)it->pid, (uint32_t)it->tid, it->cpu, it->time,
+				   it->ip >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
+				   it->ip);
 }

@@ -85,9 +85,17 @@ bool sample_filter_skip_record(const struct sample_filter *sf, const struct pris
 			       const struct prism_event *ev);
 /* --itrace: the filter of the synthesized samples (NULL: none), asked by cmd/script-pt.c */
 void sample_filter_for_pt(const struct sample_filter *sf);
-/* @it, NULL when perf leaves it out, or @adj: @it with perf's period after a --time gap */
-const struct prism_pt_item *sample_filter_pt(const struct prism_pt_item *it,
-					     struct prism_pt_item *adj);
+/*
+ * whether perf prints @it; then pf->it is what to print (@it, or with
+ * perf's period after a --time gap) and pf->cbr, when not NULL, what to
+ * print before it (perf's CBR event at a --time window's start)
+ */
+#include <prism/pt.h>
+struct pt_filtered {
+	const struct prism_pt_item *it, *cbr;
+	struct prism_pt_item adj, cbr_item;
+};
+bool sample_filter_pt(const struct prism_pt_item *it, struct pt_filtered *pf);
 
 /*
  * --time @str (@opt: the option's name) into @tf; @s gives the file's span

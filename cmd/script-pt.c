@@ -409,7 +409,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 {
 	struct spt *p = ctx;
 	struct prism_strbuf *sb = &p->line;
-	struct prism_pt_item adj;
+	struct pt_filtered pf;
 	char name[32];
 
 	if (p->fn) {
@@ -425,9 +425,11 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 		pt_show_flush(&p->show, it->time, sb);
 	else
 		pt_show_flush_to_exit(&p->show, it->tid, sb);
-	it = sample_filter_pt(it, &adj); /* -C, --pid, --time ... (cmd/sample-filter.c) */
-	if (!it)
+	if (!sample_filter_pt(it, &pf)) /* -C, --pid, --time ... (cmd/sample-filter.c) */
 		return 0;
+	if (pf.cbr)
+		print_item(p, pf.cbr);
+	it = pf.it;
 	if (it->kind == PRISM_PT_ERROR) {
 		size_t at = sb->len;
 

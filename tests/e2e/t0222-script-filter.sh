@@ -7,7 +7,8 @@
 # two CPUs and several tasks and on a tracepoint file; -C with
 # --show-*-events (perf filters those records by CPU only); --json and --csv
 # keep the samples the text keeps; on a per-CPU Intel PT file (the
-# generator) with --itrace=b, be, i1i, --call-trace and --insn-trace.  Bad
+# generator) with --itrace=b, be, i1i, --call-trace and --insn-trace (and
+# perf's instruction count and CBR event at a --time window's start).  Bad
 # values are errors that name the option and the value.
 . tests/e2e/lib.sh
 require_fixtures
@@ -98,4 +99,14 @@ for o in "-C 1" "--tid 4344" "-c pt-loop"; do
 	# shellcheck disable=SC2086
 	script_vs_perf "pt:" "$TMP/pc.data" --call-trace $o
 done
+# power events: perf's CBR event before the first sample of a window after a gap
+python3 "$PRISM_SRC/tests/tools/perfdata-pt.py" --per-cpu --nrcpus --loops 4 --tsc-every 1 \
+	--power 1 "$WL" "$TMP/pw.data" || fail "the generator failed (--power)"
+for t in 1000.0010015, ,1000.0010015 1000.0012, 1000.0010012,1000.0011; do
+	for it in --itrace=bp --itrace=i1ip --call-trace; do
+		script_vs_perf "pt power:" "$TMP/pw.data" $it --time $t
+	done
+done
+grep -q 'cbr: 24' "$TMP/prism.txt"
+check "pt power: a CBR event at the window's start" test $? -eq 0
 done_testing
