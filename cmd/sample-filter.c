@@ -107,10 +107,16 @@ static bool addr_matches(const struct sample_filter *sf, uint64_t ip)
 	return false;
 }
 
-int sample_filter_parse(struct sample_filter *sf)
+int sample_filter_parse(struct sample_filter *sf, const char *refuse)
 {
 	sf->on = sf->cpu_list || sf->pid_list || sf->tid_list || sf->comm_list || sf->sym_list ||
 		 sf->dso_list || sf->time_str;
+	if (sf->on && refuse) {
+		error("%s shows every record: the sample filters (-C, --pid, --tid, -c, -S, "
+		      "--dsos, --time) do not apply",
+		      refuse);
+		return -1;
+	}
 	if (sf->cpu_list && parse_cpus(sf))
 		return -1;
 	if (parse_ids(sf->pid_list, "pid", &sf->pids, &sf->nr_pids) ||

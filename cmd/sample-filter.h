@@ -60,10 +60,10 @@ struct sample_filter {
 			   "2nd tenth), 0%-10%, several comma-separated")
 
 /*
- * The lists' syntax (before the file is read).  Return: 0, or -1 after
- * printing which option and value are wrong.
+ * The lists' syntax; @refuse: the option that takes no filters, or NULL.
+ * Return: 0, or -1 after printing which option and value are wrong.
  */
-int sample_filter_parse(struct sample_filter *sf);
+int sample_filter_parse(struct sample_filter *sf, const char *refuse);
 /*
  * What needs the file: percents of its time span, CPUs it has.  Return:
  * 0, or the exit status after printing the error (EXIT_USAGE for a bad

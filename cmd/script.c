@@ -930,7 +930,9 @@ int cmd_script(int argc, const char **argv)
 		return error("out of memory"), 1;
 	}
 	/* the filters' syntax is a usage error, the CPUs the file lacks not */
-	err = sample_filter_parse(&sc.sf) ? EXIT_USAGE : sample_filter_open(&sc.sf, sc.s, input);
+	err = sample_filter_parse(&sc.sf, dump ? "-D" : NULL) ?
+		      EXIT_USAGE :
+		      sample_filter_open(&sc.sf, sc.s, input);
 	if (err)
 		goto out;
 	so.kallsyms = input_kallsyms(sc.s, so.kallsyms, kcore);

@@ -67,6 +67,9 @@ grep_q "'1-3' is not a number" "$TMP/err"
 prism script -i "$N" --time 10%/0 >/dev/null 2>"$TMP/err"
 check "--time 10%/0: a usage error" test $? -eq 129
 grep_q "invalid --time '10%/0'" "$TMP/err"
+prism script -i "$N" -D -C 0 >/dev/null 2>"$TMP/err"
+check "-D with a filter: a usage error" test $? -eq 129
+grep_q "^error: -D shows every record: the sample filters" "$TMP/err"
 prism script --help >"$TMP/help.txt"
 for o in --cpu --pid --tid --comms --symbols --dsos --time; do
 	grep_q "^ +(-., )?$o " "$TMP/help.txt"
