@@ -23,6 +23,7 @@
 #include "input.h"
 #include "options.h"
 #include "report.h"
+#include "sample-filter.h"
 #include "script.h"
 
 enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
@@ -48,7 +49,7 @@ struct report {
 	struct strlist comms, dsos, syms;
 	uint32_t *pids, *tids;
 	size_t nr_pids, nr_tids;
-	uint64_t time_start, time_end;
+	struct prism_time_filter time;
 
 	/* state */
 	struct prism_session *s;
@@ -81,43 +82,6 @@ static int opt_callgraph(const struct option_def *opt, const char *arg)
 		*mode = CG_NONE;
 	else
 		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
-	return 0;
-}
-
-/* "START,END" in seconds (either may be empty), as perf report --time */
-static int parse_time(struct report *r)
-{
-	const char *comma;
-	char *end;
-	double a = 0, b = 0;
-
-	r->time_end = UINT64_MAX;
-	if (!r->time_str)
-		return 0;
-	comma = strchr(r->time_str, ',');
-	if (!comma)
-		return error("--time: expected 'START,END' in seconds, got '%s'", r->time_str);
-	if (comma != r->time_str) {
-		a = strtod(r->time_str, &end);
-		if (end != comma)
-			return error("--time: bad start in '%s'", r->time_str);
-		r->time_start = (uint64_t)llround(a * 1e9);
-	}
-	if (comma[1]) {
-		const char *dot = strchr(comma + 1, '.');
-		size_t digits = dot ? strlen(dot + 1) : 0;
-		uint64_t unit = 1000000000;
-
-		b = strtod(comma + 1, &end);
-		if (*end)
-			return error("--time: bad end in '%s'", r->time_str);
-		/* the end is inclusive at the precision given: 1.5 covers 1.5xxxxxxxx */
-		while (digits-- && unit > 1)
-			unit /= 10;
-		r->time_end = (uint64_t)llround(b * 1e9) + unit - 1;
-	}
-	if (r->time_end < r->time_start)
-		return error("--time: end %.6f is before start %.6f", b, a);
 	return 0;
 }
 
@@ -219,7 +183,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	p = r->rb ? NULL : profile_of(r, ev->evsel);
 	if (!p && !r->rb)
 		return 0;
-	if ((s->type & PERF_SAMPLE_TIME) && (s->time < r->time_start || s->time > r->time_end))
+	if (prism_time_filter__skip(&r->time, s->time))
 		return 0;
 	comm = prism_tasks__comm(r->tasks, s->tid);
 	if (r->rb)
@@ -732,6 +696,7 @@ static void free_report(struct report *r)
 	free(r->tids);
 	strlist_release(&r->comms);
 	strlist_release(&r->dsos);
+	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
 }
 
@@ -795,7 +760,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('S', "symbols", &r.sym_list, "list", "only rows of these symbols"),
 		OPT_STRING(0, "time", &r.time_str, "start,end",
 			   "only samples in this time window, in seconds as perf script prints "
-			   "them; either side may be empty"),
+			   "them (to the ns; either side may be empty); several separated by "
+			   "blanks; or percents of the file's span: 10%/2, 0%-10%"),
 		OPT_STRING('e', "event", &r.event, "name",
 			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file"),
 		OPT_GROUP("Call graphs"),
@@ -831,7 +797,7 @@ int cmd_report(int argc, const char **argv)
 			"symbols only in DIR/[kernel.kallsyms]/<build id>/kallsyms"),
 		OPT_CALLBACK(0, "map-path", &r.map_path, "old=new",
 			     "read binaries recorded under path prefix OLD from NEW (repeatable)",
-			     opt_append),
+			     opt_map_path),
 		OPT_STRING(0, "kallsyms", &r.kallsyms, "file",
 			   "kernel symbols from this file instead of /proc/kallsyms (used as it is, "
 			   "without the kernel build-id check)"),
@@ -864,7 +830,9 @@ int cmd_report(int argc, const char **argv)
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
 	r.children_set = r.children || r.no_children;
-	if (parse_time(&r) || parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
+	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
+	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||
+	    parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
 	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
 		free_report(&r);
 		return EXIT_USAGE;
@@ -877,6 +845,11 @@ int cmd_report(int argc, const char **argv)
 	if (!r.s) {
 		free_report(&r);
 		return 1;
+	}
+	if (prism_time_filter__percent(r.time_str) &&
+	    opt_time_filter("--time", r.time_str, r.s, &r.time)) {
+		free_report(&r);
+		return EXIT_USAGE;
 	}
 	if (r.header_only) {
 		ret = print_header(r.s, r.input, true) ? 1 : 0;

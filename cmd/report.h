@@ -9,6 +9,8 @@
 #include <prism/profile.h>
 #include <prism/session.h>
 
+#include "lists.h"
+
 struct report_csv;
 
 /* create DIR (if needed) and open overview.csv; prints the error and returns NULL on failure */
@@ -76,23 +78,5 @@ size_t report_pt_section(const struct prism_pt_item *it);
 const char *report_itrace_unsupported(const struct prism_itrace *it);
 /* after reading a pipe without --itrace: the warning that its Intel PT trace is not decoded */
 void report_pt_pipe_hint(struct prism_session *s);
-
-/* report-lists.c: lists from options (comma-separated, or repeated options) */
-struct strlist {
-	const char **v;
-	size_t nr;
-	char *buf; /* the split copy the entries point into */
-};
-
-void strlist_release(struct strlist *l);
-struct option_def;
-/* an option's callback: @arg appended to the strlist at opt->value */
-int opt_append(const struct option_def *opt, const char *arg);
-/* @s split at commas into @out (which owns the copy) */
-void split_list(const char *s, struct strlist *out);
-/* @s as comma-separated numbers; -1 (said) when one is not */
-int parse_ids(const char *s, const char *what, uint32_t **out, size_t *nr);
-bool in_ids(const uint32_t *v, size_t nr, uint32_t x);
-bool in_list(const struct strlist *l, const char *s);
 
 #endif /* PRISM_CMD_REPORT_H */

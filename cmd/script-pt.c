@@ -32,6 +32,7 @@
 
 #include "cmd.h"
 #include "input.h"
+#include "sample-filter.h"
 #include "script.h"
 
 #define NR_CACHE 4096
@@ -408,6 +409,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 {
 	struct spt *p = ctx;
 	struct prism_strbuf *sb = &p->line;
+	struct pt_filtered pf;
 	char name[32];
 
 	if (p->fn) {
@@ -423,6 +425,11 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 		pt_show_flush(&p->show, it->time, sb);
 	else
 		pt_show_flush_to_exit(&p->show, it->tid, sb);
+	if (!sample_filter_pt(it, &pf)) /* -C, --pid, --time ... (cmd/sample-filter.c) */
+		return 0;
+	if (pf.cbr)
+		print_item(p, pf.cbr);
+	it = pf.it;
 	if (it->kind == PRISM_PT_ERROR) {
 		size_t at = sb->len;
 

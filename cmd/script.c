@@ -25,6 +25,7 @@
 #include "input.h"
 #include "linebuf.h"
 #include "options.h"
+#include "sample-filter.h"
 #include "script.h"
 
 /* the fields that need the symbol tables (and the address spaces) */
@@ -64,6 +65,7 @@ struct script {
 	uint64_t *grp_ids, *grp_vals;
 	size_t grp_nr, grp_cap;
 	unsigned int show; /* enum script_show: --show-*-events */
+	struct sample_filter sf; /* -C, --pid, --tid, -c, -S, --dsos, --time */
 };
 
 static unsigned int fields_of(struct script *sc, const struct prism_evsel *evsel)
@@ -549,6 +551,8 @@ static void setup_names(struct script *sc)
 static void one_sample(struct script *sc, const struct prism_event *ev, uint64_t period,
 		       const struct prism_evsel *evsel)
 {
+	if (sample_filter_skip_event(&sc->sf, ev))
+		return;
 	if (!sc->ready)
 		setup_names(sc);
 	if (sc->mode == MODE_JSON)
@@ -591,7 +595,11 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 /* readperf's overview.csv: nr,type,pid,tid,time,info for every record */
 static int csv_record(struct script *sc, const struct prism_event *ev)
 {
-	prism_event__overview_csv(&sc->line, sc->nr++, ev, ev->sample.period);
+	uint64_t nr = sc->nr++; /* a sample filtered out keeps its number */
+
+	if (ev->type == PERF_RECORD_SAMPLE && sample_filter_skip_event(&sc->sf, ev))
+		return 0;
+	prism_event__overview_csv(&sc->line, nr, ev, ev->sample.period);
 	emit(sc);
 	return 0;
 }
@@ -609,6 +617,8 @@ static void record_text(struct script *sc, const struct prism_event *ev)
 	script_show_ids(ev, &pid, &tid);
 	if (!evsel && prism_session__nr_evsels(sc->s))
 		evsel = prism_session__evsel(sc->s, 0); /* perf's: the first */
+	if (sample_filter_skip_record(&sc->sf, evsel, ev))
+		return;
 	if (evsel) {
 		const struct perf_event_attr *a = prism_evsel__attr(evsel);
 
@@ -725,27 +735,6 @@ static int dump_record(void *ctx, const struct prism_event *ev)
 	return 0;
 }
 
-/* --map-path OLD=NEW, repeatable: a NULL-terminated list */
-struct path_map {
-	const char **v;
-	size_t nr;
-};
-
-static int opt_map_path(const struct option_def *opt, const char *arg)
-{
-	struct path_map *m = opt->value;
-
-	if (!strchr(arg, '=')) {
-		error("--map-path '%s': expected OLD=NEW", arg);
-		hint("e.g. --map-path /tmp/app=/home/me/build/app");
-		return -1;
-	}
-	m->v = xrealloc(m->v, (m->nr + 2) * sizeof(*m->v));
-	m->v[m->nr++] = arg;
-	m->v[m->nr] = NULL;
-	return 0;
-}
-
 /* symbols are needed when a sample line prints an address, a symbol or a chain */
 static bool needs_symbols(const struct script *sc)
 {
@@ -780,7 +769,7 @@ static int setup_symbols(struct script *sc, const struct prism_symbols_opts *so,
 int cmd_script(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts> | --call-trace | --call-ret-trace]",
+		"prism script [-i <file>] [-F <fields>] [-G] [--symfs <dir>] [--csv | --json | -D] [--no-order] [--ns] [--itrace=<opts> | --call-trace | --call-ret-trace] [<filters>]",
 		NULL
 	};
 	const char *input = NULL, *fields = NULL, *itrace = NULL, *bad = NULL;
@@ -792,7 +781,7 @@ int cmd_script(int argc, const char **argv)
 	bool call_trace = false, callret_trace = false;
 	bool show[9] = { false }; /* --show-*-events, in enum script_show's order */
 	struct prism_symbols_opts so = { 0 };
-	struct path_map map_path = { 0 };
+	struct strlist map_path = { 0 };
 	struct script sc = { .line = STRBUF_INIT, .max_stack = 127 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
@@ -852,6 +841,8 @@ int cmd_script(int argc, const char **argv)
 			script_opt_insn_trace, "raw"),
 		OPT_STRING('M', "disassembler-style", &dis_style, "att|intel",
 			   "syntax of -F +disasm (default att, as perf script)"),
+		OPT_GROUP("Filters (perf script's; records of --show-*-events by -C only)"),
+		OPT_SAMPLE_FILTERS(&sc.sf),
 		OPT_GROUP("Symbols"),
 		OPT_STRING(
 			0, "symfs", &so.symfs, "dir",
@@ -938,12 +929,22 @@ int cmd_script(int argc, const char **argv)
 		free(map_path.v);
 		return error("out of memory"), 1;
 	}
+	/* the filters' syntax is a usage error, the CPUs the file lacks not */
+	err = sample_filter_parse(&sc.sf, dump ? "-D" : NULL) ?
+		      EXIT_USAGE :
+		      sample_filter_open(&sc.sf, sc.s, input);
+	if (err)
+		goto out;
 	so.kallsyms = input_kallsyms(sc.s, so.kallsyms, kcore);
-	if (needs_symbols(&sc) && (setup_symbols(&sc, &so, input) ||
-				   (itrace && input_kernel_code(sc.sy, sc.s, kcore, vmlinux)))) {
+	if ((needs_symbols(&sc) || sample_filter_needs_symbols(&sc.sf)) &&
+	    (setup_symbols(&sc, &so, input) ||
+	     (itrace && input_kernel_code(sc.sy, sc.s, kcore, vmlinux)))) {
 		err = 1;
 		goto out;
 	}
+	sc.sf.tasks = sc.tasks;
+	sc.sf.sy = sc.sy;
+	sample_filter_for_pt(&sc.sf);
 	if (itrace) {
 		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, &ptf, input);
 		goto out;
@@ -984,6 +985,7 @@ out:
 	prism_stat_reads__free(sc.stat.reads);
 	free(sc.grp_vals);
 	free(map_path.v);
+	sample_filter_release(&sc.sf);
 	prism_session__free(sc.s);
 	return err;
 }

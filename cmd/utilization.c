@@ -24,6 +24,7 @@
 #include "input.h"
 #include "linebuf.h"
 #include "options.h"
+#include "sample-filter.h"
 #include "util-record.h"
 
 struct util_cmd {
@@ -86,35 +87,22 @@ static size_t split_names(char *s, const char ***out)
 	return n;
 }
 
-/* "start,end" in seconds (perf's --time); either side may be empty */
+/* "start,end" in seconds (perf's --time, one window); either side may be empty */
 static int parse_time(const char *s, uint64_t *start, uint64_t *end)
 {
-	const char *comma = strchr(s, ',');
-	char *e;
-	double a = 0, b = 0;
+	struct prism_time_filter tf;
 
-	if (!comma)
-		goto bad;
-	if (comma != s) {
-		a = strtod(s, &e);
-		if (e != comma || a < 0)
-			goto bad;
+	if (opt_time_filter("--time", s, NULL, &tf))
+		return -1;
+	if (tf.nr > 1) {
+		error("invalid --time '%s': prism util takes one window", s);
+		prism_time_filter__release(&tf);
+		return -1;
 	}
-	if (comma[1]) {
-		b = strtod(comma + 1, &e);
-		if (*e || b < 0)
-			goto bad;
-	}
-	if (b && b < a)
-		goto bad;
-	*start = (uint64_t)(a * 1e9 + 0.5);
-	*end = b ? (uint64_t)(b * 1e9 + 0.5) : 0;
+	*start = tf.v[0].start;
+	*end = tf.v[0].end;
+	prism_time_filter__release(&tf);
 	return 0;
-bad:
-	error("invalid --time '%s'", s);
-	hint("give start,end in seconds as perf prints times, e.g. --time 608.2386,608.5 "
-	     "(either side may be empty)");
-	return -1;
 }
 
 /* ---- text report (curt's layout) ---- */

@@ -200,15 +200,22 @@ require_pt_files() {
 	GEN="python3 $PRISM_SRC/tests/tools/perfdata-pt.py"
 }
 
-# pt_vs_perf NAME FILE ITRACE [ARG...]: prism script --itrace=ITRACE ARG... of
-# FILE against perf script's, line for line (the first lines that differ to fd 3)
+# script_vs_perf NAME FILE [ARG...]: prism script ARG... of FILE against perf
+# script's, line for line (the first lines that differ to fd 3)
+script_vs_perf() {
+	local name=$1 f=$2
+	shift 2
+	perf script -i "$f" "$@" >"$TMP/perf.txt" 2>/dev/null
+	prism script -i "$f" "$@" >"$TMP/prism.txt" 2>"$TMP/err"
+	check "$name $*: prism exits 0" test $? -eq 0
+	check "$name $*: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
+		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
+	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+}
+
+# pt_vs_perf NAME FILE ITRACE [ARG...]: the same with --itrace=ITRACE
 pt_vs_perf() {
 	local name=$1 f=$2 it=$3
 	shift 3
-	perf script -i "$f" --itrace="$it" "$@" >"$TMP/perf.txt" 2>/dev/null
-	prism script -i "$f" --itrace="$it" "$@" >"$TMP/prism.txt" 2>"$TMP/err"
-	check "$name --itrace=$it $*: prism exits 0" test $? -eq 0
-	check "$name --itrace=$it $*: the $(wc -l <"$TMP/perf.txt") lines equal perf's" \
-		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
+	script_vs_perf "$name" "$f" --itrace="$it" "$@"
 }

@@ -14,22 +14,10 @@
 require_perf
 exec 3>&2
 
-# show_vs_perf NAME FILE OPTIONS...: the whole output, line for line
-show_vs_perf() {
-	local name=$1 f=$2
-	shift 2
-	perf script -i "$f" "$@" >"$TMP/perf.txt" 2>/dev/null
-	prism script -i "$f" "$@" >"$TMP/prism.txt" 2>"$TMP/err"
-	check "$name $*: prism exits 0" test $? -eq 0
-	check "$name $*: $(grep -c PERF_RECORD "$TMP/perf.txt") records among $(wc -l <"$TMP/perf.txt") lines, as perf" \
-		cmp -s "$TMP/perf.txt" "$TMP/prism.txt"
-	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
-}
-
 if [ -d "$FIXTURES/perf-6.1" ]; then
 	for f in a-fp b-dwarf; do
-		show_vs_perf "$f:" "$FIXTURES/perf-6.1/$f.data" --show-task-events
-		show_vs_perf "$f:" "$FIXTURES/perf-6.1/$f.data" --show-task-events --show-mmap-events
+		script_vs_perf "$f:" "$FIXTURES/perf-6.1/$f.data" --show-task-events
+		script_vs_perf "$f:" "$FIXTURES/perf-6.1/$f.data" --show-task-events --show-mmap-events
 	done
 fi
 
@@ -46,7 +34,7 @@ for o in --show-task-events --show-mmap-events --show-namespace-events --show-cg
 	--show-switch-events --show-bpf-events --show-text-poke-events --show-lost-events \
 	--show-round-events "--show-task-events --show-mmap-events --show-namespace-events"; do
 	# shellcheck disable=SC2086
-	show_vs_perf "perf -a:" "$TMP/k.data" $o
+	script_vs_perf "perf -a:" "$TMP/k.data" $o
 done
 check "the recording has NAMESPACES and CGROUP records" \
 	test "$(perf script -i "$TMP/k.data" --show-namespace-events --show-cgroup-events 2>/dev/null |

@@ -70,10 +70,13 @@ check "--event: one section" test "$(grep -c '^# Samples' "$TMP/ev.txt")" -eq 1
 grep_q "of event 'task-clock'" "$TMP/ev.txt"
 expect_exit 1 prism report -i "$F/e-two-events.data" --event nosuch
 
-# --time: the first half of a-fp's samples only (times from perf script)
+# --time: the first sample only (its time from perf script, with its ns: the
+# end is inclusive to the ns, as perf's, whatever the precision given)
 first=$(head -1 "$F/a-fp.script.txt" | awk '{ sub(":", "", $3); print $3 }')
-prism report -i "$F/a-fp.data" "${MAP[@]}" --time ",$first" -g none >"$TMP/t.txt" 2>/dev/null
+prism report -i "$F/a-fp.data" "${MAP[@]}" --time ",${first}006" -g none >"$TMP/t.txt" 2>/dev/null
 grep_q "^# Samples: 1  of event" "$TMP/t.txt"
+prism report -i "$F/a-fp.data" "${MAP[@]}" --time ",${first}005" -g none >"$TMP/t0.txt" 2>/dev/null
+check "--time ,${first}005: no sample" test "$(grep -c '^# Samples: 1 ' "$TMP/t0.txt")" -eq 0
 prism report -i "$F/a-fp.data" "${MAP[@]}" --time "$first," -g none >"$TMP/t2.txt" 2>/dev/null
 grep_q "^# Samples: 246  of event" "$TMP/t2.txt"
 

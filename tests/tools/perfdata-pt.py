@@ -54,6 +54,8 @@ options:
                   (for -D; not meant to be decoded), and bytes that are no packet
   --cpuid S       a CPUID feature holding S (as perf's x86 writes it:
                   "GenuineIntel,6,92,9"; default: none)
+  --nrcpus        an NRCPUS feature (2 CPUs, as perf record writes it; perf
+                  script -C refuses a file without)
   --error         an AUXTRACE_ERROR record (as perf inject writes them) after
                   the trace
   --calls K       the trace of pt_calls(K) instead: pt_rec recursing K deep
@@ -834,6 +836,8 @@ def build(o):
         out = b"PERFILE2" + struct.pack("<Q", 16)
         for a, ids in attrs:
             out += rec(64, 0, a + b"".join(struct.pack("<Q", i) for i in ids))
+        if o.nrcpus:
+            out += rec(80, 0, struct.pack("<QII", FEAT_NRCPUS, 2, 2))
         if o.cpuid is not None:
             out += rec(80, 0, struct.pack("<Q", FEAT_CPUID) + feat_string(o.cpuid))
         return out + rec(80, 0, struct.pack("<Q", FEAT_EVENT_DESC) + desc) + data
@@ -844,9 +848,11 @@ def build(o):
     data_off = attr_off + attr_entry * len(attrs)
     out = b"PERFILE2" + struct.pack("<QQQQQQQQ", hdr_size, attr_entry, attr_off,
                                     attr_entry * len(attrs), data_off, len(data), 0, 0)
-    feats = [(FEAT_EVENT_DESC, desc)]  # (CPUID,) EVENT_DESC: in the order of their bits
+    feats = [(FEAT_EVENT_DESC, desc)]  # (NRCPUS,) (CPUID,) EVENT_DESC: in their bits' order
     if o.cpuid is not None:
         feats.insert(0, (FEAT_CPUID, feat_string(o.cpuid)))
+    if o.nrcpus:
+        feats.insert(0, (FEAT_NRCPUS, struct.pack("<II", 2, 2)))
     out += struct.pack("<Q", sum(1 << n for n, _ in feats)) + b"\0" * 24
     out += b"".join(struct.pack("<Q", ids[0]) for _, ids in attrs)
     for n, (a, ids) in enumerate(attrs):
@@ -861,7 +867,7 @@ def build(o):
     return out + b"".join(body for _, body in feats)
 
 
-FEAT_CPUID, FEAT_EVENT_DESC = 9, 12
+FEAT_NRCPUS, FEAT_CPUID, FEAT_EVENT_DESC = 7, 9, 12
 
 
 def feat_string(s):
@@ -891,6 +897,7 @@ class Opts:
     power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
     ovf_at = 3
     kcore_dir = proc_dir = vmlinux = cpuid = None
+    nrcpus = False
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
 
@@ -919,6 +926,8 @@ def main(argv):
             setattr(o, a[2:].replace("-", "_"), next(it, None))
         elif a == "--no-tsc":
             o.tsc = False
+        elif a == "--nrcpus":
+            o.nrcpus = True
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
                    "--fup-nlip", "--no-branch", "--kvm"):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * prism report's lists from options: --comms/--dsos/--symbols names,
- * --pid/--tid numbers, repeated options (--map-path).
+ * Lists from options: --comms/--dsos/--symbols names, --pid/--tid
+ * numbers (report and script), repeated options (--map-path).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "cmd.h"
 #include "options.h"
-#include "report.h"
+#include "lists.h"
 
 void strlist_release(struct strlist *l)
 {
@@ -26,6 +26,16 @@ int opt_append(const struct option_def *opt, const char *arg)
 	l->v[l->nr++] = arg;
 	l->v[l->nr] = NULL;
 	return 0;
+}
+
+int opt_map_path(const struct option_def *opt, const char *arg)
+{
+	if (!strchr(arg, '=')) {
+		error("--map-path '%s': expected OLD=NEW", arg);
+		hint("e.g. --map-path /tmp/app=/home/me/build/app");
+		return -1;
+	}
+	return opt_append(opt, arg);
 }
 
 void split_list(const char *s, struct strlist *out)
@@ -58,6 +68,7 @@ int parse_ids(const char *s, const char *what, uint32_t **out, size_t *nr)
 		v = strtoul(l.v[i], &end, 10);
 		if (errno || *end || end == l.v[i]) {
 			error("--%s: '%s' is not a number", what, l.v[i]);
+			hint("give numbers separated by commas, e.g. --%s 1234,5678", what);
 			strlist_release(&l);
 			return -1;
 		}
