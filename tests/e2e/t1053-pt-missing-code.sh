@@ -6,8 +6,10 @@
 # at its estimated time), and stops reporting the error once the same
 # file (here the kernel) failed twice. prism's walk does the same, line for
 # line with perf for --itrace=be, ce, cre, bge, ie, with and without timing
-# packets, MTC/CYC, PIPs, MOV CR3s, per CPU and with --calls. libipt's
-# instruction decoder (small periods, 'l') still goes on from the next PSB.
+# packets, MTC/CYC, PIPs, MOV CR3s, per CPU and with --calls, and with the
+# workload's own file missing. libipt's decoders (the instruction decoder
+# for small periods and 'l', the block decoder for VMCS/MNT/TraceStop or
+# TEXT_POKE) still go on from the next PSB.
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -34,5 +36,19 @@ for c in "plain:--loops 6" "notsc:--loops 4 --no-tsc" "mtc:--loops 6 --mtc 1 --c
 done
 # the third failure in the same file is not reported (perf's), the trace goes on
 check "percpu: two errors reported, as perf" test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
+
+# the workload's file missing: every user address fails; perf reports two
+# failures, then goes on silently; a TIP.PGD with an IP ends a resync
+# ("tr strt tr end"); the periods and call chains on the blocks' path
+for c in "miss:--loops 100" "miss-tsc:--loops 100 --tsc-every 3" "miss-mtc:--loops 30 --mtc 1 --cyc 2"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} --map-path /nonexistent/pt-loop "$WL" "$TMP/$name.data" ||
+		fail "$name: the generator failed"
+	for it in be ce cre bge i100ibe i1000i i64tge; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+check "miss: two errors reported, as perf" test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
 
 done_testing
