@@ -311,7 +311,8 @@ struct prism_code_map {
  * file whose bytes are there (user DSOs and the vdso, found as for symbols;
  * kernel addresses from the files prism_symbols__add_kernel_code() added)
  *
- * Return: 0, or -ENOENT when no map covers @addr or its file is not here.
+ * Return: 0, -ENOENT when no map covers @addr, -ENODATA when its file is
+ * not here (@out->dso is the map's DSO then).
  */
 PRISM_API int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t addr,
 				      struct prism_code_map *out);

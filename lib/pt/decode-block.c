@@ -510,12 +510,12 @@ void pt_block_step(struct queue *q, uint64_t limit)
 				if (blk.ninsn) /* the instruction after the last decoded */
 					ip = blk.end_ip + insn.size;
 			}
-			pt_stop(q,
-				st != -pte_nomap || pt_nomap_reported(q) ? pt_lib_error_code(st) :
-									   -1,
-				ip);
-			if (st == -pte_nomap && q->walk)
-				pt_walk_resync(q);
+			pt_stop(q, pt_lib_error_code(st), ip);
+			if (st == -pte_nomap) {
+				pt_nomap_mark(q);
+				if (q->walk)
+					pt_walk_resync(q);
+			}
 			continue;
 		}
 		q->status = st;

@@ -5,6 +5,7 @@
  * kernel addresses from the kernel code files given to lib/symbol (a kcore
  * copy, a vmlinux), whatever task runs.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,7 @@ static const struct file_map *file_get(struct prism_pt_decoder *d, const char *p
 	size_t i;
 
 	for (i = 0; i < d->nr_files; i++)
-		if (!strcmp(d->files[i].path, path)) {
+		if (d->files[i].path && !strcmp(d->files[i].path, path)) {
 			*nomap = (long)i + 1;
 			return d->files[i].p ? &d->files[i] : NULL;
 		}
@@ -53,6 +54,26 @@ static const struct file_map *file_get(struct prism_pt_decoder *d, const char *p
 	}
 	close(fd);
 	return f->p ? f : NULL;
+}
+
+/* a DSO whose file is not here, as a file not read (its index + 1 in @nomap) */
+static void file_gone(struct prism_pt_decoder *d, const struct prism_dso *dso, long *nomap)
+{
+	struct file_map *f;
+	size_t i;
+
+	for (i = 0; i < d->nr_files; i++)
+		if (!d->files[i].path && d->files[i].dso == dso) {
+			*nomap = (long)i + 1;
+			return;
+		}
+	f = realloc(d->files, (d->nr_files + 1) * sizeof(*f));
+	if (!f)
+		return;
+	d->files = f;
+	memset(&f[d->nr_files], 0, sizeof(*f));
+	f[d->nr_files].dso = dso;
+	*nomap = (long)++d->nr_files;
 }
 
 /* [@lo, @hi) of the mapping just found as a section of the image */
@@ -105,7 +126,12 @@ int pt_read_code(uint8_t *buf, size_t size, const struct pt_asid *asid, uint64_t
 		goto nomap;
 	if (!q->cf || (q->cm_pid != q->pid && !kernel) || ip < q->cm.start || ip >= q->cm.end) {
 		q->cf = NULL;
-		if (prism_symbols__code_map(q->d->o.sy, kernel ? 0 : (uint32_t)q->pid, ip, &q->cm))
+		int err = prism_symbols__code_map(q->d->o.sy, kernel ? 0 : (uint32_t)q->pid, ip,
+						  &q->cm);
+
+		if (err == -ENODATA && !kernel) /* a file not here: perf's DSO without data */
+			file_gone(q->d, q->cm.dso, &nomap);
+		if (err)
 			goto nomap;
 		q->cf = file_get(q->d, q->cm.path, &nomap);
 		q->cm_pid = q->pid;
@@ -134,12 +160,20 @@ nomap:
 	return -pte_nomap;
 }
 
-bool pt_nomap_reported(struct queue *q)
+void pt_nomap_mark(struct queue *q)
+{
+	size_t last = (q->head + q->n - 1) % FIFO;
+
+	if (q->d->o.itrace.errors && q->n && q->fifo[last].kind == PRISM_PT_ERROR)
+		q->fifo_nomap[last] = q->nomap;
+}
+
+bool pt_nomap_reported(struct prism_pt_decoder *d, long nomap)
 {
 	unsigned int *n;
 
-	if (!q->nomap || (q->nomap > 0 && (size_t)q->nomap > q->d->nr_files))
+	if (!nomap || (nomap > 0 && (size_t)nomap > d->nr_files))
 		return true;
-	n = q->nomap < 0 ? &q->d->kernel_nomaps : &q->d->files[q->nomap - 1].nomaps;
+	n = nomap < 0 ? &d->kernel_nomaps : &d->files[nomap - 1].nomaps;
 	return ++*n <= 2;
 }

@@ -114,6 +114,7 @@ static struct prism_pt_item *push(struct queue *q, enum prism_pt_item_kind kind)
 
 	if (q->n == FIFO) /* never: a step makes at most 4, and the events of an instruction */
 		return NULL;
+	q->fifo_nomap[(q->head + q->n) % FIFO] = 0;
 	it = &q->fifo[(q->head + q->n++) % FIFO];
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
@@ -562,16 +563,14 @@ void pt_synced(struct queue *q, int st)
 	pt_time_sync(q); /* the PSB's TSC */
 }
 
-/* an error sample at perf's estimated time (none: @code < 0), then on from the next PSB (as perf) */
+/* an error sample at perf's estimated time, then on from the next PSB (as perf) */
 void pt_stop(struct queue *q, int code, uint64_t ip)
 {
 	uint64_t now = q->time;
 
-	if (code >= 0) {
-		q->time = pt_time_error(q);
-		error(q, code, ip);
-		q->time = now;
-	}
+	q->time = pt_time_error(q);
+	error(q, code, ip);
+	q->time = now;
 	q->pend = false;
 	q->synced = false;
 }
@@ -656,9 +655,9 @@ static int queue_step(struct queue *q, uint64_t limit)
 		if (st == -pte_eos) {
 			q->done = true;
 		} else if (st < 0) {
-			pt_stop(q,
-				st != -pte_nomap || pt_nomap_reported(q) ? lib_error_code(st) : -1,
-				st == -pte_nomap ? insn.ip : 0);
+			pt_stop(q, lib_error_code(st), st == -pte_nomap ? insn.ip : 0);
+			if (st == -pte_nomap)
+				pt_nomap_mark(q);
 			continue;
 		}
 		q->status = st;
@@ -811,7 +810,11 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 			d->next_err = d->nr_errs;
 		if (!it)
 			break;
-		if (it->kind != PRISM_PT_ERROR && d->skipped < d->o.itrace.skip) {
+		if (best && it == &best->fifo[best->head] && best->fifo_nomap[best->head] &&
+		    !pt_nomap_reported(d, best->fifo_nomap[best->head])) {
+			d->st.errors--; /* (perf's third failure in a file: not reported) */
+			err = 0;
+		} else if (it->kind != PRISM_PT_ERROR && d->skipped < d->o.itrace.skip) {
 			/* 's': as perf, a skipped instruction sample's count goes to the next one */
 			d->skipped++;
 			if (it->kind == PRISM_PT_INSN)

@@ -74,6 +74,7 @@ struct file_map {
 	uint8_t *p;
 	size_t len;
 	unsigned int nomaps; /* the code not read from it so far (pt_nomap_reported) */
+	const struct prism_dso *dso; /* path NULL: a DSO whose file is not here */
 };
 
 /* a change of the kernel's code (TEXT_POKE) */
@@ -163,6 +164,7 @@ struct queue {
 	const struct file_map *cf;
 	int32_t cm_pid;
 	struct prism_pt_item fifo[FIFO];
+	long fifo_nomap[FIFO]; /* an error's code not read (pt_nomap_mark; 0: another) */
 	size_t head, n;
 	uint64_t *chains; /* the call chains of the fifo's items (itrace.callchain) */
 	struct prism_pt_branch *lbrs; /* the branch stacks of the fifo's items (last-branch.c) */
@@ -284,10 +286,12 @@ void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
 /*
  * decode-image.c: code not read is an error sample the first two times for
- * a file (or the kernel), as perf's (it stops reading a file that failed
- * twice, and goes on silently); always where no mapping holds the address
+ * a file (or the kernel), in time order, as perf's (it stops reading a file
+ * that failed twice, and goes on silently); always where no mapping holds
+ * the address.  pt_nomap_mark: the error just pushed is such a failure.
  */
-bool pt_nomap_reported(struct queue *q);
+void pt_nomap_mark(struct queue *q);
+bool pt_nomap_reported(struct prism_pt_decoder *d, long nomap);
 
 /* decode-sideband.c: the thread running on the queue's CPU at q->time (per-CPU queues) */
 void pt_follow_switches(struct queue *q);

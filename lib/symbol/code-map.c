@@ -27,8 +27,9 @@ int prism_symbols__code_map(struct prism_symbols *sy, uint32_t pid, uint64_t add
 		return -ENOENT;
 	if (!dso->loaded)
 		dso__load(sy, dso, pid);
+	out->dso = dso;
 	if (!dso->runtime)
-		return -ENOENT;
+		return -ENODATA;
 	out->start = map->start;
 	out->end = map->end;
 	out->pgoff = map->pgoff;

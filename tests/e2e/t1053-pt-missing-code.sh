@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: MIT
 # Code prism cannot read (a user+kernel trace, tests/tools/perfdata-pt.py
 # --kernel, decoded without kcore or vmlinux): perf 6.1 reports "Failed to
-# get instruction", then goes on from the next packet with an IP (a "tr strt"
-# at its estimated time), and stops reporting the error once the same
-# file (here the kernel) failed twice. prism's walk does the same, line for
+# get instruction" (at its estimated time), then goes on from the next packet
+# with an IP (a "tr strt"), and stops reporting the error once the same file
+# (here the kernel) failed twice, in time order over the CPUs. prism's walk does the same, line for
 # line with perf for --itrace=be, ce, cre, bge, ie, with and without timing
 # packets, MTC/CYC, PIPs, MOV CR3s, per CPU and with --calls, and with the
 # workload's own file missing. libipt's decoders (the instruction decoder
@@ -29,8 +29,6 @@ for c in "plain:--loops 6" "notsc:--loops 4 --no-tsc" "mtc:--loops 6 --mtc 1 --c
 	# shellcheck disable=SC2086
 	$GEN --kernel ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
 	for it in be ce cre bge ie; do
-		# (per CPU, which queue's error is the third differs when no sample orders them)
-		[ "$name$it" = percpuie ] && continue
 		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
 	done
 done
@@ -40,7 +38,8 @@ check "percpu: two errors reported, as perf" test "$(grep -c 'code 5' "$TMP/pris
 # the workload's file missing: every user address fails; perf reports two
 # failures, then goes on silently; a TIP.PGD with an IP ends a resync
 # ("tr strt tr end"); the periods and call chains on the blocks' path
-for c in "miss:--loops 100" "miss-tsc:--loops 100 --tsc-every 3" "miss-mtc:--loops 30 --mtc 1 --cyc 2"; do
+for c in "miss:--loops 100" "miss-tsc:--loops 100 --tsc-every 3" "miss-mtc:--loops 30 --mtc 1 --cyc 2" \
+	"miss-percpu:--per-cpu --loops 30 --tsc-every 2" "miss-t2:--thread2 --loops 8"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} --map-path /nonexistent/pt-loop "$WL" "$TMP/$name.data" ||
@@ -49,6 +48,7 @@ for c in "miss:--loops 100" "miss-tsc:--loops 100 --tsc-every 3" "miss-mtc:--loo
 		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
 	done
 done
-check "miss: two errors reported, as perf" test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
+check "miss: two errors reported, as perf (in time order over the CPUs)" \
+	test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
 
 done_testing
