@@ -509,13 +509,16 @@ void pt_block_step(struct queue *q, uint64_t limit)
 				ip = blk.ip;
 				if (blk.ninsn) /* the instruction after the last decoded */
 					ip = blk.end_ip + insn.size;
+			} else if (q->walk && pt_walk_resyncs(st)) {
+				ip = pt_walk_ip(q); /* where the trace did not match */
+				if (blk.ninsn) /* perf has counted that branch (its time) */
+					q->tsc_insns++;
 			}
 			pt_stop(q, pt_lib_error_code(st), ip);
-			if (st == -pte_nomap) {
+			if (st == -pte_nomap)
 				pt_nomap_mark(q);
-				if (q->walk)
-					pt_walk_resync(q);
-			}
+			if (q->walk && pt_walk_resyncs(st))
+				pt_walk_resync(q);
 			continue;
 		}
 		q->status = st;

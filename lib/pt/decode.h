@@ -268,8 +268,14 @@ int pt_walk_offset(const struct queue *q, uint64_t *off);
 int pt_walk_sync_offset(const struct queue *q, uint64_t *off);
 /* where the walk stood at the last overflow: the last branch's target (0: tracing off) */
 uint64_t pt_walk_ovf_ip(const struct queue *q);
-/* walk-resync.c: after code not read, on from the next IP (false: from the next PSB) */
+/*
+ * walk-resync.c: after code not read or trace that does not match it (the
+ * errors pt_walk_resyncs takes), on from the next IP (false: from the next
+ * PSB); pt_walk_ip: where the walk stood
+ */
 bool pt_walk_resync(struct queue *q);
+bool pt_walk_resyncs(int err);
+uint64_t pt_walk_ip(const struct queue *q);
 
 /* the decoder in use (instructions or blocks): its place in the trace, its last PSB's */
 int pt_dec_offset(struct queue *q, uint64_t *off);

@@ -21,11 +21,17 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 	int st, taken;
 
 	for (;;) {
-		if (w->status & pts_event_pending) {
+		bool event = w->process_event; /* (fetched before the error) */
+
+		w->process_event = false;
+		if (!event && (w->status & pts_event_pending)) {
 			st = pt_qry_event(w->qry, e, sizeof(*e));
 			if (st < 0)
 				return st;
 			w->status = st;
+			event = true;
+		}
+		if (event) {
 			switch (e->type) {
 			case ptev_enabled:
 				w->ip = e->variant.enabled.ip;
@@ -79,6 +85,27 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 	}
 }
 
+bool pt_walk_resyncs(int err)
+{
+	switch (-err) {
+	case pte_nomap:
+	case pte_bad_insn:
+	case pte_bad_query:
+	case pte_bad_context:
+	case pte_bad_retcomp:
+	case pte_retstack_empty:
+	case pte_noip:
+		return true;
+	default: /* (a packet that cannot be decoded: on from the next PSB) */
+		return false;
+	}
+}
+
+uint64_t pt_walk_ip(const struct queue *q)
+{
+	return q->walk->ip;
+}
+
 /*
  * After pt_stop's error: on from the next IP as a trace start (perf's
  * estimated time, as into user space from the kernel).  Return: false to
@@ -91,8 +118,7 @@ bool pt_walk_resync(struct queue *q)
 	uint64_t units = 0;
 	int st;
 
-	w->process_event = w->postponed = false;
-	w->ret_n = 0; /* the calls in the code not read are not known */
+	w->postponed = false; /* (the call stack stays, as perf's) */
 	st = to_ip(w, &units);
 	if (st <= 0)
 		return false;

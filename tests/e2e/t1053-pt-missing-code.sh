@@ -7,7 +7,8 @@
 # (here the kernel) failed twice, in time order over the CPUs. prism's walk does the same, line for
 # line with perf for --itrace=be, ce, cre, bge, ie, with and without timing
 # packets, MTC/CYC, PIPs, MOV CR3s, per CPU and with --calls, and with the
-# workload's own file missing. libipt's decoders (the instruction decoder
+# workload's own file missing; trace that does not match the code (perf goes
+# on from the next IP there too). libipt's decoders (the instruction decoder
 # for small periods and 'l', the block decoder for VMCS/MNT/TraceStop or
 # TEXT_POKE) still go on from the next PSB.
 . tests/e2e/lib.sh
@@ -50,5 +51,18 @@ for c in "miss:--loops 100" "miss-tsc:--loops 100 --tsc-every 3" "miss-mtc:--loo
 done
 check "miss: two errors reported, as perf (in time order over the CPUs)" \
 	test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
+
+# trace that does not match the code (a FUP at the indirect call's next IP,
+# --fup-nlip, without Apollo Lake's CPUID): perf's error at the call, then on
+# from the TIP after the FUP, the call stack kept (the return pops the call's)
+for c in "nlip:--loops 4" "nlip-tsc:--loops 6 --tsc-every 1" "nlip-percpu:--per-cpu --loops 3"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} --fup-nlip "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in be ce cre bge i100ibe; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+check "nlip: the mismatch at the call" grep -q 'ip 0x55555555515a code 6' "$TMP/prism.txt"
 
 done_testing
