@@ -59,9 +59,21 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 			case ptev_exec_mode:
 				w->mode = e->variant.exec_mode.mode;
 				break;
-			case ptev_tsx:
+			case ptev_tsx: /* (its FUP gives the IP, as perf's) */
 				w->speculative = e->variant.tsx.speculative;
-				break;
+				if (e->ip_suppressed)
+					break;
+				w->ip = e->variant.tsx.ip;
+				return 1;
+			case ptev_ptwrite: /* the event is not reported (perf skips it here) */
+			case ptev_exstop:
+			case ptev_mwait:
+				if (e->ip_suppressed)
+					break;
+				w->ip = e->type == ptev_ptwrite ? e->variant.ptwrite.ip :
+					e->type == ptev_exstop	? e->variant.exstop.ip :
+								  e->variant.mwait.ip;
+				return 1;
 			default:
 				break;
 			}
