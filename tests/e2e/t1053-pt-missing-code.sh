@@ -51,6 +51,12 @@ for c in "miss:--loops 100" "miss-tsc:--loops 100 --tsc-every 3" "miss-mtc:--loo
 done
 check "miss: two errors reported, as perf (in time order over the CPUs)" \
 	test "$(grep -c 'code 5' "$TMP/prism.txt")" -eq 2
+# PTWRITEs: their FUP is an IP to go on from (the event itself skipped, as perf)
+$GEN --loops 8 --ptw 2 --map-path /nonexistent/pt-loop "$WL" "$TMP/miss-ptw.data" ||
+	fail "miss-ptw: the generator failed"
+for it in be bepwx cre i100ibepw; do
+	pt_vs_perf miss-ptw "$TMP/miss-ptw.data" $it --ns
+done
 
 # trace that does not match the code (a FUP at the indirect call's next IP,
 # --fup-nlip, without Apollo Lake's CPUID): perf's error at the call, then on
