@@ -38,7 +38,7 @@ bool pt_events_wait(const struct queue *q)
 }
 
 /* the FUP / TIP address from the last one and the packet's compression */
-static uint64_t last_ip(uint64_t last, const struct pt_packet_ip *p)
+uint64_t pt_last_ip(uint64_t last, const struct pt_packet_ip *p)
 {
 	switch (p->ipc) {
 	case pt_ipc_update_16:
@@ -94,7 +94,7 @@ void pt_events_read(struct queue *q, const struct pt_packet *p, uint64_t pos, st
 		  p->type == ppt_tip_pgd;
 
 	if (ip && p->payload.ip.ipc != pt_ipc_suppressed)
-		s->last_ip = last_ip(s->last_ip, &p->payload.ip);
+		s->last_ip = pt_last_ip(s->last_ip, &p->payload.ip);
 	if (p->type == ppt_fup) {
 		e->ip = s->last_ip;
 	} else if (p->type == ppt_psb) {

@@ -28,25 +28,6 @@ struct ovf_scan {
 	uint64_t ip_end; /* the end of the last TIP, TIP.PGE, TIP.PGD or FUP with an IP */
 };
 
-/* libipt's IP compression against the last IP */
-static uint64_t last_ip(uint64_t last, const struct pt_packet_ip *p)
-{
-	switch (p->ipc) {
-	case pt_ipc_update_16:
-		return (last & ~0xffffull) | (p->ip & 0xffff);
-	case pt_ipc_update_32:
-		return (last & ~0xffffffffull) | (p->ip & 0xffffffff);
-	case pt_ipc_update_48:
-		return (last & ~0xffffffffffffull) | (p->ip & 0xffffffffffff);
-	case pt_ipc_sext_48:
-		return (uint64_t)((int64_t)(p->ip << 16) >> 16);
-	case pt_ipc_full:
-		return p->ip;
-	default:
-		return last;
-	}
-}
-
 static int scan(struct queue *q, struct ovf_scan *s)
 {
 	const uint8_t *t = q->map ? q->map : q->buf;
@@ -91,15 +72,15 @@ static int scan(struct queue *q, struct ovf_scan *s)
 				break;
 			case ppt_fup:
 				in_ovf = false; /* tracing resumes */
-				ip = last_ip(ip, &p.payload.ip);
+				ip = pt_last_ip(ip, &p.payload.ip);
 				break;
 			case ppt_tip:
-				ip = last_ip(ip, &p.payload.ip);
+				ip = pt_last_ip(ip, &p.payload.ip);
 				tip = true, tnt = false;
 				break;
 			case ppt_tip_pge:
 			case ppt_tip_pgd:
-				ip = last_ip(ip, &p.payload.ip);
+				ip = pt_last_ip(ip, &p.payload.ip);
 				tip = tnt = false; /* no branch pending from before it */
 				break;
 			default:

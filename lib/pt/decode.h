@@ -303,6 +303,8 @@ bool pt_nomap_reported(struct prism_pt_decoder *d, long nomap);
 void pt_follow_switches(struct queue *q);
 
 /* decode-events.c: transactions, power events, PTWRITE */
+/* a FUP's or TIP's address from the last one and the packet's compression */
+uint64_t pt_last_ip(uint64_t last, const struct pt_packet_ip *p);
 bool pt_events_scan(const struct prism_pt_decoder *d);
 bool pt_events_wait(const struct queue *q);
 bool pt_events_stop(const struct pt_packet *p);

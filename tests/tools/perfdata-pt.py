@@ -327,6 +327,18 @@ class Clock:
             self.last_mtc = mtc
 
 
+def loop_end(o, t, loop, leaf, ret_main):
+    """pt_loop's indirect call of pt_leaf, its return, pt_loop's (tracing stops)"""
+    t.ip(0x0D, leaf)  # call *%rcx
+    if o.ovf_pge and o.ovf_at == 4:  # OVF, resolved with tracing off, on again in pt_leaf
+        t.put(b"\x02\xf3")
+        t.ip(0x11, leaf)
+        t.ip(0x0D, loop + 31)  # its ret (the call stack lost in the overflow)
+    else:
+        t.branch(True)  # pt_leaf's ret
+    t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+
+
 def run_timed(o, t, ret_main, loops, tsc, first):
     """run() with MTC, CYC and CBR packets as the simulated time passes"""
     loop, leaf = BASE + o.syms["pt_loop"], BASE + o.syms["pt_leaf"]
@@ -368,14 +380,7 @@ def run_timed(o, t, ret_main, loops, tsc, first):
             t.tsc(int(c.tsc))
             if o.mtc is not None:
                 c.tma(t)
-    t.ip(0x0D, leaf)  # call *%rcx
-    if o.ovf_pge and o.ovf_at == 4:  # OVF, resolved with tracing off, on again in pt_leaf
-        t.put(b"\x02\xf3")
-        t.ip(0x11, leaf)
-        t.ip(0x0D, loop + 31)  # its ret (the call stack lost in the overflow)
-    else:
-        t.branch(True)  # pt_leaf's ret
-    t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+    loop_end(o, t, loop, leaf, ret_main)
 
 
 def run(o, t, ret_main, loops, tsc, first):
@@ -442,14 +447,7 @@ def run(o, t, ret_main, loops, tsc, first):
             t.tsc(tsc)
     if o.fup_nlip:  # what perf on Apollo Lake reads as an interrupt at the call
         t.ip(0x1D, loop + 31)
-    t.ip(0x0D, leaf)  # call *%rcx
-    if o.ovf_pge and o.ovf_at == 4:  # OVF, resolved with tracing off, on again in pt_leaf
-        t.put(b"\x02\xf3")
-        t.ip(0x11, leaf)
-        t.ip(0x0D, loop + 31)  # its ret (the call stack lost in the overflow)
-    else:
-        t.branch(True)  # pt_leaf's ret
-    t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+    loop_end(o, t, loop, leaf, ret_main)
     if o.zoo:
         zoo(t, loop)
 
