@@ -78,25 +78,43 @@ static void print_children(struct graph_ctx *g, const struct prism_callgraph *n,
 	}
 }
 
+/* @n's only child that continues its chain (the same period), if it has one */
+static const struct prism_callgraph *chain_next(const struct graph_ctx *g,
+						const struct prism_callgraph *n)
+{
+	return visible_children(g, n) == 1 && n->children[0]->period == n->period ? n->children[0] :
+										    NULL;
+}
+
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			double threshold, struct prism_strbuf *out)
+			double threshold, bool skip_first, struct prism_strbuf *out)
 {
 	struct prism_callgraph *root;
 	struct graph_ctx g = { .total = total, .out = out };
+	const struct prism_callgraph *n;
 	char name[1024];
-	size_t vis;
 
 	if (prism_profile__callgraph(p, idx, caller, &root))
 		return;
 	g.min = (uint64_t)ceil((double)total * threshold / 100.0);
-	vis = visible_children(&g, root);
-	if (!vis)
+	if (!visible_children(&g, root))
 		return;
-	if (vis == 1 && root->children[0]->period == root->period) {
+	n = chain_next(&g, root);
+	if (n && skip_first) { /* the chain's first frame is the row's: on from the next */
+		const struct prism_callgraph *next = chain_next(&g, n);
+
+		if (!next) {
+			print_children(&g, n, "            ");
+			prism_strbuf_addch(out, '\n');
+			return;
+		}
+		n = next;
+	}
+	if (n) {
 		prism_strbuf_addstr(out, "            |\n");
-		node_name(root->children[0], name, sizeof(name));
+		node_name(n, name, sizeof(name));
 		prism_strbuf_addf(out, "            ---%s\n", name);
-		print_chain(&g, root->children[0], "               ");
+		print_chain(&g, n, "               ");
 	} else {
 		print_children(&g, root, "            ");
 	}

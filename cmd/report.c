@@ -308,9 +308,9 @@ static const char *col_header(enum prism_sort_key key)
 	case PRISM_SORT_COMM:
 		return "Command";
 	case PRISM_SORT_PID:
-		return "Pid:Command";
+		return "    Pid:Command"; /* (perf's, 15 wide) */
 	case PRISM_SORT_TID:
-		return "Tid:Command";
+		return "    Tid:Command";
 	case PRISM_SORT_DSO:
 		return "Shared Object";
 	case PRISM_SORT_SYM:
@@ -441,7 +441,9 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
 			if (r->keys[k] == PRISM_SORT_COMM && strlen(buf) > w[k])
 				buf[w[k]] = '\0'; /* a name longer than its thread's last one */
-			if (k + 1 == r->nr_keys)
+			/* perf pads every column to its width but a symbol or source line */
+			if (k + 1 == r->nr_keys &&
+			    (r->keys[k] == PRISM_SORT_SYM || r->keys[k] == PRISM_SORT_SRCLINE))
 				prism_strbuf_addf(&out, "  %s", buf);
 			else
 				prism_strbuf_addf(&out, "  %-*s", (int)w[k], buf);
@@ -449,7 +451,9 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 		prism_strbuf_addch(&out, '\n');
 		if (graph && (children ? e[i].children : e[i].self) >=
 				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
-			report_print_graph(p, i, caller, total, r->graph_threshold, &out);
+			report_print_graph(p, i, caller, total, r->graph_threshold,
+					   /* perf: the row's own symbol first, not shown twice */
+					   r->sort && !strncmp(r->sort, "sym", 3), &out);
 		fwrite(out.buf, 1, out.len, stdout);
 	}
 	printf("\n\n");

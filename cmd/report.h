@@ -29,10 +29,12 @@ int report_csv__finish(struct report_csv *c, struct prism_session *s,
 struct prism_strbuf;
 /*
  * the call graph of row @idx of the last prism_profile__entries(), perf's
- * layout, branches below @threshold percent of @total hidden
+ * layout, branches below @threshold percent of @total hidden; @skip_first:
+ * a single chain's first frame not printed (perf's, when --sort starts
+ * with sym: it is the row's symbol)
  */
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			double threshold, struct prism_strbuf *out);
+			double threshold, bool skip_first, struct prism_strbuf *out);
 
 /* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);

@@ -412,6 +412,9 @@ static int cmp_cg(const void *pa, const void *pb)
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
+	/* perf's: its rb-tree by address, equal periods inserted before, so the higher first */
+	if (a->ip != b->ip)
+		return a->ip > b->ip ? -1 : 1;
 	return cmp_str(a->name, b->name);
 }
 
@@ -420,7 +423,7 @@ static int add_path(struct prism_profile *p, struct cgbuild *b, uint32_t root,
 		    const struct precord *rec, size_t from, bool caller)
 {
 	const uint32_t *fr = p->pool + rec->off;
-	size_t j = caller ? from : 0, to = caller ? 0 : from;
+	size_t j = from, to = caller ? 0 : rec->depth - 1;
 	uint32_t cur = root;
 
 	b->t[root].period += rec->period;
@@ -441,8 +444,9 @@ static int add_path(struct prism_profile *p, struct cgbuild *b, uint32_t root,
 /*
  * Build the graphs of the entries flagged in @want in one pass over the
  * stacks.  A sample whose leaf is the entry adds its whole stack; a sample
- * that passes through it (children mode) adds the part from its outermost
- * occurrence to the leaf.
+ * that passes through it (children mode) adds, as perf, the part from its
+ * outermost occurrence to the leaf (caller order), or from its innermost
+ * to the root (callee order).
  */
 static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 {
@@ -474,7 +478,7 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 		e = p->eleaf[r];
 		if (want[e]) {
 			stamp[e] = (uint32_t)r;
-			from[e] = rec->depth - 1;
+			from[e] = caller ? rec->depth - 1 : 0;
 			seen[nseen++] = (uint32_t)e;
 		}
 		for (i = 0; p->children && i < rec->depth; i++) {
@@ -484,8 +488,10 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 			if (stamp[e] != r) {
 				stamp[e] = (uint32_t)r;
 				seen[nseen++] = (uint32_t)e;
+				from[e] = (uint32_t)i; /* callee order: the innermost occurrence */
+			} else if (caller) {
+				from[e] = (uint32_t)i; /* caller order: the outermost wins */
 			}
-			from[e] = (uint32_t)i; /* the outermost occurrence wins */
 		}
 		for (i = 0; i < nseen; i++)
 			if (add_path(p, &b, root[seen[i]], rec, from[seen[i]], caller))

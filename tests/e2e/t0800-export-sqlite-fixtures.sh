@@ -17,7 +17,7 @@ q() { sqlite3 "$1" "$2"; }
 # distinct report rows over every event's section, percentages cut off
 rows() {
 	prism report "${MAP[@]}" "${@:2}" -i "$1" -g none 2>/dev/null | grep '%' |
-		sed -E 's/^( *[0-9.]+%)+ +//' | sort -u | wc -l
+		sed -E 's/^( *[0-9.]+%)+ +//; s/ +$//' | sort -u | wc -l
 }
 
 for name in a-fp b-dwarf c-zstd d-pipe e-two-events f-sched-tp g-syscalls-group \
