@@ -39,11 +39,13 @@ static void resolve(struct script_pt_insn *si, const struct prism_pt_item *it, u
 void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			   struct prism_strbuf *sb)
 {
-	const struct pt_fields *f = si->f;
-	unsigned int field = f->brstack ? F_BRSTACK : f->brstacksym ? F_BRSTACKSYM : F_BRSTACKOFF;
+	unsigned int f = si->fields;
+	unsigned int field = f & F_BRSTACK    ? F_BRSTACK :
+			     f & F_BRSTACKSYM ? F_BRSTACKSYM :
+						F_BRSTACKOFF;
 	uint32_t pid = it->pid < 0 ? 0 : (uint32_t)it->pid, i;
 
-	if (!f->brstack && !f->brstacksym && !f->brstackoff)
+	if (!(f & F_BRSTACKS))
 		return;
 	if (field == F_BRSTACKOFF) { /* perf has resolved the sample's address first */
 		resolve(si, it, it->ip);
@@ -69,7 +71,7 @@ void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item
 	const char *file, *slash;
 	unsigned int line;
 
-	if (!si->f->srcline)
+	if (!(si->fields & F_SRCLINE))
 		return;
 	resolve(si, it, addr);
 	/* perf: the file's base name; nothing where the DWARF has no line */
@@ -84,7 +86,7 @@ void script_pt_ipc_put(struct script_pt_insn *si, const struct prism_pt_item *it
 {
 	unsigned int ipc;
 
-	if (!si->f->ipc || !it->ipc_cycles || !it->ipc_insns)
+	if (!(si->fields & F_IPC) || !it->ipc_cycles || !it->ipc_insns)
 		return;
 	ipc = (unsigned int)(it->ipc_insns * 100 / it->ipc_cycles); /* perf's unsigned int */
 	prism_strbuf_addf(sb, " \t IPC: %u.%02u (%" PRIu64 "/%" PRIu64 ") ", ipc / 100, ipc % 100,

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism script --itrace -F: the fields of Intel PT samples, chosen as perf
+ * 6.1 chooses them.  perf keeps a field set per output type; the samples
+ * --itrace synthesizes are of two: "hw" (branches, instructions,
+ * transactions) and "synth" (ptwrite and the power events).  -F takes
+ *
+ *   [hw:|synth:]FIELD,...        those fields, of every type or of one
+ *   [hw:|synth:]+FIELD,-FIELD    fields added to / removed from the defaults
+ *
+ * (a list sets or changes, never both); "flags" is a switch of every type
+ * that leaves the others' defaults alone.  A field asked for by name that
+ * the samples do not carry is an error (time without timestamps, cpu of a
+ * per-thread trace; addr and cpu pass where the file has the AUXTRACE index,
+ * as perf lets them); one of the defaults the samples lack is dropped.  The
+ * names are those of cmd/script-fields.c plus the ones of these samples:
+ * flags, callindent, insn, insnlen, disasm (prism's libcapstone
+ * disassembly), ipc and synth (the events' payload).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <prism/features.h>
+#include <prism/pt.h>
+#include <prism/session.h>
+
+#include "cmd.h"
+#include "script.h"
+
+#define HW_DEFAULT \
+	(F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
+#define SYNTH_DEFAULT \
+	(F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_SYNTH)
+/* fields of ordinary samples that these never carry */
+#define F_NEVER                                                                           \
+	(F_PHYS_ADDR | F_WEIGHT | F_DATA_SRC | F_CGROUP | F_INS_LAT | F_DATA_PAGE_SIZE | \
+	 F_CODE_PAGE_SIZE)
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} pt_names[] = {
+	{ "callindent", F_CALLINDENT }, { "insn", F_INSN }, { "insnlen", F_INSNLEN },
+	{ "disasm", F_DISASM },		{ "ipc", F_IPC },   { "synth", F_SYNTH },
+};
+
+static unsigned int field_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(pt_names); i++)
+		if (!strcmp(name, pt_names[i].name))
+			return pt_names[i].bit;
+	return script_field_bit(name);
+}
+
+static const char *field_name(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(pt_names); i++)
+		if (pt_names[i].bit == bit)
+			return pt_names[i].name;
+	return script_field_name(bit);
+}
+
+void script_pt_fields_init(struct pt_fields *f)
+{
+	if (f->init)
+		return;
+	f->init = true;
+	f->type[PT_HW].fields = HW_DEFAULT;
+	f->type[PT_SYNTH].fields = SYNTH_DEFAULT;
+	f->type[PT_OTHER].fields = HW_DEFAULT;
+}
+
+/* perf's rules of one type's fields, whatever the samples hold */
+static const char *rules(unsigned int fl)
+{
+	static char why[160];
+	unsigned int never = fl & F_NEVER;
+
+	if (never) {
+		snprintf(why, sizeof(why),
+			 "'%s': Intel PT samples have no such field (as perf: their events do "
+			 "not sample it)",
+			 field_name(never & -never));
+		return why;
+	}
+	if ((fl & F_SYMOFF) && !(fl & F_SYM))
+		return "symoff needs the sym field (perf: \"Display of offsets requested but "
+		       "symbol is not selected\")";
+	if ((fl & F_SRCLINE) && !(fl & F_IP))
+		return "srcline needs the ip field: no address to look the source line up";
+	return NULL;
+}
+
+const char *script_pt_fields(const char *list, struct pt_fields *f)
+{
+	static char why[256];
+	char buf[256], *tok, *save = NULL, *rest = buf;
+	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
+	int only = -1; /* a type's prefix: PT_HW, PT_SYNTH, or PT_NR (another type's) */
+	bool relative;
+	int t;
+
+	script_pt_fields_init(f);
+	if (!list)
+		return NULL;
+	if (strlen(list) >= sizeof(buf))
+		return "the list is too long";
+	strcpy(buf, list);
+	tok = strchr(buf, ':');
+	if (tok) {
+		static const char *const types[] = { "hw", "synth", "sw", "trace", "raw", "break" };
+		size_t i;
+
+		*tok = '\0';
+		for (i = 0; i < PRISM_ARRAY_SIZE(types) && strcmp(buf, types[i]); i++)
+			;
+		if (i == PRISM_ARRAY_SIZE(types)) {
+			snprintf(why, sizeof(why),
+				 "'%.32s:' is not an event type (hw: branches, instructions, "
+				 "transactions; synth: ptwrite and power events; sw, trace, raw, "
+				 "break)",
+				 buf);
+			return why;
+		}
+		only = i == 0 ? PT_HW : i == 1 ? PT_SYNTH : PT_NR;
+		rest = tok + 1;
+		if (!*rest && only != PT_NR) {
+			snprintf(why, sizeof(why),
+				 "'%s:' with no fields: the %s samples would print nothing (perf: "
+				 "\"events do not exist\")",
+				 buf, buf);
+			return why;
+		}
+	} else if (!*rest) {
+		return "no fields: a type's fields cannot all be left out";
+	}
+	relative = strchr(rest, '+') || strchr(rest, '-');
+	for (t = 0; t < PT_NR; t++) {
+		if (only >= 0 && t != only)
+			continue;
+		if (!relative) {
+			f->type[t].fields = 0;
+			f->type[t].user_set = true;
+		}
+	}
+	for (tok = strtok_r(rest, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		unsigned int bit;
+
+		if (*tok == '+' || *tok == '-') {
+			if (change == SET)
+				goto badmix;
+			change = *tok++ == '+' ? ADD : REMOVE;
+		} else {
+			if (change != SET && change != DEFAULT)
+				goto badmix;
+			change = SET;
+		}
+		if (!strcmp(tok, "flags")) { /* perf's switch of every type */
+			f->flags = change != REMOVE;
+			continue;
+		}
+		bit = field_bit(tok);
+		if (!bit) {
+			snprintf(why, sizeof(why),
+				 "'%.64s' is not a field of --itrace samples (" FIELD_LIST_PT ")",
+				 tok);
+			return why;
+		}
+		if (bit == F_TRACE) {
+			warning("-F trace: Intel PT samples have no tracepoint fields: ignored");
+			continue;
+		}
+		for (t = 0; t < PT_NR; t++) {
+			if (only >= 0 && t != only)
+				continue;
+			if (change == REMOVE) {
+				f->type[t].fields &= ~bit;
+				f->type[t].asked &= ~bit;
+				/* perf 6.1: only a list of every type's */
+				f->type[t].unset |= only < 0 ? bit : 0;
+			} else {
+				f->type[t].fields |= bit;
+				f->type[t].asked |= bit;
+				f->type[t].unset &= ~bit;
+			}
+			f->type[t].user_set = true;
+		}
+	}
+	for (t = 0; t < PT_NR; t++) {
+		const char *bad = rules(f->type[t].fields);
+
+		if (bad)
+			return bad;
+	}
+	return NULL;
+badmix:
+	return "a list either sets the fields or changes the defaults with +field and "
+	       "-field, not both";
+}
+
+/*
+ * perf's check of one type's fields against the sample_type @st of its
+ * first event (@name): a field asked for that the samples lack is an error
+ * (addr and cpu pass with @allow: the file has the AUXTRACE index), a
+ * default one is dropped from *@fl
+ */
+static const char *check(unsigned int *fl, unsigned int asked, uint64_t st, bool allow,
+			 const char *name)
+{
+	static const struct {
+		unsigned int field;
+		uint64_t needs;
+		bool allow;
+	} needs[] = {
+		{ F_ADDR, PERF_SAMPLE_ADDR, true },
+		{ F_TID | F_PID, PERF_SAMPLE_TID, false },
+		{ F_TIME, PERF_SAMPLE_TIME, false },
+		{ F_CPU, PERF_SAMPLE_CPU, true },
+	};
+	static char why[256];
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(needs); i++) {
+		unsigned int field = *fl & needs[i].field;
+
+		if (!field || (st & needs[i].needs))
+			continue;
+		if (!(asked & needs[i].field)) {
+			*fl &= ~needs[i].field;
+			continue;
+		}
+		if (needs[i].allow && allow)
+			continue;
+		snprintf(why, sizeof(why),
+			 "-F %s: the '%s' samples have no %s (%s)%s", field_name(field & -field),
+			 name, field_name(field & -field),
+			 field == F_TIME ? "the trace has no timestamps: recorded without tsc" :
+			 field == F_CPU	 ? "a per-thread trace" :
+					   "not sampled by the intel_pt event",
+			 needs[i].allow ? "; perf lets a file with an AUXTRACE index print it" :
+					  "");
+		return why;
+	}
+	return NULL;
+}
+
+const char *script_pt_fields_check(const struct pt_fields *f, struct prism_session *s,
+				   const struct perf_event_attr *pt, const char *pt_name,
+				   const struct prism_pt_info *info, const struct prism_itrace *it,
+				   const char *mods, unsigned int *hw, unsigned int *synth)
+{
+	bool allow = prism_session__file_info(s)->features[0] >> PRISM_FEAT_AUXTRACE & 1;
+	unsigned int other = f->type[PT_OTHER].fields;
+	uint64_t st = pt->sample_type & ~(uint64_t)PERF_SAMPLE_ADDR;
+	const char *why;
+	char name[32];
+
+	*hw = f->type[PT_HW].fields;
+	*synth = f->type[PT_SYNTH].fields;
+	/* first the intel_pt event itself (perf checks it as the file is opened) */
+	if ((why = check(&other, f->type[PT_OTHER].asked, pt->sample_type, allow, pt_name)))
+		return why;
+	/* the synthesized ones: IP, TID, TIME with timestamps, CPU per CPU */
+	st |= PERF_SAMPLE_IP | PERF_SAMPLE_TID;
+	st &= ~(uint64_t)(PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
+	if (info->tsc_bit && (pt->config & info->tsc_bit))
+		st |= PERF_SAMPLE_TIME;
+	if (info->per_cpu_mmaps)
+		st |= pt->sample_type & PERF_SAMPLE_CPU;
+	if (it->branches || it->instructions || it->transactions) {
+		snprintf(name, sizeof(name), "%s%s",
+			 it->branches	  ? "branches" :
+			 it->instructions ? "instructions" :
+					    "transactions",
+			 it->branches || it->instructions ? mods : "");
+		if ((why = check(hw, f->type[PT_HW].asked,
+				 st | (it->branches ? PERF_SAMPLE_ADDR : 0), allow, name)))
+			return why;
+	}
+	if ((it->ptwrites || it->pwr_events) &&
+	    (why = check(synth, f->type[PT_SYNTH].asked, st, allow,
+			 it->ptwrites ? "ptwrite" : "cbr")))
+		return why;
+	/*
+	 * perf: a type whose first event has call chains (after branches,
+	 * none) prints ip and sym unless -F took them away
+	 */
+	if (it->callchain && !it->branches && (it->instructions || it->transactions))
+		*hw |= (F_IP | F_SYM) & ~f->type[PT_HW].unset;
+	if (it->callchain && (it->ptwrites || it->pwr_events))
+		*synth |= (F_IP | F_SYM) & ~f->type[PT_SYNTH].unset;
+	return NULL;
+}
