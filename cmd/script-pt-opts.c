@@ -33,7 +33,7 @@
 #define SYNTH_DEFAULT \
 	(F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_SYNTH)
 /* fields of ordinary samples that these never carry */
-#define F_NEVER                                                                           \
+#define F_NEVER                                                                          \
 	(F_PHYS_ADDR | F_WEIGHT | F_DATA_SRC | F_CGROUP | F_INS_LAT | F_DATA_PAGE_SIZE | \
 	 F_CODE_PAGE_SIZE)
 
@@ -236,9 +236,8 @@ static const char *check(unsigned int *fl, unsigned int asked, uint64_t st, bool
 		}
 		if (needs[i].allow && allow)
 			continue;
-		snprintf(why, sizeof(why),
-			 "-F %s: the '%s' samples have no %s (%s)%s", field_name(field & -field),
-			 name, field_name(field & -field),
+		snprintf(why, sizeof(why), "-F %s: the '%s' samples have no %s (%s)%s",
+			 field_name(field & -field), name, field_name(field & -field),
 			 field == F_TIME ? "the trace has no timestamps: recorded without tsc" :
 			 field == F_CPU	 ? "a per-thread trace" :
 					   "not sampled by the intel_pt event",

@@ -803,7 +803,8 @@ int cmd_script(int argc, const char **argv)
 			". Default as perf: comm,tid,[cpu],time,event,period,ip,sym,symoff,dso "
 			"(tracepoints: comm,tid,cpu,time,event,trace). A list starting with '+' "
 			"or '-' adds to / removes from the defaults (-F +srcline,-period). sym, "
-			"symoff and dso show with ip; in call chains ip is the DSO-relative address"),
+			"symoff and dso show with ip; in call chains ip is the DSO-relative address. "
+			"With --itrace (perf's): [hw:|synth:]" FIELD_LIST_PT),
 		OPT_BOOL('G', "hide-call-graph", &sc.hide_cg,
 			 "one line per sample: the sampled address only, no call chain"),
 		OPT_INT(0, "max-stack", &sc.max_stack, "n",
@@ -900,11 +901,6 @@ int cmd_script(int argc, const char **argv)
 	if (call_trace || callret_trace)
 		itrace = "";
 	ptf.ns = ptf.ns || sc.ns; /* --ns */
-	if (!itrace && fields &&
-	    script_parse_fields(fields, &sc.fields, &sc.fields_add, &sc.fields_del)) {
-		free(map_path.v);
-		return EXIT_USAGE;
-	}
 	so.path_map = map_path.v;
 	sc.mode = csv ? MODE_CSV : json ? MODE_JSON : dump ? MODE_DUMP : MODE_TEXT;
 	input_streams_stdout = true;
@@ -924,6 +920,12 @@ int cmd_script(int argc, const char **argv)
 			usage_error(usage, opts, "%s", bad);
 		}
 		ptf.ns = sc.ns;
+	}
+	if (!itrace && fields && /* -F of an Intel PT file: its fields, set up above */
+	    script_parse_fields(fields, &sc.fields, &sc.fields_add, &sc.fields_del)) {
+		prism_session__free(sc.s);
+		free(map_path.v);
+		return EXIT_USAGE;
 	}
 	/* pipe mode: the events arrive in the stream, after this check could run */
 	if ((sc.fields || sc.fields_add) && prism_session__nr_evsels(sc.s) &&
