@@ -32,10 +32,8 @@
 	(F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_PERIOD)
 #define SYNTH_DEFAULT \
 	(F_COMM | F_TID | F_CPU | F_TIME | F_EVENT | F_IP | F_SYM | F_SYMOFF | F_DSO | F_SYNTH)
-/* fields of ordinary samples that these never carry */
-#define F_NEVER                                                                          \
-	(F_PHYS_ADDR | F_WEIGHT | F_DATA_SRC | F_CGROUP | F_INS_LAT | F_DATA_PAGE_SIZE | \
-	 F_CODE_PAGE_SIZE)
+/* fields of ordinary samples that these never carry, nor print as perf 6.1 */
+#define F_NEVER (F_CGROUP | F_INS_LAT | F_DATA_PAGE_SIZE | F_CODE_PAGE_SIZE)
 
 static const struct {
 	const char *name;
@@ -218,6 +216,10 @@ static const char *check(unsigned int *fl, unsigned int asked, uint64_t st, bool
 		bool allow;
 	} needs[] = {
 		{ F_ADDR, PERF_SAMPLE_ADDR, true },
+		/* perf: zeros, in a file with the index */
+		{ F_DATA_SRC, PERF_SAMPLE_DATA_SRC, true },
+		{ F_WEIGHT, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT, true },
+		{ F_PHYS_ADDR, PERF_SAMPLE_PHYS_ADDR, true },
 		{ F_TID | F_PID, PERF_SAMPLE_TID, false },
 		{ F_TIME, PERF_SAMPLE_TIME, false },
 		{ F_CPU, PERF_SAMPLE_CPU, true },

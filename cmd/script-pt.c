@@ -65,7 +65,7 @@ struct spt {
 	const struct perf_event_attr *pt_attr;
 	const char *pt_name;
 	struct script_pt_insn si;
-	int width, spacing;
+	int width, spacing, src_width;
 	char mods[8];
 	uint64_t nr_errors;
 	struct prism_strbuf line, head;
@@ -516,12 +516,18 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				script_pt_event_put(&p->o.info, it, sb);
 			if (fl & F_ADDR)
 				prism_strbuf_addf(sb, "%16" PRIx64, it->addr);
+			if (fl & F_DATA_SRC) /* perf: zeros (files with an AUXTRACE index) */
+				script_put_data_src(sb, &p->src_width, 0);
+			if (fl & F_WEIGHT)
+				prism_strbuf_addf(sb, "%16u", 0);
 			if ((fl & F_IP) && it->callchain) {
 				put_chain(p, it, fl);
 			} else if (fl & F_IP) {
 				put_addr(p, it, it->ip, fl);
 				script_pt_srcline_put(&p->si, it, it->ip, sb);
 			}
+			if (fl & F_PHYS_ADDR)
+				prism_strbuf_addf(sb, "%16x", 0);
 			script_pt_brstack_put(&p->si, it, sb);
 			script_pt_insn_put(&p->si, it, sb);
 			script_pt_ipc_put(&p->si, it, sb);

@@ -6,7 +6,8 @@
 # of one type (hw: branches and instructions, synth: the events), with call
 # chains (g), the events' payload (synth), and perf's refusals: a field the
 # samples lack (addr without the AUXTRACE index, cpu of a per-thread trace,
-# time without timestamps), symoff without sym, srcline without ip, a bad
+# time without timestamps; data_src, weight and phys_addr, zeros in a file
+# with the index), symoff without sym, srcline without ip, a bad
 # type or field, a list that both sets and changes.
 . tests/e2e/lib.sh
 require_pt_files
@@ -58,7 +59,9 @@ for f in plain idx cpu cpuidx notsc; do
 			"ip,sym,symoff,insnlen,insn" "+ipc" "+srcline" \
 			"tid,time,event,ip,sym,dso,callindent" "comm,tid,cpu,time,flags,ip,addr" \
 			"addr" "cpu,ip" "+time" "-time,-cpu" "branches:ip" "ip,sym,+flags" \
-			"ip,bogus" "-dso,+addr" "+insn,+insnlen" "hw:" "flags" "ip,symoff"; do
+			"ip,bogus" "-dso,+addr" "+insn,+insnlen" "hw:" "flags" "ip,symoff" \
+			"ip,data_src" "ip,weight" "ip,phys_addr" "+data_src,+weight,+phys_addr" \
+			"ip,ins_lat" "ip,code_page_size"; do
 			F_vs_perf $f --itrace=$it -F "$F"
 		done
 	done
@@ -102,7 +105,7 @@ expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F -ip,-sym
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F srcline
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F branches:ip
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip,+flags
-expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip,data_src
+expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip,ins_lat
 prism script -i "$TMP/plain.data" --itrace=b -F ip,bogus >/dev/null 2>"$TMP/err"
 check "a bad field is named" grep -q "'bogus'" "$TMP/err"
 # prism's own field: the disassembly (libcapstone)
