@@ -30,6 +30,9 @@ int script_opt_insn_trace(const struct option_def *opt, const char *arg)
 		return -1;
 	}
 	*(const char **)opt->value = arg;
+	/* perf: its fields among -F's, in command-line order */
+	script_pt_fields_push(strcmp(arg, "raw") ? "+disasm,-event,-period" :
+						   "+insn,-event,-period");
 	return 0;
 }
 
@@ -42,9 +45,6 @@ const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, s
 		return "--insn-trace decodes every instruction: drop --itrace";
 	if (insn_trace) { /* perf 6.1: --itrace=i0ns -F +insn,-event,-period --ns */
 		*itrace = "i1ie"; /* perf 6.1 shows the errors too */
-		script_pt_fields(strcmp(insn_trace, "raw") ? "+disasm,-event,-period" :
-							     "+insn,-event,-period",
-				 f);
 		f->ns = true;
 	}
 	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel")) {

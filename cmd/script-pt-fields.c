@@ -57,10 +57,11 @@ void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item
 		if (field !=
 		    F_BRSTACKSYM) /* perf: brstack(off) before each entry, brstacksym not */
 			prism_strbuf_addch(sb, ' ');
-		script_branch_end(si->sy, pid, cpumode_of(b->from), b->from, field, true, &si->fr,
-				  sb);
+		script_branch_end(si->sy, pid, cpumode_of(b->from), b->from, field, f & F_DSO,
+				  &si->fr, sb);
 		prism_strbuf_addch(sb, '/');
-		script_branch_end(si->sy, pid, cpumode_of(b->to), b->to, field, true, &si->fr, sb);
+		script_branch_end(si->sy, pid, cpumode_of(b->to), b->to, field, f & F_DSO, &si->fr,
+				  sb);
 		prism_strbuf_addf(sb, "/-/-/%c/0/ ", b->flags & PRISM_PT_FL_TX_ABORT ? 'A' : '-');
 	}
 }

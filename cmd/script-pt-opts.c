@@ -26,6 +26,7 @@
 #include <prism/session.h>
 
 #include "cmd.h"
+#include "options.h"
 #include "script.h"
 
 #define HW_DEFAULT \
@@ -127,11 +128,12 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 		}
 		only = i == 0 ? PT_HW : i == 1 ? PT_SYNTH : PT_NR;
 		rest = tok + 1;
-		if (!*rest && only != PT_NR) {
+		/* perf: "synth:" hides the events; no other type's list is empty */
+		if (!*rest && only != PT_SYNTH) {
 			snprintf(why, sizeof(why),
-				 "'%s:' with no fields: the %s samples would print nothing (perf: "
-				 "\"events do not exist\")",
-				 buf, buf);
+				 "'%s:' with no fields (perf: \"events do not exist\"; 'synth:' "
+				 "alone leaves the events out)",
+				 buf);
 			return why;
 		}
 	} else if (!*rest) {
@@ -199,6 +201,60 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 badmix:
 	return "a list either sets the fields or changes the defaults with +field and "
 	       "-field, not both";
+}
+
+/* -F and the options that set fields themselves, in command-line order: perf applies them so */
+static const char *reqs[32];
+static size_t nr_reqs;
+
+static int push(const char *list)
+{
+	if (nr_reqs == PRISM_ARRAY_SIZE(reqs)) {
+		error("more than %zu -F, --insn-trace, --call-trace options", nr_reqs);
+		return -1;
+	}
+	reqs[nr_reqs++] = list;
+	return 0;
+}
+
+int script_opt_fields(const struct option_def *opt, const char *arg)
+{
+	*(const char **)opt->value = arg;
+	return push(arg);
+}
+
+int script_opt_call_trace(const struct option_def *opt, const char *arg)
+{
+	(void)arg; /* none: the option takes no value */
+	*(bool *)opt->value = true;
+	/* perf's fields of call traces */
+	return push(strcmp(opt->long_name, "call-trace") ?
+			    "-ip,-addr,-event,-period,+callindent,+flags" :
+			    "-ip,-addr,-event,-period,+callindent");
+}
+
+void script_pt_fields_push(const char *list)
+{
+	push(list);
+}
+
+const char *script_pt_fields_apply(const char *fields, struct pt_fields *f)
+{
+	static char why[400];
+	const char *bad;
+	size_t i;
+
+	script_pt_fields_init(f);
+	if (!nr_reqs && fields) /* not through the options' callbacks */
+		push(fields);
+	for (i = 0; i < nr_reqs; i++) {
+		if ((bad = script_pt_fields(reqs[i], f))) {
+			snprintf(why, sizeof(why), "-F %.64s: %s", reqs[i], bad);
+			return why;
+		}
+	}
+	nr_reqs = 0;
+	return NULL;
 }
 
 /*

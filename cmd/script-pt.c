@@ -224,20 +224,37 @@ static int on_user(void *ctx, const struct prism_event *ev)
 	return prism_symbols__event(p->sy, ev);
 }
 
-/* " sym+0xoff (dso)" of a frame as the fields @fl ask ("[unknown]" where @fr is NULL) */
-static void put_sym(struct prism_strbuf *sb, const struct prism_frame *fr, unsigned int fl)
+/* "(dso)", with --call-trace padded as perf pads it: 49 characters at most, then spaces to 50 */
+static void put_dso(struct prism_strbuf *sb, const char *dso, bool pad)
 {
+	size_t n = pad ? strnlen(dso, 49) : strlen(dso);
+
+	prism_strbuf_addch(sb, '(');
+	prism_strbuf_add(sb, dso, n);
+	if (pad)
+		prism_strbuf_pad_to(sb, sb->len + 50 - n, ' ');
+	prism_strbuf_addch(sb, ')');
+}
+
+/*
+ * " sym+0xoff (dso)" of a frame as the fields @fl ask ("[unknown]" where @fr
+ * is NULL; an inlined function's " (inlined)" in place of the DSO, as perf)
+ */
+static void put_sym(struct prism_strbuf *sb, const struct prism_frame *fr, unsigned int fl,
+		    bool pad)
+{
+	bool inlined = fr && fr->sym && fr->kind == PRISM_FRAME_INLINED;
+
 	if (fl & F_SYM) {
 		prism_strbuf_addch(sb, ' ');
 		if (fr)
-			prism_frame__format_sym(fr,
-						(fl & F_SYMOFF ? PRISM_FRAME_FMT_SYMOFF : 0) |
-							(fl & F_DSO ? PRISM_FRAME_FMT_DSO : 0),
-						sb);
+			prism_frame__format_sym(fr, fl & F_SYMOFF ? PRISM_FRAME_FMT_SYMOFF : 0, sb);
 		else
-			prism_strbuf_addstr(sb, fl & F_DSO ? "[unknown] ([unknown])" : "[unknown]");
-	} else if (fl & F_DSO) {
-		prism_strbuf_addf(sb, " (%s)", fr && fr->dso_path ? fr->dso_path : "[unknown]");
+			prism_strbuf_addstr(sb, "[unknown]");
+	}
+	if ((fl & F_DSO) && !inlined) {
+		prism_strbuf_addch(sb, ' ');
+		put_dso(sb, fr && fr->dso_path ? fr->dso_path : "[unknown]", pad);
 	}
 }
 
@@ -258,9 +275,9 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 		prism_symbols__resolve(p->sy, (uint32_t)it->pid,
 				       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
 				       addr, &p->fr);
-		put_sym(sb, &p->fr, fl);
+		put_sym(sb, &p->fr, fl, p->f->pad_dso);
 	} else {
-		put_sym(sb, NULL, fl);
+		put_sym(sb, NULL, fl, p->f->pad_dso);
 	}
 	if (sb->failed)
 		return;
@@ -363,7 +380,7 @@ static void put_chain(struct spt *p, const struct prism_pt_item *it, unsigned in
 		return;
 	for (i = 0; i < p->cc.nr; i++) {
 		prism_strbuf_addf(&p->line, "\t%16" PRIx64, prism_frame__addr(&p->cc.frames[i]));
-		put_sym(&p->line, &p->cc.frames[i], fl);
+		put_sym(&p->line, &p->cc.frames[i], fl, p->f->pad_dso);
 		/* perf: each frame's source line under it */
 		script_pt_srcline_put(&p->si, it, p->cc.frames[i].ip, &p->line);
 		prism_strbuf_addch(&p->line, '\n');
@@ -421,17 +438,8 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it, unsign
 			dso = sym_dso(p, it->pid, it->ip)->dso;
 		if (!dso)
 			dso = "[unknown]";
-		prism_strbuf_addch(sb, '(');
-		/* perf's pad: 49 characters at most, then spaces to 50 */
-		if (p->f->pad_dso) {
-			size_t n = strnlen(dso, 49);
-
-			prism_strbuf_add(sb, dso, n);
-			spaces(sb, 50 - n);
-		} else {
-			prism_strbuf_addstr(sb, dso);
-		}
-		prism_strbuf_add(sb, ")\t", 2);
+		put_dso(sb, dso, p->f->pad_dso);
+		prism_strbuf_addch(sb, '\t');
 	}
 	at = sb->len;
 	if (name || ip)
@@ -561,11 +569,8 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		return "--call-trace and --call-ret-trace cannot be combined";
 	if ((call_trace || callret_trace) && itrace)
 		return "--call-trace and --call-ret-trace set --itrace themselves (ce, cre)";
-	if (call_trace || callret_trace) { /* perf's fields and --itrace */
+	if (call_trace || callret_trace) { /* perf's --itrace (their fields: the options') */
 		opts = call_trace ? "cewp" : "crewp";
-		script_pt_fields(call_trace ? "-ip,-addr,-event,-period,+callindent" :
-					      "-ip,-addr,-event,-period,+callindent,+flags",
-				 f);
 		f->call_trace = f->ns = true;
 		f->pad_dso = call_trace;
 	}
@@ -582,11 +587,7 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		snprintf(why, sizeof(why), "--itrace %s: %s", opts, script_itrace_unsupported(it));
 		return why;
 	}
-	if ((bad = script_pt_fields(fields, f))) {
-		snprintf(why, sizeof(why), "-F %.64s: %s", fields, bad);
-		return why;
-	}
-	return NULL;
+	return script_pt_fields_apply(fields, f);
 }
 
 const char *script_itrace_unsupported(const struct prism_itrace *it)

@@ -310,6 +310,16 @@ const char *script_field_name(unsigned int bit);
 void script_pt_fields_init(struct pt_fields *f);
 const char *script_pt_fields(const char *list, struct pt_fields *f);
 /*
+ * -F (the list also into *@opt->value), --call-trace and --call-ret-trace
+ * (their bool set): option callbacks that keep the lists in command-line
+ * order, as perf applies them; script_pt_fields_push adds one (--insn-trace's)
+ */
+int script_opt_fields(const struct option_def *opt, const char *arg);
+int script_opt_call_trace(const struct option_def *opt, const char *arg);
+void script_pt_fields_push(const char *list);
+/* the lists kept (else @fields) applied to @f in order: NULL, or why one is refused */
+const char *script_pt_fields_apply(const char *fields, struct pt_fields *f);
+/*
  * the fields of branches and instructions (*@hw), of the events (*@synth),
  * for the samples @it asks for of the intel_pt event @pt (@pt_name, its
  * sample name's modifiers @mods): NULL, or why a field asked for cannot be

@@ -66,6 +66,20 @@ for f in plain idx cpu cpuidx notsc; do
 		done
 	done
 done
+gen ovf --loops 14 --ovf 4 --tsc-every 2
+gen t2 --thread2 --loops 4 --tsc-every 1
+gen cyc --mtc 2 --cyc 1 --loops 6
+for f in ovf t2 cyc calls; do
+	for it in be i1ie cr i2igbe i1il; do
+		for F in "ip,sym,symoff,dso,callindent" "+callindent,+flags" \
+			"comm,pid,time,flags,callindent,ip,sym" "tid,ip,sym,addr,dso" "+ipc" "ip,sym,ipc" \
+			"-event,-period,+insn" "+brstack" "+brstacksym" "+brstackoff" "ip,brstack" \
+			"ip,brstacksym" "ip,brstackoff" "ip,dso,brstackoff" "sw:ip" "raw:ip" "hw:ip,flags" \
+			"synth:" "sw:" "raw:" "+srcline,+insnlen" "period,ip,sym"; do
+			F_vs_perf $f --itrace=$it -F "$F"
+		done
+	done
+done
 for f in ptw pwr tsx calls; do
 	for it in pwx i1ig bpwx i3igpw bgx i1il bi1ig; do
 		for F in "ip,sym,synth" "+synth" "-synth" "synth" "event,synth,flags" \
@@ -87,9 +101,20 @@ for F in "ip,sym,flags" "+insn" "ip,synth" "time,ip" "-synth" "synth:+flags"; do
 	F_vs_perf ptw -F "$F"
 done
 # the call traces set their fields themselves; -F changes them further
-for F in "+tid" "-cpu" "+flags"; do
+for F in "+tid" "-cpu" "+flags" "-flags" "+ip" "+ip,+addr" "ip,sym,dso"; do
 	F_vs_perf calls --call-trace -F "$F"
 	F_vs_perf calls --call-ret-trace -F "$F"
+done
+# perf applies -F, --insn-trace and --call-trace in command-line order, each -F in turn
+for f in plain ovf; do
+	F_vs_perf $f --insn-trace -F ip,sym
+	F_vs_perf $f -F ip,sym --insn-trace
+	F_vs_perf $f --insn-trace -F +flags,-time
+	F_vs_perf $f -F ip,sym --call-trace
+	F_vs_perf $f --call-ret-trace -F ip,sym
+	F_vs_perf $f --itrace=b -F ip -F +sym
+	F_vs_perf $f --itrace=b -F +sym -F ip,dso
+	F_vs_perf $f --itrace=be --ns -F time,ip,sym
 done
 
 # the errors say what is wrong
