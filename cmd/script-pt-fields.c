@@ -11,7 +11,8 @@
  *   " \t IPC: 0.35 (14/40) "                         ipc (where the sample has counts)
  *
  * a branch stack the latest branch first (no prediction, transaction or
- * cycle information: perf's '-'s and 0; 'A' for an aborted transaction).
+ * cycle information: perf's '-'s and 0; 'X' in a transaction, 'A' for an
+ * aborted one).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -62,7 +63,8 @@ void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item
 		prism_strbuf_addch(sb, '/');
 		script_branch_end(si->sy, pid, cpumode_of(b->to), b->to, field, f & F_DSO, &si->fr,
 				  sb);
-		prism_strbuf_addf(sb, "/-/-/%c/0/ ", b->flags & PRISM_PT_FL_TX_ABORT ? 'A' : '-');
+		prism_strbuf_addf(sb, "/-/%c/%c/0/ ", b->flags & PRISM_PT_FL_IN_TX ? 'X' : '-',
+				  b->flags & PRISM_PT_FL_TX_ABORT ? 'A' : '-');
 	}
 }
 

@@ -90,6 +90,10 @@ for f in ptw pwr tsx calls; do
 		done
 	done
 done
+# a branch stack's transaction flags: X in a transaction
+for F in "+brstack" "+brstacksym" "ip,brstack" "ip,dso,brstackoff"; do
+	F_vs_perf tsx --itrace=i1il -F "$F"
+done
 F_vs_perf notsc --itrace=p -F time,ip
 F_vs_perf ptw --itrace=w -F +cpu
 for F in "ip,sym,dso" "+flags" "-ip" "callindent,dso,ip" "time,ip,sym,symoff,dso"; do
