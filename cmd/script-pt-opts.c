@@ -40,8 +40,29 @@ static const struct {
 	const char *name;
 	unsigned int bit;
 } pt_names[] = {
-	{ "callindent", F_CALLINDENT }, { "insn", F_INSN }, { "insnlen", F_INSNLEN },
-	{ "disasm", F_DISASM },		{ "ipc", F_IPC },   { "synth", F_SYNTH },
+	{ "callindent", F_CALLINDENT },
+	{ "insn", F_INSN },
+	{ "insnlen", F_INSNLEN },
+	{ "disasm", F_DISASM },
+	{ "ipc", F_IPC },
+	{ "synth", F_SYNTH },
+	{ "misc", F_MISC },
+	/* perf prints nothing of these for Intel PT samples */
+	{ "metric", F_NOTHING },
+	{ "machine_pid", F_NOTHING },
+	{ "vcpu", F_NOTHING },
+};
+
+/* fields perf takes that prism does not print for these samples, and why */
+static const struct {
+	const char *name, *why;
+} refused[] = {
+	{ "iregs", "Intel PT samples have no registers" },
+	{ "uregs", "Intel PT samples have no registers" },
+	{ "tod", "not printed by prism (perf: the wall-clock time of files with clock data)" },
+	{ "srccode", "not printed by prism (perf: the source line's text)" },
+	{ "brstackinsn", "not printed by prism (perf: the instructions of the branch stack)" },
+	{ "brstackinsnlen", "not printed by prism (perf: the instructions of the branch stack)" },
 };
 
 static unsigned int field_bit(const char *name)
@@ -100,6 +121,7 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 	static char why[256];
 	char buf[256], *tok, *save = NULL, *rest = buf;
 	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
+	size_t i;
 	int only = -1; /* a type's prefix: PT_HW, PT_SYNTH, or PT_NR (another type's) */
 	bool relative;
 	int t;
@@ -113,7 +135,6 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 	tok = strchr(buf, ':');
 	if (tok) {
 		static const char *const types[] = { "hw", "synth", "sw", "trace", "raw", "break" };
-		size_t i;
 
 		*tok = '\0';
 		for (i = 0; i < PRISM_ARRAY_SIZE(types) && strcmp(buf, types[i]); i++)
@@ -164,15 +185,25 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 			f->flags = change != REMOVE;
 			continue;
 		}
+		if (!strcmp(tok, "bpf-output")) { /* perf: not of these types, ignored */
+			warning("-F %s: not a field of Intel PT samples: ignored", tok);
+			continue;
+		}
 		bit = field_bit(tok);
+		for (i = 0; !bit && i < PRISM_ARRAY_SIZE(refused); i++) {
+			if (!strcmp(tok, refused[i].name)) {
+				snprintf(why, sizeof(why), "'%s': %s", tok, refused[i].why);
+				return why;
+			}
+		}
 		if (!bit) {
 			snprintf(why, sizeof(why),
 				 "'%.64s' is not a field of --itrace samples (" FIELD_LIST_PT ")",
 				 tok);
 			return why;
 		}
-		if (bit == F_TRACE) {
-			warning("-F trace: Intel PT samples have no tracepoint fields: ignored");
+		if (bit == F_TRACE) { /* perf: ignored */
+			warning("-F %s: not a field of Intel PT samples: ignored", tok);
 			continue;
 		}
 		for (t = 0; t < PT_NR; t++) {

@@ -320,6 +320,8 @@ static void put_head(struct spt *p, const struct prism_pt_item *it, unsigned int
 		prism_strbuf_addf(&p->head, "%5d ", (int)(fl & F_PID ? it->pid : it->tid));
 	if (fl & F_CPU)
 		prism_strbuf_addf(&p->head, "[%03d] ", (int)it->cpu);
+	if (fl & F_MISC) /* perf: none of its flags, then padded to 6 */
+		prism_strbuf_addstr(&p->head, "      ");
 	if (fl & F_TIME)
 		prism_strbuf_addf(&p->head,
 				  ns ? "%5" PRIu64 ".%09" PRIu64 ": " :

@@ -299,6 +299,8 @@ const char *script_field_name(unsigned int bit);
 #define F_DISASM (1u << 27)
 #define F_IPC (1u << 28)
 #define F_SYNTH (1u << 29)
+#define F_MISC (1u << 30) /* perf's misc flags of a record: none for these samples */
+#define F_NOTHING (1u << 31) /* a field perf prints nothing of for these samples */
 #define FIELD_LIST_PT                                                                    \
 	"comm,tid,pid,cpu,time,event,period,flags,ip,sym,symoff,dso,addr,srcline,synth," \
 	"callindent,insn,insnlen,disasm,ipc,brstack,brstacksym,brstackoff"

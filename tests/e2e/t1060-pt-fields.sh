@@ -90,6 +90,13 @@ for f in ptw pwr tsx calls; do
 		done
 	done
 done
+# fields perf prints nothing or blanks of here, refuses, or ignores (with a '-': a change)
+for f in plain cpu ptw; do
+	for F in "ip,misc" "+misc" "ip,metric" "ip,machine_pid,vcpu" "ip,iregs" "ip,uregs" "ip,tod" \
+		"ip,brstackinsn" "ip,bpf-output" "+trace"; do
+		F_vs_perf $f --itrace=bi2igpw -F "$F"
+	done
+done
 # a branch stack's transaction flags: X in a transaction
 for F in "+brstack" "+brstacksym" "ip,brstack" "ip,dso,brstackoff"; do
 	F_vs_perf tsx --itrace=i1il -F "$F"
