@@ -24,6 +24,7 @@
 #include <prism/features.h>
 #include <prism/pt.h>
 #include <prism/session.h>
+#include <prism/suggest.h>
 
 #include "cmd.h"
 #include "options.h"
@@ -85,6 +86,21 @@ static const char *field_name(unsigned int bit)
 	return script_field_name(bit);
 }
 
+/* the field of FIELD_LIST_PT closest to @word, if close enough */
+static const char *suggest(const char *word)
+{
+	static char list[] = FIELD_LIST_PT;
+	static const char *names[32];
+	static size_t n;
+	char *save = NULL, *tok;
+
+	if (!n)
+		for (tok = strtok_r(list, ",", &save); tok && n < PRISM_ARRAY_SIZE(names);
+		     tok = strtok_r(NULL, ",", &save))
+			names[n++] = tok;
+	return prism_suggest(word, names, n);
+}
+
 void script_pt_fields_init(struct pt_fields *f)
 {
 	if (f->init)
@@ -118,7 +134,7 @@ static const char *rules(unsigned int fl)
 
 const char *script_pt_fields(const char *list, struct pt_fields *f)
 {
-	static char why[256];
+	static char why[400];
 	char buf[256], *tok, *save = NULL, *rest = buf;
 	enum { DEFAULT, SET, ADD, REMOVE } change = DEFAULT;
 	size_t i;
@@ -197,9 +213,13 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 			}
 		}
 		if (!bit) {
+			const char *best = suggest(tok);
+
 			snprintf(why, sizeof(why),
-				 "'%.64s' is not a field of --itrace samples (" FIELD_LIST_PT ")",
-				 tok);
+				 "'%.64s' is not a field of --itrace samples%s%s%s (" FIELD_LIST_PT
+				 ")",
+				 tok, best ? " (did you mean '" : "", best ? best : "",
+				 best ? "'?)" : "");
 			return why;
 		}
 		if (bit == F_TRACE) { /* perf: ignored */
@@ -271,7 +291,7 @@ void script_pt_fields_push(const char *list)
 
 const char *script_pt_fields_apply(const char *fields, struct pt_fields *f)
 {
-	static char why[400];
+	static char why[480];
 	const char *bad;
 	size_t i;
 

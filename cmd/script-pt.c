@@ -79,6 +79,7 @@ struct spt {
 	enum prism_pt_item_kind head_kind;
 	struct pt_log log; /* --itrace=d */
 	struct pt_show show; /* --show-*-events: the records' lines */
+	bool refused; /* a field -F asked for is not in the samples (said) */
 	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
 	void *fn_ctx;
 	int err;
@@ -195,7 +196,8 @@ static int on_user(void *ctx, const struct prism_event *ev)
 
 			if (why) {
 				error("%s", why);
-				return -PRISM_E_BAD_RECORD;
+				p->refused = true;
+				return -EINVAL;
 			}
 		}
 		script_pt_cpu(p->s, &p->o.cpu);
@@ -657,7 +659,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	tool.auxtrace_data = true;
 	err = prism_session__process(s, &tool, &p);
 	if (err < 0) {
-		err = report_process_result(s, input, err);
+		err = p.refused ? 1 : report_process_result(s, input, err);
 		goto out;
 	}
 	if (!p.have_info) {

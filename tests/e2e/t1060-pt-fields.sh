@@ -132,6 +132,7 @@ done
 prism script -i "$TMP/plain.data" --itrace=b -F ip,addr >/dev/null 2>"$TMP/err"
 check "addr without the AUXTRACE index: exit 1" test $? -eq 1
 check "addr: the error names the field and the index" grep -q "addr.*AUXTRACE index" "$TMP/err"
+check "addr: no word of a damaged file" test "$(grep -c 'malformed' "$TMP/err")" -eq 0
 prism script -i "$TMP/plain.data" --itrace=i1i -F ip,cpu >/dev/null 2>"$TMP/err"
 check "cpu of a per-thread trace: the error says so" grep -q "'instructions:uH'.*per-thread" \
 	"$TMP/err"
@@ -144,6 +145,8 @@ expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip,+flags
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip,ins_lat
 prism script -i "$TMP/plain.data" --itrace=b -F ip,bogus >/dev/null 2>"$TMP/err"
 check "a bad field is named" grep -q "'bogus'" "$TMP/err"
+prism script -i "$TMP/plain.data" --itrace=b -F ip,symof >/dev/null 2>"$TMP/err"
+check "a misspelt field: the one meant" grep -q "did you mean 'symoff'" "$TMP/err"
 # prism's own field: the disassembly (libcapstone)
 if prism version --build-options | grep -q 'capstone: \[ on'; then
 	prism script -i "$TMP/plain.data" --itrace=i1i -F ip,disasm >"$TMP/out"
