@@ -182,7 +182,7 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 			continue;
 		if (!relative) {
 			f->type[t].fields = 0;
-			f->type[t].user_set = true;
+			f->type[t].user_set = f->type[t].reset = true;
 		}
 	}
 	for (tok = strtok_r(rest, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -306,6 +306,21 @@ const char *script_pt_fields_apply(const char *fields, struct pt_fields *f)
 	}
 	nr_reqs = 0;
 	return NULL;
+}
+
+void script_pt_show_fields(const struct pt_fields *f, unsigned int *fields, unsigned int *add,
+			   unsigned int *del)
+{
+	const unsigned int ordinary = F_CALLINDENT - 1; /* enum field's bits */
+
+	if (!f->type[PT_OTHER].user_set)
+		return;
+	if (f->type[PT_OTHER].reset) {
+		*fields = f->type[PT_OTHER].fields & ordinary;
+	} else {
+		*add = f->type[PT_OTHER].asked & ordinary;
+		*del = f->type[PT_OTHER].unset & ordinary;
+	}
 }
 
 /*

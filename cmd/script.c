@@ -948,6 +948,7 @@ int cmd_script(int argc, const char **argv)
 		goto out;
 	}
 	if (itrace) {
+		script_pt_show_fields(&ptf, &sc.fields, &sc.fields_add, &sc.fields_del);
 		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, &ptf, input);
 		goto out;
 	}

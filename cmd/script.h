@@ -210,6 +210,7 @@ struct pt_fields {
 		unsigned int asked; /* named in -F (perf's user_set_fields) */
 		unsigned int unset; /* -F -field of every type (perf's user_unset_fields) */
 		bool user_set; /* -F set or changed them: no " => target" unless addr */
+		bool reset; /* a list set them (not only changed the defaults) */
 	} type[PT_NR];
 	bool flags; /* perf's print_flags, of every type */
 	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
@@ -321,6 +322,13 @@ int script_opt_call_trace(const struct option_def *opt, const char *arg);
 void script_pt_fields_push(const char *list);
 /* the lists kept (else @fields) applied to @f in order: NULL, or why one is refused */
 const char *script_pt_fields_apply(const char *fields, struct pt_fields *f);
+/*
+ * the fields of the records --show-*-events prints among the samples (perf:
+ * those of the other event types, which -F of every type changes) into
+ * script.c's *@fields, or its changes of the defaults *@add and *@del
+ */
+void script_pt_show_fields(const struct pt_fields *f, unsigned int *fields, unsigned int *add,
+			   unsigned int *del);
 /*
  * the fields of branches and instructions (*@hw), of the events (*@synth),
  * for the samples @it asks for of the intel_pt event @pt (@pt_name, its

@@ -97,6 +97,14 @@ for f in plain cpu ptw; do
 		F_vs_perf $f --itrace=bi2igpw -F "$F"
 	done
 done
+# the records --show-*-events prints among the samples take -F of every type too
+for f in plain cpu; do
+	F_vs_perf $f --itrace=b -F ip,sym --show-mmap-events
+	F_vs_perf $f --itrace=b -F -time --show-task-events
+	F_vs_perf $f --itrace=b -F hw:ip --show-mmap-events
+	F_vs_perf $f --itrace=b -F +pid,-cpu --show-task-events
+	F_vs_perf $f --itrace=i1i -F comm,time --show-task-events --show-mmap-events
+done
 # a branch stack's transaction flags: X in a transaction
 for F in "+brstack" "+brstacksym" "ip,brstack" "ip,dso,brstackoff"; do
 	F_vs_perf tsx --itrace=i1il -F "$F"
