@@ -229,26 +229,26 @@ const char *script_pt_fields(const char *list, struct pt_fields *f)
 		for (t = 0; t < PT_NR; t++) {
 			if (only >= 0 && t != only)
 				continue;
+			/*
+			 * perf 6.1 takes a field as asked for (an error where the
+			 * samples lack it) or taken away (no ip, sym added for call
+			 * chains) only from a list of every type; one of a type's
+			 * own is dropped where the samples lack it
+			 */
 			if (change == REMOVE) {
 				f->type[t].fields &= ~bit;
 				f->type[t].asked &= ~bit;
-				/* perf 6.1: only a list of every type's */
 				f->type[t].unset |= only < 0 ? bit : 0;
 			} else {
 				f->type[t].fields |= bit;
-				f->type[t].asked |= bit;
+				f->type[t].asked |= only < 0 ? bit : 0;
 				f->type[t].unset &= ~bit;
 			}
 			f->type[t].user_set = true;
 		}
 	}
-	for (t = 0; t < PT_NR; t++) {
-		const char *bad = rules(f->type[t].fields);
-
-		if (bad)
-			return bad;
-	}
-	return NULL;
+	/* a list of every type: its rules now (perf checks the intel_pt event first) */
+	return rules(f->type[PT_OTHER].fields);
 badmix:
 	return "a list either sets the fields or changes the defaults with +field and "
 	       "-field, not both";
@@ -395,6 +395,13 @@ const char *script_pt_fields_check(const struct pt_fields *f, struct prism_sessi
 		st |= PERF_SAMPLE_TIME;
 	if (info->per_cpu_mmaps)
 		st |= pt->sample_type & PERF_SAMPLE_CPU;
+	/* a type's own list: fields the samples lack dropped, its rules where its samples are */
+	*hw &= ~(F_NEVER & ~f->type[PT_HW].asked);
+	*synth &= ~(F_NEVER & ~f->type[PT_SYNTH].asked);
+	if ((it->branches || it->instructions || it->transactions) && (why = rules(*hw)))
+		return why;
+	if ((it->ptwrites || it->pwr_events) && (why = rules(*synth)))
+		return why;
 	if (it->branches || it->instructions || it->transactions) {
 		snprintf(name, sizeof(name), "%s%s",
 			 it->branches	  ? "branches" :

@@ -109,6 +109,17 @@ done
 for F in "+brstack" "+brstacksym" "ip,brstack" "ip,dso,brstackoff"; do
 	F_vs_perf tsx --itrace=i1il -F "$F"
 done
+# a type's own list: what its samples lack is dropped, not refused; its rules
+# only where its samples are asked for
+for f in ptw notsc plain; do
+	for it in b i1i pw i1igpw; do
+		for F in "hw:ip,addr" "hw:ip,cpu" "synth:ip,addr" "hw:time,ip" "synth:+time" \
+			"hw:ip,data_src" "hw:ip,symoff" "hw:ip,srcline" "synth:symoff" "hw:-ip" \
+			"synth:-sym" "hw:ip,ins_lat" "hw:ip,weight,phys_addr"; do
+			F_vs_perf $f --itrace=$it -F "$F"
+		done
+	done
+done
 F_vs_perf notsc --itrace=p -F time,ip
 F_vs_perf ptw --itrace=w -F +cpu
 for F in "ip,sym,dso" "+flags" "-ip" "callindent,dso,ip" "time,ip,sym,symoff,dso"; do
@@ -134,6 +145,14 @@ for f in plain ovf; do
 	F_vs_perf $f --itrace=b -F ip -F +sym
 	F_vs_perf $f --itrace=b -F +sym -F ip,dso
 	F_vs_perf $f --itrace=be --ns -F time,ip,sym
+done
+
+# a pipe (perf 6.1 cannot decode one): the lines of the same file
+gen pipe --pipe --loops 3
+for F in "ip,sym,flags" "+insn,-period" "hw:ip,addr,sym,dso"; do
+	prism script -i "$TMP/plain.data" --itrace=b -F "$F" >"$TMP/file.txt" 2>/dev/null
+	prism script -i - --itrace=b -F "$F" <"$TMP/pipe.data" >"$TMP/pipe.txt" 2>/dev/null
+	check "pipe -F $F: the lines of the file" cmp -s "$TMP/file.txt" "$TMP/pipe.txt"
 done
 
 # the errors say what is wrong
