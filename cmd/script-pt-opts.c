@@ -8,14 +8,17 @@
  *   [hw:|synth:]FIELD,...        those fields, of every type or of one
  *   [hw:|synth:]+FIELD,-FIELD    fields added to / removed from the defaults
  *
- * (a list sets or changes, never both); "flags" is a switch of every type
- * that leaves the others' defaults alone.  A field asked for by name that
- * the samples do not carry is an error (time without timestamps, cpu of a
- * per-thread trace; addr and cpu pass where the file has the AUXTRACE index,
- * as perf lets them); one of the defaults the samples lack is dropped.  The
- * names are those of cmd/script-fields.c plus the ones of these samples:
- * flags, callindent, insn, insnlen, disasm (prism's libcapstone
- * disassembly), ipc and synth (the events' payload).
+ * (a list sets or changes, never both; -F, --insn-trace and --call-trace
+ * apply in command-line order); "flags" is a switch of every type that
+ * leaves the others' defaults alone.  A field a list of every type names
+ * that the samples do not carry is an error (time without timestamps, cpu
+ * of a per-thread trace; addr, cpu, data_src, weight and phys_addr pass
+ * where the file has the AUXTRACE index, as perf lets them); one of the
+ * defaults, or of a type's own list, is dropped.  The names are those of
+ * cmd/script-fields.c plus the ones of these samples: flags, callindent,
+ * insn, insnlen, disasm (prism's libcapstone disassembly), ipc, synth (the
+ * events' payload), misc, and perf's metric, machine_pid, vcpu (nothing
+ * printed for these samples).
  */
 #include <errno.h>
 #include <stdio.h>
