@@ -46,6 +46,26 @@ static const struct {
 	{ "brstackoff", F_BRSTACKOFF, PERF_SAMPLE_BRANCH_STACK },
 };
 
+unsigned int script_field_bit(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++)
+		if (!strcmp(name, field_names[i].name))
+			return field_names[i].bit;
+	return 0;
+}
+
+const char *script_field_name(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(field_names); i++)
+		if (field_names[i].bit == bit)
+			return field_names[i].name;
+	return "?";
+}
+
 /* perf script's output types: its defaults are per type, checked on its first event */
 static unsigned int output_type(const struct perf_event_attr *a)
 {

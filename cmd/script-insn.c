@@ -23,25 +23,6 @@
 #include "options.h"
 #include "script.h"
 
-static const struct {
-	const char *name;
-	char sign;
-	size_t off;
-} pt_field_names[] = {
-	{ "flags", '+', offsetof(struct pt_fields, flags) },
-	{ "callindent", '+', offsetof(struct pt_fields, callindent) },
-	{ "insn", '+', offsetof(struct pt_fields, insn) },
-	{ "insnlen", '+', offsetof(struct pt_fields, insnlen) },
-	{ "disasm", '+', offsetof(struct pt_fields, disasm) },
-	{ "brstack", '+', offsetof(struct pt_fields, brstack) },
-	{ "brstacksym", '+', offsetof(struct pt_fields, brstacksym) },
-	{ "brstackoff", '+', offsetof(struct pt_fields, brstackoff) },
-	{ "srcline", '+', offsetof(struct pt_fields, srcline) },
-	{ "ipc", '+', offsetof(struct pt_fields, ipc) },
-	{ "event", '-', offsetof(struct pt_fields, no_event) },
-	{ "period", '-', offsetof(struct pt_fields, no_period) },
-};
-
 int script_opt_insn_trace(const struct option_def *opt, const char *arg)
 {
 	if (strcmp(arg, "raw") && strcmp(arg, "disasm")) {
@@ -49,6 +30,9 @@ int script_opt_insn_trace(const struct option_def *opt, const char *arg)
 		return -1;
 	}
 	*(const char **)opt->value = arg;
+	/* perf: its fields among -F's, in command-line order */
+	script_pt_fields_push(strcmp(arg, "raw") ? "+disasm,-event,-period" :
+						   "+insn,-event,-period");
 	return 0;
 }
 
@@ -61,9 +45,7 @@ const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, s
 		return "--insn-trace decodes every instruction: drop --itrace";
 	if (insn_trace) { /* perf 6.1: --itrace=i0ns -F +insn,-event,-period --ns */
 		*itrace = "i1ie"; /* perf 6.1 shows the errors too */
-		f->insn = !strcmp(insn_trace, "raw");
-		f->disasm = !f->insn;
-		f->no_event = f->no_period = f->ns = f->no_addr = f->set = true;
+		f->ns = true;
 	}
 	if (dis_style && strcmp(dis_style, "att") && strcmp(dis_style, "intel")) {
 		snprintf(why, sizeof(why), "--disassembler-style %.64s: expected att or intel",
@@ -75,45 +57,13 @@ const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, s
 	return NULL;
 }
 
-int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len)
-{
-	char buf[256], *tok, *save = NULL;
-	bool only_flags = true;
-	size_t i;
-
-	if (!list)
-		return 0;
-	if (strlen(list) >= sizeof(buf)) {
-		snprintf(bad, bad_len, "the list is too long");
-		return -EINVAL;
-	}
-	strcpy(buf, list);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < PRISM_ARRAY_SIZE(pt_field_names); i++)
-			if (tok[0] == pt_field_names[i].sign &&
-			    !strcmp(tok + 1, pt_field_names[i].name))
-				break;
-		if (i == PRISM_ARRAY_SIZE(pt_field_names)) {
-			snprintf(bad, bad_len, "'%s'", tok);
-			return -EINVAL;
-		}
-		*(bool *)((char *)f + pt_field_names[i].off) = true;
-		if (strcmp(tok, "+flags") && strcmp(tok, "+callindent"))
-			only_flags = false;
-	}
-	/* perf 6.1 shows the branch target while -F changes nothing but flags */
-	f->set = true;
-	f->no_addr = f->no_addr || !only_flags;
-	return 0;
-}
-
 int script_pt_insn_init(struct script_pt_insn *si, const struct pt_fields *f,
 			struct prism_symbols *sy)
 {
 	memset(si, 0, sizeof(*si));
 	si->f = f;
 	si->sy = sy;
-	if (!f->disasm)
+	if (!((f->type[PT_HW].fields | f->type[PT_SYNTH].fields) & F_DISASM))
 		return 0;
 	si->dis = prism_disasm__new(f->syntax);
 	return si->dis ? 0 : -errno;
@@ -171,15 +121,15 @@ static void put_disasm(struct script_pt_insn *si, const struct prism_pt_item *it
 void script_pt_insn_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			struct prism_strbuf *sb)
 {
-	const struct pt_fields *f = si->f;
+	unsigned int f = si->fields;
 
-	if (f->insnlen)
+	if (f & F_INSNLEN)
 		prism_strbuf_addf(sb, " ilen: %u", (unsigned int)it->insn_len);
-	if (f->insn && it->insn_len) {
+	if ((f & F_INSN) && it->insn_len) {
 		prism_strbuf_addstr(sb, " insn: ");
 		put_raw(it, sb);
 	}
-	if (f->disasm && it->insn_len) {
+	if ((f & F_DISASM) && it->insn_len) {
 		prism_strbuf_addstr(sb, "\t\t");
 		put_disasm(si, it, sb);
 	}

@@ -11,7 +11,8 @@
  *   " \t IPC: 0.35 (14/40) "                         ipc (where the sample has counts)
  *
  * a branch stack the latest branch first (no prediction, transaction or
- * cycle information: perf's '-'s and 0; 'A' for an aborted transaction).
+ * cycle information: perf's '-'s and 0; 'X' in a transaction, 'A' for an
+ * aborted one).
  */
 #include <inttypes.h>
 #include <string.h>
@@ -39,11 +40,13 @@ static void resolve(struct script_pt_insn *si, const struct prism_pt_item *it, u
 void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item *it,
 			   struct prism_strbuf *sb)
 {
-	const struct pt_fields *f = si->f;
-	unsigned int field = f->brstack ? F_BRSTACK : f->brstacksym ? F_BRSTACKSYM : F_BRSTACKOFF;
+	unsigned int f = si->fields;
+	unsigned int field = f & F_BRSTACK    ? F_BRSTACK :
+			     f & F_BRSTACKSYM ? F_BRSTACKSYM :
+						F_BRSTACKOFF;
 	uint32_t pid = it->pid < 0 ? 0 : (uint32_t)it->pid, i;
 
-	if (!f->brstack && !f->brstacksym && !f->brstackoff)
+	if (!(f & F_BRSTACKS))
 		return;
 	if (field == F_BRSTACKOFF) { /* perf has resolved the sample's address first */
 		resolve(si, it, it->ip);
@@ -55,11 +58,13 @@ void script_pt_brstack_put(struct script_pt_insn *si, const struct prism_pt_item
 		if (field !=
 		    F_BRSTACKSYM) /* perf: brstack(off) before each entry, brstacksym not */
 			prism_strbuf_addch(sb, ' ');
-		script_branch_end(si->sy, pid, cpumode_of(b->from), b->from, field, true, &si->fr,
-				  sb);
+		script_branch_end(si->sy, pid, cpumode_of(b->from), b->from, field, f & F_DSO,
+				  &si->fr, sb);
 		prism_strbuf_addch(sb, '/');
-		script_branch_end(si->sy, pid, cpumode_of(b->to), b->to, field, true, &si->fr, sb);
-		prism_strbuf_addf(sb, "/-/-/%c/0/ ", b->flags & PRISM_PT_FL_TX_ABORT ? 'A' : '-');
+		script_branch_end(si->sy, pid, cpumode_of(b->to), b->to, field, f & F_DSO, &si->fr,
+				  sb);
+		prism_strbuf_addf(sb, "/-/%c/%c/0/ ", b->flags & PRISM_PT_FL_IN_TX ? 'X' : '-',
+				  b->flags & PRISM_PT_FL_TX_ABORT ? 'A' : '-');
 	}
 }
 
@@ -69,7 +74,7 @@ void script_pt_srcline_put(struct script_pt_insn *si, const struct prism_pt_item
 	const char *file, *slash;
 	unsigned int line;
 
-	if (!si->f->srcline)
+	if (!(si->fields & F_SRCLINE))
 		return;
 	resolve(si, it, addr);
 	/* perf: the file's base name; nothing where the DWARF has no line */
@@ -84,7 +89,7 @@ void script_pt_ipc_put(struct script_pt_insn *si, const struct prism_pt_item *it
 {
 	unsigned int ipc;
 
-	if (!si->f->ipc || !it->ipc_cycles || !it->ipc_insns)
+	if (!(si->fields & F_IPC) || !it->ipc_cycles || !it->ipc_insns)
 		return;
 	ipc = (unsigned int)(it->ipc_insns * 100 / it->ipc_cycles); /* perf's unsigned int */
 	prism_strbuf_addf(sb, " \t IPC: %u.%02u (%" PRIu64 "/%" PRIu64 ") ", ipc / 100, ipc % 100,

@@ -40,6 +40,7 @@
 struct addr_text {
 	uint64_t addr;
 	int32_t pid;
+	unsigned int fl; /* the fields it was formatted with */
 	size_t len;
 	char *text;
 };
@@ -61,8 +62,11 @@ struct spt {
 	struct prism_pt_decoder *d;
 	bool have_info, cpu, warned_type;
 	const struct pt_fields *f; /* -F, --ns, --insn-trace, --call-trace */
+	unsigned int hw, synth; /* the fields of each type of sample, as the file allows */
+	const struct perf_event_attr *pt_attr;
+	const char *pt_name;
 	struct script_pt_insn si;
-	int width, spacing;
+	int width, spacing, src_width;
 	char mods[8];
 	uint64_t nr_errors;
 	struct prism_strbuf line, head;
@@ -76,6 +80,7 @@ struct spt {
 	enum prism_pt_item_kind head_kind;
 	struct pt_log log; /* --itrace=d */
 	struct pt_show show; /* --show-*-events: the records' lines */
+	bool refused; /* a field -F asked for is not in the samples (said) */
 	pt_sample_fn *fn; /* the samples go there instead of being printed (prism report) */
 	void *fn_ctx;
 	int err;
@@ -138,12 +143,15 @@ static int find_pt_event(struct spt *p)
 		w = (int)strlen(prism_evsel__name(e));
 		if (w > p->width)
 			p->width = w;
-		if (a->type == p->o.info.pmu_type)
+		if (a->type == p->o.info.pmu_type && !pt) {
 			pt = a;
+			p->pt_name = prism_evsel__name(e);
+		}
 	}
 	if (!pt)
 		return -1;
 	p->o.config = pt->config;
+	p->pt_attr = pt;
 	modifiers(pt, p->mods);
 	/* perf's synthesized events count too */
 	w = (int)strlen(p->mods);
@@ -182,6 +190,17 @@ static int on_user(void *ctx, const struct prism_event *ev)
 			      p->o.info.pmu_type);
 			return -PRISM_E_BAD_RECORD;
 		}
+		if (!p->fn) {
+			const char *why = script_pt_fields_check(p->f, p->s, p->pt_attr, p->pt_name,
+								 &p->o.info, &p->o.itrace, p->mods,
+								 &p->hw, &p->synth);
+
+			if (why) {
+				error("%s", why);
+				p->refused = true;
+				return -EINVAL;
+			}
+		}
 		script_pt_cpu(p->s, &p->o.cpu);
 		p->d = prism_pt_decoder__new(&p->o);
 		if (!p->d)
@@ -208,25 +227,60 @@ static int on_user(void *ctx, const struct prism_event *ev)
 	return prism_symbols__event(p->sy, ev);
 }
 
-/* " %16lx sym+0xoff (dso)" of an address, cached: a trace's addresses repeat */
-static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t addr)
+/* "(dso)", with --call-trace padded as perf pads it: 49 characters at most, then spaces to 50 */
+static void put_dso(struct prism_strbuf *sb, const char *dso, bool pad)
+{
+	size_t n = pad ? strnlen(dso, 49) : strlen(dso);
+
+	prism_strbuf_addch(sb, '(');
+	prism_strbuf_add(sb, dso, n);
+	if (pad)
+		prism_strbuf_pad_to(sb, sb->len + 50 - n, ' ');
+	prism_strbuf_addch(sb, ')');
+}
+
+/*
+ * " sym+0xoff (dso)" of a frame as the fields @fl ask ("[unknown]" where @fr
+ * is NULL; an inlined function's " (inlined)" in place of the DSO, as perf)
+ */
+static void put_sym(struct prism_strbuf *sb, const struct prism_frame *fr, unsigned int fl,
+		    bool pad)
+{
+	bool inlined = fr && fr->sym && fr->kind == PRISM_FRAME_INLINED;
+
+	if (fl & F_SYM) {
+		prism_strbuf_addch(sb, ' ');
+		if (fr)
+			prism_frame__format_sym(fr, fl & F_SYMOFF ? PRISM_FRAME_FMT_SYMOFF : 0, sb);
+		else
+			prism_strbuf_addstr(sb, "[unknown]");
+	}
+	if ((fl & F_DSO) && !inlined) {
+		prism_strbuf_addch(sb, ' ');
+		put_dso(sb, fr && fr->dso_path ? fr->dso_path : "[unknown]", pad);
+	}
+}
+
+/* " %16lx sym+0xoff (dso)" of an address (as @fl asks), cached: a trace's addresses repeat */
+static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t addr, unsigned int fl)
 {
 	struct addr_text *c = &p->cache[(addr ^ (addr >> 12) ^ (uint64_t)it->pid * 31) % NR_CACHE];
 	struct prism_strbuf *sb = &p->line;
 	size_t at = sb->len;
 
-	if (c->text && c->addr == addr && c->pid == it->pid) {
+	fl &= F_SYM | F_SYMOFF | F_DSO;
+	if (c->text && c->addr == addr && c->pid == it->pid && c->fl == fl) {
 		prism_strbuf_add(sb, c->text, c->len);
 		return;
 	}
-	prism_strbuf_addf(sb, " %16" PRIx64 " ", addr);
+	prism_strbuf_addf(sb, " %16" PRIx64, addr);
 	if (addr && it->pid >= 0) {
 		prism_symbols__resolve(p->sy, (uint32_t)it->pid,
 				       addr >> 63 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER,
 				       addr, &p->fr);
-		prism_frame__format_sym(&p->fr, PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, sb);
+		put_sym(sb, &p->fr, fl, p->f->pad_dso);
 	} else {
-		prism_strbuf_addstr(sb, "[unknown] ([unknown])");
+		put_sym(sb, NULL, fl, p->f->pad_dso);
 	}
 	if (sb->failed)
 		return;
@@ -237,14 +291,15 @@ static void put_addr(struct spt *p, const struct prism_pt_item *it, uint64_t add
 		memcpy(c->text, sb->buf + at, c->len);
 	c->addr = addr;
 	c->pid = it->pid;
+	c->fl = fl;
 }
 
 /*
- * "comm tid [cpu] time: period name: " of a sample, kept while they stay
- * the same (perf: the comm not padded before a call chain; times in ns and
- * no period and name in call traces)
+ * "comm tid [cpu] time: period name: " of a sample as the fields @fl ask,
+ * kept while they stay the same (perf: the comm not padded before a call
+ * chain; times in ns with --ns and in call traces)
  */
-static void put_head(struct spt *p, const struct prism_pt_item *it)
+static void put_head(struct spt *p, const struct prism_pt_item *it, unsigned int fl)
 {
 	struct prism_strbuf *sb = &p->line;
 	bool ns = p->f->ns;
@@ -259,11 +314,18 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 	}
 	prism_strbuf_reset(&p->head);
 	comm = it->tid >= 0 ? prism_tasks__comm(p->tasks, (uint32_t)it->tid) : NULL;
-	prism_strbuf_addf(&p->head, it->callchain ? "%s %5d " : "%16s %5d ", comm ? comm : ":-1",
-			  (int)it->tid);
-	if (p->cpu)
-		prism_strbuf_addf(&p->head, "[%03u] ", it->cpu);
-	if (p->o.info.tsc_bit && (p->o.config & p->o.info.tsc_bit))
+	if (fl & F_COMM)
+		prism_strbuf_addf(&p->head, it->callchain && (fl & F_IP) ? "%s " : "%16s ",
+				  comm ? comm : ":-1");
+	if ((fl & F_PID) && (fl & F_TID))
+		prism_strbuf_addf(&p->head, "%5d/%-5d ", (int)it->pid, (int)it->tid);
+	else if (fl & (F_PID | F_TID))
+		prism_strbuf_addf(&p->head, "%5d ", (int)(fl & F_PID ? it->pid : it->tid));
+	if (fl & F_CPU)
+		prism_strbuf_addf(&p->head, "[%03d] ", (int)it->cpu);
+	if (fl & F_MISC) /* perf: none of its flags, then padded to 6 */
+		prism_strbuf_addstr(&p->head, "      ");
+	if (fl & F_TIME)
 		prism_strbuf_addf(&p->head,
 				  ns ? "%5" PRIu64 ".%09" PRIu64 ": " :
 				       "%5" PRIu64 ".%06" PRIu64 ": ",
@@ -272,9 +334,10 @@ static void put_head(struct spt *p, const struct prism_pt_item *it)
 		 it->kind == PRISM_PT_BRANCH ? "branches" : "instructions", p->mods);
 	if (script_pt_event_name(it->kind))
 		snprintf(name, sizeof(name), "%s", script_pt_event_name(it->kind));
-	if (!p->f->call_trace && !p->f->no_period && !script_pt_event_synth(it->kind))
-		prism_strbuf_addf(&p->head, "%10" PRIu64 " ", it->period);
-	if (!p->f->call_trace && !p->f->no_event)
+	if (fl & F_PERIOD) /* perf's events: a period of 1 */
+		prism_strbuf_addf(&p->head, "%10" PRIu64 " ",
+				  script_pt_event_synth(it->kind) ? 1 : it->period);
+	if (fl & F_EVENT)
 		prism_strbuf_addf(&p->head, "%*s: ", p->width, name);
 	p->head_tid = it->tid;
 	p->head_cpu = it->cpu;
@@ -309,8 +372,11 @@ int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, boo
 	return 0;
 }
 
-/* the call chain under an instruction or event sample: "\t%16lx sym+0xoff (dso)\n" a frame */
-static void put_chain(struct spt *p, const struct prism_pt_item *it)
+/*
+ * the call chain under an instruction or event sample: "\t%16lx sym+0xoff
+ * (dso)\n" a frame, as the fields @fl ask
+ */
+static void put_chain(struct spt *p, const struct prism_pt_item *it, unsigned int fl)
 {
 	size_t i;
 
@@ -318,13 +384,11 @@ static void put_chain(struct spt *p, const struct prism_pt_item *it)
 	if (pt_item_frames(p->sy, it, true, &p->cc))
 		return;
 	for (i = 0; i < p->cc.nr; i++) {
-		prism_frame__format_script(&p->cc.frames[i],
-					   PRISM_FRAME_FMT_SYMOFF | PRISM_FRAME_FMT_DSO, &p->line);
-		if (p->f->srcline) { /* perf: each frame's source line under it */
-			prism_strbuf_setlen(&p->line, p->line.len - 1);
-			script_pt_srcline_put(&p->si, it, p->cc.frames[i].ip, &p->line);
-			prism_strbuf_addch(&p->line, '\n');
-		}
+		prism_strbuf_addf(&p->line, "\t%16" PRIx64, prism_frame__addr(&p->cc.frames[i]));
+		put_sym(&p->line, &p->cc.frames[i], fl, p->f->pad_dso);
+		/* perf: each frame's source line under it */
+		script_pt_srcline_put(&p->si, it, p->cc.frames[i].ip, &p->line);
+		prism_strbuf_addch(&p->line, '\n');
 	}
 }
 
@@ -357,7 +421,7 @@ static const struct sym_dso *sym_dso(struct spt *p, int32_t pid, uint64_t addr)
  * return's before it), padded so that lines change width seldom, as perf;
  * call traces put the DSO of the branch before it
  */
-static void put_callindent(struct spt *p, const struct prism_pt_item *it)
+static void put_callindent(struct spt *p, const struct prism_pt_item *it, unsigned int fl)
 {
 	struct prism_strbuf *sb = &p->line;
 	uint32_t depth = it->depth + !!(it->flags & PRISM_PT_FL_RETURN);
@@ -372,24 +436,15 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it)
 		ip = it->ip;
 	if (ip && it->pid >= 0)
 		name = sym_dso(p, it->pid, ip)->sym;
-	if (p->f->call_trace) {
+	if ((fl & F_DSO) && !(fl & (F_IP | F_ADDR))) { /* perf: the DSO, where no address has it */
 		const char *dso = NULL;
 
 		if (it->ip && it->pid >= 0)
 			dso = sym_dso(p, it->pid, it->ip)->dso;
 		if (!dso)
 			dso = "[unknown]";
-		prism_strbuf_addch(sb, '(');
-		/* perf's pad: 49 characters at most, then spaces to 50 */
-		if (p->f->pad_dso) {
-			size_t n = strnlen(dso, 49);
-
-			prism_strbuf_add(sb, dso, n);
-			spaces(sb, 50 - n);
-		} else {
-			prism_strbuf_addstr(sb, dso);
-		}
-		prism_strbuf_add(sb, ")\t", 2);
+		put_dso(sb, dso, p->f->pad_dso);
+		prism_strbuf_addch(sb, '\t');
 	}
 	at = sb->len;
 	if (name || ip)
@@ -445,7 +500,14 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 				  it->msg);
 		script_pt_log_line(&p->log, sb->buf + at, sb->len - at);
 	} else {
-		put_head(p, it);
+		unsigned int fl = script_pt_event_synth(it->kind) ? p->synth : p->hw;
+		bool user_set =
+			p->f->type[script_pt_event_synth(it->kind) ? PT_SYNTH : PT_HW].user_set;
+
+		if (!fl) /* perf: no line for a type without fields (-F flags) */
+			return 0;
+		p->si.fields = fl;
+		put_head(p, it, fl);
 		if (p->f->flags) {
 			size_t at = sb->len;
 
@@ -454,29 +516,41 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 			prism_strbuf_pad_to(sb, at + 2 + 21, ' ');
 			prism_strbuf_addch(sb, ' ');
 		}
-		if (it->kind == PRISM_PT_BRANCH && p->f->callindent)
-			put_callindent(p, it);
-		if (script_pt_event_synth(it->kind))
-			script_pt_event_put(&p->o.info, it, sb);
-		if (it->callchain) {
-			put_chain(p, it);
-		} else if (!p->f->call_trace) {
-			put_addr(p, it, it->ip);
-			/* perf: no target beside the indented function */
-			if (it->kind == PRISM_PT_BRANCH && !p->f->callindent && !p->f->no_addr) {
+		if (it->kind == PRISM_PT_BRANCH) { /* perf's layout of branches */
+			if (fl & F_CALLINDENT)
+				put_callindent(p, it, fl);
+			if (fl & F_IP)
+				put_addr(p, it, it->ip, fl);
+			/* perf: the target where asked, or by default */
+			if ((fl & F_ADDR) || !user_set) {
 				prism_strbuf_addstr(sb, " =>");
-				put_addr(p, it, it->addr);
+				put_addr(p, it, it->addr, fl);
 			}
+			script_pt_ipc_put(&p->si, it, sb);
+			if (fl & F_IP)
+				script_pt_srcline_put(&p->si, it, it->ip, sb);
+			script_pt_insn_put(&p->si, it, sb);
+		} else {
+			if ((fl & F_SYNTH) && script_pt_event_synth(it->kind))
+				script_pt_event_put(&p->o.info, it, sb);
+			if (fl & F_ADDR)
+				prism_strbuf_addf(sb, "%16" PRIx64, it->addr);
+			if (fl & F_DATA_SRC) /* perf: zeros (files with an AUXTRACE index) */
+				script_put_data_src(sb, &p->src_width, 0);
+			if (fl & F_WEIGHT)
+				prism_strbuf_addf(sb, "%16u", 0);
+			if ((fl & F_IP) && it->callchain) {
+				put_chain(p, it, fl);
+			} else if (fl & F_IP) {
+				put_addr(p, it, it->ip, fl);
+				script_pt_srcline_put(&p->si, it, it->ip, sb);
+			}
+			if (fl & F_PHYS_ADDR)
+				prism_strbuf_addf(sb, "%16x", 0);
+			script_pt_brstack_put(&p->si, it, sb);
+			script_pt_insn_put(&p->si, it, sb);
+			script_pt_ipc_put(&p->si, it, sb);
 		}
-		/* perf: a branch's IPC before its source line, an instruction's last */
-		if (it->kind == PRISM_PT_BRANCH)
-			script_pt_ipc_put(&p->si, it, sb);
-		if (!it->callchain && !p->f->call_trace)
-			script_pt_srcline_put(&p->si, it, it->ip, sb);
-		script_pt_brstack_put(&p->si, it, sb);
-		script_pt_insn_put(&p->si, it, sb);
-		if (it->kind != PRISM_PT_BRANCH)
-			script_pt_ipc_put(&p->si, it, sb);
 		prism_strbuf_addch(sb, '\n');
 	}
 	if (sb->len >= 65536) {
@@ -499,19 +573,17 @@ bool script_is_pt_file(struct prism_session *s)
 const char *script_itrace_setup(const char *itrace, const char *fields, bool call_trace,
 				bool callret_trace, struct prism_itrace *it, struct pt_fields *f)
 {
-	static char why[320];
+	static char why[400];
 	const char *bad = NULL, *opts = itrace;
-	char field[64];
 
 	if (call_trace && callret_trace)
 		return "--call-trace and --call-ret-trace cannot be combined";
 	if ((call_trace || callret_trace) && itrace)
 		return "--call-trace and --call-ret-trace set --itrace themselves (ce, cre)";
-	if (call_trace || callret_trace) {
-		opts = call_trace ? "cewp" : "crewp"; /* perf's */
-		f->call_trace = f->callindent = f->ns = true;
+	if (call_trace || callret_trace) { /* perf's --itrace (their fields: the options') */
+		opts = call_trace ? "cewp" : "crewp";
+		f->call_trace = f->ns = true;
 		f->pad_dso = call_trace;
-		f->flags = !call_trace;
 	}
 	if (prism_itrace__parse(opts, it, &bad)) {
 		if (*bad == 'g' || *bad == 'l') /* perf's bounds */
@@ -526,18 +598,7 @@ const char *script_itrace_setup(const char *itrace, const char *fields, bool cal
 		snprintf(why, sizeof(why), "--itrace %s: %s", opts, script_itrace_unsupported(it));
 		return why;
 	}
-	if (script_pt_fields(fields, f, field, sizeof(field))) {
-		snprintf(
-			why, sizeof(why),
-			"-F %s: %s is not a field of --itrace samples (+flags, +callindent, "
-			"+insn, +insnlen, +disasm, +brstack, +brstacksym, +brstackoff, +srcline, +ipc, -event, "
-			"-period)",
-			fields, field);
-		return why;
-	}
-	if (f->call_trace && f->srcline) /* perf refuses it too */
-		return "-F +srcline: --call-trace and --call-ret-trace print no address to look up";
-	return NULL;
+	return script_pt_fields_apply(fields, f);
 }
 
 const char *script_itrace_unsupported(const struct prism_itrace *it)
@@ -592,9 +653,10 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	prism_strbuf_init(&p.line);
 	prism_strbuf_init(&p.head);
 	p.o.itrace = *itrace;
-	if (f->callindent)
+	if ((f->type[PT_HW].fields | f->type[PT_SYNTH].fields) & F_CALLINDENT)
 		p.o.itrace.thread_stack = true;
-	p.o.ipc = f->ipc;
+	p.o.ipc = (f->type[PT_HW].fields | f->type[PT_SYNTH].fields) & F_IPC;
+	p.o.insn_to = itrace->instructions && (f->type[PT_HW].fields & F_ADDR);
 	p.o.sy = sy;
 	p.o.tasks = tasks;
 	tool.mmap = tool.comm = tool.fork = tool.exit = sb_event;
@@ -604,7 +666,7 @@ static int decode(struct prism_session *s, struct prism_symbols *sy, struct pris
 	tool.auxtrace_data = true;
 	err = prism_session__process(s, &tool, &p);
 	if (err < 0) {
-		err = report_process_result(s, input, err);
+		err = p.refused ? 1 : report_process_result(s, input, err);
 		goto out;
 	}
 	if (!p.have_info) {

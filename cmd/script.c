@@ -786,13 +786,15 @@ int cmd_script(int argc, const char **argv)
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
-		OPT_STRING(
+		OPT_CALLBACK(
 			'F', "fields", &fields, "list",
 			"comma-separated fields: " FIELD_LIST
 			". Default as perf: comm,tid,[cpu],time,event,period,ip,sym,symoff,dso "
 			"(tracepoints: comm,tid,cpu,time,event,trace). A list starting with '+' "
 			"or '-' adds to / removes from the defaults (-F +srcline,-period). sym, "
-			"symoff and dso show with ip; in call chains ip is the DSO-relative address"),
+			"symoff and dso show with ip; in call chains ip is the DSO-relative address. "
+			"With --itrace (perf's): [hw:|synth:]" FIELD_LIST_PT,
+			script_opt_fields),
 		OPT_BOOL('G', "hide-call-graph", &sc.hide_cg,
 			 "one line per sample: the sampled address only, no call chain"),
 		OPT_INT(0, "max-stack", &sc.max_stack, "n",
@@ -818,21 +820,21 @@ int cmd_script(int argc, const char **argv)
 		OPT_BOOL(0, "show-text-poke-events", &show[8],
 			 "show the TEXT_POKE and KSYMBOL records (kernel code changes)"),
 		OPT_BOOL(0, "ns", &sc.ns, "print times in nanoseconds (default: microseconds)"),
-		OPT_STRING(
-			0, "itrace", &itrace, "opts",
-			"decode the Intel PT trace into samples as perf (default on a file of "
-			"intel_pt: cepwx): i[PERIOD] instructions (Ni, Nt ticks, Nns/Nus/Nms; "
-			"i: i100us), b branches, c calls, r returns, e errors, x transactions, "
-			"p power events, w ptwrite, d log to ./intel_pt.log, g[N] call chains "
-			"(default 16) and l[N] last branches (64) on instruction samples, s[N] "
-			"skip N samples; -F takes +flags, +callindent, +insn, +insnlen, "
-			"+disasm, +brstack, +brstacksym, +brstackoff, +srcline, +ipc, -event, -period"),
-		OPT_BOOL(0, "call-trace", &call_trace,
-			 "Intel PT calls, indented by call depth, and power events and ptwrites, as "
-			 "perf --call-trace (--itrace=cewp)"),
-		OPT_BOOL(0, "call-ret-trace", &callret_trace,
-			 "Intel PT calls and returns, indented, with flags, power events and "
-			 "ptwrites, as perf --call-ret-trace (--itrace=crewp)"),
+		OPT_STRING(0, "itrace", &itrace, "opts",
+			   "decode the Intel PT trace into samples as perf (default on a file of "
+			   "intel_pt: cepwx): i[PERIOD] instructions (Ni, Nt ticks, Nns/Nus/Nms; "
+			   "i: i100us), b branches, c calls, r returns, e errors, x transactions, "
+			   "p power events, w ptwrite, d log to ./intel_pt.log, g[N] call chains "
+			   "(default 16) and l[N] last branches (64) on instruction samples, s[N] "
+			   "skip N samples; -F takes perf's field lists of these samples"),
+		OPT_CALLBACK(0, "call-trace", &call_trace, NULL,
+			     "Intel PT calls, indented by call depth, and power events and "
+			     "ptwrites, as perf --call-trace (--itrace=cewp)",
+			     script_opt_call_trace),
+		OPT_CALLBACK(0, "call-ret-trace", &callret_trace, NULL,
+			     "Intel PT calls and returns, indented, with flags, power events "
+			     "and ptwrites, as perf --call-ret-trace (--itrace=crewp)",
+			     script_opt_call_trace),
 		OPT_CALLBACK_OPTARG(
 			0, "insn-trace", &insn_trace, "raw|disasm",
 			"every instruction of the Intel PT trace, with its bytes (raw) or "
@@ -891,11 +893,6 @@ int cmd_script(int argc, const char **argv)
 	if (call_trace || callret_trace)
 		itrace = "";
 	ptf.ns = ptf.ns || sc.ns; /* --ns */
-	if (!itrace && fields &&
-	    script_parse_fields(fields, &sc.fields, &sc.fields_add, &sc.fields_del)) {
-		free(map_path.v);
-		return EXIT_USAGE;
-	}
 	so.path_map = map_path.v;
 	sc.mode = csv ? MODE_CSV : json ? MODE_JSON : dump ? MODE_DUMP : MODE_TEXT;
 	input_streams_stdout = true;
@@ -915,6 +912,12 @@ int cmd_script(int argc, const char **argv)
 			usage_error(usage, opts, "%s", bad);
 		}
 		ptf.ns = sc.ns;
+	}
+	if (!itrace && fields && /* -F of an Intel PT file: its fields, set up above */
+	    script_parse_fields(fields, &sc.fields, &sc.fields_add, &sc.fields_del)) {
+		prism_session__free(sc.s);
+		free(map_path.v);
+		return EXIT_USAGE;
 	}
 	/* pipe mode: the events arrive in the stream, after this check could run */
 	if ((sc.fields || sc.fields_add) && prism_session__nr_evsels(sc.s) &&
@@ -946,6 +949,7 @@ int cmd_script(int argc, const char **argv)
 	sc.sf.sy = sc.sy;
 	sample_filter_for_pt(&sc.sf);
 	if (itrace) {
+		script_pt_show_fields(&ptf, &sc.fields, &sc.fields_add, &sc.fields_del);
 		err = script_itrace(sc.s, sc.sy, sc.tasks, &it, &ptf, input);
 		goto out;
 	}

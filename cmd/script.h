@@ -197,18 +197,24 @@ struct prism_callchain;
 int pt_item_frames(struct prism_symbols *sy, const struct prism_pt_item *it, bool chain,
 		   struct prism_callchain *cc);
 
-/* -F with --itrace (cmd/script-insn.c): what perf 6.1 changes in its Intel PT lines */
+/*
+ * -F with --itrace (cmd/script-pt-opts.c): perf 6.1's fields of each type of
+ * Intel PT sample: PT_HW (branches, instructions, transactions), PT_SYNTH
+ * (ptwrite, power events), PT_OTHER (the intel_pt event, only checked)
+ */
+enum { PT_HW, PT_SYNTH, PT_OTHER, PT_NR };
 struct pt_fields {
-	bool set; /* -F was given */
-	bool flags, insn, insnlen, disasm; /* +flags ... */
-	bool no_event, no_period; /* -event, -period */
-	bool no_addr; /* " => target" left out: -F changed more than flags (perf 6.1) */
+	bool init; /* the defaults are set */
+	struct {
+		unsigned int fields; /* enum field and F_CALLINDENT ... F_SYNTH */
+		unsigned int asked; /* named in -F (perf's user_set_fields) */
+		unsigned int unset; /* -F -field of every type (perf's user_unset_fields) */
+		bool user_set; /* -F set or changed them: no " => target" unless addr */
+		bool reset; /* a list set them (not only changed the defaults) */
+	} type[PT_NR];
+	bool flags; /* perf's print_flags, of every type */
 	bool ns; /* times with 9 decimals (--ns, --insn-trace, --call-trace) */
-	bool callindent; /* +callindent: the branch's function, indented by call depth */
-	bool brstack, brstacksym, brstackoff; /* the sample's branch stack (--itrace=l) */
-	bool srcline; /* file:line of the sample's address (and of its call chain's) */
-	bool ipc; /* instructions per cycle, where the trace has the counts */
-	bool call_trace; /* --call-(ret-)trace: no ip, addr, event, period; the DSO */
+	bool call_trace; /* --call-(ret-)trace */
 	bool pad_dso; /* --call-trace: the DSO padded to 50 columns */
 	enum prism_disasm_syntax syntax; /* disasm: AT&T (perf's) or Intel */
 	/* --show-*-events (enum script_show): a shown record's line into @out, by script.c */
@@ -228,11 +234,6 @@ void pt_show_flush(struct pt_show *s, uint64_t time, struct prism_strbuf *sb);
 /* without timestamps (perf decodes a thread's trace at its EXIT): the lines before @tid's EXIT */
 void pt_show_flush_to_exit(struct pt_show *s, int64_t tid, struct prism_strbuf *sb);
 void pt_show_release(struct pt_show *s);
-/*
- * the -F list (each field with its sign: +flags,+callindent,+insn,+insnlen,+disasm,
- * -event,-period) added to @f; -EINVAL with the bad field in @bad
- */
-int script_pt_fields(const char *list, struct pt_fields *f, char *bad, size_t bad_len);
 struct option_def;
 /* --insn-trace[=raw|disasm] (an option callback) */
 int script_opt_insn_trace(const struct option_def *opt, const char *arg);
@@ -245,6 +246,7 @@ const char *script_pt_insn_opts(const char *insn_trace, const char *dis_style, s
 /* the instruction fields at the end of a sample's line */
 struct script_pt_insn {
 	const struct pt_fields *f;
+	unsigned int fields; /* the fields of the sample's type */
 	struct prism_symbols *sy;
 	struct prism_disasm *dis;
 	struct prism_strbuf tmp;
@@ -286,5 +288,57 @@ void script_brstack_sample_dso(const struct prism_dso *dso);
 /* -F brstack, brstacksym, brstackoff of a sample with PERF_SAMPLE_BRANCH_STACK */
 void script_put_brstack(struct prism_strbuf *sb, struct prism_symbols *sy,
 			const struct prism_event *ev, unsigned int f);
+
+/* cmd/script-fields.c: the enum field bit of a -F name (0: none), and back */
+unsigned int script_field_bit(const char *name);
+const char *script_field_name(unsigned int bit);
+
+/* the fields of Intel PT samples beside enum field's */
+#define F_CALLINDENT (1u << 24)
+#define F_INSN (1u << 25)
+#define F_INSNLEN (1u << 26)
+#define F_DISASM (1u << 27)
+#define F_IPC (1u << 28)
+#define F_SYNTH (1u << 29)
+#define F_MISC (1u << 30) /* perf's misc flags of a record: none for these samples */
+#define F_NOTHING (1u << 31) /* a field perf prints nothing of for these samples */
+#define FIELD_LIST_PT                                                                    \
+	"comm,tid,pid,cpu,time,event,period,flags,ip,sym,symoff,dso,addr,srcline,synth," \
+	"callindent,insn,insnlen,disasm,ipc,brstack,brstacksym,brstackoff"
+
+/*
+ * cmd/script-pt-opts.c: perf's default fields of each type (once); the -F
+ * list applied to them (NULL, or why it is refused)
+ */
+void script_pt_fields_init(struct pt_fields *f);
+const char *script_pt_fields(const char *list, struct pt_fields *f);
+/*
+ * -F (the list also into *@opt->value), --call-trace and --call-ret-trace
+ * (their bool set): option callbacks that keep the lists in command-line
+ * order, as perf applies them; script_pt_fields_push adds one (--insn-trace's)
+ */
+int script_opt_fields(const struct option_def *opt, const char *arg);
+int script_opt_call_trace(const struct option_def *opt, const char *arg);
+void script_pt_fields_push(const char *list);
+/* the lists kept (else @fields) applied to @f in order: NULL, or why one is refused */
+const char *script_pt_fields_apply(const char *fields, struct pt_fields *f);
+/*
+ * the fields of the records --show-*-events prints among the samples (perf:
+ * those of the other event types, which -F of every type changes) into
+ * script.c's *@fields, or its changes of the defaults *@add and *@del
+ */
+void script_pt_show_fields(const struct pt_fields *f, unsigned int *fields, unsigned int *add,
+			   unsigned int *del);
+/*
+ * the fields of branches and instructions (*@hw), of the events (*@synth),
+ * for the samples @it asks for of the intel_pt event @pt (@pt_name, its
+ * sample name's modifiers @mods): NULL, or why a field asked for cannot be
+ * printed
+ */
+struct perf_event_attr;
+const char *script_pt_fields_check(const struct pt_fields *f, struct prism_session *s,
+				   const struct perf_event_attr *pt, const char *pt_name,
+				   const struct prism_pt_info *info, const struct prism_itrace *it,
+				   const char *mods, unsigned int *hw, unsigned int *synth);
 
 #endif /* PRISM_CMD_SCRIPT_H */

@@ -103,7 +103,7 @@ check "--symfs: the calls decoded" test "$(grep -c 'pt_loop+0x5 .* => .* pt_leaf
 # bad options and files without a trace
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=bq
 check "a bad --itrace letter is named" grep -q "'q'" <(prism script -i "$TMP/plain.data" --itrace=bq 2>&1)
-expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip
+expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F ip,bogus
 prism script -i "$FIXTURES/perf-6.1/$(ls "$FIXTURES/perf-6.1" 2>/dev/null | grep -m1 '\.data$')" \
 	--itrace=b >/dev/null 2>"$TMP/err"
 check "a file without a trace: exit 1" test $? -eq 1

@@ -58,7 +58,7 @@ check "--call-trace: the DSO padded to 50 columns" \
 
 expect_exit 129 prism script -i "$TMP/plain.data" --call-trace --call-ret-trace
 expect_exit 129 prism script -i "$TMP/plain.data" --call-trace --itrace=b
-expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F +callindent,+ip
+expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F +callindent,ip
 check "--call-trace with --json: refused with the reason" \
 	grep -q 'not --csv, --json or -D' <(prism script -i "$TMP/plain.data" --call-trace --json 2>&1)
 done_testing

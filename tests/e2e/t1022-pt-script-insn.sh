@@ -47,7 +47,7 @@ check "-F +flags: the branch target" test "$(grep -c '=>' "$TMP/out")" -gt 10
 
 # what is not a field of these samples, and bad --insn-trace values
 expect_exit 129 prism script -i "$TMP/plain.data" --itrace=b -F +insn,+brstackinsn
-check "a bad field is named" grep -q "'+brstackinsn'" <(prism script -i "$TMP/plain.data" --itrace=b \
+check "a bad field is named" grep -q "'brstackinsn'" <(prism script -i "$TMP/plain.data" --itrace=b \
 	-F +insn,+brstackinsn 2>&1)
 expect_exit 129 prism script -i "$TMP/plain.data" --insn-trace=xed
 check "a bad --insn-trace value is named" grep -q 'xed' <(prism script -i "$TMP/plain.data" \

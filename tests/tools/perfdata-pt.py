@@ -48,6 +48,9 @@ options:
   --thread2       per thread, the trace of thread 4344 of process 4343 (not its
                   main thread)
   --pipe          pipe mode (HEADER_ATTR records, no file header sections)
+  --index         the AUXTRACE feature (the index of the AUXTRACE records), as
+                  perf record writes it: perf script then lets -F ask for addr
+                  and cpu, which the intel_pt event does not sample
   --split N       the trace in AUXTRACE records of N bytes at most
   --map-path P    the name the MMAP2 record gives the workload
   --zoo           after the trace, one packet of every kind libipt knows
@@ -851,6 +854,8 @@ def build(o):
         feats.insert(0, (FEAT_CPUID, feat_string(o.cpuid)))
     if o.nrcpus:
         feats.insert(0, (FEAT_NRCPUS, struct.pack("<II", 2, 2)))
+    if o.index:
+        feats.append((FEAT_AUXTRACE, auxtrace_index(data, data_off)))
     out += struct.pack("<Q", sum(1 << n for n, _ in feats)) + b"\0" * 24
     out += b"".join(struct.pack("<Q", ids[0]) for _, ids in attrs)
     for n, (a, ids) in enumerate(attrs):
@@ -865,7 +870,20 @@ def build(o):
     return out + b"".join(body for _, body in feats)
 
 
-FEAT_NRCPUS, FEAT_CPUID, FEAT_EVENT_DESC = 7, 9, 12
+FEAT_NRCPUS, FEAT_CPUID, FEAT_EVENT_DESC, FEAT_AUXTRACE = 7, 9, 12, 18
+
+
+def auxtrace_index(data, data_off):
+    """the AUXTRACE feature as perf record writes it: u64 count, then each AUXTRACE
+    record's file offset and header.size (its trace bytes not counted)"""
+    ents, at = [], 0
+    while at + 8 <= len(data):
+        rtype, _, size = struct.unpack_from("<IHH", data, at)
+        if rtype == 71:
+            ents.append(struct.pack("<QQ", data_off + at, size))
+            size += struct.unpack_from("<Q", data, at + 8)[0]
+        at += size
+    return struct.pack("<Q", len(ents)) + b"".join(ents)
 
 
 def feat_string(s):
@@ -895,7 +913,7 @@ class Opts:
     power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
     ovf_at = 3
     kcore_dir = proc_dir = vmlinux = cpuid = None
-    nrcpus = False
+    nrcpus = index = False
     mtc, cyc, cbr_at, ctc_n, ctc_d, iter_cycles = None, 0, None, 188, 2, 40
 
 
@@ -928,7 +946,7 @@ def main(argv):
             o.nrcpus = True
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
-                   "--fup-nlip", "--no-branch", "--kvm"):
+                   "--fup-nlip", "--no-branch", "--kvm", "--index"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
