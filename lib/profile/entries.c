@@ -223,8 +223,11 @@ static int sort_entries(struct prism_profile *p)
 	for (i = 0; i < p->pool_len; i++)
 		if (p->epool[i] != UINT32_MAX)
 			p->epool[i] = rank[p->epool[i]];
-	for (i = 0; i < p->nr_recs; i++)
+	for (i = 0; i < p->nr_recs; i++) {
 		p->eleaf[i] = rank[p->eleaf[i]];
+		if (p->ecleaf[i] != UINT32_MAX)
+			p->ecleaf[i] = rank[p->ecleaf[i]];
+	}
 	free(p->entries);
 	p->entries = sorted;
 	p->alloc_entries = p->nr_entries + 1;
@@ -252,11 +255,14 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	p->eframe = NULL;
 	free(p->epool);
 	free(p->eleaf);
+	free(p->ecleaf);
 	p->epool = prism_reallocarray(NULL, p->pool_len + 1, sizeof(*p->epool));
 	p->eleaf = prism_reallocarray(NULL, p->nr_recs + 1, sizeof(*p->eleaf));
-	if (!p->epool || !p->eleaf)
+	p->ecleaf = prism_reallocarray(NULL, p->nr_recs + 1, sizeof(*p->ecleaf));
+	if (!p->epool || !p->eleaf || !p->ecleaf)
 		goto out;
 	memset(p->epool, 0xff, (p->pool_len + 1) * sizeof(*p->epool));
+	memset(p->ecleaf, 0xff, (p->nr_recs + 1) * sizeof(*p->ecleaf));
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
 
@@ -287,6 +293,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 				goto out;
 			if (i)
 				p->epool[rec->off + i] = e;
+			else if (e != p->eleaf[r])
+				p->ecleaf[r] = e;
 			if (b.last_rec[e] != r) {
 				b.last_rec[e] = (uint32_t)r;
 				p->entries[e].children += rec->period;
@@ -479,6 +487,12 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 		if (want[e]) {
 			stamp[e] = (uint32_t)r;
 			from[e] = caller ? rec->depth - 1 : 0;
+			seen[nseen++] = (uint32_t)e;
+		}
+		e = p->ecleaf[r]; /* the leaf's other row: from the leaf */
+		if (p->children && e != UINT32_MAX && want[e] && e != p->eleaf[r]) {
+			stamp[e] = (uint32_t)r;
+			from[e] = 0;
 			seen[nseen++] = (uint32_t)e;
 		}
 		for (i = 0; p->children && i < rec->depth; i++) {

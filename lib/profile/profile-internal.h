@@ -73,6 +73,12 @@ struct prism_profile {
 	size_t nr_entries, alloc_entries;
 	uint32_t *epool; /* entry index per pool position (children) */
 	uint32_t *eleaf; /* entry index of each record's leaf */
+	/*
+	 * children mode: the leaf frame's children row where it is not its self
+	 * row (an unresolved address: perf's map-relative and absolute forms);
+	 * UINT32_MAX: none
+	 */
+	uint32_t *ecleaf;
 	uint32_t *eframe; /* a frame of each entry (for its source line) */
 	bool children;
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */

@@ -220,6 +220,7 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->entries);
 	free(p->epool);
 	free(p->eleaf);
+	free(p->ecleaf);
 	free(p->eframe);
 	cg_arena__free(p->arena);
 	free(p);

@@ -9,7 +9,8 @@
 #    row's own symbol as its first frame;
 #  - -g callee with children: a row's graph is each chain from the row's
 #    innermost frame to the root (caller order: outermost frame to leaf);
-#  - branches of equal period: the higher address first (perf's rb-tree).
+#  - branches of equal period: the higher address first (perf's rb-tree);
+#  - an unresolved leaf's absolute-address row (children only) has a graph.
 # A PT file of tests/tools/perfdata-pt.py (--itrace=i100ig) adds resolved
 # symbols.
 . tests/e2e/lib.sh
@@ -36,6 +37,10 @@ for o in "--sort sym" "--sort sym,dso" "--sort pid" "--sort dso,comm" "--sort co
 	# shellcheck disable=SC2086
 	same c-zstd "$F/c-zstd.data" $o
 done
+# the default report too: the children-only row of an unresolved leaf
+# (perf's absolute form beside the map-relative one) gets its one-frame graph
+same c-zstd-default "$F/c-zstd.data"
+same b-dwarf-default "$F/b-dwarf.data"
 for o in "--sort sym" "--sort sym,dso" "--sort pid" "--sort comm" "--sort dso,comm"; do
 	# shellcheck disable=SC2086
 	same d-pipe "$F/d-pipe.data" $o
