@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * prism's walk after code it cannot read (an instruction not mapped: a
- * kernel without kcore, JIT code): as perf's decoder, on from the next
- * packet that gives an IP, not from the next PSB (libipt's decoders can
- * only sync there).  The TNT bits and TIPs up to it go unused; tracing
- * resumes at a TIP's IP, a TIP.PGE's, an interrupt's target (FUP, TIP) or
- * an overflow's FUP, as a trace start ("tr strt", from IP 0).
+ * kernel without kcore, a binary not here, JIT code) or trace that does not
+ * match the code: as perf's decoder ("walk to IP"), on from the next packet
+ * that gives an IP, not from the next PSB (libipt's decoders can only sync
+ * there).  The TNT bits and TIPs up to it go unused; tracing resumes at a
+ * TIP's IP, a TIP.PGE's, an interrupt's target, an overflow's FUP or the
+ * FUP of a PTWRITE, EXSTOP, MWAIT or TSX event, as a trace start ("tr
+ * strt", from IP 0); a TIP.PGD's IP ends it ("tr strt tr end").  The call
+ * stack stays, as perf's.
  */
 #include "walk.h"
 
