@@ -503,13 +503,14 @@ void pt_block_step(struct queue *q, uint64_t limit)
 		if (st == -pte_eos) {
 			q->done = true;
 		} else if (st < 0) {
+			bool resync = q->walk && pt_walk_resyncs(st);
 			uint64_t ip = 0;
 
 			if (st == -pte_nomap) {
 				ip = blk.ip;
 				if (blk.ninsn) /* the instruction after the last decoded */
 					ip = blk.end_ip + insn.size;
-			} else if (q->walk && pt_walk_resyncs(st)) {
+			} else if (resync) {
 				ip = pt_walk_ip(q); /* where the trace did not match */
 				if (blk.ninsn) /* perf has counted that branch (its time) */
 					q->tsc_insns++;
@@ -517,7 +518,7 @@ void pt_block_step(struct queue *q, uint64_t limit)
 			pt_stop(q, pt_lib_error_code(st), ip);
 			if (st == -pte_nomap)
 				pt_nomap_mark(q);
-			if (q->walk && pt_walk_resyncs(st))
+			if (resync)
 				pt_walk_resync(q);
 			continue;
 		}

@@ -64,18 +64,13 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 				break;
 			case ptev_tsx: /* (its FUP gives the IP, as perf's) */
 				w->speculative = e->variant.tsx.speculative;
-				if (e->ip_suppressed)
-					break;
-				w->ip = e->variant.tsx.ip;
-				return 1;
+				/* fallthrough */
 			case ptev_ptwrite: /* the event is not reported (perf skips it here) */
 			case ptev_exstop:
 			case ptev_mwait:
 				if (e->ip_suppressed)
 					break;
-				w->ip = e->type == ptev_ptwrite ? e->variant.ptwrite.ip :
-					e->type == ptev_exstop	? e->variant.exstop.ip :
-								  e->variant.mwait.ip;
+				w->ip = pt_walk_event_ip(e);
 				return 1;
 			default:
 				break;

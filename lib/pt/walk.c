@@ -511,8 +511,7 @@ static bool skd022(struct pt_walk *w)
 	return true;
 }
 
-/* where a MODE.Exec, a PIP of PSB+, a MODE.TSX, EXSTOP or MWAIT binds */
-static uint64_t event_ip(const struct pt_event *ev)
+uint64_t pt_walk_event_ip(const struct pt_event *ev)
 {
 	switch (ev->type) {
 	case ptev_exec_mode:
@@ -523,6 +522,8 @@ static uint64_t event_ip(const struct pt_event *ev)
 		return ev->variant.exstop.ip;
 	case ptev_mwait:
 		return ev->variant.mwait.ip;
+	case ptev_ptwrite:
+		return ev->variant.ptwrite.ip;
 	default:
 		return ev->variant.async_paging.ip;
 	}
@@ -598,7 +599,7 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_mwait:
 		if (ev->ip_suppressed || (ev->type != ptev_tsx && !w->enabled))
 			break;
-		st = proceed_run(q, blk, event_ip(ev), &r);
+		st = proceed_run(q, blk, pt_walk_event_ip(ev), &r);
 		if (st <= 0)
 			return st;
 		break;
@@ -606,12 +607,12 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_async_paging:
 		if (ev->ip_suppressed)
 			break;
-		st = proceed_run(q, blk, event_ip(ev), &r);
+		st = proceed_run(q, blk, pt_walk_event_ip(ev), &r);
 		if (st == -pte_bad_query) { /* on with trace: the block ends */
 			st = pt_walk_with_trace(w, r);
 			if (st < 0)
 				return st;
-			st = w->ip == event_ip(ev);
+			st = w->ip == pt_walk_event_ip(ev);
 		}
 		if (st <= 0)
 			return st;
@@ -663,12 +664,12 @@ int pt_walk_trailing(struct pt_walk *w)
 	case ptev_ptwrite:
 		return status(w, 0);
 	case ptev_tsx:
-		if (!w->ev.ip_suppressed && w->ip != event_ip(&w->ev))
+		if (!w->ev.ip_suppressed && w->ip != pt_walk_event_ip(&w->ev))
 			return status(w, 0);
 		break;
 	case ptev_exstop:
 	case ptev_mwait:
-		if (!w->ev.ip_suppressed && w->enabled && w->ip != event_ip(&w->ev))
+		if (!w->ev.ip_suppressed && w->enabled && w->ip != pt_walk_event_ip(&w->ev))
 			return status(w, 0);
 		break;
 	case ptev_async_disabled:
@@ -681,7 +682,7 @@ int pt_walk_trailing(struct pt_walk *w)
 		break;
 	case ptev_exec_mode:
 	case ptev_async_paging:
-		if (!w->ev.ip_suppressed && w->ip != event_ip(&w->ev))
+		if (!w->ev.ip_suppressed && w->ip != pt_walk_event_ip(&w->ev))
 			return status(w, 0);
 		break;
 	default:
@@ -775,7 +776,7 @@ int pt_walk_event(struct queue *q, struct pt_event *ev)
 		break;
 	case ptev_exstop:
 	case ptev_mwait:
-		if (!e->ip_suppressed && w->enabled && w->ip != event_ip(e))
+		if (!e->ip_suppressed && w->enabled && w->ip != pt_walk_event_ip(e))
 			return -pte_bad_query;
 		break;
 	default:

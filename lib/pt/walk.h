@@ -95,6 +95,8 @@ static inline void pt_walk_run_calls(struct pt_walk *w, const struct run *r)
 		pt_walk_ret_push(w, r->end_ip + r->size);
 }
 
+/* where an event with an IP binds: a MODE.Exec, a PIP of PSB+, a MODE.TSX, EXSTOP, MWAIT, PTWRITE */
+uint64_t pt_walk_event_ip(const struct pt_event *ev);
 /* the branch ending @r, with trace: the next ip */
 int pt_walk_with_trace(struct pt_walk *w, const struct run *r);
 /* after a block or an event: whether the next event is due now (libipt's trailing event) */
