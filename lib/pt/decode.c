@@ -61,8 +61,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	/* the last branches see every branch */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
+	/* blocks (and a walk that goes on after errors as perf's), but for the last branches */
+	d->blocks = !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -573,6 +573,8 @@ void pt_stop(struct queue *q, int code, uint64_t ip)
 	q->time = now;
 	q->pend = false;
 	q->synced = false;
+	q->last_insn =
+		NULL; /* (its time stays: a trace start after the error is no branch from it) */
 }
 
 /*

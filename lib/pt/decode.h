@@ -245,7 +245,6 @@ uint32_t pt_class_flags(const struct pt_insn *insn);
  * decode-block.c: queues that walk libipt's blocks (branch-only and long
  * periods), the instruction decoder only where one instruction is needed
  */
-bool pt_blocks_fit(const struct prism_pt_decoder *d);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
 void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
