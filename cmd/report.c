@@ -366,6 +366,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	size_t samples_w = 12; /* perf's width */
 	char buf[1024];
 
+	prism_profile__set_chain_order(p, graph, caller);
 	if (prism_profile__entries(p, r->keys, r->nr_keys, children, &e, &n)) {
 		error("out of memory building the report");
 		return;

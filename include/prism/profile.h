@@ -266,4 +266,16 @@ PRISM_API int prism_branches__rows(struct prism_branches *b, const enum prism_br
 				   size_t nr_keys, const struct prism_branch_row **rows,
 				   size_t *nr);
 
+/**
+ * prism_profile__set_chain_order - the call graphs the next
+ * prism_profile__entries() is for
+ * @graphs: call graphs are shown (not -g none)
+ * @caller: their order
+ *
+ * perf breaks ties of equal children overhead between rows of one thread by
+ * the longest chain its graph holds (the caller first), so the row order
+ * depends on the graph order.  Default: no graphs.
+ */
+PRISM_API void prism_profile__set_chain_order(struct prism_profile *p, bool graphs, bool caller);
+
 #endif /* PRISM_PROFILE_H */

@@ -222,6 +222,7 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->eleaf);
 	free(p->ecleaf);
 	free(p->eframe);
+	free(p->edepth);
 	cg_arena__free(p->arena);
 	free(p);
 }
