@@ -5,10 +5,123 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include <linux/perf_event.h>
+
+#include <prism/evsel.h>
+#include <prism/session.h>
 #include <prism/strbuf.h>
 
+#include "cmd.h"
+#include "options.h"
 #include "report.h"
+
+const char *const report_cg_words[] = { "*", NULL };
+
+/* perf's: a word matches a keyword it is a prefix of, the first in perf's order */
+static bool word_is(const char *w, const char *kw)
+{
+	return *w && !strncmp(w, kw, strlen(w));
+}
+
+static int cg_word(struct report_cg *cg, const char *w)
+{
+	if (word_is(w, "graph"))
+		cg->print = CG_GRAPH;
+	else if (word_is(w, "flat"))
+		cg->print = CG_FLAT;
+	else if (word_is(w, "fractal"))
+		return error("-g/--call-graph: fractal (percentages of the parent branch) is "
+			     "not supported"),
+		       hint("graph shows percentages of the event's total"), -1;
+	else if (word_is(w, "folded"))
+		cg->print = CG_FOLDED;
+	else if (word_is(w, "caller"))
+		cg->mode = CG_CALLER;
+	else if (word_is(w, "callee"))
+		cg->mode = CG_CALLEE;
+	else if (word_is(w, "function"))
+		;
+	else if (word_is(w, "address") || word_is(w, "srcline") || word_is(w, "branch"))
+		return error("-g/--call-graph: sort key '%s' is not supported", w),
+		       hint("prism's graphs are by function"), -1;
+	else if (word_is(w, "percent"))
+		cg->value = CG_PERCENT;
+	else if (word_is(w, "period"))
+		cg->value = CG_PERIOD;
+	else if (word_is(w, "count"))
+		cg->value = CG_COUNT;
+	else
+		return 1;
+	return 0;
+}
+
+int report_opt_callgraph(const struct option_def *opt, const char *arg)
+{
+	struct report_cg *cg = opt->value;
+	char *copy = strdup(arg), *w, *save = NULL, *end;
+	bool threshold = false, limit = false;
+	int ret = 0;
+
+	if (!copy)
+		return error("out of memory");
+	cg->set = true;
+	for (w = strtok_r(copy, ",", &save); w && !ret; w = strtok_r(NULL, ",", &save)) {
+		if (word_is(w, "none")) {
+			cg->mode = CG_NONE;
+			cg->set = false;
+			break;
+		}
+		ret = cg_word(cg, w);
+		if (ret <= 0)
+			continue;
+		ret = 0;
+		if (!threshold) {
+			cg->threshold = strtod(w, &end);
+			threshold = true;
+			if (*end || end == w || cg->threshold < 0 || cg->threshold > 100)
+				ret = -1;
+		} else if (!limit) {
+			cg->print_limit = strtoul(w, &end, 0);
+			limit = true;
+			if (*end || end == w || *w == '-')
+				ret = -1;
+		} else {
+			ret = -1;
+		}
+		if (ret) {
+			if (strcmp(w, arg))
+				error("-g/--call-graph: '%s' in '%s' is none of its parameters", w,
+				      arg);
+			else
+				error("-g/--call-graph: '%s' is none of its parameters", w);
+			hint("print_type,threshold[,print_limit],order,sort_key,value: graph, flat "
+			     "or folded; a percent; a count; caller or callee; function; percent, "
+			     "period or count (e.g. -g graph,0.5,caller)");
+		}
+	}
+	free(copy);
+	return ret;
+}
+
+int report_cg_check(const struct report_cg *cg, struct prism_session *s, const char *input)
+{
+	size_t i, n = prism_session__nr_evsels(s);
+
+	/* perf: a pipe's events are not known yet when it checks */
+	if (!cg->set || cg->mode == CG_NONE || prism_session__file_info(s)->pipe)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (prism_evsel__attr(prism_session__evsel(s, i))->sample_type &
+		    PERF_SAMPLE_CALLCHAIN)
+			return 0;
+	error("-g/--call-graph: the samples of '%s' have no call chains",
+	      input ? input : "perf.data");
+	hint("record with -g (perf record -g, prism record -g), or report without -g");
+	return 1;
+}
 
 static void node_name(const struct prism_callgraph *n, char *buf, size_t len)
 {
@@ -21,8 +134,22 @@ static void node_name(const struct prism_callgraph *n, char *buf, size_t len)
 
 struct graph_ctx {
 	uint64_t total, min;
+	const struct report_cg *cg;
 	struct prism_strbuf *out;
 };
+
+/* a branch's value: perf's percent of the total, period or sample count */
+static void value_text(const struct graph_ctx *g, uint64_t period, uint64_t samples, char *buf,
+		       size_t len)
+{
+	if (g->cg->value == CG_PERIOD)
+		snprintf(buf, len, "%" PRIu64, period);
+	else if (g->cg->value == CG_COUNT)
+		snprintf(buf, len, "%" PRIu64, samples);
+	else
+		snprintf(buf, len, "%.2f%%",
+			 g->total ? 100.0 * (double)period / (double)g->total : 0);
+}
 
 static size_t visible_children(const struct graph_ctx *g, const struct prism_callgraph *n)
 {
@@ -34,11 +161,22 @@ static size_t visible_children(const struct graph_ctx *g, const struct prism_cal
 	return i;
 }
 
+/* perf prints the first print_limit branches of a node (and marks none last if it cuts) */
+static size_t printed_children(const struct graph_ctx *g, size_t vis)
+{
+	return g->cg->print_limit && g->cg->print_limit < vis ? g->cg->print_limit : vis;
+}
+
 static void print_children(struct graph_ctx *g, const struct prism_callgraph *n,
 			   const char *prefix);
 
-/* the chain below @n (already printed), one name per line while it does not branch */
-static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
+/*
+ * the chain below @n (already printed), one name per line while it does not
+ * branch; @lines: print only so many (perf's print_limit on the first chain:
+ * the rest of it is left out, its branches are printed)
+ */
+static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix,
+			unsigned long lines)
 {
 	char name[1024];
 
@@ -50,7 +188,10 @@ static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, co
 		if (vis == 1 && n->children[0]->period == n->period) {
 			n = n->children[0];
 			node_name(n, name, sizeof(name));
-			prism_strbuf_addf(g->out, "%s%s\n", prefix, name);
+			if (lines != 1)
+				prism_strbuf_addf(g->out, "%s%s\n", prefix, name);
+			if (lines > 1)
+				lines--;
 			continue;
 		}
 		print_children(g, n, prefix);
@@ -61,19 +202,19 @@ static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, co
 static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
 {
 	size_t vis = visible_children(g, n), i;
-	char name[1024];
+	char name[1024], value[32];
 
-	for (i = 0; i < vis; i++) {
+	for (i = 0; i < printed_children(g, vis); i++) {
 		const struct prism_callgraph *c = n->children[i];
 		bool last = i + 1 == vis;
 		struct prism_strbuf sub = STRBUF_INIT;
 
 		node_name(c, name, sizeof(name));
 		prism_strbuf_addf(g->out, "%s|          \n", prefix);
-		prism_strbuf_addf(g->out, "%s%c--%.2f%%--%s\n", prefix, last ? ' ' : '|',
-				  100.0 * (double)c->period / (double)g->total, name);
+		value_text(g, c->period, c->samples, value, sizeof(value));
+		prism_strbuf_addf(g->out, "%s%c--%s--%s\n", prefix, last ? ' ' : '|', value, name);
 		prism_strbuf_addf(&sub, "%s%c          ", prefix, last ? ' ' : '|');
-		print_chain(g, c, sub.buf);
+		print_chain(g, c, sub.buf, 0);
 		prism_strbuf_release(&sub);
 	}
 }
@@ -86,17 +227,106 @@ static const struct prism_callgraph *chain_next(const struct graph_ctx *g,
 										    NULL;
 }
 
+static uint64_t self_of(const struct prism_callgraph *n, bool samples)
+{
+	uint64_t v = samples ? n->samples : n->period;
+	size_t i;
+
+	for (i = 0; i < n->nr_children; i++)
+		v -= samples ? n->children[i]->samples : n->children[i]->period;
+	return v;
+}
+
+static void collect_ends(const struct graph_ctx *g, const struct prism_callgraph *n,
+			 const struct prism_callgraph ***ends, size_t *nr, size_t *alloc)
+{
+	uint64_t hit = self_of(n, false);
+	size_t i;
+
+	for (i = 0; i < n->nr_children; i++)
+		collect_ends(g, n->children[i], ends, nr, alloc);
+	if (!n->parent || !hit || hit < g->min)
+		return;
+	if (*nr == *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 64;
+		*ends = xrealloc(*ends, *alloc * sizeof(**ends));
+	}
+	(*ends)[(*nr)++] = n;
+}
+
+static int cmp_end(const void *pa, const void *pb)
+{
+	const struct prism_callgraph *a = *(const struct prism_callgraph *const *)pa;
+	const struct prism_callgraph *b = *(const struct prism_callgraph *const *)pb;
+	uint64_t ha = self_of(a, false), hb = self_of(b, false);
+
+	if (ha != hb)
+		return ha > hb ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+/* the frames from the root's first to @n, one per line (flat) or ';'-separated (folded) */
+static void print_path(struct graph_ctx *g, const struct prism_callgraph *n, bool folded)
+{
+	char name[1024];
+
+	if (!n->parent)
+		return;
+	print_path(g, n->parent, folded);
+	node_name(n, name, sizeof(name));
+	if (folded)
+		prism_strbuf_addf(g->out, "%s%s", n->parent->parent ? ";" : "", name);
+	else
+		prism_strbuf_addf(g->out, "                %s\n", name);
+}
+
+/*
+ * perf's flat and folded views: every chain that ends (has self period) at
+ * or above the threshold, by that period, each from the root: flat with the
+ * period through its end, folded with the period ending there
+ */
+static void print_chains(struct graph_ctx *g, const struct prism_callgraph *root)
+{
+	const struct prism_callgraph **ends = NULL;
+	size_t nr = 0, alloc = 0, i;
+	char value[32];
+
+	collect_ends(g, root, &ends, &nr, &alloc);
+	qsort(ends, nr, sizeof(*ends), cmp_end);
+	if (g->cg->print_limit && nr > g->cg->print_limit)
+		nr = g->cg->print_limit;
+	for (i = 0; i < nr; i++) {
+		if (g->cg->print == CG_FOLDED) {
+			value_text(g, self_of(ends[i], false), self_of(ends[i], true), value,
+				   sizeof(value));
+			prism_strbuf_addf(g->out, "%s ", value);
+			print_path(g, ends[i], true);
+			prism_strbuf_addch(g->out, '\n');
+		} else {
+			value_text(g, ends[i]->period, ends[i]->samples, value, sizeof(value));
+			prism_strbuf_addf(g->out, "           %s\n", value);
+			print_path(g, ends[i], false);
+			prism_strbuf_addch(g->out, '\n');
+		}
+	}
+	free(ends);
+}
+
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			double threshold, bool skip_first, struct prism_strbuf *out)
+			const struct report_cg *cg, bool skip_first, struct prism_strbuf *out)
 {
 	struct prism_callgraph *root;
-	struct graph_ctx g = { .total = total, .out = out };
+	struct graph_ctx g = { .total = total, .cg = cg, .out = out };
 	const struct prism_callgraph *n;
 	char name[1024];
 
 	if (prism_profile__callgraph(p, idx, caller, &root))
 		return;
-	g.min = (uint64_t)ceil((double)total * threshold / 100.0);
+	g.min = (uint64_t)ceil((double)total * cg->threshold / 100.0);
+	if (cg->print != CG_GRAPH) {
+		print_chains(&g, root);
+		return;
+	}
 	if (!visible_children(&g, root))
 		return;
 	n = chain_next(&g, root);
@@ -114,7 +344,7 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 		prism_strbuf_addstr(out, "            |\n");
 		node_name(n, name, sizeof(name));
 		prism_strbuf_addf(out, "            ---%s\n", name);
-		print_chain(&g, n, "               ");
+		print_chain(&g, n, "               ", cg->print_limit);
 	} else {
 		print_children(&g, root, "            ");
 	}

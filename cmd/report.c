@@ -26,8 +26,6 @@
 #include "sample-filter.h"
 #include "script.h"
 
-enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
-
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
@@ -40,8 +38,9 @@ struct report {
 	bool pt_g; /* --itrace with g */
 	bool header, header_only;
 	bool branch, no_branch; /* -b, --no-branch-stack */
-	double percent_limit, graph_threshold, min_width;
-	enum cg_mode cg;
+	double percent_limit, min_width;
+	struct report_cg cg;
+	bool inverted; /* -G */
 
 	/* parsed */
 	enum prism_sort_key keys[PRISM_SORT__MAX];
@@ -65,25 +64,6 @@ struct report {
 	struct report_csv *csv;
 	struct report_branch *rb; /* branch mode (-b) */
 };
-
-/* the words -g takes (perf's "graph" is its caller mode) */
-static const char *const cg_modes[] = { "caller", "callee", "none", "graph", NULL };
-
-static int opt_callgraph(const struct option_def *opt, const char *arg)
-{
-	enum cg_mode *mode = opt->value;
-	size_t len = strcspn(arg, ",");
-
-	if ((len == 6 && !strncmp(arg, "caller", len)) || (len == 5 && !strncmp(arg, "graph", len)))
-		*mode = CG_CALLER;
-	else if (len == 6 && !strncmp(arg, "callee", len))
-		*mode = CG_CALLEE;
-	else if (len == 4 && !strncmp(arg, "none", len))
-		*mode = CG_NONE;
-	else
-		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
-	return 0;
-}
 
 static int parse_sort(struct report *r)
 {
@@ -199,7 +179,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
 	chain = (s->type & PERF_SAMPLE_CALLCHAIN) &&
-		(!r->no_children || r->cg != CG_NONE || r->folded || r->flamegraph);
+		(!r->no_children || r->cg.mode != CG_NONE || r->folded || r->flamegraph);
 	if (s->type & PERF_SAMPLE_CALLCHAIN)
 		r->has_callchain = true;
 	if (chain) {
@@ -324,8 +304,9 @@ static const char *col_header(enum prism_sort_key key)
 	}
 }
 
+/* @limit: with --percent-limit (perf sizes the columns without it) */
 static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
-			bool children)
+			bool children, bool limit)
 {
 	uint64_t v = children ? e->children : e->self;
 
@@ -333,7 +314,8 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 		return false;
 	if (r->syms.nr && !in_list(&r->syms, e->sym))
 		return false;
-	if (r->percent_limit > 0 && total && 100.0 * (double)v / (double)total < r->percent_limit)
+	if (limit && r->percent_limit > 0 && total &&
+	    100.0 * (double)v / (double)total < r->percent_limit)
 		return false;
 	return v > 0;
 }
@@ -371,16 +353,15 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the report");
 		return;
 	}
-	if (graph &&
-	    prism_profile__callgraphs(p, caller,
-				      (uint64_t)ceil((double)total * r->graph_threshold / 100.0))) {
+	if (graph && prism_profile__callgraphs(
+			     p, caller, (uint64_t)ceil((double)total * r->cg.threshold / 100.0))) {
 		error("out of memory building the call graphs");
 		return;
 	}
 	for (k = 0; k < r->nr_keys; k++)
 		w[k] = strlen(col_header(r->keys[k]));
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
+		if (!row_visible(r, &e[i], total, children, false))
 			continue;
 		for (k = 0; k < r->nr_keys; k++) {
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
@@ -428,7 +409,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	printf("\n#\n");
 
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
+		if (!row_visible(r, &e[i], total, children, true))
 			continue;
 		prism_strbuf_reset(&out);
 		if (children)
@@ -451,8 +432,8 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 		}
 		prism_strbuf_addch(&out, '\n');
 		if (graph && (children ? e[i].children : e[i].self) >=
-				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
-			report_print_graph(p, i, caller, total, r->graph_threshold,
+				     (uint64_t)ceil((double)total * r->cg.threshold / 100.0))
+			report_print_graph(p, i, caller, total, &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);
 		fwrite(out.buf, 1, out.len, stdout);
@@ -464,7 +445,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 static int print_report(struct report *r)
 {
 	const struct prism_session_stats *st = prism_session__stats(r->s);
-	bool graph = r->use_callchain && r->cg != CG_NONE;
+	bool graph = r->use_callchain && r->cg.mode != CG_NONE;
 	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
 	bool pipe_default;
 	bool caller;
@@ -477,15 +458,15 @@ static int print_report(struct report *r)
 	 * column for pipe input, and call graphs (when the samples have
 	 * chains) in caller order; the same defaults keep our output perf's.
 	 */
-	pipe_default = prism_session__file_info(r->s)->pipe && r->cg == CG_DEFAULT;
+	pipe_default = prism_session__file_info(r->s)->pipe && r->cg.mode == CG_DEFAULT;
 	if (pipe_default)
 		children = false;
 
 	if (r->children_set)
 		children = r->children && r->use_callchain;
-	if (r->cg == CG_CALLER)
+	if (r->cg.mode == CG_CALLER)
 		caller = true;
-	else if (r->cg == CG_CALLEE)
+	else if (r->cg.mode == CG_CALLEE)
 		caller = false;
 	else
 		caller = children || pipe_default; /* perf: callee order only without --children */
@@ -586,12 +567,12 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 	 * (perf: no children with -g none); branch samples have none, a row alone
 	 */
 	r->has_callchain |= it->callchain != NULL || r->pt_g; /* perf: Children with g */
-	chain = it->callchain && (r->cg != CG_NONE || r->folded || r->flamegraph);
+	chain = it->callchain && (r->cg.mode != CG_NONE || r->folded || r->flamegraph);
 	r->use_callchain |= chain;
 	if (pt_item_frames(r->sy, it, chain, &r->cc))
 		return -ENOMEM;
 	/* with g, perf's x, p and w samples have a chain of their ip alone */
-	if (ev && r->pt_g && r->cg != CG_NONE)
+	if (ev && r->pt_g && r->cg.mode != CG_NONE)
 		r->use_callchain = chain = true;
 	if (r->use_callchain && !chain)
 		return prism_profile__add_nochain(r->profiles[idx], comm, (uint32_t)it->pid,
@@ -672,7 +653,7 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 		return parse_sort(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
-	    r->children_set || r->cg != CG_DEFAULT)
+	    r->children_set || r->cg.set || r->cg.mode != CG_DEFAULT)
 		usage_error(usage, opts,
 			    "the branch report (-b, the default for samples with branch stacks) "
 			    "takes --sort, -n, --percent-limit, --time and --header; "
@@ -708,11 +689,12 @@ static void free_report(struct report *r)
 int cmd_report(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism report [-i <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
+		"prism report [-i <file>] [--sort <keys>] [-g <graph|flat|folded,caller|callee,...>] "
+		"[<filters>]",
 		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
 		NULL,
 	};
-	struct report r = { .graph_threshold = 0.5, .min_width = 0.1 };
+	struct report r = { .cg.threshold = -1, .min_width = 0.1 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
@@ -771,14 +753,19 @@ int cmd_report(int argc, const char **argv)
 			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file"),
 		OPT_GROUP("Call graphs"),
 		OPT_CALLBACK_CHOICE(
-			'g', "call-graph", &r.cg, "mode",
-			"caller (callers first), callee (leaf first) or none (no graph); "
-			"-g alone is caller, as perf's; default: caller with --children, "
-			"else callee",
-			opt_callgraph, "caller", cg_modes),
-		OPT_DOUBLE(0, "graph-threshold", &r.graph_threshold, "P",
+			'g', "call-graph", &r.cg, "params",
+			"perf's print_type,threshold[,print_limit],order,sort_key,value, each "
+			"optional, in any order: graph (a tree), flat (each chain in full), "
+			"folded (one line per chain); the threshold in percent (default 0.5, "
+			"or --percent-limit's); branches per node (default all); caller "
+			"(callers first) or callee (leaf first), default caller with "
+			"--children, else callee (-g alone: caller); function; percent, "
+			"period or count; none: no graph",
+			report_opt_callgraph, "caller", report_cg_words),
+		OPT_BOOL('G', "inverted", &r.inverted, "caller order, whatever -g says (perf's)"),
+		OPT_DOUBLE(0, "graph-threshold", &r.cg.threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
-			   "(default 0.5)"),
+			   "(as -g's threshold)"),
 		OPT_BOOL(0, "inline", &r.inlines,
 			 "expand every call chain frame into its inlined functions (DWARF); by "
 			 "default only frames from DWARF unwinding are, as perf does"),
@@ -835,6 +822,10 @@ int cmd_report(int argc, const char **argv)
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
 	r.children_set = r.children || r.no_children;
+	if (r.inverted && r.cg.mode != CG_NONE)
+		r.cg.mode = CG_CALLER;
+	if (r.cg.threshold < 0)
+		r.cg.threshold = r.percent_limit > 0 ? r.percent_limit : 0.5;
 	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
 	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||
 	    parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
@@ -866,12 +857,16 @@ int cmd_report(int argc, const char **argv)
 		r.itrace = REPORT_PT_DEFAULT;
 		prism_itrace__parse(r.itrace, &it, &bad);
 		/* perf: callers first, unless --no-children was given */
-		if (!r.no_children && r.cg == CG_DEFAULT)
-			r.cg = CG_CALLER;
+		if (!r.no_children && r.cg.mode == CG_DEFAULT)
+			r.cg.mode = CG_CALLER;
 		r.children_set = true;
 		r.children = false;
 		info("decoding the Intel PT trace with --itrace=" REPORT_PT_DEFAULT
 		     " (perf report's default)");
+	}
+	if (!r.itrace && report_cg_check(&r.cg, r.s, r.input)) {
+		free_report(&r);
+		return 1;
 	}
 	r.pt_g = r.itrace && it.callchain;
 	so.symfs = r.symfs;

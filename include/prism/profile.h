@@ -143,6 +143,12 @@ struct prism_callgraph {
 	uint64_t period, samples;
 	size_t nr_children;
 	struct prism_callgraph **children; /* sorted by period, descending */
+	struct prism_callgraph *parent; /* NULL for the root */
+	/*
+	 * the node's place in perf's order of chains of equal period (its flat
+	 * and folded views): after its callees, theirs in its callee tree's order
+	 */
+	uint32_t seq;
 };
 
 /**

@@ -395,6 +395,20 @@ struct cgsort {
  * start or address): its DSO objects are allocated in the order they are
  * met, a frame without one (no map) sorts last.
  */
+static int cmp_cg_key(const void *pa, const void *pb, void *arg)
+{
+	const struct cgsort *cs = arg;
+	const struct prism_callgraph *a = *(struct prism_callgraph *const *)pa;
+	const struct prism_callgraph *b = *(struct prism_callgraph *const *)pb;
+	const struct cgkey *ka = &cs->keys[a - cs->base], *kb = &cs->keys[b - cs->base];
+
+	if (ka->dso != kb->dso)
+		return ka->dso > kb->dso ? -1 : 1;
+	if (ka->addr != kb->addr)
+		return ka->addr > kb->addr ? -1 : 1;
+	return cmp_str(a->name, b->name);
+}
+
 static int cmp_cg(const void *pa, const void *pb, void *arg)
 {
 	const struct cgsort *cs = arg;
@@ -409,6 +423,29 @@ static int cmp_cg(const void *pa, const void *pb, void *arg)
 	if (ka->addr != kb->addr)
 		return ka->addr > kb->addr ? -1 : 1;
 	return cmp_str(a->name, b->name);
+}
+
+/* number the nodes under @root in post-order (children in their current order) */
+static void number_nodes(struct prism_callgraph *root, struct prism_callgraph **stack, size_t *next)
+{
+	size_t top = 0;
+	uint32_t seq = 0;
+
+	stack[0] = root;
+	next[0] = 0;
+	for (;;) {
+		struct prism_callgraph *n = stack[top];
+
+		if (next[top] < n->nr_children) {
+			stack[top + 1] = n->children[next[top]++];
+			next[++top] = 0;
+			continue;
+		}
+		n->seq = seq++;
+		if (!top)
+			break;
+		top--;
+	}
 }
 
 /* add the path of record @r for the tree rooted at @root: positions from..0 or 0..from */
@@ -447,6 +484,8 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 	uint32_t *root = NULL, *stamp = NULL, *from = NULL, *seen = NULL;
 	struct cg_arena *a = NULL;
 	struct cgkey *keys = NULL;
+	struct prism_callgraph **stack = NULL;
+	size_t *next = NULL;
 	struct cgsort cs;
 	size_t r, i, e, nptr = 0, nseen = 0, seen_alloc = 0;
 	int err = -ENOMEM;
@@ -536,8 +575,20 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 		for (c = b.t[i].first_child; c; c = b.t[c - 1].next)
 			a->ptrs[nptr + n->nr_children++] = &a->nodes[c - 1];
 		nptr += n->nr_children;
-		qsort_r(n->children, n->nr_children, sizeof(*n->children), cmp_cg, &cs);
+		for (c = 0; c < n->nr_children; c++)
+			n->children[c]->parent = n;
+		qsort_r(n->children, n->nr_children, sizeof(*n->children), cmp_cg_key, &cs);
 	}
+	/* perf's order of equal chains: post-order, callees in key order */
+	stack = malloc((b.nr + 1) * sizeof(*stack));
+	next = malloc((b.nr + 1) * sizeof(*next));
+	if (!stack || !next)
+		goto out;
+	for (e = 0; e < p->nr_entries; e++)
+		if (root[e] != UINT32_MAX)
+			number_nodes(&a->nodes[root[e]], stack, next);
+	for (i = 0; i < b.nr; i++)
+		qsort_r(a->nodes[i].children, a->nodes[i].nr_children, sizeof(void *), cmp_cg, &cs);
 	for (e = 0; e < p->nr_entries; e++)
 		a->roots[e] = root[e] == UINT32_MAX ? NULL : &a->nodes[root[e]];
 	cg_arena__free(p->arena);
@@ -553,6 +604,8 @@ out:
 	free(from);
 	free(seen);
 	free(keys);
+	free(stack);
+	free(next);
 	return err;
 }
 

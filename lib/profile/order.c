@@ -43,8 +43,8 @@ static int cmp_u64(uint64_t a, uint64_t b)
  * identity order (perf's collapse stage: symbols by address, within their
  * DSO), else its display order (symbols by name, unresolved ones tie).
  */
-static int cmp_key(const struct prism_profile *p, uint32_t ia, uint32_t ib,
-		   enum prism_sort_key key, bool collapse)
+static int cmp_key(const struct prism_profile *p, uint32_t ia, uint32_t ib, enum prism_sort_key key,
+		   bool collapse)
 {
 	const struct prism_hist_entry *a = &p->entries[ia], *b = &p->entries[ib];
 	int c;
@@ -200,8 +200,8 @@ static void rb_insert(struct rbt *t, const struct prism_profile *p, cmp_fn cmp, 
 }
 
 /* @out: the rows in the order of a tree they are inserted into in the order of @in */
-static void tree_order(struct rbt *t, const struct prism_profile *p, cmp_fn cmp,
-		       const uint32_t *in, uint32_t *out)
+static void tree_order(struct rbt *t, const struct prism_profile *p, cmp_fn cmp, const uint32_t *in,
+		       uint32_t *out)
 {
 	size_t i, k = 0;
 	uint32_t x;
