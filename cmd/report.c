@@ -447,29 +447,27 @@ static int print_report(struct report *r)
 	const struct prism_session_stats *st = prism_session__stats(r->s);
 	bool graph = r->use_callchain && r->cg.mode != CG_NONE;
 	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
-	bool pipe_default;
+	bool pipe = prism_session__file_info(r->s)->pipe;
 	bool caller;
 	size_t i, nr = r->nr_evsels;
 	const char *name;
 	int ret = 0;
 
 	/*
-	 * perf sets its defaults before reading a pipe's attrs: no Children
-	 * column for pipe input, and call graphs (when the samples have
-	 * chains) in caller order; the same defaults keep our output perf's.
+	 * perf sets its Children column up before a pipe's attrs arrive, sees
+	 * no call chains and drops it (even an explicit --children: we keep
+	 * that one); its graphs stay in caller order unless --no-children.
 	 */
-	pipe_default = prism_session__file_info(r->s)->pipe && r->cg.mode == CG_DEFAULT;
-	if (pipe_default)
+	if (pipe)
 		children = false;
-
 	if (r->children_set)
 		children = r->children && r->use_callchain;
 	if (r->cg.mode == CG_CALLER)
 		caller = true;
 	else if (r->cg.mode == CG_CALLEE)
 		caller = false;
-	else
-		caller = children || pipe_default; /* perf: callee order only without --children */
+	else /* perf: callee order only without --children */
+		caller = children || (pipe && !r->no_children);
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
