@@ -106,6 +106,33 @@ int report_opt_callgraph(const struct option_def *opt, const char *arg)
 	return ret;
 }
 
+bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool no_children)
+{
+	if (cg->mode == CG_CALLER || cg->mode == CG_CALLEE)
+		return cg->mode == CG_CALLER;
+	return children || (pipe && !no_children);
+}
+
+/*
+ * perf resolves a chain in its graphs' order and stops after --max-stack
+ * frames: the leaf's side in callee order, the root's in caller order,
+ * where the sample's own row stays its address
+ */
+int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
+		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
+		  const struct prism_frame *frames, size_t nr)
+{
+	size_t n = (size_t)cg->max_stack;
+
+	if (!cg->max_stack) /* no chain: the sample's row alone */
+		return prism_profile__add_nochain(p, comm, pid, tid, cpu, period, frames);
+	if (nr <= n)
+		return prism_profile__add(p, comm, pid, tid, cpu, period, frames, nr);
+	if (!caller)
+		return prism_profile__add(p, comm, pid, tid, cpu, period, frames, n);
+	return prism_profile__add_cut(p, comm, pid, tid, cpu, period, frames, frames + nr - n, n);
+}
+
 int report_cg_check(const struct report_cg *cg, struct prism_session *s, const char *input)
 {
 	size_t i, n = prism_session__nr_evsels(s);

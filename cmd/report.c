@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +154,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain;
+	bool chain, nochain, pipe;
 	int err;
 
 	if (r->csv)
@@ -205,7 +206,11 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
-	return prism_profile__add(p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
+	pipe = prism_session__file_info(r->s)->pipe;
+	return report_cg_add(&r->cg,
+			     report_cg_caller(&r->cg, r->children_set ? r->children : !pipe, pipe,
+					      r->no_children),
+			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
 }
 
 /* ---- text output ---- */
@@ -462,12 +467,7 @@ static int print_report(struct report *r)
 		children = false;
 	if (r->children_set)
 		children = r->children && r->use_callchain;
-	if (r->cg.mode == CG_CALLER)
-		caller = true;
-	else if (r->cg.mode == CG_CALLEE)
-		caller = false;
-	else /* perf: callee order only without --children */
-		caller = children || (pipe && !r->no_children);
+	caller = report_cg_caller(&r->cg, children, pipe, r->no_children);
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
@@ -692,7 +692,7 @@ int cmd_report(int argc, const char **argv)
 		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
 		NULL,
 	};
-	struct report r = { .cg.threshold = -1, .min_width = 0.1 };
+	struct report r = { .cg.threshold = -1, .cg.max_stack = INT_MAX, .min_width = 0.1 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
@@ -761,6 +761,10 @@ int cmd_report(int argc, const char **argv)
 			"period or count; none: no graph",
 			report_opt_callgraph, "caller", report_cg_words),
 		OPT_BOOL('G', "inverted", &r.inverted, "caller order, whatever -g says (perf's)"),
+		OPT_INT(0, "max-stack", &r.cg.max_stack, "N",
+			"keep N frames of each call chain, as perf: the leaf's side in callee "
+			"order, the root's in caller order (the sample's own row stays); 0: "
+			"no chains"),
 		OPT_DOUBLE(0, "graph-threshold", &r.cg.threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
 			   "(as -g's threshold)"),
@@ -820,6 +824,9 @@ int cmd_report(int argc, const char **argv)
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
 	r.children_set = r.children || r.no_children;
+	if (r.cg.max_stack < 0)
+		usage_error(usage, opts, "--max-stack %d: the number of frames is 0 or more",
+			    r.cg.max_stack);
 	if (r.inverted && r.cg.mode != CG_NONE)
 		r.cg.mode = CG_CALLER;
 	if (r.cg.threshold < 0)

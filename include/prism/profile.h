@@ -284,4 +284,14 @@ PRISM_API int prism_branches__rows(struct prism_branches *b, const enum prism_br
  */
 PRISM_API void prism_profile__set_chain_order(struct prism_profile *p, bool graphs, bool caller);
 
+/*
+ * A sample whose call chain was cut (perf's --max-stack in caller order
+ * keeps the outermost frames): its own row is @self (the sample address),
+ * its chain @frames (leaf first), without it.
+ */
+PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, uint32_t pid,
+				     uint32_t tid, uint32_t cpu, uint64_t period,
+				     const struct prism_frame *self, const struct prism_frame *frames,
+				     size_t nr);
+
 #endif /* PRISM_PROFILE_H */

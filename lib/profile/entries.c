@@ -227,7 +227,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	memset(p->ecleaf, 0xff, (p->nr_recs + 1) * sizeof(*p->ecleaf));
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
-		const struct pframe *f = &p->frames[p->pool[rec->off]];
+		const struct pframe *f = &p->frames[rec->self];
 		struct ekey k;
 		uint32_t e;
 

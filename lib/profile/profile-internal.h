@@ -32,6 +32,7 @@ struct precord {
 	uint32_t thread; /* tid of the first sample (not a key) */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	uint32_t off, depth;
+	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
 	uint64_t period, count;
 	uint64_t hash;
 };
