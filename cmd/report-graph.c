@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <math.h>
+#include <regex.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,24 +114,72 @@ bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool
 	return children || (pipe && !no_children);
 }
 
+int report_opt_ignore_callees(const struct option_def *opt, const char *arg)
+{
+	struct report_cg *cg = opt->value;
+	regex_t *re = calloc(1, sizeof(*re));
+	char msg[256];
+	int err;
+
+	if (!re)
+		return error("out of memory");
+	err = regcomp(re, arg, REG_EXTENDED | REG_NOSUB);
+	if (err) {
+		regerror(err, re, msg, sizeof(msg));
+		free(re);
+		return error("--ignore-callees '%s': %s", arg, msg);
+	}
+	report_cg_release(cg);
+	cg->ignore_callees = re;
+	return 0;
+}
+
+void report_cg_release(struct report_cg *cg)
+{
+	if (cg->ignore_callees)
+		regfree(cg->ignore_callees);
+	free(cg->ignore_callees);
+	cg->ignore_callees = NULL;
+}
+
+static bool ignores_callees(const struct report_cg *cg, const struct prism_frame *f)
+{
+	return cg->ignore_callees && f->sym && !regexec(cg->ignore_callees, f->sym, 0, NULL, 0);
+}
+
 /*
  * perf resolves a chain in its graphs' order and stops after --max-stack
  * frames: the leaf's side in callee order, the root's in caller order,
- * where the sample's own row stays its address
+ * where the sample's own row stays its address.  A frame --ignore-callees
+ * matches restarts the chain on the way and becomes the sample's row: the
+ * outermost such frame in callee order, the innermost in caller order.
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
 		  const struct prism_frame *frames, size_t nr)
 {
-	size_t n = (size_t)cg->max_stack;
+	size_t keep = nr < (size_t)cg->max_stack ? nr : (size_t)cg->max_stack, i;
+	size_t from = caller ? nr - keep : 0, to = caller ? nr : keep; /* frames kept */
 
-	if (!cg->max_stack) /* no chain: the sample's row alone */
+	if (!keep) /* --max-stack 0: no chain, the sample's row alone */
 		return prism_profile__add_nochain(p, comm, pid, tid, cpu, period, frames);
-	if (nr <= n)
-		return prism_profile__add(p, comm, pid, tid, cpu, period, frames, nr);
-	if (!caller)
-		return prism_profile__add(p, comm, pid, tid, cpu, period, frames, n);
-	return prism_profile__add_cut(p, comm, pid, tid, cpu, period, frames, frames + nr - n, n);
+	for (i = from; cg->ignore_callees && i < to; i++) {
+		if (!ignores_callees(cg, &frames[i]))
+			continue;
+		if (!caller) { /* the outermost: the chain from it to the root */
+			from = i;
+			continue;
+		}
+		to = i + 1; /* the innermost: the chain from the leaf to it, its row */
+		return prism_profile__add_cut(p, comm, pid, tid, cpu, period, &frames[i],
+					      frames + from, to - from);
+	}
+	if (from && !caller)
+		return prism_profile__add(p, comm, pid, tid, cpu, period, frames + from, to - from);
+	if (from)
+		return prism_profile__add_cut(p, comm, pid, tid, cpu, period, frames, frames + from,
+					      to - from);
+	return prism_profile__add(p, comm, pid, tid, cpu, period, frames, to);
 }
 
 int report_cg_check(const struct report_cg *cg, struct prism_session *s, const char *input)

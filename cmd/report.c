@@ -666,6 +666,7 @@ static void free_report(struct report *r)
 
 	for (i = 0; i < r->nr_evsels; i++)
 		prism_profile__free(r->profiles ? r->profiles[i] : NULL);
+	report_cg_release(&r->cg);
 	free(r->profiles);
 	free(r->excluded);
 	prism_callchain__release(&r->cc);
@@ -765,6 +766,10 @@ int cmd_report(int argc, const char **argv)
 			"keep N frames of each call chain, as perf: the leaf's side in callee "
 			"order, the root's in caller order (the sample's own row stays); 0: "
 			"no chains"),
+		OPT_CALLBACK(0, "ignore-callees", &r.cg, "regex",
+			     "the chains' functions matching REGEX (extended) as their leaves, "
+			     "their callees left out, as perf",
+			     report_opt_ignore_callees),
 		OPT_DOUBLE(0, "graph-threshold", &r.cg.threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
 			   "(as -g's threshold)"),

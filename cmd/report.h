@@ -40,15 +40,21 @@ struct report_cg {
 	double threshold; /* percent of the total; < 0: --percent-limit's, else 0.5 */
 	unsigned long print_limit; /* branches per node (0: all) */
 	int max_stack; /* --max-stack: frames of a chain kept (INT_MAX: all) */
+	void *ignore_callees; /* --ignore-callees: a regex_t, or NULL */
 	bool set; /* -g given, not none */
 };
+int report_opt_ignore_callees(const struct option_def *opt, const char *arg);
+void report_cg_release(struct report_cg *cg);
 /*
  * the graphs' order: callers first with -g caller or -G, or by default with
  * a Children column or for pipe input without --no-children (perf's)
  */
 bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool no_children);
 struct prism_frame;
-/* add a sample's chain to @p as perf cuts it at --max-stack (the outermost frames for @caller) */
+/*
+ * add a sample's chain to @p as perf cuts it at --max-stack (the outermost
+ * frames for @caller) and --ignore-callees
+ */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
 		  const struct prism_frame *frames, size_t nr);

@@ -291,7 +291,7 @@ PRISM_API void prism_profile__set_chain_order(struct prism_profile *p, bool grap
  */
 PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, uint32_t pid,
 				     uint32_t tid, uint32_t cpu, uint64_t period,
-				     const struct prism_frame *self, const struct prism_frame *frames,
-				     size_t nr);
+				     const struct prism_frame *self,
+				     const struct prism_frame *frames, size_t nr);
 
 #endif /* PRISM_PROFILE_H */
