@@ -714,7 +714,9 @@ int cmd_report(int argc, const char **argv)
 			   "hide rows whose overhead is below P percent"),
 		OPT_BOOL(0, "children", &r.children,
 			 "add a Children column: the period of every stack a row appears in "
-			 "(default with call chains, except for pipe input, as perf)"),
+			 "(default with call chains, except for pipe input, as perf 6.1, whose "
+			 "set-up runs before a pipe's events are known; it drops even this option "
+			 "there, prism keeps it)"),
 		OPT_BOOL(0, "no-children", &r.no_children,
 			 "only self overhead, even with call chains"),
 		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
@@ -758,8 +760,10 @@ int cmd_report(int argc, const char **argv)
 			"folded (one line per chain); the threshold in percent (default 0.5, "
 			"or --percent-limit's); branches per node (default all); caller "
 			"(callers first) or callee (leaf first), default caller with "
-			"--children, else callee (-g alone: caller); function; percent, "
-			"period or count; none: no graph",
+			"--children or for pipe input, else callee (-g alone: caller); "
+			"function (address, srcline and fractal are not supported); percent, "
+			"period or count; none: no graph.  A file without call chains is an "
+			"error, as in perf",
 			report_opt_callgraph, "caller", report_cg_words),
 		OPT_BOOL('G', "inverted", &r.inverted, "caller order, whatever -g says (perf's)"),
 		OPT_INT(0, "max-stack", &r.cg.max_stack, "N",
@@ -767,8 +771,9 @@ int cmd_report(int argc, const char **argv)
 			"order, the root's in caller order (the sample's own row stays); 0: "
 			"no chains"),
 		OPT_CALLBACK(0, "ignore-callees", &r.cg, "regex",
-			     "the chains' functions matching REGEX (extended) as their leaves, "
-			     "their callees left out, as perf",
+			     "leave out the callees of functions matching REGEX (extended): the "
+			     "outermost match in callee order, the innermost in caller order "
+			     "becomes the sample's row, as in perf",
 			     report_opt_ignore_callees),
 		OPT_DOUBLE(0, "graph-threshold", &r.cg.threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
