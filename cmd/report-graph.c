@@ -34,9 +34,7 @@ static int cg_word(struct report_cg *cg, const char *w)
 	else if (word_is(w, "flat"))
 		cg->print = CG_FLAT;
 	else if (word_is(w, "fractal"))
-		return error("-g/--call-graph: fractal (percentages of the parent branch) is "
-			     "not supported"),
-		       hint("graph shows percentages of the event's total"), -1;
+		cg->print = CG_FRACTAL;
 	else if (word_is(w, "folded"))
 		cg->print = CG_FOLDED;
 	else if (word_is(w, "caller"))
@@ -214,25 +212,38 @@ struct graph_ctx {
 	struct prism_strbuf *out;
 };
 
-/* a branch's value: perf's percent of the total, period or sample count */
-static void value_text(const struct graph_ctx *g, uint64_t period, uint64_t samples, char *buf,
-		       size_t len)
+/* a branch's value: perf's percent of @total, period or sample count */
+static void value_text(const struct graph_ctx *g, uint64_t total, uint64_t period, uint64_t samples,
+		       char *buf, size_t len)
 {
 	if (g->cg->value == CG_PERIOD)
 		snprintf(buf, len, "%" PRIu64, period);
 	else if (g->cg->value == CG_COUNT)
 		snprintf(buf, len, "%" PRIu64, samples);
 	else
-		snprintf(buf, len, "%.2f%%",
-			 g->total ? 100.0 * (double)period / (double)g->total : 0);
+		snprintf(buf, len, "%.2f%%", total ? 100.0 * (double)period / (double)total : 0);
+}
+
+/* the period (or samples) of @n's callees: fractal's 100% */
+static uint64_t children_of(const struct prism_callgraph *n, bool samples)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < n->nr_children; i++)
+		v += samples ? n->children[i]->samples : n->children[i]->period;
+	return v;
 }
 
 static size_t visible_children(const struct graph_ctx *g, const struct prism_callgraph *n)
 {
+	uint64_t min = g->min;
 	size_t i;
 
+	if (g->cg->print == CG_FRACTAL) /* the threshold is a share of the callees */
+		min = (uint64_t)ceil((double)children_of(n, false) * g->cg->threshold / 100.0);
 	/* children are sorted by period: the visible ones come first */
-	for (i = 0; i < n->nr_children && n->children[i]->period >= g->min; i++)
+	for (i = 0; i < n->nr_children && n->children[i]->period >= min; i++)
 		;
 	return i;
 }
@@ -243,16 +254,18 @@ static size_t printed_children(const struct graph_ctx *g, size_t vis)
 	return g->cg->print_limit && g->cg->print_limit < vis ? g->cg->print_limit : vis;
 }
 
-static void print_children(struct graph_ctx *g, const struct prism_callgraph *n,
-			   const char *prefix);
+static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix,
+			   uint64_t total);
 
 /*
  * the chain below @n (already printed), one name per line while it does not
  * branch; @lines: print only so many (perf's print_limit on the first chain:
- * the rest of it is left out, its branches are printed)
+ * the rest of it is left out, its branches are printed); @total: what the
+ * branches after it are shares of (0: the event's total, or in fractal
+ * mode the callees of the chain's end)
  */
 static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix,
-			unsigned long lines)
+			unsigned long lines, uint64_t total)
 {
 	char name[1024];
 
@@ -270,28 +283,46 @@ static void print_chain(struct graph_ctx *g, const struct prism_callgraph *n, co
 				lines--;
 			continue;
 		}
-		print_children(g, n, prefix);
+		if (!total)
+			total = g->cg->print == CG_FRACTAL ? children_of(n, false) : g->total;
+		print_children(g, n, prefix, total);
 		return;
 	}
 }
 
-static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix)
+/*
+ * @n's branches, their values shares of @total; in fractal mode the part
+ * of @total they leave is a last "[...]" branch
+ */
+static void print_children(struct graph_ctx *g, const struct prism_callgraph *n, const char *prefix,
+			   uint64_t total)
 {
 	size_t vis = visible_children(g, n), i;
+	uint64_t rest = total, rest_samples = children_of(n, true);
+	bool fractal = g->cg->print == CG_FRACTAL;
 	char name[1024], value[32];
 
 	for (i = 0; i < printed_children(g, vis); i++) {
 		const struct prism_callgraph *c = n->children[i];
-		bool last = i + 1 == vis;
 		struct prism_strbuf sub = STRBUF_INIT;
+		bool last;
+
+		rest -= c->period; /* what perf leaves for "[...]": beyond the printed ones */
+		last = i + 1 == vis && !(fractal && rest);
 
 		node_name(c, name, sizeof(name));
 		prism_strbuf_addf(g->out, "%s|          \n", prefix);
-		value_text(g, c->period, c->samples, value, sizeof(value));
+		value_text(g, total, c->period, c->samples, value, sizeof(value));
 		prism_strbuf_addf(g->out, "%s%c--%s--%s\n", prefix, last ? ' ' : '|', value, name);
 		prism_strbuf_addf(&sub, "%s%c          ", prefix, last ? ' ' : '|');
-		print_chain(g, c, sub.buf, 0);
+		print_chain(g, c, sub.buf, 0, 0);
 		prism_strbuf_release(&sub);
+		rest_samples -= c->samples;
+	}
+	if (fractal && rest && rest != total &&
+	    (g->cg->value != CG_COUNT || (int64_t)rest_samples > 0)) {
+		value_text(g, total, rest, rest_samples, value, sizeof(value));
+		prism_strbuf_addf(g->out, "%s --%s--[...]\n", prefix, value);
 	}
 }
 
@@ -373,13 +404,14 @@ static void print_chains(struct graph_ctx *g, const struct prism_callgraph *root
 		nr = g->cg->print_limit;
 	for (i = 0; i < nr; i++) {
 		if (g->cg->print == CG_FOLDED) {
-			value_text(g, self_of(ends[i], false), self_of(ends[i], true), value,
-				   sizeof(value));
+			value_text(g, g->total, self_of(ends[i], false), self_of(ends[i], true),
+				   value, sizeof(value));
 			prism_strbuf_addf(g->out, "%s ", value);
 			print_path(g, ends[i], true);
 			prism_strbuf_addch(g->out, '\n');
 		} else {
-			value_text(g, ends[i]->period, ends[i]->samples, value, sizeof(value));
+			value_text(g, g->total, ends[i]->period, ends[i]->samples, value,
+				   sizeof(value));
 			prism_strbuf_addf(g->out, "           %s\n", value);
 			print_path(g, ends[i], false);
 			prism_strbuf_addch(g->out, '\n');
@@ -394,15 +426,18 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 	struct prism_callgraph *root;
 	struct graph_ctx g = { .total = total, .cg = cg, .out = out };
 	const struct prism_callgraph *n;
+	uint64_t top;
 	char name[1024];
 
 	if (prism_profile__callgraph(p, idx, caller, &root))
 		return;
 	g.min = (uint64_t)ceil((double)total * cg->threshold / 100.0);
-	if (cg->print != CG_GRAPH) {
+	if (cg->print == CG_FLAT || cg->print == CG_FOLDED) {
 		print_chains(&g, root);
 		return;
 	}
+	/* fractal: the first level's shares are of the row's own total */
+	top = cg->print == CG_FRACTAL ? root->period : total;
 	if (!visible_children(&g, root))
 		return;
 	n = chain_next(&g, root);
@@ -410,7 +445,7 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 		const struct prism_callgraph *next = chain_next(&g, n);
 
 		if (!next) {
-			print_children(&g, n, "            ");
+			print_children(&g, n, "            ", top);
 			prism_strbuf_addch(out, '\n');
 			return;
 		}
@@ -420,9 +455,9 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 		prism_strbuf_addstr(out, "            |\n");
 		node_name(n, name, sizeof(name));
 		prism_strbuf_addf(out, "            ---%s\n", name);
-		print_chain(&g, n, "               ", cg->print_limit);
+		print_chain(&g, n, "               ", cg->print_limit, top);
 	} else {
-		print_children(&g, root, "            ");
+		print_children(&g, root, "            ", top);
 	}
 	prism_strbuf_addch(out, '\n');
 }

@@ -350,6 +350,10 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	struct prism_hist_entry *e;
 	size_t n, i, k, w[PRISM_SORT__MAX];
 	uint64_t total = prism_profile__total_period(p);
+	/* rows below the graph threshold show no branch (fractal's is relative) */
+	uint64_t gmin = r->cg.print == CG_FRACTAL ?
+				0 :
+				(uint64_t)ceil((double)total * r->cg.threshold / 100.0);
 	size_t samples_w = 12; /* perf's width */
 	char buf[1024];
 
@@ -358,8 +362,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the report");
 		return;
 	}
-	if (graph && prism_profile__callgraphs(
-			     p, caller, (uint64_t)ceil((double)total * r->cg.threshold / 100.0))) {
+	if (graph && prism_profile__callgraphs(p, caller, gmin)) {
 		error("out of memory building the call graphs");
 		return;
 	}
@@ -436,8 +439,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 				prism_strbuf_addf(&out, "  %-*s", (int)w[k], buf);
 		}
 		prism_strbuf_addch(&out, '\n');
-		if (graph && (children ? e[i].children : e[i].self) >=
-				     (uint64_t)ceil((double)total * r->cg.threshold / 100.0))
+		if (graph && (children ? e[i].children : e[i].self) >= gmin)
 			report_print_graph(p, i, caller, total, &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);
@@ -756,12 +758,13 @@ int cmd_report(int argc, const char **argv)
 		OPT_CALLBACK_CHOICE(
 			'g', "call-graph", &r.cg, "params",
 			"perf's print_type,threshold[,print_limit],order,sort_key,value, each "
-			"optional, in any order: graph (a tree), flat (each chain in full), "
+			"optional, in any order: graph (a tree), fractal (a tree of shares of "
+			"each parent), flat (each chain in full), "
 			"folded (one line per chain); the threshold in percent (default 0.5, "
 			"or --percent-limit's); branches per node (default all); caller "
 			"(callers first) or callee (leaf first), default caller with "
 			"--children or for pipe input, else callee (-g alone: caller); "
-			"function (address, srcline and fractal are not supported); percent, "
+			"function (address and srcline are not supported); percent, "
 			"period or count; none: no graph.  A file without call chains is an "
 			"error, as in perf",
 			report_opt_callgraph, "caller", report_cg_words),

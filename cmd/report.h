@@ -31,7 +31,7 @@ int report_csv__finish(struct report_csv *c, struct prism_session *s,
  * print_type,threshold[,print_limit],order,sort_key,value
  */
 enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE }; /* the order, or no graph */
-enum cg_print { CG_GRAPH, CG_FLAT, CG_FOLDED };
+enum cg_print { CG_GRAPH, CG_FLAT, CG_FOLDED, CG_FRACTAL };
 enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
 struct report_cg {
 	enum cg_mode mode;

@@ -5,7 +5,7 @@
 #  - rows of equal children overhead: perf's order (the caller first, by the
 #    longest chain of each row's graph; its trees' order, not transitive);
 #  - branches of equal period: by DSO creation order, then address;
-#  - -g print_type (graph, flat, folded), threshold, print_limit, order,
+#  - -g print_type (graph, fractal, flat, folded), threshold, print_limit, order,
 #    value (percent, period, count), -G, --max-stack, --ignore-callees;
 #  - --percent-limit hides graph branches below it too;
 #  - pipe input: no Children column, callers first but with --no-children;
@@ -28,6 +28,7 @@ same() { # FILE OPTIONS...
 for f in a-fp a2-fp-shell c-zstd d-pipe; do
 	for o in "" "-g callee" "--no-children" "--no-children -g caller" "-G" "--percent-limit 5" \
 		"-g flat" "-g folded,0,2" "-g graph,0.5,2" "-g fo,count" "-g caller,period" \
+		"-g fractal" "-g fractal,0,2" "-g fractal,callee,count" \
 		"--max-stack 3" "--max-stack 2 -g callee" "--max-stack 0" \
 		"--ignore-callees strcmp" "--ignore-callees evex --max-stack 2 -g callee"; do
 		# shellcheck disable=SC2086
@@ -57,8 +58,6 @@ done
 # bad parameters: what is wrong, the -g line of the usage
 expect_exit 129 prism report -i "$F/a-fp.data" -g graph,0.5,2,3 2>"$TMP/err"
 check "a third number" grep -q "'3' in 'graph,0.5,2,3' is none of its parameters" "$TMP/err"
-expect_exit 129 prism report -i "$F/a-fp.data" -g fractal 2>"$TMP/err"
-check "fractal: not supported" grep -q "fractal .*not supported" "$TMP/err"
 expect_exit 129 prism report -i "$F/a-fp.data" -g address 2>"$TMP/err"
 check "address: not supported" grep -q "'address' is not supported" "$TMP/err"
 expect_exit 129 prism report -i "$F/a-fp.data" --max-stack -2 2>"$TMP/err"
