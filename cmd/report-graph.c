@@ -27,33 +27,49 @@ static bool word_is(const char *w, const char *kw)
 	return *w && !strncmp(w, kw, strlen(w));
 }
 
+enum cg_field { CGF_PRINT, CGF_ORDER, CGF_KEY, CGF_UNSUPPORTED, CGF_VALUE };
+
+/* -g's words in perf's order of matching (a prefix matches the first) */
+static const struct {
+	const char *word;
+	enum cg_field field;
+	int value;
+} cg_words[] = {
+	{ "graph", CGF_PRINT, CG_GRAPH },     { "flat", CGF_PRINT, CG_FLAT },
+	{ "fractal", CGF_PRINT, CG_FRACTAL }, { "folded", CGF_PRINT, CG_FOLDED },
+	{ "caller", CGF_ORDER, CG_CALLER },   { "callee", CGF_ORDER, CG_CALLEE },
+	{ "function", CGF_KEY, 0 },	      { "address", CGF_UNSUPPORTED, 0 },
+	{ "srcline", CGF_UNSUPPORTED, 0 },    { "branch", CGF_UNSUPPORTED, 0 },
+	{ "percent", CGF_VALUE, CG_PERCENT }, { "period", CGF_VALUE, CG_PERIOD },
+	{ "count", CGF_VALUE, CG_COUNT },
+};
+
+/* 0: a keyword, taken; 1: not one; -1 after printing the error */
 static int cg_word(struct report_cg *cg, const char *w)
 {
-	if (word_is(w, "graph"))
-		cg->print = CG_GRAPH;
-	else if (word_is(w, "flat"))
-		cg->print = CG_FLAT;
-	else if (word_is(w, "fractal"))
-		cg->print = CG_FRACTAL;
-	else if (word_is(w, "folded"))
-		cg->print = CG_FOLDED;
-	else if (word_is(w, "caller"))
-		cg->mode = CG_CALLER;
-	else if (word_is(w, "callee"))
-		cg->mode = CG_CALLEE;
-	else if (word_is(w, "function"))
+	size_t i;
+
+	for (i = 0; i < PRISM_ARRAY_SIZE(cg_words) && !word_is(w, cg_words[i].word); i++)
 		;
-	else if (word_is(w, "address") || word_is(w, "srcline") || word_is(w, "branch"))
-		return error("-g/--call-graph: sort key '%s' is not supported", w),
-		       hint("prism's graphs are by function"), -1;
-	else if (word_is(w, "percent"))
-		cg->value = CG_PERCENT;
-	else if (word_is(w, "period"))
-		cg->value = CG_PERIOD;
-	else if (word_is(w, "count"))
-		cg->value = CG_COUNT;
-	else
+	if (i == PRISM_ARRAY_SIZE(cg_words))
 		return 1;
+	switch (cg_words[i].field) {
+	case CGF_PRINT:
+		cg->print = (enum cg_print)cg_words[i].value;
+		break;
+	case CGF_ORDER:
+		cg->mode = (enum cg_mode)cg_words[i].value;
+		break;
+	case CGF_VALUE:
+		cg->value = (enum cg_value)cg_words[i].value;
+		break;
+	case CGF_UNSUPPORTED:
+		error("-g/--call-graph: sort key '%s' is not supported", cg_words[i].word);
+		hint("prism's graphs are by function");
+		return -1;
+	default:
+		break;
+	}
 	return 0;
 }
 
