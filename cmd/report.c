@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +27,6 @@
 #include "sample-filter.h"
 #include "script.h"
 
-enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
-
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
@@ -40,8 +39,9 @@ struct report {
 	bool pt_g; /* --itrace with g */
 	bool header, header_only;
 	bool branch, no_branch; /* -b, --no-branch-stack */
-	double percent_limit, graph_threshold, min_width;
-	enum cg_mode cg;
+	double percent_limit, min_width;
+	struct report_cg cg;
+	bool inverted; /* -G */
 
 	/* parsed */
 	enum prism_sort_key keys[PRISM_SORT__MAX];
@@ -65,25 +65,6 @@ struct report {
 	struct report_csv *csv;
 	struct report_branch *rb; /* branch mode (-b) */
 };
-
-/* the words -g takes (perf's "graph" is its caller mode) */
-static const char *const cg_modes[] = { "caller", "callee", "none", "graph", NULL };
-
-static int opt_callgraph(const struct option_def *opt, const char *arg)
-{
-	enum cg_mode *mode = opt->value;
-	size_t len = strcspn(arg, ",");
-
-	if ((len == 6 && !strncmp(arg, "caller", len)) || (len == 5 && !strncmp(arg, "graph", len)))
-		*mode = CG_CALLER;
-	else if (len == 6 && !strncmp(arg, "callee", len))
-		*mode = CG_CALLEE;
-	else if (len == 4 && !strncmp(arg, "none", len))
-		*mode = CG_NONE;
-	else
-		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
-	return 0;
-}
 
 static int parse_sort(struct report *r)
 {
@@ -173,7 +154,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain;
+	bool chain, nochain, pipe;
 	int err;
 
 	if (r->csv)
@@ -199,7 +180,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
 	chain = (s->type & PERF_SAMPLE_CALLCHAIN) &&
-		(!r->no_children || r->cg != CG_NONE || r->folded || r->flamegraph);
+		(!r->no_children || r->cg.mode != CG_NONE || r->folded || r->flamegraph);
 	if (s->type & PERF_SAMPLE_CALLCHAIN)
 		r->has_callchain = true;
 	if (chain) {
@@ -225,7 +206,11 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
-	return prism_profile__add(p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
+	pipe = prism_session__file_info(r->s)->pipe;
+	return report_cg_add(&r->cg,
+			     report_cg_caller(&r->cg, r->children_set ? r->children : !pipe, pipe,
+					      r->no_children),
+			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
 }
 
 /* ---- text output ---- */
@@ -324,8 +309,9 @@ static const char *col_header(enum prism_sort_key key)
 	}
 }
 
+/* @limit: with --percent-limit (perf sizes the columns without it) */
 static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
-			bool children)
+			bool children, bool limit)
 {
 	uint64_t v = children ? e->children : e->self;
 
@@ -333,7 +319,8 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 		return false;
 	if (r->syms.nr && !in_list(&r->syms, e->sym))
 		return false;
-	if (r->percent_limit > 0 && total && 100.0 * (double)v / (double)total < r->percent_limit)
+	if (limit && r->percent_limit > 0 && total &&
+	    100.0 * (double)v / (double)total < r->percent_limit)
 		return false;
 	return v > 0;
 }
@@ -363,23 +350,26 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	struct prism_hist_entry *e;
 	size_t n, i, k, w[PRISM_SORT__MAX];
 	uint64_t total = prism_profile__total_period(p);
+	/* rows below the graph threshold show no branch (fractal's is relative) */
+	uint64_t gmin = r->cg.print == CG_FRACTAL ?
+				0 :
+				(uint64_t)ceil((double)total * r->cg.threshold / 100.0);
 	size_t samples_w = 12; /* perf's width */
 	char buf[1024];
 
+	prism_profile__set_chain_order(p, graph, caller);
 	if (prism_profile__entries(p, r->keys, r->nr_keys, children, &e, &n)) {
 		error("out of memory building the report");
 		return;
 	}
-	if (graph &&
-	    prism_profile__callgraphs(p, caller,
-				      (uint64_t)ceil((double)total * r->graph_threshold / 100.0))) {
+	if (graph && prism_profile__callgraphs(p, caller, gmin)) {
 		error("out of memory building the call graphs");
 		return;
 	}
 	for (k = 0; k < r->nr_keys; k++)
 		w[k] = strlen(col_header(r->keys[k]));
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
+		if (!row_visible(r, &e[i], total, children, false))
 			continue;
 		for (k = 0; k < r->nr_keys; k++) {
 			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
@@ -427,7 +417,7 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 	printf("\n#\n");
 
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
+		if (!row_visible(r, &e[i], total, children, true))
 			continue;
 		prism_strbuf_reset(&out);
 		if (children)
@@ -449,9 +439,8 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 				prism_strbuf_addf(&out, "  %-*s", (int)w[k], buf);
 		}
 		prism_strbuf_addch(&out, '\n');
-		if (graph && (children ? e[i].children : e[i].self) >=
-				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
-			report_print_graph(p, i, caller, total, r->graph_threshold,
+		if (graph && (children ? e[i].children : e[i].self) >= gmin)
+			report_print_graph(p, i, caller, total, &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);
 		fwrite(out.buf, 1, out.len, stdout);
@@ -463,31 +452,24 @@ static void print_section(struct report *r, const char *name, struct prism_profi
 static int print_report(struct report *r)
 {
 	const struct prism_session_stats *st = prism_session__stats(r->s);
-	bool graph = r->use_callchain && r->cg != CG_NONE;
+	bool graph = r->use_callchain && r->cg.mode != CG_NONE;
 	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
-	bool pipe_default;
+	bool pipe = prism_session__file_info(r->s)->pipe;
 	bool caller;
 	size_t i, nr = r->nr_evsels;
 	const char *name;
 	int ret = 0;
 
 	/*
-	 * perf sets its defaults before reading a pipe's attrs: no Children
-	 * column for pipe input, and call graphs (when the samples have
-	 * chains) in caller order; the same defaults keep our output perf's.
+	 * perf sets its Children column up before a pipe's attrs arrive, sees
+	 * no call chains and drops it (even an explicit --children: we keep
+	 * that one); its graphs stay in caller order unless --no-children.
 	 */
-	pipe_default = prism_session__file_info(r->s)->pipe && r->cg == CG_DEFAULT;
-	if (pipe_default)
+	if (pipe)
 		children = false;
-
 	if (r->children_set)
 		children = r->children && r->use_callchain;
-	if (r->cg == CG_CALLER)
-		caller = true;
-	else if (r->cg == CG_CALLEE)
-		caller = false;
-	else
-		caller = children || pipe_default; /* perf: callee order only without --children */
+	caller = report_cg_caller(&r->cg, children, pipe, r->no_children);
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
@@ -585,12 +567,12 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 	 * (perf: no children with -g none); branch samples have none, a row alone
 	 */
 	r->has_callchain |= it->callchain != NULL || r->pt_g; /* perf: Children with g */
-	chain = it->callchain && (r->cg != CG_NONE || r->folded || r->flamegraph);
+	chain = it->callchain && (r->cg.mode != CG_NONE || r->folded || r->flamegraph);
 	r->use_callchain |= chain;
 	if (pt_item_frames(r->sy, it, chain, &r->cc))
 		return -ENOMEM;
 	/* with g, perf's x, p and w samples have a chain of their ip alone */
-	if (ev && r->pt_g && r->cg != CG_NONE)
+	if (ev && r->pt_g && r->cg.mode != CG_NONE)
 		r->use_callchain = chain = true;
 	if (r->use_callchain && !chain)
 		return prism_profile__add_nochain(r->profiles[idx], comm, (uint32_t)it->pid,
@@ -671,7 +653,7 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 		return parse_sort(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
-	    r->children_set || r->cg != CG_DEFAULT)
+	    r->children_set || r->cg.set || r->cg.mode != CG_DEFAULT)
 		usage_error(usage, opts,
 			    "the branch report (-b, the default for samples with branch stacks) "
 			    "takes --sort, -n, --percent-limit, --time and --header; "
@@ -686,6 +668,7 @@ static void free_report(struct report *r)
 
 	for (i = 0; i < r->nr_evsels; i++)
 		prism_profile__free(r->profiles ? r->profiles[i] : NULL);
+	report_cg_release(&r->cg);
 	free(r->profiles);
 	free(r->excluded);
 	prism_callchain__release(&r->cc);
@@ -707,11 +690,12 @@ static void free_report(struct report *r)
 int cmd_report(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism report [-i <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
+		"prism report [-i <file>] [--sort <keys>] [-g <graph|flat|folded,caller|callee,...>] "
+		"[<filters>]",
 		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
 		NULL,
 	};
-	struct report r = { .graph_threshold = 0.5, .min_width = 0.1 };
+	struct report r = { .cg.threshold = -1, .cg.max_stack = INT_MAX, .min_width = 0.1 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
@@ -732,7 +716,9 @@ int cmd_report(int argc, const char **argv)
 			   "hide rows whose overhead is below P percent"),
 		OPT_BOOL(0, "children", &r.children,
 			 "add a Children column: the period of every stack a row appears in "
-			 "(default with call chains, except for pipe input, as perf)"),
+			 "(default with call chains, except for pipe input, as perf 6.1, whose "
+			 "set-up runs before a pipe's events are known; it drops even this option "
+			 "there, prism keeps it)"),
 		OPT_BOOL(0, "no-children", &r.no_children,
 			 "only self overhead, even with call chains"),
 		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
@@ -770,14 +756,31 @@ int cmd_report(int argc, const char **argv)
 			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file"),
 		OPT_GROUP("Call graphs"),
 		OPT_CALLBACK_CHOICE(
-			'g', "call-graph", &r.cg, "mode",
-			"caller (callers first), callee (leaf first) or none (no graph); "
-			"-g alone is caller, as perf's; default: caller with --children, "
-			"else callee",
-			opt_callgraph, "caller", cg_modes),
-		OPT_DOUBLE(0, "graph-threshold", &r.graph_threshold, "P",
+			'g', "call-graph", &r.cg, "params",
+			"perf's print_type,threshold[,print_limit],order,sort_key,value, each "
+			"optional, in any order: graph (a tree), fractal (a tree of shares of "
+			"each parent), flat (each chain in full), "
+			"folded (one line per chain); the threshold in percent (default 0.5, "
+			"or --percent-limit's); branches per node (default all); caller "
+			"(callers first) or callee (leaf first), default caller with "
+			"--children or for pipe input, else callee (-g alone: caller); "
+			"function (address and srcline are not supported); percent, "
+			"period or count; none: no graph.  A file without call chains is an "
+			"error, as in perf",
+			report_opt_callgraph, "caller", report_cg_words),
+		OPT_BOOL('G', "inverted", &r.inverted, "caller order, whatever -g says (perf's)"),
+		OPT_INT(0, "max-stack", &r.cg.max_stack, "N",
+			"keep N frames of each call chain, as perf: the leaf's side in callee "
+			"order, the root's in caller order (the sample's own row stays); 0: "
+			"no chains"),
+		OPT_CALLBACK(0, "ignore-callees", &r.cg, "regex",
+			     "leave out the callees of functions matching REGEX (extended): the "
+			     "outermost match in callee order, the innermost in caller order "
+			     "becomes the sample's row, as in perf",
+			     report_opt_ignore_callees),
+		OPT_DOUBLE(0, "graph-threshold", &r.cg.threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
-			   "(default 0.5)"),
+			   "(as -g's threshold)"),
 		OPT_BOOL(0, "inline", &r.inlines,
 			 "expand every call chain frame into its inlined functions (DWARF); by "
 			 "default only frames from DWARF unwinding are, as perf does"),
@@ -834,6 +837,13 @@ int cmd_report(int argc, const char **argv)
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
 	r.children_set = r.children || r.no_children;
+	if (r.cg.max_stack < 0)
+		usage_error(usage, opts, "--max-stack %d: the number of frames is 0 or more",
+			    r.cg.max_stack);
+	if (r.inverted && r.cg.mode != CG_NONE)
+		r.cg.mode = CG_CALLER;
+	if (r.cg.threshold < 0)
+		r.cg.threshold = r.percent_limit > 0 ? r.percent_limit : 0.5;
 	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
 	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||
 	    parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
@@ -865,12 +875,16 @@ int cmd_report(int argc, const char **argv)
 		r.itrace = REPORT_PT_DEFAULT;
 		prism_itrace__parse(r.itrace, &it, &bad);
 		/* perf: callers first, unless --no-children was given */
-		if (!r.no_children && r.cg == CG_DEFAULT)
-			r.cg = CG_CALLER;
+		if (!r.no_children && r.cg.mode == CG_DEFAULT)
+			r.cg.mode = CG_CALLER;
 		r.children_set = true;
 		r.children = false;
 		info("decoding the Intel PT trace with --itrace=" REPORT_PT_DEFAULT
 		     " (perf report's default)");
+	}
+	if (!r.itrace && report_cg_check(&r.cg, r.s, r.input)) {
+		free_report(&r);
+		return 1;
 	}
 	r.pt_g = r.itrace && it.callchain;
 	so.symfs = r.symfs;

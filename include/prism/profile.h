@@ -143,6 +143,12 @@ struct prism_callgraph {
 	uint64_t period, samples;
 	size_t nr_children;
 	struct prism_callgraph **children; /* sorted by period, descending */
+	struct prism_callgraph *parent; /* NULL for the root */
+	/*
+	 * the node's place in perf's order of chains of equal period (its flat
+	 * and folded views): after its callees, theirs in its callee tree's order
+	 */
+	uint32_t seq;
 };
 
 /**
@@ -265,5 +271,27 @@ PRISM_API uint64_t prism_branches__total(const struct prism_branches *b);
 PRISM_API int prism_branches__rows(struct prism_branches *b, const enum prism_branch_key *keys,
 				   size_t nr_keys, const struct prism_branch_row **rows,
 				   size_t *nr);
+
+/**
+ * prism_profile__set_chain_order - the call graphs the next
+ * prism_profile__entries() is for
+ * @graphs: call graphs are shown (not -g none)
+ * @caller: their order
+ *
+ * perf breaks ties of equal children overhead between rows of one thread by
+ * the longest chain its graph holds (the caller first), so the row order
+ * depends on the graph order.  Default: no graphs.
+ */
+PRISM_API void prism_profile__set_chain_order(struct prism_profile *p, bool graphs, bool caller);
+
+/*
+ * A sample whose call chain was cut (perf's --max-stack in caller order
+ * keeps the outermost frames): its own row is @self (the sample address),
+ * its chain @frames (leaf first), without it.
+ */
+PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, uint32_t pid,
+				     uint32_t tid, uint32_t cpu, uint64_t period,
+				     const struct prism_frame *self,
+				     const struct prism_frame *frames, size_t nr);
 
 #endif /* PRISM_PROFILE_H */

@@ -32,6 +32,7 @@ struct precord {
 	uint32_t thread; /* tid of the first sample (not a key) */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	uint32_t off, depth;
+	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
 	uint64_t period, count;
 	uint64_t hash;
 };
@@ -80,6 +81,13 @@ struct prism_profile {
 	 */
 	uint32_t *ecleaf;
 	uint32_t *eframe; /* a frame of each entry (for its source line) */
+	/*
+	 * per entry: the longest chain perf appends to its graph, callee order
+	 * (2e) and caller order (2e+1): perf's tie rule for equal children
+	 */
+	uint32_t *edepth;
+	int chain_order; /* prism_profile__set_chain_order(): 0 none, 1 caller, 2 callee */
+	bool chain_caller; /* its order, also without graphs: how perf creates rows */
 	bool children;
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
 	size_t nr_keys;
@@ -109,6 +117,9 @@ static inline __wraps uint64_t hash_u64(uint64_t x)
 }
 
 void cg_arena__free(struct cg_arena *a);
+
+/* @order: the rows of the last entries() call in perf's output order (order.c) */
+int entries_order(const struct prism_profile *p, uint32_t *order);
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);
