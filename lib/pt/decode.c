@@ -427,6 +427,9 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_async_branch: /* after the branch that led to where it came */
+		/* (not the branch it comes at, as perf: Apollo Lake's FUP after an indirect one, walk.c) */
+		if (q->pend && ev->variant.async_branch.from == q->pend_from)
+			q->pend = false;
 		if (q->pend && (ev->variant.async_branch.from != q->pend_next ||
 				!(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 			branch(q, q->pend_from, ev->variant.async_branch.from, q->pend_flags);
