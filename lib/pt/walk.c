@@ -578,6 +578,9 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 				return st;
 			ev->variant.ptwrite.ip = insn.ip;
 			ev->ip_suppressed = 0;
+		} else if (w->no_branch) { /* perf's: at the FUP's IP, no instruction walked */
+			w->ip = ev->variant.ptwrite.ip;
+			break;
 		} else {
 			st = proceed_run(q, blk, ev->variant.ptwrite.ip, &r);
 			if (st <= 0)
@@ -609,6 +612,10 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_mwait:
 		if (ev->ip_suppressed || (ev->type != ptev_tsx && !w->enabled))
 			break;
+		if (w->no_branch) { /* perf's: at the FUP's IP, no instruction walked */
+			w->ip = pt_walk_event_ip(ev);
+			break;
+		}
 		st = proceed_run(q, blk, pt_walk_event_ip(ev), &r);
 		if (st <= 0)
 			return st;
@@ -841,6 +848,8 @@ int pt_walk_start(struct queue *q, const struct pt_config *cfg)
 	/* (perf's test: the CPUID "GenuineIntel,6,92,", any stepping) */
 	q->walk->fup_nlip = cfg->cpu.vendor == pcv_intel && cfg->cpu.family == 6 &&
 			    cfg->cpu.model == 92;
+	/* (perf's: the pt bit without the branch bit, 13, in the event's config) */
+	q->walk->no_branch = (q->d->o.config & 1) && !(q->d->o.config & (1ull << 13));
 	q->walk->runs = calloc(RUNS, sizeof(*q->walk->runs));
 	q->walk->qry = pt_qry_alloc_decoder(cfg);
 	return q->walk->runs && q->walk->qry ? 0 : -ENOMEM;

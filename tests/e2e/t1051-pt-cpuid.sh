@@ -15,7 +15,8 @@
 # libipt erratum: prism's walk follows it, equal to perf line for line (per
 # thread and per CPU, with timing packets), libipt's block decoder does not;
 # with another CPU it is an error at the call, as perf.  The event's
-# branch=0 is not followed yet (--no-branch: perf's reading checked).
+# branch=0 (--no-branch): the FUPs give the events' IPs, no code is walked
+# to them, as perf.
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -125,8 +126,7 @@ for c in "apl:--loops 20 --tsc-every 3" "apl-mtc:--loops 300 --mtc 2" \
 done
 
 # the event without branch (BranchEn off): perf's decoder takes the FUPs as
-# the events' IPs and walks no branches between them (prism does not yet: its
-# libipt decoders walk the code from the FUP and stop at the next PTW)
+# the events' IPs and walks no branches between them; prism's walk too
 $GEN --no-branch --loops 6 --ptw 2 --power 4 "$WL" "$TMP/nobr.data" ||
 	fail "the generator failed (--no-branch)"
 perf script -i "$TMP/nobr.data" --itrace=bepw -F +flags >"$TMP/perf.txt" 2>/dev/null
@@ -134,4 +134,13 @@ check "no-branch: perf shows both ptwrites and the power events" \
 	test "$(grep -c 'ptwrite:\|pwrx:' "$TMP/perf.txt")" -eq 4
 check "no-branch: perf shows no conditional branch and no error" \
 	test "$(grep -c 'jcc\|trace error' "$TMP/perf.txt")" -eq 0
+for c in "nobr:--loops 6 --ptw 2 --power 4" "nobr-tsc:--loops 20 --ptw 5 --tsc-every 3" \
+	"nobr-mtc:--loops 20 --power 5 --mtc 2" "nobr-percpu:--loops 6 --ptw 2 --power 4 --per-cpu"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN --no-branch ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in bpwxe be i1ie cre bpwx i100ipwe; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
 done_testing
