@@ -62,12 +62,12 @@ gen() {
 }
 # gen_mtc MB: the same with MTC packets (--mtc 3)
 gen_mtc() {
-	local f=$BENCH_DIR/pt-mtc3-1rec-$1.data
+	local f=$BENCH_DIR/pt-mtc3-split-$1.data
 	if [ ! -s "$f" ]; then
-		# (one AUXTRACE record: perf 6.1 loses the trace after an MTC split
-		# between two, t1061)
+		# (records that end at packets: perf 6.1 loses the trace after an
+		# MTC split between two, t1061)
 		python3 "$src/tests/tools/perfdata-pt.py" --loops $(($1 * 1750000)) --mtc 3 \
-			"$WORKLOAD" "$f.tmp" || die "the generator failed"
+			--split 4194304 --split-packets "$WORKLOAD" "$f.tmp" || die "the generator failed"
 		mv "$f.tmp" "$f"
 	fi
 	echo "$f"

@@ -52,6 +52,8 @@ options:
                   perf record writes it: perf script then lets -F ask for addr
                   and cpu, which the intel_pt event does not sample
   --split N       the trace in AUXTRACE records of N bytes at most
+  --split-packets with --split, each record ends at a packet's end (perf 6.1
+                  loses the trace after an MTC split between two records)
   --map-path P    the name the MMAP2 record gives the workload
   --zoo           after the trace, one packet of every kind libipt knows
                   (for -D; not meant to be decoded), and bytes that are no packet
@@ -125,6 +127,7 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   KBASE - KASLR and a _text symbol there (a vmlinux that KASLR
                   moved by KASLR)
 """
+import bisect
 import struct
 import sys
 
@@ -824,7 +827,11 @@ def build(o):
                     sid(tend - 1000, PID, cpu, PT_ID))
         off = 0
         while off < len(payload):
-            chunk = payload[off:off + (o.split or len(payload))]
+            end = off + (o.split or len(payload))
+            if o.split_packets and end < len(trace):
+                cut = traces[cpu].starts[bisect.bisect_right(traces[cpu].starts, end) - 1]
+                end = cut if cut > off else end
+            chunk = payload[off:end]
             data += rec(71, 0, struct.pack("<QQQIIII", len(chunk), off, 0x1234 + off,
                                            cpu if o.per_cpu else 0,
                                            0xFFFFFFFF if o.per_cpu else segs[0][1], cpu, 0))
@@ -908,6 +915,7 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = kvm = False
+    split_packets = False
     no_branch = False
     calls = None
     power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
@@ -946,7 +954,7 @@ def main(argv):
             o.nrcpus = True
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
-                   "--fup-nlip", "--no-branch", "--kvm", "--index"):
+                   "--fup-nlip", "--no-branch", "--kvm", "--index", "--split-packets"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
