@@ -10,6 +10,11 @@
 #include <prism/session.h>
 
 #include "lists.h"
+#include <prism/symbol.h>
+#include <prism/task.h>
+
+#include "options.h"
+#include "sample-filter.h"
 
 struct report_csv;
 
@@ -80,5 +85,50 @@ size_t report_pt_section(const struct prism_pt_item *it);
 const char *report_itrace_unsupported(const struct prism_itrace *it);
 /* after reading a pipe without --itrace: the warning that its Intel PT trace is not decoded */
 void report_pt_pipe_hint(struct prism_session *s);
+
+/* prism report's options and state (report.c), shared with its columns (report-columns.c) */
+enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
+
+struct report {
+	/* options */
+	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
+	const char *kcore, *vmlinux; /* kernel code for --itrace */
+	const char *title, *itrace;
+	const char *comm_list, *pid_list, *tid_list, *dso_list, *sym_list;
+	struct strlist map_path;
+	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
+	bool children, no_children, no_inline;
+	bool pt_g; /* --itrace with g */
+	bool header, header_only;
+	bool branch, no_branch; /* -b, --no-branch-stack */
+	double percent_limit, graph_threshold, min_width;
+	enum cg_mode cg;
+
+	/* parsed */
+	enum prism_sort_key keys[PRISM_SORT__MAX];
+	size_t nr_keys;
+	struct strlist comms, dsos, syms;
+	uint32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	struct prism_time_filter time;
+
+	/* state */
+	struct prism_session *s;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_profile **profiles; /* by evsel index; --itrace: branches, instructions */
+	char *pt_names[REPORT_PT_SECTIONS]; /* --itrace: the synthesized events' names */
+	bool *excluded; /* by evsel index: not the --event one */
+	size_t nr_evsels;
+	struct prism_callchain cc;
+	bool use_callchain;
+	bool has_callchain;
+	struct report_csv *csv;
+	struct report_branch *rb; /* branch mode (-b) */
+};
+
+/* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
+void report_print_section(struct report *r, const char *name, struct prism_profile *p,
+			  bool children, bool graph, bool caller);
 
 #endif /* PRISM_CMD_REPORT_H */
