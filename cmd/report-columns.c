@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <prism/error.h>
 #include <prism/profile.h>
@@ -27,9 +28,215 @@ static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
 		snprintf(buf, len, "[%c] 0x%016" PRIx64, e->kernel ? 'k' : '.', e->ip);
 }
 
+/* a column beyond the sort keys: perf's "IPC   [IPC Coverage]" of --sort symbol */
+#define COL_IPC_NULL PRISM_SORT__MAX
+
+/* perf's sort keys and output fields, in the order its prefix match tries them */
+static const struct {
+	const char *name;
+	int key; /* -1: perf's, prism has not the data (or the code) */
+} perf_keys[] = {
+	{ "pid", PRISM_SORT_PID },
+	{ "comm", PRISM_SORT_COMM },
+	{ "dso", PRISM_SORT_DSO },
+	{ "symbol", PRISM_SORT_SYM },
+	{ "parent", -1 },
+	{ "cpu", PRISM_SORT_CPU },
+	{ "socket", -1 },
+	{ "srcline", PRISM_SORT_SRCLINE },
+	{ "srcfile", PRISM_SORT_SRCFILE },
+	{ "local_weight", -1 },
+	{ "weight", -1 },
+	{ "transaction", -1 },
+	{ "trace", -1 },
+	{ "symbol_size", -1 },
+	{ "dso_size", -1 },
+	{ "cgroup", -1 },
+	{ "cgroup_id", -1 },
+	{ "ipc_null", -1 },
+	{ "time", -1 },
+	{ "code_page_size", -1 },
+	{ "local_ins_lat", -1 },
+	{ "ins_lat", -1 },
+	{ "local_p_stage_cyc", -1 },
+	{ "p_stage_cyc", -1 },
+	{ "addr", -1 },
+	{ "overhead", PRISM_SORT_OVERHEAD },
+	{ "overhead_sys", PRISM_SORT_OVERHEAD_SYS },
+	{ "overhead_us", PRISM_SORT_OVERHEAD_US },
+	{ "overhead_guest_sys", PRISM_SORT_OVERHEAD_GUEST_SYS },
+	{ "overhead_guest_us", PRISM_SORT_OVERHEAD_GUEST_US },
+	{ "overhead_children", PRISM_SORT_OVERHEAD_CHILDREN },
+	{ "sample", PRISM_SORT_SAMPLE },
+	{ "period", PRISM_SORT_PERIOD },
+};
+
+/* perf's keys of its branch (-b) and memory (perf mem) modes */
+static const char *const mode_keys[] = {
+	"dso_from",	"dso_to",	"symbol_from",	  "symbol_to",
+	"mispredict",	"abort",	"in_tx",	  "cycles",
+	"srcline_from", "srcline_to",	"ipc_lbr",	  "addr_from",
+	"addr_to",	"symbol_daddr", "dso_daddr",	  "locked",
+	"tlb",		"mem",		"snoop",	  "dcacheline",
+	"symbol_iaddr", "phys_daddr",	"data_page_size", "blocked",
+	NULL,
+};
+
+#define KEYS_HINT                                                                          \
+	"keys: pid comm dso symbol cpu srcline srcfile, and the output fields overhead "   \
+	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children " \
+	"sample period (a key may be shortened: sym)"
+
+/* @tok as perf reads it (case-insensitive, its first key that starts with it); -1 after the error */
+static int parse_key(const char *opt, const char *tok)
+{
+	size_t i, len = strlen(tok);
+
+	for (i = 0; len && i < PRISM_ARRAY_SIZE(perf_keys); i++) {
+		if (strncasecmp(tok, perf_keys[i].name, len))
+			continue;
+		if (perf_keys[i].key >= 0)
+			return perf_keys[i].key;
+		error("%s: prism cannot sort by perf's key '%s'", opt, perf_keys[i].name);
+		hint(KEYS_HINT);
+		return -1;
+	}
+	for (i = 0; mode_keys[i]; i++) {
+		if (strncasecmp(tok, mode_keys[i], len))
+			continue;
+		error("%s: '%s' is a key of perf's branch or memory report", opt, tok);
+		hint("the branch report (-b) takes comm, pid, dso_from, dso_to, symbol_from, "
+		     "symbol_to, cycles");
+		return -1;
+	}
+	error("%s: unknown key '%s'", opt, tok);
+	if (!strcasecmp(tok, "tid")) /* perf 6.1: "Unknown --sort key: `tid'" */
+		hint("perf's pid key is the thread already: a row per tid, 'tid:comm'");
+	else
+		hint(KEYS_HINT);
+	return -1;
+}
+
+static int parse_keys(const char *opt, const char *list, enum prism_sort_key *keys, size_t *nr)
+{
+	struct strlist l = { 0 };
+	size_t i, j;
+	int k = 0;
+
+	split_list(list, &l);
+	for (i = 0; i < l.nr && k >= 0; i++) {
+		k = parse_key(opt, l.v[i]);
+		for (j = 0; j < *nr && k >= 0 && keys[j] != (enum prism_sort_key)k; j++)
+			;
+		if (k >= 0 && j == *nr && *nr < PRISM_SORT__MAX)
+			keys[(*nr)++] = (enum prism_sort_key)k;
+	}
+	strlist_release(&l);
+	return k < 0 ? -1 : 0;
+}
+
+int report_parse_columns(struct report *r)
+{
+	const char *f = r->fields;
+	size_t i;
+
+	if (f && (!*f || !strcmp(f, "+"))) {
+		error("-F/--fields: no field in '%s'", f);
+		hint(KEYS_HINT);
+		return -1;
+	}
+	r->fields_plus = f && *f == '+';
+	if (f && parse_keys("-F/--fields", f + r->fields_plus, r->fkeys, &r->nr_fkeys))
+		return -1;
+	/* perf: -F without --sort sorts by the fields alone */
+	if (r->sort || !f || r->fields_plus)
+		if (parse_keys("--sort", r->sort ? r->sort : "comm,dso,sym", r->keys, &r->nr_keys))
+			return -1;
+	/* perf: a --sort naming "symbol" gets the IPC columns of branch stacks, empty here */
+	r->ipc_null = r->sort && strstr(r->sort, "symbol");
+	if (r->srcline && r->nr_keys < PRISM_SORT__MAX) {
+		for (i = 0; i < r->nr_keys && r->keys[i] != PRISM_SORT_SRCLINE; i++)
+			;
+		if (i == r->nr_keys)
+			r->keys[r->nr_keys++] = PRISM_SORT_SRCLINE;
+	}
+	return 0;
+}
+
+static bool has_key(const int *keys, size_t nr, int key)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
+static void add_col(struct report *r, int key)
+{
+	if (!has_key(r->cols, r->nr_cols, key) && r->nr_cols < PRISM_ARRAY_SIZE(r->cols))
+		r->cols[r->nr_cols++] = key;
+}
+
+static void add_order(struct report *r, int key)
+{
+	if (key < PRISM_SORT__MAX && !has_key((const int *)r->order, r->nr_order, key) &&
+	    r->nr_order < PRISM_ARRAY_SIZE(r->order))
+		r->order[r->nr_order++] = (enum prism_sort_key)key;
+}
+
+/*
+ * perf's columns and sort order: without -F (or with -F +fields), the
+ * overhead columns (Children with --children), -n's Samples and
+ * --show-total-period's Period, the +fields, then the sort keys, which
+ * sort after the overheads; -F fields: these columns and the --sort keys,
+ * sorted by the --sort keys then the fields
+ */
+static void setup_columns(struct report *r, bool children)
+{
+	bool strict = r->fields && !r->fields_plus;
+	size_t i;
+
+	r->nr_cols = r->nr_order = 0;
+	if (!strict) {
+		if (children &&
+		    !has_key((const int *)r->keys, r->nr_keys, PRISM_SORT_OVERHEAD_CHILDREN))
+			add_order(r, PRISM_SORT_OVERHEAD_CHILDREN);
+		if (!has_key((const int *)r->keys, r->nr_keys, PRISM_SORT_OVERHEAD))
+			add_order(r, PRISM_SORT_OVERHEAD);
+		if (children)
+			add_col(r, PRISM_SORT_OVERHEAD_CHILDREN);
+		add_col(r, PRISM_SORT_OVERHEAD);
+		if (r->show_cpu_util) {
+			add_col(r, PRISM_SORT_OVERHEAD_SYS);
+			add_col(r, PRISM_SORT_OVERHEAD_US);
+		}
+		if (r->show_nr)
+			add_col(r, PRISM_SORT_SAMPLE);
+		if (r->show_total_period)
+			add_col(r, PRISM_SORT_PERIOD);
+	}
+	for (i = 0; i < r->nr_fkeys; i++)
+		add_col(r, r->fkeys[i]);
+	for (i = 0; i < r->nr_keys; i++) {
+		add_order(r, r->keys[i]);
+		add_col(r, r->keys[i]);
+	}
+	if (r->ipc_null)
+		add_col(r, COL_IPC_NULL);
+	for (i = 0; i < r->nr_cols; i++)
+		add_order(r, r->cols[i]);
+}
+
+static bool is_field(int key)
+{
+	return key >= PRISM_SORT_OVERHEAD && key < PRISM_SORT__MAX;
+}
+
 /* the text of column @key for row @e */
-static void col_text(const struct report *r, enum prism_sort_key key,
-		     const struct prism_hist_entry *e, char *buf, size_t len)
+static void col_text(const struct report *r, int key, const struct prism_hist_entry *e, char *buf,
+		     size_t len)
 {
 	const char *comm;
 
@@ -53,15 +260,49 @@ static void col_text(const struct report *r, enum prism_sort_key key,
 	case PRISM_SORT_SRCLINE:
 		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
 		break;
+	case PRISM_SORT_SRCFILE:
+		snprintf(buf, len, "%s", e->srcfile ? e->srcfile : "");
+		break;
 	case PRISM_SORT_CPU: /* perf: at least 3 digits, -001 for a sample without a CPU */
 		snprintf(buf, len, "%.3d", (int)e->cpu);
+		break;
+	case PRISM_SORT_SAMPLE:
+		snprintf(buf, len, "%" PRIu64, e->nr_samples);
+		break;
+	case PRISM_SORT_PERIOD:
+		snprintf(buf, len, "%" PRIu64, e->self);
+		break;
+	case COL_IPC_NULL:
+		snprintf(buf, len, "-      -");
 		break;
 	default:
 		buf[0] = '\0';
 	}
 }
 
-static const char *col_header(enum prism_sort_key key)
+/* a percentage column's period of @e */
+static uint64_t col_period(int key, const struct prism_hist_entry *e)
+{
+	switch (key) {
+	case PRISM_SORT_OVERHEAD:
+		return e->self;
+	case PRISM_SORT_OVERHEAD_CHILDREN:
+		return e->children;
+	case PRISM_SORT_OVERHEAD_SYS:
+		return e->period_sys;
+	case PRISM_SORT_OVERHEAD_US:
+		return e->period_us;
+	default:
+		return 0;
+	}
+}
+
+static bool is_percent(int key)
+{
+	return is_field(key) && key != PRISM_SORT_SAMPLE && key != PRISM_SORT_PERIOD;
+}
+
+static const char *col_header(const struct report *r, int key)
 {
 	switch (key) {
 	case PRISM_SORT_COMM:
@@ -76,8 +317,31 @@ static const char *col_header(enum prism_sort_key key)
 		return "Symbol";
 	case PRISM_SORT_SRCLINE:
 		return "Source:Line";
+	case PRISM_SORT_SRCFILE:
+		return "Source File";
 	case PRISM_SORT_CPU:
 		return "CPU";
+	case PRISM_SORT_OVERHEAD: /* perf: "Self" beside Children, unless -F names them */
+		return has_key(r->cols, r->nr_cols, PRISM_SORT_OVERHEAD_CHILDREN) &&
+				       !(r->fields && !r->fields_plus) ?
+			       "Self" :
+			       "Overhead";
+	case PRISM_SORT_OVERHEAD_CHILDREN:
+		return "Children";
+	case PRISM_SORT_OVERHEAD_SYS:
+		return "sys";
+	case PRISM_SORT_OVERHEAD_US:
+		return "usr";
+	case PRISM_SORT_OVERHEAD_GUEST_SYS:
+		return "guest sys";
+	case PRISM_SORT_OVERHEAD_GUEST_US:
+		return "guest usr";
+	case PRISM_SORT_SAMPLE:
+		return "Samples";
+	case PRISM_SORT_PERIOD:
+		return "Period";
+	case COL_IPC_NULL:
+		return "IPC   [IPC Coverage]";
 	default:
 		return "";
 	}
@@ -98,7 +362,7 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 }
 
 /* perf hides a column whose filter allows one value only (sort__setup_elide) */
-static bool elided(const struct report *r, enum prism_sort_key key)
+static bool elided(const struct report *r, int key)
 {
 	if (r->nr_keys < 2)
 		return false;
@@ -106,19 +370,146 @@ static bool elided(const struct report *r, enum prism_sort_key key)
 	       (key == PRISM_SORT_DSO && r->dsos.nr == 1) ||
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
 }
+
+/* "# " before the first column of the header lines, "  " between columns and in rows */
+static void col_sep(struct prism_strbuf *out, bool *first, bool header)
+{
+	prism_strbuf_addstr(out, *first && header ? "# " : "  ");
+	*first = false;
+}
+
+static void print_headers(struct report *r, const size_t *w)
+{
+	struct prism_strbuf out = STRBUF_INIT;
+	bool first = true;
+	size_t k, i;
+	int key;
+
+	for (k = 0; k < r->nr_cols; k++) {
+		key = r->cols[k];
+		if (elided(r, key))
+			continue;
+		col_sep(&out, &first, true);
+		prism_strbuf_addf(&out, is_field(key) ? "%*s" : "%-*s", (int)w[k],
+				  col_header(r, key));
+	}
+	prism_strbuf_addch(&out, '\n');
+	first = true;
+	for (k = 0; k < r->nr_cols; k++) {
+		if (elided(r, r->cols[k]))
+			continue;
+		col_sep(&out, &first, true);
+		for (i = 0; i < w[k]; i++)
+			prism_strbuf_addch(&out, '.');
+	}
+	prism_strbuf_addstr(&out, "\n#\n");
+	fwrite(out.buf, 1, out.len, stdout);
+	prism_strbuf_release(&out);
+}
+
+static void print_row(struct report *r, const struct prism_hist_entry *e, const size_t *w,
+		      uint64_t total, bool children, struct prism_strbuf *out)
+{
+	bool first = true;
+	char buf[1024];
+	size_t k;
+	int key;
+
+	for (k = 0; k < r->nr_cols; k++) {
+		key = r->cols[k];
+		if (elided(r, key))
+			continue;
+		col_sep(out, &first, false);
+		if (key == PRISM_SORT_OVERHEAD_CHILDREN && !children) {
+			prism_strbuf_addf(out, "%*s", (int)w[k], "N/A");
+			continue;
+		}
+		if (is_percent(key)) {
+			uint64_t v = col_period(key, e);
+			double pct = total ? 100.0 * (double)v / (double)total : 0;
+			const char *c = percent_color(pct);
+
+			prism_strbuf_addf(out, "%s%*.2f%%%s", c, (int)w[k] - 1, pct,
+					  *c ? COLOR_RESET : "");
+			continue;
+		}
+		col_text(r, key, e, buf, sizeof(buf));
+		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
+			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
+		/* perf pads every column to its width but a symbol or source line */
+		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
+					    key == PRISM_SORT_SRCFILE))
+			prism_strbuf_addstr(out, buf);
+		else
+			prism_strbuf_addf(out, is_field(key) ? "%*s" : "%-*s", (int)w[k], buf);
+	}
+	prism_strbuf_addch(out, '\n');
+}
+
+/* the widths of the columns: their headers', perf's minimum, the rows' texts */
+static void col_widths(struct report *r, const struct prism_hist_entry *e, size_t n, uint64_t total,
+		       bool children, size_t *w)
+{
+	char buf[1024];
+	size_t i, k;
+	int key;
+
+	for (k = 0; k < r->nr_cols; k++) {
+		key = r->cols[k];
+		w[k] = strlen(col_header(r, key));
+		if (is_percent(key) && w[k] < 8)
+			w[k] = 8;
+		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD)
+			w[k] = 12;
+	}
+	for (i = 0; i < n; i++) {
+		if (!row_visible(r, &e[i], total, children))
+			continue;
+		for (k = 0; k < r->nr_cols; k++) {
+			key = r->cols[k];
+			if (is_percent(key) || key == PRISM_SORT_CPU) /* perf: CPU stays 3 wide */
+				continue;
+			col_text(r, key, &e[i], buf, sizeof(buf));
+			/* perf: the comm column fits the last name of each row's thread */
+			if (key == PRISM_SORT_COMM && prism_tasks__comm(r->tasks, e[i].thread))
+				snprintf(buf, sizeof(buf), "%s",
+					 prism_tasks__comm(r->tasks, e[i].thread));
+			if (strlen(buf) > w[k])
+				w[k] = strlen(buf);
+			/* perf: an unresolved row widens symbol and DSO to an address's width */
+			if (!e[i].sym && key == PRISM_SORT_SYM && w[k] < 22)
+				w[k] = 22;
+			if (!e[i].sym && key == PRISM_SORT_DSO && w[k] < 16 && !r->dsos.nr)
+				w[k] = 16;
+		}
+	}
+}
+
 void report_print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller)
 {
 	struct prism_strbuf out = STRBUF_INIT;
 	struct prism_hist_entry *e;
-	size_t n, i, k, w[PRISM_SORT__MAX];
+	size_t n, i, w[PRISM_ARRAY_SIZE(r->cols)];
 	uint64_t total = prism_profile__total_period(p);
-	size_t samples_w = 12; /* perf's width */
-	char buf[1024];
+	uint64_t nr_samples = prism_profile__nr_samples(p);
 
-	if (prism_profile__entries(p, r->keys, r->nr_keys, children, &e, &n)) {
+	setup_columns(r, children);
+	if ((r->fields && !r->fields_plus ?
+		     prism_profile__entries_by_keys :
+		     prism_profile__entries)(p, r->order, r->nr_order, children, &e, &n)) {
 		error("out of memory building the report");
 		return;
+	}
+	if (r->relative) { /* perf --percentage relative: shares of the rows the filters keep */
+		total = nr_samples = 0;
+		for (i = 0; i < n; i++) {
+			if ((r->dsos.nr && !in_list(&r->dsos, e[i].dso)) ||
+			    (r->syms.nr && !in_list(&r->syms, e[i].sym)))
+				continue;
+			total += e[i].self;
+			nr_samples += e[i].nr_samples;
+		}
 	}
 	if (graph &&
 	    prism_profile__callgraphs(p, caller,
@@ -126,79 +517,15 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the call graphs");
 		return;
 	}
-	for (k = 0; k < r->nr_keys; k++)
-		w[k] = strlen(col_header(r->keys[k]));
-	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
-			continue;
-		for (k = 0; k < r->nr_keys; k++) {
-			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
-			/* perf: the comm column fits the last name of each row's thread */
-			if (r->keys[k] == PRISM_SORT_COMM &&
-			    prism_tasks__comm(r->tasks, e[i].thread))
-				snprintf(buf, sizeof(buf), "%s",
-					 prism_tasks__comm(r->tasks, e[i].thread));
-			if (strlen(buf) > w[k])
-				w[k] = strlen(buf);
-			/* perf: an unresolved row widens symbol and DSO to an address's width */
-			if (!e[i].sym && r->keys[k] == PRISM_SORT_SYM && w[k] < 22)
-				w[k] = 22;
-			if (!e[i].sym && r->keys[k] == PRISM_SORT_DSO && w[k] < 16 && !r->dsos.nr)
-				w[k] = 16;
-		}
-		snprintf(buf, sizeof(buf), "%" PRIu64, e[i].nr_samples);
-		if (strlen(buf) > samples_w)
-			samples_w = strlen(buf);
-	}
-	report_samples_header(prism_profile__nr_samples(p), total, name);
-
-	/* column headers and the dotted line under them */
-	printf("#");
-	printf(children ? " Children      Self" : " Overhead");
-	if (r->show_nr)
-		printf("  %*s", (int)samples_w, "Samples");
-	for (k = 0; k < r->nr_keys; k++)
-		if (!elided(r, r->keys[k]))
-			printf("  %-*s", (int)w[k], col_header(r->keys[k]));
-	printf("\n#");
-	printf(children ? " ........  ........" : " ........");
-	if (r->show_nr) {
-		printf("  ");
-		for (i = 0; i < samples_w; i++)
-			putchar('.');
-	}
-	for (k = 0; k < r->nr_keys; k++) {
-		if (elided(r, r->keys[k]))
-			continue;
-		printf("  ");
-		for (i = 0; i < w[k]; i++)
-			putchar('.');
-	}
-	printf("\n#\n");
+	col_widths(r, e, n, total, children, w);
+	report_samples_header(nr_samples, total, name);
+	print_headers(r, w);
 
 	for (i = 0; i < n; i++) {
 		if (!row_visible(r, &e[i], total, children))
 			continue;
 		prism_strbuf_reset(&out);
-		if (children)
-			report_percent(&out, e[i].children, total);
-		report_percent(&out, e[i].self, total);
-		if (r->show_nr)
-			prism_strbuf_addf(&out, "  %*" PRIu64, (int)samples_w, e[i].nr_samples);
-		for (k = 0; k < r->nr_keys; k++) {
-			if (elided(r, r->keys[k]))
-				continue;
-			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
-			if (r->keys[k] == PRISM_SORT_COMM && strlen(buf) > w[k])
-				buf[w[k]] = '\0'; /* a name longer than its thread's last one */
-			/* perf pads every column to its width but a symbol or source line */
-			if (k + 1 == r->nr_keys &&
-			    (r->keys[k] == PRISM_SORT_SYM || r->keys[k] == PRISM_SORT_SRCLINE))
-				prism_strbuf_addf(&out, "  %s", buf);
-			else
-				prism_strbuf_addf(&out, "  %-*s", (int)w[k], buf);
-		}
-		prism_strbuf_addch(&out, '\n');
+		print_row(r, &e[i], w, total, children, &out);
 		if (graph && (children ? e[i].children : e[i].self) >=
 				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
 			report_print_graph(p, i, caller, total, r->graph_threshold,
@@ -209,4 +536,3 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	printf("\n\n");
 	prism_strbuf_release(&out);
 }
-

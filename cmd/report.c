@@ -45,34 +45,6 @@ static int opt_callgraph(const struct option_def *opt, const char *arg)
 	return 0;
 }
 
-static int parse_sort(struct report *r)
-{
-	struct strlist l = { 0 };
-	size_t i;
-
-	split_list(r->sort ? r->sort : "comm,dso,sym", &l);
-	for (i = 0; i < l.nr; i++) {
-		int k = prism_sort_key__parse(l.v[i]);
-
-		if (k < 0) {
-			error("--sort: unknown key '%s'", l.v[i]);
-			hint("keys: comm, pid, tid, dso, sym, srcline, cpu");
-			strlist_release(&l);
-			return -1;
-		}
-		if (r->nr_keys < PRISM_SORT__MAX)
-			r->keys[r->nr_keys++] = (enum prism_sort_key)k;
-	}
-	if (r->srcline && r->nr_keys < PRISM_SORT__MAX) {
-		for (i = 0; i < r->nr_keys && r->keys[i] != PRISM_SORT_SRCLINE; i++)
-			;
-		if (i == r->nr_keys)
-			r->keys[r->nr_keys++] = PRISM_SORT_SRCLINE;
-	}
-	strlist_release(&l);
-	return 0;
-}
-
 /* ---- record callbacks ---- */
 
 static struct prism_profile *profile_of(struct report *r, struct prism_evsel *evsel);
@@ -292,6 +264,8 @@ static struct prism_profile *new_profile(struct report *r)
 
 	for (i = 0; i < r->nr_keys; i++)
 		mask |= 1u << r->keys[i];
+	for (i = 0; i < r->nr_fkeys; i++)
+		mask |= 1u << r->fkeys[i];
 	p = prism_profile__new(r->sy, mask);
 	if (!p) {
 		error("out of memory");
@@ -433,7 +407,7 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 	if (mode < 0)
 		return EXIT_USAGE;
 	if (r->no_branch || !mode)
-		return parse_sort(r) ? EXIT_USAGE : 0;
+		return report_parse_columns(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
 	    r->children_set || r->cg != CG_DEFAULT)
@@ -482,9 +456,24 @@ int cmd_report(int argc, const char **argv)
 		OPT_FORCE(&r.force),
 		OPT_GROUP("Rows"),
 		OPT_STRING('s', "sort", &r.sort, "keys",
-			   "group rows by these comma-separated keys: comm, pid (a row per task, "
-			   "'tid:comm' as perf; tid is the same), dso, sym, srcline, cpu (default "
-			   "comm,dso,sym)"),
+			   "group rows by these comma-separated keys, as perf: comm, pid (a row "
+			   "per thread, 'tid:comm'), dso, symbol (sym), srcline (perf's "
+			   "'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu "
+			   "(default comm,dso,symbol); rows sort by overhead, then by the keys; "
+			   "the output fields (see -F) sort and add their column"),
+		OPT_STRING('F', "fields", &r.fields, "fields",
+			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
+			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "
+			   "guest mode), sample, period and any --sort key; rows sort by --sort, "
+			   "then by these fields in their order (not by overhead first); "
+			   "+fields adds to the default columns"),
+		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
+		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
+			 "add the sys and usr columns: the overhead of kernel and user space "
+			 "samples"),
+		OPT_STRING(0, "percentage", &r.percentage, "relative|absolute",
+			   "with -d/-S/--comms/--pid/--tid: percentages of all samples (absolute, "
+			   "the default) or of the samples the filters keep (relative)"),
 		OPT_BOOL('b', "branch-stack", &r.branch,
 			 "perf's branch mode (the default for files whose samples have branch "
 			 "stacks and for --itrace with l): every branch of the stacks counts 1, "
@@ -598,6 +587,10 @@ int cmd_report(int argc, const char **argv)
 		usage_error(usage, opts,
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
+	if (r.percentage && strcmp(r.percentage, "relative") && strcmp(r.percentage, "absolute"))
+		usage_error(usage, opts, "--percentage: '%s' is not relative or absolute",
+			    r.percentage);
+	r.relative = r.percentage && !strcmp(r.percentage, "relative");
 	r.children_set = r.children || r.no_children;
 	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
 	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||

@@ -101,12 +101,22 @@ struct report {
 	bool pt_g; /* --itrace with g */
 	bool header, header_only;
 	bool branch, no_branch; /* -b, --no-branch-stack */
+	const char *fields, *percentage; /* -F, --percentage */
+	bool show_total_period, show_cpu_util, relative;
 	double percent_limit, graph_threshold, min_width;
 	enum cg_mode cg;
 
 	/* parsed */
 	enum prism_sort_key keys[PRISM_SORT__MAX];
 	size_t nr_keys;
+	enum prism_sort_key fkeys[PRISM_SORT__MAX]; /* -F's */
+	size_t nr_fkeys;
+	bool fields_plus, ipc_null; /* -F +fields; --sort naming "symbol" */
+	/* report-columns.c, per section: the columns, the rows' order (perf's) */
+	int cols[PRISM_SORT__MAX + 1];
+	size_t nr_cols;
+	enum prism_sort_key order[PRISM_SORT__MAX];
+	size_t nr_order;
 	struct strlist comms, dsos, syms;
 	uint32_t *pids, *tids;
 	size_t nr_pids, nr_tids;
@@ -127,6 +137,8 @@ struct report {
 	struct report_branch *rb; /* branch mode (-b) */
 };
 
+/* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
+int report_parse_columns(struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
 void report_print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller);

@@ -8,7 +8,8 @@
 struct ekey {
 	uint32_t comm, pid, tid, cpu, dso, src;
 	uint64_t sym; /* sym identity, or the address when unresolved */
-	uint32_t leaf_form, pad; /* unresolved sample address, DSO-relative */
+	uint32_t leaf_form; /* unresolved sample address, DSO-relative */
+	uint32_t file;
 };
 
 struct ebuild {
@@ -24,7 +25,7 @@ static uint64_t ekey_hash(const struct ekey *k)
 	uint64_t h = hash_u64(((uint64_t)k->comm << 32) ^ k->pid);
 
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
-	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src));
+	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16));
 	return hash_u64(h ^ k->sym);
 }
 
@@ -60,8 +61,11 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->sym = f->sym_key   ? (uint64_t)(uintptr_t)f->sym_key :
 			 k->leaf_form ? f->map_addr :
 					f->ip;
+	/* perf: a leaf without a line is its map-relative address, a caller its own */
 	if (use[PRISM_SORT_SRCLINE])
-		k->src = f->src_id ? f->src_id : UINT32_MAX - (uint32_t)(f->ip & 0xffff);
+		k->src = leaf && f->src_leaf_id ? f->src_leaf_id : f->src_id;
+	if (use[PRISM_SORT_SRCFILE])
+		k->file = f->file_id;
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -114,7 +118,10 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->ip = k->leaf_form ? f->map_addr : f->ip;
 	e->kernel = f->kernel;
 	e->inlined = f->kind == PRISM_FRAME_INLINED;
-	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, f->src_id) : NULL;
+	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, k->src) : NULL;
+	e->srcfile = use[PRISM_SORT_SRCFILE] ? strtab__str(&p->strs, k->file) : NULL;
+	if (e->srcfile && !k->file)
+		e->srcfile = "";
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
@@ -126,6 +133,11 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 static int cmp_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_desc(uint64_t a, uint64_t b)
+{
+	return a != b ? (a > b ? -1 : 1) : 0;
 }
 
 /*
@@ -147,6 +159,21 @@ static int cmp_key(const struct prism_hist_entry *a, const struct prism_hist_ent
 		return a->cpu != b->cpu ? (a->cpu < b->cpu ? -1 : 1) : 0;
 	case PRISM_SORT_DSO:
 		return cmp_str(a->dso, b->dso);
+	case PRISM_SORT_SRCLINE:
+		return cmp_str(a->srcline, b->srcline);
+	case PRISM_SORT_SRCFILE:
+		return cmp_str(a->srcfile, b->srcfile);
+	case PRISM_SORT_OVERHEAD:
+	case PRISM_SORT_PERIOD:
+		return cmp_desc(a->self, b->self);
+	case PRISM_SORT_OVERHEAD_CHILDREN:
+		return cmp_desc(a->children, b->children);
+	case PRISM_SORT_OVERHEAD_SYS:
+		return cmp_desc(a->period_sys, b->period_sys);
+	case PRISM_SORT_OVERHEAD_US:
+		return cmp_desc(a->period_us, b->period_us);
+	case PRISM_SORT_SAMPLE:
+		return cmp_desc(a->nr_samples, b->nr_samples);
 	case PRISM_SORT_SYM:
 		if (!a->sym != !b->sym)
 			return a->sym ? -1 : 1;
@@ -168,9 +195,9 @@ static int cmp_entry(const void *pa, const void *pb, void *arg)
 	int c = 0, pass;
 	size_t i;
 
-	if (sort_profile->children && a->children != b->children)
+	if (!sort_profile->by_keys && sort_profile->children && a->children != b->children)
 		return a->children > b->children ? -1 : 1;
-	if (a->self != b->self)
+	if (!sort_profile->by_keys && a->self != b->self)
 		return a->self > b->self ? -1 : 1;
 	/* ties: by the sort keys in their order, as perf breaks them */
 	for (pass = 0; pass < 2 && !c; pass++)
@@ -249,6 +276,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 			use[keys[i]] = true;
 	p->nr_entries = 0;
 	p->children = children;
+	for (i = 0; i < nr_keys; i++)
+		p->by_keys |= keys[i] >= PRISM_SORT_OVERHEAD && keys[i] < PRISM_SORT__MAX;
 	p->keys = keys;
 	p->nr_keys = nr_keys;
 	free(p->eframe);
@@ -278,6 +307,10 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 				if (e == UINT32_MAX)
 					goto out;
 				p->entries[e].self += rec->period;
+				if (f->kernel)
+					p->entries[e].period_sys += rec->period;
+				else
+					p->entries[e].period_us += rec->period;
 				p->entries[e].nr_samples += rec->count;
 				p->entries[e].children += rec->period;
 				p->entries[e].nr_children_samples += rec->count;
@@ -310,10 +343,19 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 out:
 	p->keys = NULL;
 	p->nr_keys = 0;
+	p->by_keys = false;
 	free(b.keys);
 	free(b.map.slots);
 	free(b.last_rec);
 	return err;
+}
+
+int prism_profile__entries_by_keys(struct prism_profile *p, const enum prism_sort_key *keys,
+				   size_t nr_keys, bool children, struct prism_hist_entry **out,
+				   size_t *nr)
+{
+	p->by_keys = true;
+	return prism_profile__entries(p, keys, nr_keys, children, out, nr);
 }
 
 /* ---- call graphs ---- */

@@ -21,7 +21,13 @@ struct pframe {
 	uint64_t map_addr; /* perf's map_ip: how report shows an unresolved leaf */
 	struct prism_dso *dso;
 	uint32_t dso_id; /* interned short DSO name */
-	uint32_t src_id; /* interned "file:line", 0 = unknown */
+	/*
+	 * interned "file:line", or perf's text without one: "sym+offset" or
+	 * "dso[addr]" of the address as a caller; src_leaf_id: of the address
+	 * as a sample's leaf (perf's map-relative form) when it differs, or 0
+	 */
+	uint32_t src_id, src_leaf_id;
+	uint32_t file_id; /* interned file of src_id, 0 = unknown */
 	bool kernel;
 	uint8_t kind;
 };
@@ -81,6 +87,7 @@ struct prism_profile {
 	uint32_t *ecleaf;
 	uint32_t *eframe; /* a frame of each entry (for its source line) */
 	bool children;
+	bool by_keys; /* the keys have output fields: the order is theirs alone */
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
 	size_t nr_keys;
 

@@ -3,6 +3,7 @@
  * Profile building: samples are reduced to interned frames and counted per
  * unique (task, stack), so memory follows the number of distinct stacks.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "profile-internal.h"
@@ -114,9 +115,31 @@ static uint64_t frame_hash_of(const void *p)
 	return frame_hash(f->dso_key, f->sym_key, f->addr_key);
 }
 
+/* perf's source line text of an address without line information, as a caller */
+static uint32_t srcline_text(struct prism_profile *p, const struct prism_frame *fr, uint64_t addr)
+{
+	char buf[512];
+
+	if (fr->sym) /* (perf subtracts the symbol's start from the address as it is) */
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, fr->sym, addr - fr->sym_start);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
+			 fr->dso_name ? fr->dso_name : "[unknown]", addr);
+	return strtab__intern(&p->strs, buf);
+}
+
+/* a frame without a source line: perf's texts of it as a caller and as a leaf; -ENOMEM */
+static int srcline_unknown(struct prism_profile *p, struct pframe *f, const struct prism_frame *fr)
+{
+	f->src_id = srcline_text(p, fr, fr->ip);
+	if (fr->map_addr != fr->ip)
+		f->src_leaf_id = srcline_text(p, fr, fr->map_addr);
+	return !f->src_id || (fr->map_addr != fr->ip && !f->src_leaf_id) ? -ENOMEM : 0;
+}
+
 static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *fr)
 {
-	bool per_addr = p->mask & (1u << PRISM_SORT_SRCLINE);
+	bool per_addr = p->mask & (1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE);
 	const void *dso_key = fr->dso ? (const void *)fr->dso : (const void *)fr->dso_name;
 	const void *sym_key = fr->sym_id;
 	uint64_t addr = (!sym_key || per_addr) ? fr->ip : 0;
@@ -163,6 +186,11 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 
 			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
 			f->src_id = strtab__intern(&p->strs, buf);
+			f->file_id = strtab__intern(&p->strs, base ? base + 1 : file);
+			if (!f->src_id || !f->file_id)
+				return UINT32_MAX;
+		} else if (srcline_unknown(p, f, fr)) {
+			return UINT32_MAX;
 		}
 	}
 	for (s = h & (p->frame_map.cap - 1); p->frame_map.slots[s];
@@ -374,9 +402,22 @@ size_t prism_profile__nr_stacks(const struct prism_profile *p)
 }
 
 static const char *const key_names[PRISM_SORT__MAX] = {
-	[PRISM_SORT_COMM] = "comm", [PRISM_SORT_PID] = "pid", [PRISM_SORT_TID] = "tid",
-	[PRISM_SORT_DSO] = "dso",   [PRISM_SORT_SYM] = "sym", [PRISM_SORT_SRCLINE] = "srcline",
+	[PRISM_SORT_COMM] = "comm",
+	[PRISM_SORT_PID] = "pid",
+	[PRISM_SORT_TID] = "tid",
+	[PRISM_SORT_DSO] = "dso",
+	[PRISM_SORT_SYM] = "sym",
+	[PRISM_SORT_SRCLINE] = "srcline",
 	[PRISM_SORT_CPU] = "cpu",
+	[PRISM_SORT_SRCFILE] = "srcfile",
+	[PRISM_SORT_OVERHEAD] = "overhead",
+	[PRISM_SORT_OVERHEAD_SYS] = "overhead_sys",
+	[PRISM_SORT_OVERHEAD_US] = "overhead_us",
+	[PRISM_SORT_OVERHEAD_GUEST_SYS] = "overhead_guest_sys",
+	[PRISM_SORT_OVERHEAD_GUEST_US] = "overhead_guest_us",
+	[PRISM_SORT_OVERHEAD_CHILDREN] = "overhead_children",
+	[PRISM_SORT_SAMPLE] = "sample",
+	[PRISM_SORT_PERIOD] = "period",
 };
 
 int prism_sort_key__parse(const char *name)
