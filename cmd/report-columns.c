@@ -371,6 +371,16 @@ static bool elided(const struct report *r, int key)
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
 }
 
+void report_print_elided(const struct report *r)
+{
+	if (elided(r, PRISM_SORT_COMM))
+		printf("# comm: %s\n", r->comms.v[0]);
+	if (elided(r, PRISM_SORT_DSO))
+		printf("# dso: %s\n", r->dsos.v[0]);
+	if (elided(r, PRISM_SORT_SYM))
+		printf("# symbol: %s\n", r->syms.v[0]);
+}
+
 /* "# " before the first column of the header lines, "  " between columns and in rows */
 static void col_sep(struct prism_strbuf *out, bool *first, bool header)
 {

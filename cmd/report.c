@@ -233,7 +233,9 @@ static int print_report(struct report *r)
 	else
 		printf("# To display the perf.data header info, please use --header/--header-only "
 		       "options.\n");
-	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+	printf("#\n");
+	report_print_elided(r);
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
 	if (r->rb)
 		nr = r->itrace ? REPORT_PT_SECTIONS : prism_session__nr_evsels(r->s);

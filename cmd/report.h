@@ -139,6 +139,8 @@ struct report {
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
 int report_parse_columns(struct report *r);
+/* report-columns.c: "# dso: NAME" for each column a one-value filter hides, as perf */
+void report_print_elided(const struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
 void report_print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller);

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# prism report's columns against perf 6.1's perf report --stdio on the
+# fixtures, whole bodies: -F/--fields (its fields, +fields, the sort order it
+# sets), the output fields as --sort keys (symbol,period; sym,overhead),
+# --show-total-period, --show-cpu-utilization, -n, the CPU column's width,
+# srcline and srcfile without the binaries (perf's "dso[addr]" and
+# "sym+offset" texts), --percentage relative with a filter ("# dso:" line);
+# perf's errors for keys it does not know (tid) or prism cannot sort by.
+#
+# Left out on purpose, with the reason:
+#  - srcline/srcfile on a-fp and c-zstd: prism finds libc's lines in its
+#    debug info where perf 6.1's addr2line fails ("sym+offset" instead);
+#  - d-pipe with -g none: perf keeps a pipe's defaults there (no Children),
+#    the -g option is another part's (t0607 covers d-pipe's graphs).
+# perf 6.1 dies of SIGPIPE on srcline when addr2line cannot open the
+# missing workload binary: the comparison runs perf with SIGPIPE ignored.
+. tests/e2e/lib.sh
+require_perf
+require_fixtures
+F=$FIXTURES/perf-6.1
+
+body() { grep -v '^# *$\|Tip\|^$\|header info\|perf report -h'; }
+same() { # NAME FILE OPTIONS...
+	local name=$1 f=$2
+	shift 2
+	(
+		trap '' PIPE
+		perf report -i "$f" --stdio "$@" 2>/dev/null
+	) | body >"$TMP/p"
+	prism report -i "$f" --stdio "$@" 2>/dev/null | body >"$TMP/q"
+	check "$name $*: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
+	diff "$TMP/p" "$TMP/q" | head -4 >&3
+}
+
+ALL=("--sort symbol,period -g none" "--sort sym,overhead -g none" "-F overhead,sym -g none"
+	"-F sym,overhead -g none" "-F +period -g none" "-F comm,sym -g none" "-F dso,sym"
+	"-F period,sample,overhead_us,overhead_sys,overhead_children,dso -g none"
+	"-n --sort sym,sample -g none" "--show-total-period -g none"
+	"--show-cpu-utilization -g none" "--sort cpu" "--sort cpu,comm -g none"
+	"-d perfdata-workload --percentage relative --no-children")
+for f in a-fp b-dwarf c-zstd e-two-events i-fixed-period; do
+	for o in "${ALL[@]}"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+for o in "--sort srcline" "--sort srcline -g none" "--sort sym,srcline -g none" \
+	"--sort srcfile"; do
+	for f in b-dwarf e-two-events i-fixed-period; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+for o in "--sort srcline" "-F dso,sym" "--sort cpu" "--sort sym,overhead" \
+	"-F overhead_children,overhead,sym"; do
+	# shellcheck disable=SC2086
+	same d-pipe "$F/d-pipe.data" $o
+done
+
+# the columns themselves, beside perf's: -F's order is the rows' order
+# ([vdso] sorts before perfdata-workload, whose period is larger)
+prism report -i "$F/e-two-events.data" -F dso,period -g none 2>/dev/null >"$TMP/f.txt"
+grep_q '^# Shared Object +Period$' "$TMP/f.txt"
+body <"$TMP/f.txt" | grep -v '^#' | head -2 | awk '{ print $1 }' >"$TMP/col"
+check "-F dso,period: rows by DSO first" test "$(tr '\n' ' ' <"$TMP/col")" = "[vdso] perfdata-workload "
+
+# keys perf does not know, or prism cannot sort by: a usage error naming the key
+for k in tid parent dso_from nosuchkey; do
+	expect_exit 129 prism report --sort "$k" -i "$F/a-fp.data"
+	prism report --sort "$k" -i "$F/a-fp.data" >"$TMP/e.txt" 2>&1
+	grep_q "'$k'" "$TMP/e.txt"
+done
+(
+	trap '' PIPE
+	perf report --stdio --sort tid -i "$F/a-fp.data" 2>&1
+) >"$TMP/e.txt"
+grep_q 'Unknown --sort key: .tid' "$TMP/e.txt"
+expect_exit 129 prism report -F nosuchfield -i "$F/a-fp.data"
+expect_exit 129 prism report -F + -i "$F/a-fp.data"
+expect_exit 129 prism report --percentage half -i "$F/a-fp.data"
+prism report --help >"$TMP/help.txt"
+for o in --fields --show-total-period --show-cpu-utilization --percentage srcfile overhead_sys; do
+	grep -q -- "$o" "$TMP/help.txt" || fail "--help does not explain $o"
+done
+done_testing
