@@ -119,9 +119,9 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->kernel = f->kernel;
 	e->inlined = f->kind == PRISM_FRAME_INLINED;
 	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, k->src) : NULL;
-	e->srcfile = use[PRISM_SORT_SRCFILE] ? strtab__str(&p->strs, k->file) : NULL;
-	if (e->srcfile && !k->file)
-		e->srcfile = "";
+	e->srcfile = !use[PRISM_SORT_SRCFILE] ? NULL :
+		     k->file		      ? strtab__str(&p->strs, k->file) :
+						"";
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))

@@ -176,11 +176,11 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->dso_id = strtab__intern(&p->strs, fr->dso_name ? fr->dso_name : "[unknown]");
 	if (!f->dso_id)
 		return UINT32_MAX;
-	if (per_addr && p->sy) {
+	if (per_addr) {
 		const char *file;
 		unsigned int line;
 
-		if (!prism_symbols__srcline(p->sy, fr, &file, &line)) {
+		if (p->sy && !prism_symbols__srcline(p->sy, fr, &file, &line)) {
 			const char *base = strrchr(file, '/');
 			char buf[512];
 

@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: MIT
+/*
+ * profile rows with perf's output fields as sort keys (overhead, sample,
+ * period, overhead_sys/us), entries_by_keys' order, perf's source line text
+ * of an address without line information
+ */
+#include <string.h>
+
+#include <prism/profile.h>
+
+#include "test.h"
+
+static int sx, sy_, sk; /* symbol identities */
+
+static struct prism_frame fr(const char *name, const void *id, uint64_t ip, bool kernel)
+{
+	struct prism_frame f = { 0 };
+
+	f.ip = ip;
+	f.map_addr = ip;
+	f.dso_name = kernel ? "[kernel.kallsyms]" : "prog";
+	f.dso_path = f.dso_name;
+	f.sym = name;
+	f.sym_id = id;
+	f.kernel = kernel;
+	f.kind = kernel ? PRISM_FRAME_KERNEL : PRISM_FRAME_USER;
+	return f;
+}
+
+/* "zeta": 3 user samples of 10; "alpha": 1 user of 50; "ksys": 1 kernel of 5 */
+static struct prism_profile *build(unsigned int mask, int *err)
+{
+	struct prism_profile *p = prism_profile__new(NULL, mask);
+	struct prism_frame z = fr("zeta", &sx, 0x1000, false);
+	struct prism_frame a = fr("alpha", &sy_, 0x2000, false);
+	struct prism_frame ak = fr("ksys", &sk, 0xffffffff81000000ull, true);
+	int i;
+
+	for (i = 0; i < 3; i++)
+		*err |= prism_profile__add(p, "prog", 1, 1, 0, 10, &z, 1);
+	*err |= prism_profile__add(p, "prog", 1, 1, 0, 50, &a, 1);
+	*err |= prism_profile__add(p, "prog", 1, 1, 0, 5, &ak, 1);
+	return p;
+}
+
+static void test_fields_order(void)
+{
+	static const enum prism_sort_key by_sample[] = { PRISM_SORT_SAMPLE, PRISM_SORT_SYM };
+	static const enum prism_sort_key by_sym[] = { PRISM_SORT_SYM, PRISM_SORT_OVERHEAD };
+	static const enum prism_sort_key sym_only[] = { PRISM_SORT_SYM };
+	int err = 0;
+	struct prism_profile *p = build(1u << PRISM_SORT_SYM, &err);
+	struct prism_hist_entry *e;
+	size_t n;
+
+	TEST_EQ(err, 0);
+	/* no field: overhead first (alpha 50 > zeta 30 > ksys 5) */
+	TEST_EQ(prism_profile__entries(p, sym_only, 1, false, &e, &n), 0);
+	TEST_EQ(n, 3);
+	TEST_STREQ(e[0].sym, "alpha");
+	TEST_EQ_U64(e[0].period_us, 50);
+	TEST_EQ_U64(e[0].period_sys, 0);
+	TEST_STREQ(e[2].sym, "ksys");
+	TEST_EQ_U64(e[2].period_sys, 5);
+	TEST_EQ_U64(e[2].period_us, 0);
+	/* a field first: the keys' order alone (zeta has 3 samples, alpha 2) */
+	TEST_EQ(prism_profile__entries(p, by_sample, 2, false, &e, &n), 0);
+	TEST_STREQ(e[0].sym, "zeta");
+	TEST_EQ_U64(e[0].nr_samples, 3);
+	/* symbol before overhead: names ascending */
+	TEST_EQ(prism_profile__entries(p, by_sym, 2, false, &e, &n), 0);
+	TEST_STREQ(e[0].sym, "alpha");
+	/* by the keys alone without a field: names ascending too */
+	TEST_EQ(prism_profile__entries_by_keys(p, sym_only, 1, false, &e, &n), 0);
+	TEST_STREQ(e[0].sym, "alpha");
+	TEST_STREQ(e[1].sym, "ksys");
+	TEST_STREQ(e[2].sym, "zeta");
+	/* and back to overhead first */
+	TEST_EQ(prism_profile__entries(p, sym_only, 1, false, &e, &n), 0);
+	TEST_STREQ(e[1].sym, "zeta");
+	TEST_EQ(prism_sort_key__parse("period"), PRISM_SORT_PERIOD);
+	TEST_STREQ(prism_sort_key__name(PRISM_SORT_OVERHEAD_CHILDREN), "overhead_children");
+	prism_profile__free(p);
+}
+
+static void test_srcline_unknown(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SRCLINE };
+	static const enum prism_sort_key files[] = { PRISM_SORT_SRCFILE };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SRCLINE |
+								   1u << PRISM_SORT_SRCFILE);
+	struct prism_frame f = fr(NULL, NULL, 0x55550000119cull, false);
+	struct prism_frame g = fr("main", &sx, 0x4010, false);
+	struct prism_frame chain[2];
+	struct prism_hist_entry *e;
+	size_t n;
+
+	f.map_addr = 0x119c; /* a PIE: the leaf shows its map-relative address */
+	g.sym_start = 0x4000;
+	chain[0] = f;
+	chain[1] = g;
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, chain, 2), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	/* the leaf's own row, its caller-form row (children), main's */
+	TEST_EQ(n, 3);
+	TEST_STREQ(e[0].srcline, "prog[119c]");
+	TEST_EQ_U64(e[0].self, 10);
+	TEST_STREQ(e[1].srcline, "main+16");
+	TEST_STREQ(e[2].srcline, "prog[55550000119c]");
+	TEST_EQ_U64(e[2].self, 0);
+	TEST_EQ_U64(e[2].children, 10);
+	/* no file: one row, "" */
+	TEST_EQ(prism_profile__entries(p, files, 1, false, &e, &n), 0);
+	TEST_EQ(n, 1);
+	TEST_STREQ(e[0].srcfile, "");
+	prism_profile__free(p);
+}
+
+TEST_MAIN(TEST(fields_order), TEST(srcline_unknown));
