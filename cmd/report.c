@@ -412,7 +412,8 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 		return report_parse_columns(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
-	    r->children_set || r->cg != CG_DEFAULT)
+	    r->children_set || r->cg != CG_DEFAULT || r->fields || r->show_total_period ||
+	    r->show_cpu_util || r->percentage)
 		usage_error(usage, opts,
 			    "the branch report (-b, the default for samples with branch stacks) "
 			    "takes --sort, -n, --percent-limit, --time and --header; "
