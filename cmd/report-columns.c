@@ -3,6 +3,7 @@
  * prism report's columns: each sort key's header and text, their widths,
  * and a section's table in perf report --stdio's layout.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +41,7 @@ static const struct {
 	{ "comm", PRISM_SORT_COMM },
 	{ "dso", PRISM_SORT_DSO },
 	{ "symbol", PRISM_SORT_SYM },
-	{ "parent", -1 },
+	{ "parent", PRISM_SORT_PARENT },
 	{ "cpu", PRISM_SORT_CPU },
 	{ "socket", -1 },
 	{ "srcline", PRISM_SORT_SRCLINE },
@@ -82,9 +83,9 @@ static const char *const mode_keys[] = {
 	NULL,
 };
 
-#define KEYS_HINT                                                                          \
-	"keys: pid comm dso symbol cpu srcline srcfile, and the output fields overhead "   \
-	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children " \
+#define KEYS_HINT                                                                               \
+	"keys: pid comm dso symbol parent cpu srcline srcfile, and the output fields overhead " \
+	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "      \
 	"sample period (a key may be shortened: sym)"
 
 /* @tok as perf reads it (case-insensitive, its first key that starts with it); -1 after the error */
@@ -135,6 +136,23 @@ static int parse_keys(const char *opt, const char *list, enum prism_sort_key *ke
 	return k < 0 ? -1 : 0;
 }
 
+static bool has_key(const int *keys, size_t nr, int key);
+
+/* perf's -p/--parent default */
+#define DEFAULT_PARENT "^sys_|^do_page_fault"
+
+static int check_parent(const char *regex)
+{
+	struct prism_profile *p = prism_profile__new(NULL, 0);
+	int err = p ? prism_profile__set_parent(p, regex) : -ENOMEM;
+
+	prism_profile__free(p);
+	if (err == -EINVAL)
+		return error("-p/--parent: '%s' is not a regular expression (POSIX extended)",
+			     regex);
+	return err ? error_errno(err, "-p/--parent") : 0;
+}
+
 int report_parse_columns(struct report *r)
 {
 	const char *f = r->fields;
@@ -152,6 +170,16 @@ int report_parse_columns(struct report *r)
 	if (r->sort || !f || r->fields_plus)
 		if (parse_keys("--sort", r->sort ? r->sort : "comm,dso,sym", r->keys, &r->nr_keys))
 			return -1;
+	/* perf: -p adds the parent key */
+	if (r->parent && r->nr_keys < PRISM_SORT__MAX &&
+	    !has_key((const int *)r->keys, r->nr_keys, PRISM_SORT_PARENT))
+		r->keys[r->nr_keys++] = PRISM_SORT_PARENT;
+	for (i = 0; i < r->nr_keys; i++)
+		r->parent_key |= r->keys[i] == PRISM_SORT_PARENT;
+	for (i = 0; i < r->nr_fkeys; i++)
+		r->parent_key |= r->fkeys[i] == PRISM_SORT_PARENT;
+	if (r->parent_key && check_parent(r->parent ? r->parent : DEFAULT_PARENT))
+		return -1;
 	/* perf: a --sort naming "symbol" gets the IPC columns of branch stacks, empty here */
 	r->ipc_null = r->sort && strstr(r->sort, "symbol");
 	if (r->srcline && r->nr_keys < PRISM_SORT__MAX) {
@@ -231,7 +259,7 @@ static void setup_columns(struct report *r, bool children)
 
 static bool is_field(int key)
 {
-	return key >= PRISM_SORT_OVERHEAD && key < PRISM_SORT__MAX;
+	return key >= PRISM_SORT_OVERHEAD && key <= PRISM_SORT_PERIOD;
 }
 
 /* the text of column @key for row @e */
@@ -262,6 +290,9 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 		break;
 	case PRISM_SORT_SRCFILE:
 		snprintf(buf, len, "%s", e->srcfile ? e->srcfile : "");
+		break;
+	case PRISM_SORT_PARENT:
+		snprintf(buf, len, "%s", e->parent ? e->parent : "[other]");
 		break;
 	case PRISM_SORT_CPU: /* perf: at least 3 digits, -001 for a sample without a CPU */
 		snprintf(buf, len, "%.3d", (int)e->cpu);
@@ -319,6 +350,8 @@ static const char *col_header(const struct report *r, int key)
 		return "Source:Line";
 	case PRISM_SORT_SRCFILE:
 		return "Source File";
+	case PRISM_SORT_PARENT:
+		return "Parent symbol";
 	case PRISM_SORT_CPU:
 		return "CPU";
 	case PRISM_SORT_OVERHEAD: /* perf: "Self" beside Children, unless -F names them */
@@ -355,6 +388,8 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 	if (r->dsos.nr && !in_list(&r->dsos, e->dso))
 		return false;
 	if (r->syms.nr && !in_list(&r->syms, e->sym))
+		return false;
+	if (r->exclude_other && !e->parent) /* perf -x: rows with a parent only */
 		return false;
 	if (r->percent_limit > 0 && total && 100.0 * (double)v / (double)total < r->percent_limit)
 		return false;
@@ -505,6 +540,13 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	uint64_t nr_samples = prism_profile__nr_samples(p);
 
 	setup_columns(r, children);
+	/* perf finds parents in the call chains it resolves: none without */
+	if (prism_profile__set_parent(p, !r->parent_key || !r->has_callchain ? NULL :
+					 r->parent			     ? r->parent :
+									       DEFAULT_PARENT)) {
+		error("out of memory building the report");
+		return;
+	}
 	if ((r->fields && !r->fields_plus ?
 		     prism_profile__entries_by_keys :
 		     prism_profile__entries)(p, r->order, r->nr_order, children, &e, &n)) {
@@ -515,7 +557,8 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		total = nr_samples = 0;
 		for (i = 0; i < n; i++) {
 			if ((r->dsos.nr && !in_list(&r->dsos, e[i].dso)) ||
-			    (r->syms.nr && !in_list(&r->syms, e[i].sym)))
+			    (r->syms.nr && !in_list(&r->syms, e[i].sym)) ||
+			    (r->exclude_other && !e[i].parent))
 				continue;
 			total += e[i].self;
 			nr_samples += e[i].nr_samples;

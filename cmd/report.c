@@ -130,8 +130,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		return 0;
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
-	chain = (s->type & PERF_SAMPLE_CALLCHAIN) &&
-		(!r->no_children || r->cg != CG_NONE || r->folded || r->flamegraph);
+	chain = (s->type & PERF_SAMPLE_CALLCHAIN) && (!r->no_children || r->cg != CG_NONE ||
+						      r->folded || r->flamegraph || r->parent_key);
 	if (s->type & PERF_SAMPLE_CALLCHAIN)
 		r->has_callchain = true;
 	if (chain) {
@@ -228,6 +228,12 @@ static int print_report(struct report *r)
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
+	if (r->parent_key && !r->has_callchain) { /* (perf's words) */
+		error("--sort parent, but '%s' has no call chains",
+		      r->input ? r->input : "perf.data");
+		hint("record with -g (perf record -g, prism record -g)");
+		return 1;
+	}
 	if (r->header)
 		print_header(r->s, r->input, true);
 	else
@@ -458,18 +464,26 @@ int cmd_report(int argc, const char **argv)
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
 		OPT_GROUP("Rows"),
-		OPT_STRING('s', "sort", &r.sort, "keys",
-			   "group rows by these comma-separated keys, as perf: comm, pid (a row "
-			   "per thread, 'tid:comm'), dso, symbol (sym), srcline (perf's "
-			   "'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu "
-			   "(default comm,dso,symbol); rows sort by overhead, then by the keys; "
-			   "the output fields (see -F) sort and add their column"),
+		OPT_STRING(
+			's', "sort", &r.sort, "keys",
+			"group rows by these comma-separated keys, as perf: comm, pid (a row "
+			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
+			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu "
+			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
+			"the output fields (see -F) sort and add their column"),
 		OPT_STRING('F', "fields", &r.fields, "fields",
 			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
 			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "
 			   "guest mode), sample, period and any --sort key; rows sort by --sort, "
 			   "then by these fields in their order (not by overhead first); "
 			   "+fields adds to the default columns"),
+		OPT_STRING('p', "parent", &r.parent, "regex",
+			   "the parent sort key's expression (POSIX extended, default perf's "
+			   "'^sys_|^do_page_fault'; -p adds the key): a sample's parent is the "
+			   "first symbol of its call chain, leaf first, that matches it, "
+			   "'[other]' without"),
+		OPT_BOOL('x', "exclude-other", &r.exclude_other,
+			 "only the rows that have a parent (see -p)"),
 		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
 		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
 			 "add the sys and usr columns: the overhead of kernel and user space "

@@ -103,6 +103,8 @@ struct report {
 	bool branch, no_branch; /* -b, --no-branch-stack */
 	const char *fields, *percentage; /* -F, --percentage */
 	bool show_total_period, show_cpu_util, relative;
+	const char *parent; /* -p */
+	bool exclude_other, parent_key; /* -x; a parent column */
 	double percent_limit, graph_threshold, min_width;
 	enum cg_mode cg;
 

@@ -44,6 +44,7 @@ enum prism_sort_key {
 	PRISM_SORT_OVERHEAD_CHILDREN,
 	PRISM_SORT_SAMPLE,
 	PRISM_SORT_PERIOD,
+	PRISM_SORT_PARENT, /* perf's parent: see prism_profile__set_parent() */
 	PRISM_SORT__MAX,
 };
 
@@ -124,6 +125,7 @@ struct prism_hist_entry {
 	uint64_t nr_children_samples; /* samples that have this row anywhere in their stack */
 	uint64_t period_sys, period_us; /* self period of samples in the kernel / user space */
 	const char *srcfile; /* srcline's file, "" when unknown (with PRISM_SORT_SRCFILE) */
+	const char *parent; /* PRISM_SORT_PARENT's symbol, NULL for none ("[other]") */
 };
 
 /**
@@ -294,5 +296,15 @@ PRISM_API int prism_profile__entries_by_keys(struct prism_profile *p,
 					     const enum prism_sort_key *keys, size_t nr_keys,
 					     bool children, struct prism_hist_entry **out,
 					     size_t *nr);
+
+/*
+ * prism_profile__set_parent - the regular expression (POSIX extended, perf's
+ * -p/--parent; NULL: none) of PRISM_SORT_PARENT: a sample's parent is the
+ * first symbol of its call chain, leaf first, it matches.  Samples added
+ * without a chain (prism_profile__add_nochain) have none.
+ *
+ * Return: 0, -EINVAL for a bad expression, -ENOMEM.
+ */
+PRISM_API int prism_profile__set_parent(struct prism_profile *p, const char *regex);
 
 #endif /* PRISM_PROFILE_H */

@@ -10,6 +10,7 @@ struct ekey {
 	uint64_t sym; /* sym identity, or the address when unresolved */
 	uint32_t leaf_form; /* unresolved sample address, DSO-relative */
 	uint32_t file;
+	uint32_t parent, pad;
 };
 
 struct ebuild {
@@ -25,7 +26,8 @@ static uint64_t ekey_hash(const struct ekey *k)
 	uint64_t h = hash_u64(((uint64_t)k->comm << 32) ^ k->pid);
 
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
-	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16));
+	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
+		     ((uint64_t)k->parent << 40));
 	return hash_u64(h ^ k->sym);
 }
 
@@ -66,6 +68,8 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->src = leaf && f->src_leaf_id ? f->src_leaf_id : f->src_id;
 	if (use[PRISM_SORT_SRCFILE])
 		k->file = f->file_id;
+	if (use[PRISM_SORT_PARENT])
+		k->parent = r->parent;
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -122,6 +126,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->srcfile = !use[PRISM_SORT_SRCFILE] ? NULL :
 		     k->file		      ? strtab__str(&p->strs, k->file) :
 						"";
+	e->parent = k->parent ? p->frames[k->parent - 1].name : NULL;
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
@@ -163,6 +168,10 @@ static int cmp_key(const struct prism_hist_entry *a, const struct prism_hist_ent
 		return cmp_str(a->srcline, b->srcline);
 	case PRISM_SORT_SRCFILE:
 		return cmp_str(a->srcfile, b->srcfile);
+	case PRISM_SORT_PARENT: /* perf: named ones by name, then none */
+		if (!a->parent != !b->parent)
+			return a->parent ? -1 : 1;
+		return cmp_str(a->parent, b->parent);
 	case PRISM_SORT_OVERHEAD:
 	case PRISM_SORT_PERIOD:
 		return cmp_desc(a->self, b->self);
@@ -277,7 +286,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	p->nr_entries = 0;
 	p->children = children;
 	for (i = 0; i < nr_keys; i++)
-		p->by_keys |= keys[i] >= PRISM_SORT_OVERHEAD && keys[i] < PRISM_SORT__MAX;
+		p->by_keys |= keys[i] >= PRISM_SORT_OVERHEAD && keys[i] <= PRISM_SORT_PERIOD;
 	p->keys = keys;
 	p->nr_keys = nr_keys;
 	free(p->eframe);
@@ -292,6 +301,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		goto out;
 	memset(p->epool, 0xff, (p->pool_len + 1) * sizeof(*p->epool));
 	memset(p->ecleaf, 0xff, (p->nr_recs + 1) * sizeof(*p->ecleaf));
+	if (use[PRISM_SORT_PARENT] && profile_parents(p))
+		goto out;
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
 

@@ -37,6 +37,7 @@ struct precord {
 	uint32_t comm_id, pid, tid, cpu;
 	uint32_t thread; /* tid of the first sample (not a key) */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
+	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t off, depth;
 	uint64_t period, count;
 	uint64_t hash;
@@ -88,6 +89,7 @@ struct prism_profile {
 	uint32_t *eframe; /* a frame of each entry (for its source line) */
 	bool children;
 	bool by_keys; /* the keys have output fields: the order is theirs alone */
+	void *parent_re; /* regex_t of prism_profile__set_parent(), or NULL */
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
 	size_t nr_keys;
 
@@ -116,6 +118,10 @@ static inline __wraps uint64_t hash_u64(uint64_t x)
 }
 
 void cg_arena__free(struct cg_arena *a);
+
+/* parent.c: every record's parent frame (PRISM_SORT_PARENT); -ENOMEM */
+int profile_parents(struct prism_profile *p);
+void profile_parent_release(struct prism_profile *p);
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);

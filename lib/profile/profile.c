@@ -251,6 +251,7 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->ecleaf);
 	free(p->eframe);
 	cg_arena__free(p->arena);
+	profile_parent_release(p);
 	free(p);
 }
 
@@ -418,6 +419,7 @@ static const char *const key_names[PRISM_SORT__MAX] = {
 	[PRISM_SORT_OVERHEAD_CHILDREN] = "overhead_children",
 	[PRISM_SORT_SAMPLE] = "sample",
 	[PRISM_SORT_PERIOD] = "period",
+	[PRISM_SORT_PARENT] = "parent",
 };
 
 int prism_sort_key__parse(const char *name)

@@ -6,7 +6,8 @@
 # --show-total-period, --show-cpu-utilization, -n, the CPU column's width,
 # srcline and srcfile without the binaries (perf's "dso[addr]" and
 # "sym+offset" texts), --percentage relative with a filter ("# dso:" line);
-# perf's errors for keys it does not know (tid) or prism cannot sort by.
+# the parent key (-p, -x); perf's errors for keys it does not know (tid) or
+# prism cannot sort by.
 #
 # Left out on purpose, with the reason:
 #  - srcline/srcfile on a-fp and c-zstd: prism finds libc's lines in its
@@ -45,6 +46,23 @@ for f in a-fp b-dwarf c-zstd e-two-events i-fixed-period; do
 		same "$f" "$F/$f.data" $o
 	done
 done
+# the parent key: -p's expression on the chains (a POSIX regex: "main" matches
+# __libc_start_call_main), -x keeps the rows that have a parent
+PARENT=("--sort parent -p __libc_start_call_main -g none" "-p __libc_start_call_main -g none"
+	"-p __libc_start_call_main -x -g none" "--sort sym,parent -p main --no-children -g none"
+	"--sort parent" "-x --no-children")
+for f in a-fp b-dwarf c-zstd; do
+	for o in "${PARENT[@]}"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+same e-two-events "$F/e-two-events.data" -x --no-children
+# perf: "Selected --sort parent, but no callchain data"
+prism report --sort parent -i "$F/e-two-events.data" >/dev/null 2>"$TMP/e.txt"
+grep_q 'parent.*no call chains' "$TMP/e.txt"
+expect_exit 129 prism report -p '(' -i "$F/a-fp.data"
+
 for o in "--sort srcline" "--sort srcline -g none" "--sort sym,srcline -g none" \
 	"--sort srcfile"; do
 	for f in b-dwarf e-two-events i-fixed-period; do
@@ -66,7 +84,7 @@ body <"$TMP/f.txt" | grep -v '^#' | head -2 | awk '{ print $1 }' >"$TMP/col"
 check "-F dso,period: rows by DSO first" test "$(tr '\n' ' ' <"$TMP/col")" = "[vdso] perfdata-workload "
 
 # keys perf does not know, or prism cannot sort by: a usage error naming the key
-for k in tid parent dso_from nosuchkey; do
+for k in tid socket dso_from nosuchkey; do
 	expect_exit 129 prism report --sort "$k" -i "$F/a-fp.data"
 	prism report --sort "$k" -i "$F/a-fp.data" >"$TMP/e.txt" 2>&1
 	grep_q "'$k'" "$TMP/e.txt"

@@ -4,6 +4,7 @@
  * period, overhead_sys/us), entries_by_keys' order, perf's source line text
  * of an address without line information
  */
+#include <errno.h>
 #include <string.h>
 
 #include <prism/profile.h>
@@ -87,8 +88,8 @@ static void test_srcline_unknown(void)
 {
 	static const enum prism_sort_key keys[] = { PRISM_SORT_SRCLINE };
 	static const enum prism_sort_key files[] = { PRISM_SORT_SRCFILE };
-	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SRCLINE |
-								   1u << PRISM_SORT_SRCFILE);
+	struct prism_profile *p =
+		prism_profile__new(NULL, 1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE);
 	struct prism_frame f = fr(NULL, NULL, 0x55550000119cull, false);
 	struct prism_frame g = fr("main", &sx, 0x4010, false);
 	struct prism_frame chain[2];
@@ -116,4 +117,39 @@ static void test_srcline_unknown(void)
 	prism_profile__free(p);
 }
 
-TEST_MAIN(TEST(fields_order), TEST(srcline_unknown));
+static void test_parent(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_PARENT };
+	struct prism_profile *p = prism_profile__new(NULL, 0);
+	struct prism_frame c1[3] = { fr("leaf", &sx, 0x10, false), fr("sys_read", &sy_, 0x20, true),
+				     fr("main", &sk, 0x30, false) };
+	struct prism_frame c2[2] = { fr("leaf", &sx, 0x10, false), fr("main", &sk, 0x30, false) };
+	struct prism_hist_entry *e;
+	size_t n;
+
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, c1, 3), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 30, c2, 2), 0);
+	TEST_EQ(prism_profile__add_nochain(p, "prog", 1, 1, 0, 5, c1 + 1), 0);
+	TEST_EQ(prism_profile__set_parent(p, "("), -EINVAL);
+	/* without an expression: no parents, one row */
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 1);
+	TEST_EQ(e[0].parent, NULL);
+	TEST_EQ(prism_profile__set_parent(p, "^sys_|^do_page_fault"), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 2);
+	/* [other] (30 + the chainless 5) first by overhead, then sys_read's 10 */
+	TEST_EQ(e[0].parent, NULL);
+	TEST_EQ_U64(e[0].self, 35);
+	TEST_STREQ(e[1].parent, "sys_read");
+	/* the first match from the leaf: leaf, before main */
+	TEST_EQ(prism_profile__set_parent(p, "lea|main"), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 2);
+	TEST_STREQ(e[0].parent, "leaf");
+	TEST_EQ_U64(e[0].self, 40);
+	TEST_EQ(e[1].parent, NULL); /* the sample without a chain */
+	prism_profile__free(p);
+}
+
+TEST_MAIN(TEST(fields_order), TEST(srcline_unknown), TEST(parent));
