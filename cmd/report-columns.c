@@ -417,9 +417,15 @@ void report_print_elided(const struct report *r)
 }
 
 /* "# " before the first column of the header lines, "  " between columns and in rows */
-static void col_sep(struct prism_strbuf *out, bool *first, bool header)
+/* -t SEP: SEP between the columns (none before the first in rows), no dotted line */
+static void col_sep(const struct report *r, struct prism_strbuf *out, bool *first, bool header)
 {
-	prism_strbuf_addstr(out, *first && header ? "# " : "  ");
+	if (*first && header)
+		prism_strbuf_addstr(out, "# ");
+	else if (!r->field_sep)
+		prism_strbuf_addstr(out, "  ");
+	else if (!*first)
+		prism_strbuf_addstr(out, r->field_sep);
 	*first = false;
 }
 
@@ -434,20 +440,21 @@ static void print_headers(struct report *r, const size_t *w)
 		key = r->cols[k];
 		if (elided(r, key))
 			continue;
-		col_sep(&out, &first, true);
+		col_sep(r, &out, &first, true);
 		prism_strbuf_addf(&out, is_field(key) ? "%*s" : "%-*s", (int)w[k],
 				  col_header(r, key));
 	}
 	prism_strbuf_addch(&out, '\n');
 	first = true;
-	for (k = 0; k < r->nr_cols; k++) {
+	for (k = 0; k < r->nr_cols && !r->field_sep; k++) {
 		if (elided(r, r->cols[k]))
 			continue;
-		col_sep(&out, &first, true);
+		col_sep(r, &out, &first, true);
 		for (i = 0; i < w[k]; i++)
 			prism_strbuf_addch(&out, '.');
 	}
-	prism_strbuf_addstr(&out, "\n#\n");
+	if (!r->field_sep)
+		prism_strbuf_addstr(&out, "\n#\n");
 	fwrite(out.buf, 1, out.len, stdout);
 	prism_strbuf_release(&out);
 }
@@ -464,21 +471,29 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 		key = r->cols[k];
 		if (elided(r, key))
 			continue;
-		col_sep(out, &first, false);
+		col_sep(r, out, &first, false);
 		if (key == PRISM_SORT_OVERHEAD_CHILDREN && !children) {
-			prism_strbuf_addf(out, "%*s", (int)w[k], "N/A");
-			continue;
-		}
-		if (is_percent(key)) {
+			snprintf(buf, sizeof(buf), "N/A");
+		} else if (is_percent(key)) {
 			uint64_t v = col_period(key, e);
 			double pct = total ? 100.0 * (double)v / (double)total : 0;
 			const char *c = percent_color(pct);
 
-			prism_strbuf_addf(out, "%s%*.2f%%%s", c, (int)w[k] - 1, pct,
-					  *c ? COLOR_RESET : "");
+			if (r->field_sep) {
+				snprintf(buf, sizeof(buf), "%.2f%%", pct);
+			} else {
+				prism_strbuf_addf(out, "%s%*.2f%%%s", c, (int)w[k] - 1, pct,
+						  *c ? COLOR_RESET : "");
+				continue;
+			}
+		} else {
+			col_text(r, key, e, buf, sizeof(buf));
+		}
+		/* perf's -t: a number a blank, then left-aligned */
+		if (r->field_sep && is_field(key)) {
+			prism_strbuf_addf(out, " %-*s", (int)w[k] - 1, buf);
 			continue;
 		}
-		col_text(r, key, e, buf, sizeof(buf));
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 		/* perf pads every column to its width but a symbol or source line */

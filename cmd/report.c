@@ -484,6 +484,9 @@ int cmd_report(int argc, const char **argv)
 			   "'[other]' without"),
 		OPT_BOOL('x', "exclude-other", &r.exclude_other,
 			 "only the rows that have a parent (see -p)"),
+		OPT_STRING('t', "field-separator", &r.field_sep, "sep",
+			   "separate the columns by SEP, without padding numbers or the "
+			   "dotted line, as perf's -t (for scripts)"),
 		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
 		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
 			 "add the sys and usr columns: the overhead of kernel and user space "

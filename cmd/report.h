@@ -102,6 +102,7 @@ struct report {
 	bool header, header_only;
 	bool branch, no_branch; /* -b, --no-branch-stack */
 	const char *fields, *percentage; /* -F, --percentage */
+	const char *field_sep; /* -t */
 	bool show_total_period, show_cpu_util, relative;
 	const char *parent; /* -p */
 	bool exclude_other, parent_key; /* -x; a parent column */

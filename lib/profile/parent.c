@@ -60,7 +60,8 @@ int profile_parents(struct prism_profile *p)
 
 			if (!match[id])
 				match[id] = f->name && f->kind != PRISM_FRAME_INLINED &&
-							    !regexec(p->parent_re, f->name, 0, NULL, 0) ?
+							    !regexec(p->parent_re, f->name, 0, NULL,
+								     0) ?
 						    2 :
 						    1;
 			if (match[id] == 2) {

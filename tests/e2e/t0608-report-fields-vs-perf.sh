@@ -3,7 +3,7 @@
 # prism report's columns against perf 6.1's perf report --stdio on the
 # fixtures, whole bodies: -F/--fields (its fields, +fields, the sort order it
 # sets), the output fields as --sort keys (symbol,period; sym,overhead),
-# --show-total-period, --show-cpu-utilization, -n, the CPU column's width,
+# --show-total-period, --show-cpu-utilization, -n, -t SEP, the CPU column's width,
 # srcline and srcfile without the binaries (perf's "dso[addr]" and
 # "sym+offset" texts), --percentage relative with a filter ("# dso:" line);
 # the parent key (-p, -x); perf's errors for keys it does not know (tid) or
@@ -39,7 +39,9 @@ ALL=("--sort symbol,period -g none" "--sort sym,overhead -g none" "-F overhead,s
 	"-F period,sample,overhead_us,overhead_sys,overhead_children,dso -g none"
 	"-n --sort sym,sample -g none" "--show-total-period -g none"
 	"--show-cpu-utilization -g none" "--sort cpu" "--sort cpu,comm -g none"
-	"-d perfdata-workload --percentage relative --no-children")
+	"-d perfdata-workload --percentage relative --no-children"
+	"-t ; -n -g none" "-t , -g none -F dso,overhead,cpu,pid" "-t | --sort sym,dso -g none"
+	"-t | --no-children")
 for f in a-fp b-dwarf c-zstd e-two-events i-fixed-period; do
 	for o in "${ALL[@]}"; do
 		# shellcheck disable=SC2086
@@ -64,7 +66,7 @@ grep_q 'parent.*no call chains' "$TMP/e.txt"
 expect_exit 129 prism report -p '(' -i "$F/a-fp.data"
 
 for o in "--sort srcline" "--sort srcline -g none" "--sort sym,srcline -g none" \
-	"--sort srcfile"; do
+	"--sort srcfile" "-t , -g none -F overhead,sample,period,sym,srcline"; do
 	for f in b-dwarf e-two-events i-fixed-period; do
 		# shellcheck disable=SC2086
 		same "$f" "$F/$f.data" $o
