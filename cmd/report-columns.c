@@ -406,6 +406,19 @@ static bool elided(const struct report *r, int key)
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
 }
 
+bool report_hide_unresolved(struct prism_callchain *cc)
+{
+	size_t i, n = 0;
+
+	if (!cc->nr || !cc->frames[0].sym)
+		return true;
+	for (i = 0; i < cc->nr; i++)
+		if (cc->frames[i].sym)
+			cc->frames[n++] = cc->frames[i];
+	cc->nr = n;
+	return false;
+}
+
 void report_print_elided(const struct report *r)
 {
 	if (elided(r, PRISM_SORT_COMM))

@@ -151,6 +151,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	nochain = chain && !r->cc.nr;
 	if ((!chain || !r->cc.nr) && prism_symbols__sample_ip(r->sy, ev, &r->cc))
 		return -ENOMEM;
+	if (r->hide_unresolved && report_hide_unresolved(&r->cc))
+		return 0;
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
@@ -228,6 +230,15 @@ static int print_report(struct report *r)
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
+	for (i = 0; r->hide_unresolved && i < nr &&
+		    (!r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]));
+	     i++)
+		;
+	if (r->hide_unresolved && i == nr) { /* perf: "... data has no samples!" */
+		error("'%s' has no samples with a symbol (-U leaves out the others)",
+		      r->input ? r->input : "perf.data");
+		return 1;
+	}
 	if (r->parent_key && !r->has_callchain) { /* (perf's words) */
 		error("--sort parent, but '%s' has no call chains",
 		      r->input ? r->input : "perf.data");
@@ -487,6 +498,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('t', "field-separator", &r.field_sep, "sep",
 			   "separate the columns by SEP, without padding numbers or the "
 			   "dotted line, as perf's -t (for scripts)"),
+		OPT_BOOL('U', "hide-unresolved", &r.hide_unresolved,
+			 "leave out the samples whose address has no symbol (they do not count "
+			 "in the totals) and the frames without one from the call chains, as "
+			 "perf"),
 		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
 		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
 			 "add the sys and usr columns: the overhead of kernel and user space "

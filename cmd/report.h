@@ -103,6 +103,7 @@ struct report {
 	bool branch, no_branch; /* -b, --no-branch-stack */
 	const char *fields, *percentage; /* -F, --percentage */
 	const char *field_sep; /* -t */
+	bool hide_unresolved; /* -U */
 	bool show_total_period, show_cpu_util, relative;
 	const char *parent; /* -p */
 	bool exclude_other, parent_key; /* -x; a parent column */
@@ -142,6 +143,11 @@ struct report {
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
 int report_parse_columns(struct report *r);
+/*
+ * report-columns.c, perf's -U: true for a sample whose leaf has no symbol
+ * (left out); otherwise @cc loses its frames without one
+ */
+bool report_hide_unresolved(struct prism_callchain *cc);
 /* report-columns.c: "# dso: NAME" for each column a one-value filter hides, as perf */
 void report_print_elided(const struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */

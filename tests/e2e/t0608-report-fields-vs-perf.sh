@@ -6,7 +6,7 @@
 # --show-total-period, --show-cpu-utilization, -n, -t SEP, the CPU column's width,
 # srcline and srcfile without the binaries (perf's "dso[addr]" and
 # "sym+offset" texts), --percentage relative with a filter ("# dso:" line);
-# the parent key (-p, -x); perf's errors for keys it does not know (tid) or
+# the parent key (-p, -x); -U; perf's errors for keys it does not know (tid) or
 # prism cannot sort by.
 #
 # Left out on purpose, with the reason:
@@ -77,6 +77,16 @@ for o in "--sort srcline" "-F dso,sym" "--sort cpu" "--sort sym,overhead" \
 	# shellcheck disable=SC2086
 	same d-pipe "$F/d-pipe.data" $o
 done
+
+# -U: samples without a symbol left out (of the totals too), chains without
+# their unresolved frames; nothing left: perf's "has no samples!"
+for f in m-many-bits a2-fp-shell n-ns-cgroup h-switch-cpu-wide; do
+	for o in "-U" "-U -g none" "-U --no-children"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+expect_exit 1 prism report -U -i "$F/a-fp.data"
 
 # the columns themselves, beside perf's: -F's order is the rows' order
 # ([vdso] sorts before perfdata-workload, whose period is larger)
