@@ -50,7 +50,7 @@ static const struct {
 	{ "weight", -1 },
 	{ "transaction", -1 },
 	{ "trace", -1 },
-	{ "symbol_size", -1 },
+	{ "symbol_size", PRISM_SORT_SYM_SIZE },
 	{ "dso_size", -1 },
 	{ "cgroup", -1 },
 	{ "cgroup_id", -1 },
@@ -83,9 +83,9 @@ static const char *const mode_keys[] = {
 	NULL,
 };
 
-#define KEYS_HINT                                                                               \
-	"keys: pid comm dso symbol parent cpu srcline srcfile, and the output fields overhead " \
-	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "      \
+#define KEYS_HINT                                                                                           \
+	"keys: pid comm dso symbol parent cpu srcline srcfile symbol_size, and the output fields overhead " \
+	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "                  \
 	"sample period (a key may be shortened: sym)"
 
 /* @tok as perf reads it (case-insensitive, its first key that starts with it); -1 after the error */
@@ -251,6 +251,9 @@ static void setup_columns(struct report *r, bool children)
 		add_order(r, r->keys[i]);
 		add_col(r, r->keys[i]);
 	}
+	/* perf's ipc_null key groups and sorts as symbol does */
+	if (r->ipc_null)
+		add_order(r, PRISM_SORT_SYM);
 	if (r->ipc_null)
 		add_col(r, COL_IPC_NULL);
 	for (i = 0; i < r->nr_cols; i++)
@@ -293,6 +296,12 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 		break;
 	case PRISM_SORT_PARENT:
 		snprintf(buf, len, "%s", e->parent ? e->parent : "[other]");
+		break;
+	case PRISM_SORT_SYM_SIZE:
+		if (e->sym)
+			snprintf(buf, len, "%11" PRIu64, e->sym_size);
+		else
+			snprintf(buf, len, "%11s", "unknown");
 		break;
 	case PRISM_SORT_CPU: /* perf: at least 3 digits, -001 for a sample without a CPU */
 		snprintf(buf, len, "%.3d", (int)e->cpu);
@@ -352,6 +361,8 @@ static const char *col_header(const struct report *r, int key)
 		return "Source File";
 	case PRISM_SORT_PARENT:
 		return "Parent symbol";
+	case PRISM_SORT_SYM_SIZE:
+		return "Symbol size";
 	case PRISM_SORT_CPU:
 		return "CPU";
 	case PRISM_SORT_OVERHEAD: /* perf: "Self" beside Children, unless -F names them */

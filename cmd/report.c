@@ -479,9 +479,11 @@ int cmd_report(int argc, const char **argv)
 			's', "sort", &r.sort, "keys",
 			"group rows by these comma-separated keys, as perf: comm, pid (a row "
 			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
-			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu "
-			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
-			"the output fields (see -F) sort and add their column"),
+			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
+			"symbol_size (default comm,dso,symbol); rows sort by overhead, then by "
+			"the keys; the output fields (see -F) sort and add their column; a "
+			"key may be shortened (sym), as perf; perf's other keys (socket, "
+			"time, dso_size, weight...) are refused by name"),
 		OPT_STRING('F', "fields", &r.fields, "fields",
 			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
 			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "

@@ -45,6 +45,7 @@ enum prism_sort_key {
 	PRISM_SORT_SAMPLE,
 	PRISM_SORT_PERIOD,
 	PRISM_SORT_PARENT, /* perf's parent: see prism_profile__set_parent() */
+	PRISM_SORT_SYM_SIZE, /* perf's symbol_size: the symbol's size (0 unresolved), ascending */
 	PRISM_SORT__MAX,
 };
 
@@ -126,6 +127,7 @@ struct prism_hist_entry {
 	uint64_t period_sys, period_us; /* self period of samples in the kernel / user space */
 	const char *srcfile; /* srcline's file, "" when unknown (with PRISM_SORT_SRCFILE) */
 	const char *parent; /* PRISM_SORT_PARENT's symbol, NULL for none ("[other]") */
+	uint64_t sym_size; /* PRISM_SORT_SYM_SIZE's: the symbol's size, 0 when unresolved */
 };
 
 /**

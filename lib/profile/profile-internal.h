@@ -28,6 +28,7 @@ struct pframe {
 	 */
 	uint32_t src_id, src_leaf_id;
 	uint32_t file_id; /* interned file of src_id, 0 = unknown */
+	uint32_t sym_size; /* the symbol's size, 0 unresolved */
 	bool kernel;
 	uint8_t kind;
 };

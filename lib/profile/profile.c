@@ -173,6 +173,9 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->dso = fr->dso;
 	f->kernel = fr->kernel;
 	f->kind = (uint8_t)fr->kind;
+	f->sym_size = fr->sym && fr->sym_end > fr->sym_start ?
+			      (uint32_t)(fr->sym_end - fr->sym_start) :
+			      0;
 	f->dso_id = strtab__intern(&p->strs, fr->dso_name ? fr->dso_name : "[unknown]");
 	if (!f->dso_id)
 		return UINT32_MAX;
@@ -420,6 +423,7 @@ static const char *const key_names[PRISM_SORT__MAX] = {
 	[PRISM_SORT_SAMPLE] = "sample",
 	[PRISM_SORT_PERIOD] = "period",
 	[PRISM_SORT_PARENT] = "parent",
+	[PRISM_SORT_SYM_SIZE] = "symbol_size",
 };
 
 int prism_sort_key__parse(const char *name)

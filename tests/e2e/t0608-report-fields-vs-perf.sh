@@ -6,7 +6,9 @@
 # --show-total-period, --show-cpu-utilization, -n, -t SEP, the CPU column's width,
 # srcline and srcfile without the binaries (perf's "dso[addr]" and
 # "sym+offset" texts), --percentage relative with a filter ("# dso:" line);
-# the parent key (-p, -x); -U; perf's errors for keys it does not know (tid) or
+# symbol_size (with perf's hidden ipc_null key of a --sort naming "symbol":
+# rows by symbol too, an empty "IPC   [IPC Coverage]" column); the parent key
+# (-p, -x); -U; perf's errors for keys it does not know (tid) or
 # prism cannot sort by.
 #
 # Left out on purpose, with the reason:
@@ -41,7 +43,8 @@ ALL=("--sort symbol,period -g none" "--sort sym,overhead -g none" "-F overhead,s
 	"--show-cpu-utilization -g none" "--sort cpu" "--sort cpu,comm -g none"
 	"-d perfdata-workload --percentage relative --no-children"
 	"-t ; -n -g none" "-t , -g none -F dso,overhead,cpu,pid" "-t | --sort sym,dso -g none"
-	"-t | --no-children")
+	"-t | --no-children" "--sort symbol_size -g none" "--sort dso,symbol_size --no-children"
+	"-F overhead,symbol_size,sym -g none")
 for f in a-fp b-dwarf c-zstd e-two-events i-fixed-period; do
 	for o in "${ALL[@]}"; do
 		# shellcheck disable=SC2086

@@ -152,4 +152,31 @@ static void test_parent(void)
 	prism_profile__free(p);
 }
 
-TEST_MAIN(TEST(fields_order), TEST(srcline_unknown), TEST(parent));
+static void test_sym_size(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM_SIZE };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SYM_SIZE);
+	struct prism_frame a = fr("a", &sx, 0x1010, false), b = fr("b", &sy_, 0x2010, false);
+	struct prism_frame u = fr(NULL, NULL, 0x3000, false);
+	struct prism_hist_entry *e;
+	size_t n;
+
+	a.sym_start = 0x1000;
+	a.sym_end = 0x1040;
+	b.sym_start = 0x2000;
+	b.sym_end = 0x2040; /* the same size: one row with a */
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &a, 1), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &b, 1), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, &u, 1), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 2);
+	TEST_EQ_U64(e[0].sym_size, 0x40);
+	TEST_EQ_U64(e[0].self, 20);
+	TEST_EQ_U64(e[1].sym_size, 0);
+	/* by the size alone: ascending, unknown (0) first */
+	TEST_EQ(prism_profile__entries_by_keys(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ_U64(e[0].sym_size, 0);
+	prism_profile__free(p);
+}
+
+TEST_MAIN(TEST(fields_order), TEST(srcline_unknown), TEST(parent), TEST(sym_size));
