@@ -7,6 +7,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -153,6 +154,34 @@ static int check_parent(const char *regex)
 	return err ? error_errno(err, "-p/--parent") : 0;
 }
 
+static int parse_widths(struct report *r)
+{
+	struct strlist l = { 0 };
+	unsigned long v;
+	char *end;
+	size_t i;
+	int ret = 0;
+
+	split_list(r->widths, &l);
+	for (i = 0; i < l.nr && !ret && r->nr_user_w < PRISM_ARRAY_SIZE(r->user_w); i++) {
+		errno = 0;
+		v = strtoul(l.v[i], &end, 10);
+		if (errno || *end || end == l.v[i] || v > 4096) {
+			ret = error("-w/--column-widths: '%s' is not a width (0 to 4096)", l.v[i]);
+			break;
+		}
+		r->user_w[r->nr_user_w++] = (unsigned int)v;
+	}
+	strlist_release(&l);
+	return ret;
+}
+
+/* column @k's -w width, 0 for none */
+static size_t user_width(const struct report *r, size_t k)
+{
+	return k < r->nr_user_w ? r->user_w[k] : 0;
+}
+
 int report_parse_columns(struct report *r)
 {
 	const char *f = r->fields;
@@ -163,6 +192,8 @@ int report_parse_columns(struct report *r)
 		hint(KEYS_HINT);
 		return -1;
 	}
+	if (parse_widths(r))
+		return -1;
 	r->fields_plus = f && *f == '+';
 	if (f && parse_keys("-F/--fields", f + r->fields_plus, r->fkeys, &r->nr_fkeys))
 		return -1;
@@ -465,8 +496,11 @@ static void print_headers(struct report *r, const size_t *w)
 		if (elided(r, key))
 			continue;
 		col_sep(r, &out, &first, true);
-		prism_strbuf_addf(&out, is_field(key) ? "%*s" : "%-*s", (int)w[k],
-				  col_header(r, key));
+		if (!is_field(key) && user_width(r, k)) /* perf: -w cuts the header too */
+			prism_strbuf_addf(&out, "%-*.*s", (int)w[k], (int)w[k], col_header(r, key));
+		else
+			prism_strbuf_addf(&out, is_field(key) ? "%*s" : "%-*s", (int)w[k],
+					  col_header(r, key));
 	}
 	prism_strbuf_addch(&out, '\n');
 	first = true;
@@ -505,9 +539,15 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 
 			if (r->field_sep) {
 				snprintf(buf, sizeof(buf), "%.2f%%", pct);
-			} else {
-				prism_strbuf_addf(out, "%s%*.2f%%%s", c, (int)w[k] - 1, pct,
-						  *c ? COLOR_RESET : "");
+			} else { /* perf: " %*.2f%%" in its -w or own width, padded to the column's */
+				size_t len = out->len,
+				       uw = user_width(r, k) ? user_width(r, k) : w[k];
+
+				prism_strbuf_addf(out, "%s %*.2f%%%s", c, uw > 2 ? (int)uw - 2 : 0,
+						  pct, *c ? COLOR_RESET : "");
+				len = out->len - len - (*c ? strlen(c) + strlen(COLOR_RESET) : 0);
+				if (len < w[k] && k + 1 < r->nr_cols)
+					prism_strbuf_addf(out, "%*s", (int)(w[k] - len), "");
 				continue;
 			}
 		} else {
@@ -518,6 +558,18 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 			prism_strbuf_addf(out, " %-*s", (int)w[k] - 1, buf);
 			continue;
 		}
+		if (is_field(key) && user_width(r, k)) { /* perf: " %*d" in -w's width */
+			size_t len = out->len;
+
+			prism_strbuf_addf(out, " %*s", (int)user_width(r, k) - 1, buf);
+			len = out->len - len;
+			if (len < w[k] && k + 1 < r->nr_cols)
+				prism_strbuf_addf(out, "%*s", (int)(w[k] - len), "");
+			continue;
+		}
+		/* perf: -w cuts the text, but an unresolved symbol's address */
+		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym))
+			buf[w[k]] = '\0';
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 		/* perf pads every column to its width but a symbol or source line */
@@ -545,13 +597,20 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 			w[k] = 8;
 		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD)
 			w[k] = 12;
+		/* perf's -w: a text column that wide, a number one at least its header's */
+		if (user_width(r, k)) {
+			w[k] = user_width(r, k);
+			if (is_field(key) && strlen(col_header(r, key)) > w[k])
+				w[k] = strlen(col_header(r, key));
+		}
 	}
 	for (i = 0; i < n; i++) {
 		if (!row_visible(r, &e[i], total, children))
 			continue;
 		for (k = 0; k < r->nr_cols; k++) {
 			key = r->cols[k];
-			if (is_percent(key) || key == PRISM_SORT_CPU) /* perf: CPU stays 3 wide */
+			if (is_percent(key) || key == PRISM_SORT_CPU || /* perf: CPU stays 3 wide */
+			    user_width(r, k))
 				continue;
 			col_text(r, key, &e[i], buf, sizeof(buf));
 			/* perf: the comm column fits the last name of each row's thread */

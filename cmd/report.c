@@ -504,6 +504,10 @@ int cmd_report(int argc, const char **argv)
 			 "leave out the samples whose address has no symbol (they do not count "
 			 "in the totals) and the frames without one from the call chains, as "
 			 "perf"),
+		OPT_STRING('w', "column-widths", &r.widths, "w1,w2,...",
+			   "the widths of the columns in their order, as perf's (0: the "
+			   "column's own): text is cut to its width, a number or percentage "
+			   "column is never narrower than its header"),
 		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
 		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
 			 "add the sys and usr columns: the overhead of kernel and user space "

@@ -104,6 +104,9 @@ struct report {
 	const char *fields, *percentage; /* -F, --percentage */
 	const char *field_sep; /* -t */
 	bool hide_unresolved; /* -U */
+	const char *widths; /* -w */
+	unsigned int user_w[PRISM_SORT__MAX + 1]; /* -w's, by column (0: the column's own) */
+	size_t nr_user_w;
 	bool show_total_period, show_cpu_util, relative;
 	const char *parent; /* -p */
 	bool exclude_other, parent_key; /* -x; a parent column */

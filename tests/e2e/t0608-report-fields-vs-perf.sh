@@ -3,7 +3,8 @@
 # prism report's columns against perf 6.1's perf report --stdio on the
 # fixtures, whole bodies: -F/--fields (its fields, +fields, the sort order it
 # sets), the output fields as --sort keys (symbol,period; sym,overhead),
-# --show-total-period, --show-cpu-utilization, -n, -t SEP, the CPU column's width,
+# --show-total-period, --show-cpu-utilization, -n, -t SEP, -w widths (text cut,
+# numbers in perf's " %*.2f%%" of the -w width), the CPU column's width,
 # srcline and srcfile without the binaries (perf's "dso[addr]" and
 # "sym+offset" texts), --percentage relative with a filter ("# dso:" line);
 # symbol_size (with perf's hidden ipc_null key of a --sort naming "symbol":
@@ -44,7 +45,9 @@ ALL=("--sort symbol,period -g none" "--sort sym,overhead -g none" "-F overhead,s
 	"-d perfdata-workload --percentage relative --no-children"
 	"-t ; -n -g none" "-t , -g none -F dso,overhead,cpu,pid" "-t | --sort sym,dso -g none"
 	"-t | --no-children" "--sort symbol_size -g none" "--sort dso,symbol_size --no-children"
-	"-F overhead,symbol_size,sym -g none")
+	"-F overhead,symbol_size,sym -g none" "-w 7 -g none -n" "-w 0,20,3,0 -g none -n"
+	"-w 12,3,5,9 -g none --no-children -n" "-w 5,10,20 -g none"
+	"-w 4,4,4,4,4,4 -g none --show-cpu-utilization" "-w 0,0,0,0,6,0 -g none")
 for f in a-fp b-dwarf c-zstd e-two-events i-fixed-period; do
 	for o in "${ALL[@]}"; do
 		# shellcheck disable=SC2086
@@ -112,8 +115,10 @@ grep_q 'Unknown --sort key: .tid' "$TMP/e.txt"
 expect_exit 129 prism report -F nosuchfield -i "$F/a-fp.data"
 expect_exit 129 prism report -F + -i "$F/a-fp.data"
 expect_exit 129 prism report --percentage half -i "$F/a-fp.data"
+expect_exit 129 prism report -w 5,x -i "$F/a-fp.data"
 prism report --help >"$TMP/help.txt"
-for o in --fields --show-total-period --show-cpu-utilization --percentage srcfile overhead_sys; do
+for o in --fields --show-total-period --show-cpu-utilization --percentage srcfile overhead_sys \
+	--field-separator --column-widths --hide-unresolved --parent --exclude-other symbol_size; do
 	grep -q -- "$o" "$TMP/help.txt" || fail "--help does not explain $o"
 done
 done_testing
