@@ -17,6 +17,7 @@
 #include <prism/task.h>
 
 #include "cmd.h"
+#include "record-opts.h"
 #include "report.h"
 
 static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
@@ -56,7 +57,7 @@ static const struct {
 	{ "cgroup", -1 },
 	{ "cgroup_id", -1 },
 	{ "ipc_null", -1 },
-	{ "time", -1 },
+	{ "time", PRISM_SORT_TIME },
 	{ "code_page_size", -1 },
 	{ "local_ins_lat", -1 },
 	{ "ins_lat", -1 },
@@ -84,9 +85,9 @@ static const char *const mode_keys[] = {
 	NULL,
 };
 
-#define KEYS_HINT                                                                                           \
-	"keys: pid comm dso symbol parent cpu srcline srcfile symbol_size, and the output fields overhead " \
-	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "                  \
+#define KEYS_HINT                                                                                                \
+	"keys: pid comm dso symbol parent cpu srcline srcfile symbol_size time, and the output fields overhead " \
+	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "                       \
 	"sample period (a key may be shortened: sym)"
 
 /* @tok as perf reads it (case-insensitive, its first key that starts with it); -1 after the error */
@@ -328,6 +329,10 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 	case PRISM_SORT_PARENT:
 		snprintf(buf, len, "%s", e->parent ? e->parent : "[other]");
 		break;
+	case PRISM_SORT_TIME: /* perf: seconds to the microsecond */
+		snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+			 e->time % 1000000000 / 1000);
+		break;
 	case PRISM_SORT_SYM_SIZE:
 		if (e->sym)
 			snprintf(buf, len, "%11" PRIu64, e->sym_size);
@@ -394,6 +399,8 @@ static const char *col_header(const struct report *r, int key)
 		return "Parent symbol";
 	case PRISM_SORT_SYM_SIZE:
 		return "Symbol size";
+	case PRISM_SORT_TIME:
+		return "Time";
 	case PRISM_SORT_CPU:
 		return "CPU";
 	case PRISM_SORT_OVERHEAD: /* perf: "Self" beside Children, unless -F names them */
@@ -446,6 +453,28 @@ static bool elided(const struct report *r, int key)
 	return (key == PRISM_SORT_COMM && r->comms.nr == 1) ||
 	       (key == PRISM_SORT_DSO && r->dsos.nr == 1) ||
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
+}
+
+uint64_t report_time_key(const struct report *r, const struct prism_sample *s)
+{
+	if (!(s->type & PERF_SAMPLE_TIME) || !r->time_quantum)
+		return 0;
+	return s->time / r->time_quantum * r->time_quantum;
+}
+
+int report_opt_quantum(const struct option_def *opt, const char *arg)
+{
+	size_t len = strlen(arg);
+	uint64_t ns;
+
+	/* perf: a unit is needed */
+	if (!len || !strchr("sn", arg[len - 1]) || parse_block_time(arg, &ns) || !ns) {
+		error("--time-quantum: '%s' is not a time above 0 with its unit", arg);
+		hint("100ms, 10us, 1s, 500ns");
+		return -1;
+	}
+	*(uint64_t *)opt->value = ns;
+	return 0;
 }
 
 bool report_hide_unresolved(struct prism_callchain *cc)
@@ -574,7 +603,7 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 		/* perf pads every column to its width but a symbol or source line */
 		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
-					    key == PRISM_SORT_SRCFILE))
+					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME))
 			prism_strbuf_addstr(out, buf);
 		else
 			prism_strbuf_addf(out, is_field(key) ? "%*s" : "%-*s", (int)w[k], buf);
@@ -595,8 +624,8 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 		w[k] = strlen(col_header(r, key));
 		if (is_percent(key) && w[k] < 8)
 			w[k] = 8;
-		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD)
-			w[k] = 12;
+		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD || key == PRISM_SORT_TIME)
+			w[k] = 12; /* perf's (a time to the microsecond) */
 		/* perf's -w: a text column that wide, a number one at least its header's */
 		if (user_width(r, k)) {
 			w[k] = user_width(r, k);

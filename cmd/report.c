@@ -157,9 +157,10 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
 	if (nochain)
-		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
-						  r->cc.frames);
-	return prism_profile__add(p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
+		return prism_profile__add_at(p, report_time_key(r, s), comm, s->pid, s->tid, s->cpu,
+					     period, r->cc.frames, 1, true);
+	return prism_profile__add_at(p, report_time_key(r, s), comm, s->pid, s->tid, s->cpu, period,
+				     r->cc.frames, r->cc.nr, false);
 }
 
 /* ---- text output ---- */
@@ -470,7 +471,7 @@ int cmd_report(int argc, const char **argv)
 		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
 		NULL,
 	};
-	struct report r = { .graph_threshold = 0.5, .min_width = 0.1 };
+	struct report r = { .graph_threshold = 0.5, .min_width = 0.1, .time_quantum = 100000000 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
@@ -480,10 +481,12 @@ int cmd_report(int argc, const char **argv)
 			"group rows by these comma-separated keys, as perf: comm, pid (a row "
 			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
 			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
-			"symbol_size (default comm,dso,symbol); rows sort by overhead, then by "
-			"the keys; the output fields (see -F) sort and add their column; a "
-			"key may be shortened (sym), as perf; perf's other keys (socket, "
-			"time, dso_size, weight...) are refused by name"),
+			"symbol_size, time (see --time-quantum; with Children, a sample's "
+			"period counts once, where perf 6.1 counts it per frame of its chain) "
+			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
+			"the output fields (see -F) sort and add their column; a key may be "
+			"shortened (sym), as perf; perf's other keys (socket, dso_size, "
+			"weight...) are refused by name"),
 		OPT_STRING('F', "fields", &r.fields, "fields",
 			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
 			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "
@@ -508,6 +511,9 @@ int cmd_report(int argc, const char **argv)
 			   "the widths of the columns in their order, as perf's (0: the "
 			   "column's own): text is cut to its width, a number or percentage "
 			   "column is never narrower than its header"),
+		OPT_CALLBACK(0, "time-quantum", &r.time_quantum, "time",
+			     "the time key's buckets, as perf: 100ms (default), 10us, 1s, 500ns",
+			     report_opt_quantum),
 		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
 		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
 			 "add the sys and usr columns: the overhead of kernel and user space "

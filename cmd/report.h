@@ -105,6 +105,7 @@ struct report {
 	const char *field_sep; /* -t */
 	bool hide_unresolved; /* -U */
 	const char *widths; /* -w */
+	uint64_t time_quantum; /* --time-quantum, ns */
 	unsigned int user_w[PRISM_SORT__MAX + 1]; /* -w's, by column (0: the column's own) */
 	size_t nr_user_w;
 	bool show_total_period, show_cpu_util, relative;
@@ -151,6 +152,9 @@ int report_parse_columns(struct report *r);
  * (left out); otherwise @cc loses its frames without one
  */
 bool report_hide_unresolved(struct prism_callchain *cc);
+/* report-columns.c: the time key's value of sample @s: its time in --time-quantum steps */
+uint64_t report_time_key(const struct report *r, const struct prism_sample *s);
+int report_opt_quantum(const struct option_def *opt, const char *arg);
 /* report-columns.c: "# dso: NAME" for each column a one-value filter hides, as perf */
 void report_print_elided(const struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */

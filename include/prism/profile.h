@@ -46,6 +46,7 @@ enum prism_sort_key {
 	PRISM_SORT_PERIOD,
 	PRISM_SORT_PARENT, /* perf's parent: see prism_profile__set_parent() */
 	PRISM_SORT_SYM_SIZE, /* perf's symbol_size: the symbol's size (0 unresolved), ascending */
+	PRISM_SORT_TIME, /* perf's time: the time given to prism_profile__add_at(), ascending */
 	PRISM_SORT__MAX,
 };
 
@@ -128,6 +129,7 @@ struct prism_hist_entry {
 	const char *srcfile; /* srcline's file, "" when unknown (with PRISM_SORT_SRCFILE) */
 	const char *parent; /* PRISM_SORT_PARENT's symbol, NULL for none ("[other]") */
 	uint64_t sym_size; /* PRISM_SORT_SYM_SIZE's: the symbol's size, 0 when unresolved */
+	uint64_t time; /* PRISM_SORT_TIME's */
 };
 
 /**
@@ -308,5 +310,15 @@ PRISM_API int prism_profile__entries_by_keys(struct prism_profile *p,
  * Return: 0, -EINVAL for a bad expression, -ENOMEM.
  */
 PRISM_API int prism_profile__set_parent(struct prism_profile *p, const char *regex);
+
+/*
+ * prism_profile__add(), or prism_profile__add_nochain() with @nochain (of
+ * @frames[0]), of a sample at @time: the PRISM_SORT_TIME key's value (perf
+ * gives the sample's time rounded down to its --time-quantum); ignored in a
+ * profile without that key.
+ */
+PRISM_API int prism_profile__add_at(struct prism_profile *p, uint64_t time, const char *comm,
+				    uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
+				    const struct prism_frame *frames, size_t nr, bool nochain);
 
 #endif /* PRISM_PROFILE_H */

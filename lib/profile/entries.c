@@ -11,6 +11,7 @@ struct ekey {
 	uint32_t leaf_form; /* unresolved sample address, DSO-relative */
 	uint32_t file;
 	uint32_t parent, sym_size;
+	uint64_t time;
 };
 
 struct ebuild {
@@ -28,7 +29,7 @@ static uint64_t ekey_hash(const struct ekey *k)
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
 	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
 		     ((uint64_t)k->parent << 40) ^ ((uint64_t)k->sym_size << 8));
-	return hash_u64(h ^ k->sym);
+	return hash_u64(h ^ k->sym ^ hash_u64(k->time));
 }
 
 /*
@@ -72,6 +73,8 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->parent = r->parent;
 	if (use[PRISM_SORT_SYM_SIZE])
 		k->sym_size = f->sym_size;
+	if (use[PRISM_SORT_TIME])
+		k->time = r->time;
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -130,6 +133,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 						"";
 	e->parent = k->parent ? p->frames[k->parent - 1].name : NULL;
 	e->sym_size = f->sym_size;
+	e->time = k->time;
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
@@ -171,6 +175,8 @@ static int cmp_key(const struct prism_hist_entry *a, const struct prism_hist_ent
 		return cmp_str(a->srcline, b->srcline);
 	case PRISM_SORT_SRCFILE:
 		return cmp_str(a->srcfile, b->srcfile);
+	case PRISM_SORT_TIME:
+		return a->time != b->time ? (a->time < b->time ? -1 : 1) : 0;
 	case PRISM_SORT_SYM_SIZE:
 		return a->sym_size != b->sym_size ? (a->sym_size < b->sym_size ? -1 : 1) : 0;
 	case PRISM_SORT_PARENT: /* perf: named ones by name, then none */

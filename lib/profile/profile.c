@@ -213,7 +213,7 @@ const char *pframe__label(const struct pframe *f)
 static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
 {
 	uint64_t h = hash_u64(((uint64_t)r->comm_id << 32) ^ r->pid) ^
-		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu);
+		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time);
 	uint32_t i;
 
 	for (i = 0; i < r->depth; i++)
@@ -258,8 +258,9 @@ void prism_profile__free(struct prism_profile *p)
 	free(p);
 }
 
-static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
-	       uint64_t period, const struct prism_frame *frames, size_t nr, bool nochain)
+static int add(struct prism_profile *p, uint64_t time, const char *comm, uint32_t pid, uint32_t tid,
+	       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr,
+	       bool nochain)
 {
 	struct prism_frame unknown = { .dso_name = "[unknown]" };
 	struct precord r = { 0 };
@@ -292,6 +293,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.thread = tid;
 	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
+	r.time = p->mask & (1u << PRISM_SORT_TIME) ? time : 0;
 	r.hash = rec_hash(&r, p->scratch) + nochain;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -309,7 +311,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 
 			if (o->hash == r.hash && o->nochain == r.nochain &&
 			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
-			    o->cpu == r.cpu && o->depth == r.depth &&
+			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -374,14 +376,21 @@ int prism_profile__rename_comm(struct prism_profile *p, const char *old, const c
 int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
 		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
 {
-	return add(p, comm, pid, tid, cpu, period, frames, nr, false);
+	return add(p, 0, comm, pid, tid, cpu, period, frames, nr, false);
 }
 
 int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32_t pid,
 			       uint32_t tid, uint32_t cpu, uint64_t period,
 			       const struct prism_frame *leaf)
 {
-	return add(p, comm, pid, tid, cpu, period, leaf, 1, true);
+	return add(p, 0, comm, pid, tid, cpu, period, leaf, 1, true);
+}
+
+int prism_profile__add_at(struct prism_profile *p, uint64_t time, const char *comm, uint32_t pid,
+			  uint32_t tid, uint32_t cpu, uint64_t period,
+			  const struct prism_frame *frames, size_t nr, bool nochain)
+{
+	return add(p, time, comm, pid, tid, cpu, period, frames, nochain ? 1 : nr, nochain);
 }
 
 void prism_profile__add_filtered(struct prism_profile *p, uint64_t period)
@@ -424,6 +433,7 @@ static const char *const key_names[PRISM_SORT__MAX] = {
 	[PRISM_SORT_PERIOD] = "period",
 	[PRISM_SORT_PARENT] = "parent",
 	[PRISM_SORT_SYM_SIZE] = "symbol_size",
+	[PRISM_SORT_TIME] = "time",
 };
 
 int prism_sort_key__parse(const char *name)

@@ -179,4 +179,30 @@ static void test_sym_size(void)
 	prism_profile__free(p);
 }
 
-TEST_MAIN(TEST(fields_order), TEST(srcline_unknown), TEST(parent), TEST(sym_size));
+static void test_time(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_TIME };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_TIME);
+	struct prism_profile *q = prism_profile__new(NULL, 1u << PRISM_SORT_SYM);
+	struct prism_frame a = fr("a", &sx, 0x10, false);
+	struct prism_hist_entry *e;
+	size_t n;
+
+	TEST_EQ(prism_profile__add_at(p, 200, "prog", 1, 1, 0, 10, &a, 1, false), 0);
+	TEST_EQ(prism_profile__add_at(p, 100, "prog", 1, 1, 0, 10, &a, 1, false), 0);
+	TEST_EQ(prism_profile__add_at(p, 200, "prog", 1, 1, 0, 5, &a, 1, true), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 2);
+	TEST_EQ_U64(e[0].time, 200);
+	TEST_EQ_U64(e[0].self, 15);
+	TEST_EQ(prism_profile__entries_by_keys(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ_U64(e[0].time, 100);
+	/* a profile without the key: the time is no part of a record */
+	TEST_EQ(prism_profile__add_at(q, 200, "prog", 1, 1, 0, 10, &a, 1, false), 0);
+	TEST_EQ(prism_profile__add_at(q, 100, "prog", 1, 1, 0, 10, &a, 1, false), 0);
+	TEST_EQ(prism_profile__nr_stacks(q), 1);
+	prism_profile__free(p);
+	prism_profile__free(q);
+}
+
+TEST_MAIN(TEST(fields_order), TEST(srcline_unknown), TEST(parent), TEST(sym_size), TEST(time));
