@@ -120,25 +120,42 @@ static int parse_key(const char *opt, const char *tok)
 	return -1;
 }
 
+static bool has_key(const int *keys, size_t nr, int key)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
+static bool has_sort_key(const enum prism_sort_key *keys, size_t nr, enum prism_sort_key key)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (keys[i] == key)
+			return true;
+	return false;
+}
+
 static int parse_keys(const char *opt, const char *list, enum prism_sort_key *keys, size_t *nr)
 {
 	struct strlist l = { 0 };
-	size_t i, j;
+	size_t i;
 	int k = 0;
 
 	split_list(list, &l);
 	for (i = 0; i < l.nr && k >= 0; i++) {
 		k = parse_key(opt, l.v[i]);
-		for (j = 0; j < *nr && k >= 0 && keys[j] != (enum prism_sort_key)k; j++)
-			;
-		if (k >= 0 && j == *nr && *nr < PRISM_SORT__MAX)
+		if (k >= 0 && !has_sort_key(keys, *nr, (enum prism_sort_key)k) &&
+		    *nr < PRISM_SORT__MAX)
 			keys[(*nr)++] = (enum prism_sort_key)k;
 	}
 	strlist_release(&l);
 	return k < 0 ? -1 : 0;
 }
-
-static bool has_key(const int *keys, size_t nr, int key);
 
 /* perf's -p/--parent default */
 #define DEFAULT_PARENT "^sys_|^do_page_fault"
@@ -204,7 +221,7 @@ int report_parse_columns(struct report *r)
 			return -1;
 	/* perf: -p adds the parent key */
 	if (r->parent && r->nr_keys < PRISM_SORT__MAX &&
-	    !has_key((const int *)r->keys, r->nr_keys, PRISM_SORT_PARENT))
+	    !has_sort_key(r->keys, r->nr_keys, PRISM_SORT_PARENT))
 		r->keys[r->nr_keys++] = PRISM_SORT_PARENT;
 	for (i = 0; i < r->nr_keys; i++)
 		r->parent_key |= r->keys[i] == PRISM_SORT_PARENT;
@@ -223,16 +240,6 @@ int report_parse_columns(struct report *r)
 	return 0;
 }
 
-static bool has_key(const int *keys, size_t nr, int key)
-{
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (keys[i] == key)
-			return true;
-	return false;
-}
-
 static void add_col(struct report *r, int key)
 {
 	if (!has_key(r->cols, r->nr_cols, key) && r->nr_cols < PRISM_ARRAY_SIZE(r->cols))
@@ -241,7 +248,8 @@ static void add_col(struct report *r, int key)
 
 static void add_order(struct report *r, int key)
 {
-	if (key < PRISM_SORT__MAX && !has_key((const int *)r->order, r->nr_order, key) &&
+	if (key < PRISM_SORT__MAX &&
+	    !has_sort_key(r->order, r->nr_order, (enum prism_sort_key)key) &&
 	    r->nr_order < PRISM_ARRAY_SIZE(r->order))
 		r->order[r->nr_order++] = (enum prism_sort_key)key;
 }
@@ -260,10 +268,9 @@ static void setup_columns(struct report *r, bool children)
 
 	r->nr_cols = r->nr_order = 0;
 	if (!strict) {
-		if (children &&
-		    !has_key((const int *)r->keys, r->nr_keys, PRISM_SORT_OVERHEAD_CHILDREN))
+		if (children && !has_sort_key(r->keys, r->nr_keys, PRISM_SORT_OVERHEAD_CHILDREN))
 			add_order(r, PRISM_SORT_OVERHEAD_CHILDREN);
-		if (!has_key((const int *)r->keys, r->nr_keys, PRISM_SORT_OVERHEAD))
+		if (!has_sort_key(r->keys, r->nr_keys, PRISM_SORT_OVERHEAD))
 			add_order(r, PRISM_SORT_OVERHEAD);
 		if (children)
 			add_col(r, PRISM_SORT_OVERHEAD_CHILDREN);
@@ -284,10 +291,10 @@ static void setup_columns(struct report *r, bool children)
 		add_col(r, r->keys[i]);
 	}
 	/* perf's ipc_null key groups and sorts as symbol does */
-	if (r->ipc_null)
+	if (r->ipc_null) {
 		add_order(r, PRISM_SORT_SYM);
-	if (r->ipc_null)
 		add_col(r, COL_IPC_NULL);
+	}
 	for (i = 0; i < r->nr_cols; i++)
 		add_order(r, r->cols[i]);
 }
