@@ -608,7 +608,7 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 			buf[w[k]] = '\0';
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
-		/* perf pads every column to its width but a symbol or source line */
+		/* perf pads every column to its width but a last symbol, source line or time */
 		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
 					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME))
 			prism_strbuf_addstr(out, buf);
