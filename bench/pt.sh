@@ -14,6 +14,9 @@
 #                             figures of libipt's block decoder,
 #                             PRISM_PT_INSN_DECODER=1 of one instruction at a time)
 #   prism script --call-ret-trace vs perf's (calls and returns, the thread stack)
+#   prism report vs perf report on a trace of $PT_PERIOD_MB MB with an MTC every
+#                             16 TNTs (--mtc 3, perf record's default mtc_period; a
+#                             real trace has one every 10 to 50 TNTs)
 #   prism report vs perf report (the default: --itrace=i100usgxwp, the
 #                             instruction samples every 100 us with their
 #                             call chains, pt_loop calling pt_leaf, and the
@@ -57,13 +60,25 @@ gen() {
 	fi
 	echo "$f"
 }
+# gen_mtc MB: the same with MTC packets (--mtc 3)
+gen_mtc() {
+	local f=$BENCH_DIR/pt-mtc3-$1.data
+	if [ ! -s "$f" ]; then
+		python3 "$src/tests/tools/perfdata-pt.py" --loops $(($1 * 1750000)) --split 4194304 \
+			--mtc 3 "$WORKLOAD" "$f.tmp" || die "the generator failed"
+		mv "$f.tmp" "$f"
+	fi
+	echo "$f"
+}
 F=$(gen "$PT_MB") || exit 1
 FP=$(gen "$PT_PERIOD_MB") || exit 1
+FM=$(gen_mtc "$PT_PERIOD_MB") || exit 1
+mbytes=$(stat -c %s "$FM")
 loops=$((PT_MB * 2000000))
 bytes=$(stat -c %s "$F")
 pbytes=$(stat -c %s "$FP")
 
-keys=(pb fb pc fc pd fd pu fu pn fn pr fr pg fg)
+keys=(pb fb pc fc pd fd pu fu pn fn pr fr pg fg pm fm)
 declare -A label
 label[pb]="prism script --itrace=b"
 label[fb]="perf script --itrace=b"
@@ -77,7 +92,9 @@ label[pr]="prism report"
 label[fr]="perf report"
 label[pg]="prism report --itrace=i100usg"
 label[fg]="perf report --itrace=i100usg"
-cat "$F" "$FP" >/dev/null
+label[pm]="prism report (MTCs)"
+label[fm]="perf report (MTCs)"
+cat "$F" "$FP" "$FM" >/dev/null
 label[pc]="prism --call-ret-trace"
 label[fc]="perf --call-ret-trace"
 for ((r = 0; r < REPS; r++)); do
@@ -95,12 +112,15 @@ for ((r = 0; r < REPS; r++)); do
 	rss_run fr "$tmp/perf.r" "$PERF" report -i "$FP" --stdio || exit 1
 	rss_run pg "$tmp/prism.g" "$PRISM" report -i "$FP" --stdio --itrace=i100usg || exit 1
 	rss_run fg "$tmp/perf.g" "$PERF" report -i "$FP" --stdio --itrace=i100usg || exit 1
+	rss_run pm "$tmp/prism.m" "$PRISM" report -i "$FM" --stdio || exit 1
+	rss_run fm "$tmp/perf.m" "$PERF" report -i "$FM" --stdio || exit 1
 done
 
 bench_summary "${keys[@]}"
 
 echo "file:   $F ($(awk -v b="$bytes" 'BEGIN { printf "%.1f MB", b / 1e6 }'), pt_loop($loops))"
 echo "        $FP ($(awk -v b="$pbytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')) for the periods"
+echo "        $FM ($(awk -v b="$mbytes" 'BEGIN { printf "%.1f MB", b / 1e6 }')) with MTCs"
 echo "prism:  $PRISM"
 echo "perf:   $("$PERF" --version)"
 echo "runs:   $REPS per command, interleaved, warm page cache; wall, cpu = median, RSS = max"
@@ -109,7 +129,7 @@ echo
 printf '%-30s %8s %8s %9s %14s\n' command 'wall(s)' 'cpu(s)' 'RSS(MB)' 'packets/s'
 for k in "${keys[@]}"; do
 	b=$bytes
-	case $k in pu | fu | pn | fn | pr | fr | pg | fg) b=$pbytes ;; esac
+	case $k in pu | fu | pn | fn | pr | fr | pg | fg) b=$pbytes ;; pm | fm) b=$mbytes ;; esac
 	printf '%-30s %8.2f %8.2f %9.1f %14.0f\n' "${label[$k]}" "${wall[$k]}" "${cpu[$k]}" \
 		"$(awk -v r="${rss[$k]}" 'BEGIN { print r / 1024 }')" \
 		"$(awk -v b="$b" -v w="${wall[$k]}" 'BEGIN { print (w > 0 ? b / w : 0) }')"
@@ -129,8 +149,10 @@ echo "report:      prism $(ratio "${wall[fr]}" "${wall[pr]}")x faster than perf 
 	"$(ratio "${cpu[fr]}" "${cpu[pr]}")x (cpu), RSS $(ratio "${rss[pr]}" "${rss[fr]}")x perf's"
 echo "report i100usg: prism $(ratio "${wall[fg]}" "${wall[pg]}")x faster than perf (wall)," \
 	"$(ratio "${cpu[fg]}" "${cpu[pg]}")x (cpu), RSS $(ratio "${rss[pg]}" "${rss[fg]}")x perf's"
+echo "report (MTCs): prism $(ratio "${wall[fm]}" "${wall[pm]}")x faster than perf (wall)," \
+	"$(ratio "${cpu[fm]}" "${cpu[pm]}")x (cpu), RSS $(ratio "${rss[pm]}" "${rss[fm]}")x perf's"
 # perf's tip at the end of its report ('#', '# (Tip: ...)', '#') is not prism's
-for o in r g; do
+for o in r g m; do
 	if cmp -s "$tmp/prism.$o" <(awk '{ l[NR] = $0 } END { n = NR; if (l[n - 1] ~ /^# \(Tip: /) n -= 3
 		for (i = 1; i <= n; i++) print l[i] }' "$tmp/perf.$o"); then
 		echo "report output ($o): identical but perf's tip ($(wc -l <"$tmp/prism.$o") lines)"

@@ -292,6 +292,8 @@ static const char *optarg_value(const struct option_def *o, const char ***argvp,
 	if (!o->choices || *argvp + 1 >= end)
 		return o->def;
 	next = (*argvp)[1];
+	if (!strcmp(o->choices[0], "*")) /* perf's LASTARG_DEFAULT: any word but an option */
+		return next[0] != '-' ? *++(*argvp) : o->def;
 	for (c = o->choices; *c; c++)
 		if (!strncmp(next, *c, strlen(*c)) &&
 		    (next[strlen(*c)] == '\0' || next[strlen(*c)] == ','))

@@ -37,7 +37,8 @@ struct option_def {
 	const char *def; /* value used when an OPTARG option has no argument */
 	/*
 	 * an OPTARG option also takes the next word as its value when the word
-	 * (up to a ',') is one of these (perf's "-g caller" beside a bare "-g")
+	 * (up to a ',') is one of these (perf's "-g caller" beside a bare "-g");
+	 * { "*", NULL }: any next word that is not an option
 	 */
 	const char *const *choices;
 };

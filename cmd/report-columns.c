@@ -436,8 +436,9 @@ static const char *col_header(const struct report *r, int key)
 	}
 }
 
+/* @limit: with --percent-limit (perf sizes the columns without it) */
 static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
-			bool children)
+			bool children, bool limit)
 {
 	uint64_t v = children ? e->children : e->self;
 
@@ -447,7 +448,8 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 		return false;
 	if (r->exclude_other && !e->parent) /* perf -x: rows with a parent only */
 		return false;
-	if (r->percent_limit > 0 && total && 100.0 * (double)v / (double)total < r->percent_limit)
+	if (limit && r->percent_limit > 0 && total &&
+	    100.0 * (double)v / (double)total < r->percent_limit)
 		return false;
 	return v > 0;
 }
@@ -641,7 +643,7 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
+		if (!row_visible(r, &e[i], total, children, false))
 			continue;
 		for (k = 0; k < r->nr_cols; k++) {
 			key = r->cols[k];
@@ -671,7 +673,7 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	struct prism_hist_entry *e;
 	size_t n, i, w[PRISM_ARRAY_SIZE(r->cols)];
 	uint64_t total = prism_profile__total_period(p);
-	uint64_t nr_samples = prism_profile__nr_samples(p);
+	uint64_t nr_samples = prism_profile__nr_samples(p), gmin;
 
 	setup_columns(r, children);
 	/* perf finds parents in the call chains it resolves: none without */
@@ -681,6 +683,7 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the report");
 		return;
 	}
+	prism_profile__set_chain_order(p, graph, caller);
 	if ((r->fields && !r->fields_plus ?
 		     prism_profile__entries_by_keys :
 		     prism_profile__entries)(p, r->order, r->nr_order, children, &e, &n)) {
@@ -698,9 +701,10 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 			nr_samples += e[i].nr_samples;
 		}
 	}
-	if (graph &&
-	    prism_profile__callgraphs(p, caller,
-				      (uint64_t)ceil((double)total * r->graph_threshold / 100.0))) {
+	/* rows below the graph threshold show no branch (fractal's is relative) */
+	gmin = r->cg.print == CG_FRACTAL ? 0 :
+					   (uint64_t)ceil((double)total * r->cg.threshold / 100.0);
+	if (graph && prism_profile__callgraphs(p, caller, gmin)) {
 		error("out of memory building the call graphs");
 		return;
 	}
@@ -709,13 +713,12 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	print_headers(r, w);
 
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children))
+		if (!row_visible(r, &e[i], total, children, true))
 			continue;
 		prism_strbuf_reset(&out);
 		print_row(r, &e[i], w, total, children, &out);
-		if (graph && (children ? e[i].children : e[i].self) >=
-				     (uint64_t)ceil((double)total * r->graph_threshold / 100.0))
-			report_print_graph(p, i, caller, total, r->graph_threshold,
+		if (graph && (children ? e[i].children : e[i].self) >= gmin)
+			report_print_graph(p, i, caller, total, &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);
 		fwrite(out.buf, 1, out.len, stdout);

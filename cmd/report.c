@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,25 +26,6 @@
 #include "report.h"
 #include "sample-filter.h"
 #include "script.h"
-
-/* the words -g takes (perf's "graph" is its caller mode) */
-static const char *const cg_modes[] = { "caller", "callee", "none", "graph", NULL };
-
-static int opt_callgraph(const struct option_def *opt, const char *arg)
-{
-	enum cg_mode *mode = opt->value;
-	size_t len = strcspn(arg, ",");
-
-	if ((len == 6 && !strncmp(arg, "caller", len)) || (len == 5 && !strncmp(arg, "graph", len)))
-		*mode = CG_CALLER;
-	else if (len == 6 && !strncmp(arg, "callee", len))
-		*mode = CG_CALLEE;
-	else if (len == 4 && !strncmp(arg, "none", len))
-		*mode = CG_NONE;
-	else
-		return error("-g/--call-graph: '%s' is not caller, callee or none", arg);
-	return 0;
-}
 
 /* ---- record callbacks ---- */
 
@@ -105,7 +87,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain;
+	bool chain, nochain, pipe;
 	int err;
 
 	if (r->csv)
@@ -130,7 +112,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		return 0;
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
-	chain = (s->type & PERF_SAMPLE_CALLCHAIN) && (!r->no_children || r->cg != CG_NONE ||
+	chain = (s->type & PERF_SAMPLE_CALLCHAIN) && (!r->no_children || r->cg.mode != CG_NONE ||
 						      r->folded || r->flamegraph || r->parent_key);
 	if (s->type & PERF_SAMPLE_CALLCHAIN)
 		r->has_callchain = true;
@@ -156,11 +138,15 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
+	prism_profile__set_time(p, report_time_key(r, s));
 	if (nochain)
-		return prism_profile__add_at(p, report_time_key(r, s), comm, s->pid, s->tid, s->cpu,
-					     period, r->cc.frames, 1, true);
-	return prism_profile__add_at(p, report_time_key(r, s), comm, s->pid, s->tid, s->cpu, period,
-				     r->cc.frames, r->cc.nr, false);
+		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
+						  r->cc.frames);
+	pipe = prism_session__file_info(r->s)->pipe;
+	return report_cg_add(&r->cg,
+			     report_cg_caller(&r->cg, r->children_set ? r->children : !pipe, pipe,
+					      r->no_children),
+			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
 }
 
 /* ---- text output ---- */
@@ -203,31 +189,24 @@ void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 static int print_report(struct report *r)
 {
 	const struct prism_session_stats *st = prism_session__stats(r->s);
-	bool graph = r->use_callchain && r->cg != CG_NONE;
+	bool graph = r->use_callchain && r->cg.mode != CG_NONE;
 	bool children = r->has_callchain; /* perf: -g none hides graphs, not Children */
-	bool pipe_default;
+	bool pipe = prism_session__file_info(r->s)->pipe;
 	bool caller;
 	size_t i, nr = r->nr_evsels;
 	const char *name;
 	int ret = 0;
 
 	/*
-	 * perf sets its defaults before reading a pipe's attrs: no Children
-	 * column for pipe input, and call graphs (when the samples have
-	 * chains) in caller order; the same defaults keep our output perf's.
+	 * perf sets its Children column up before a pipe's attrs arrive, sees
+	 * no call chains and drops it (even an explicit --children: we keep
+	 * that one); its graphs stay in caller order unless --no-children.
 	 */
-	pipe_default = prism_session__file_info(r->s)->pipe && r->cg == CG_DEFAULT;
-	if (pipe_default)
+	if (pipe)
 		children = false;
-
 	if (r->children_set)
 		children = r->children && r->use_callchain;
-	if (r->cg == CG_CALLER)
-		caller = true;
-	else if (r->cg == CG_CALLEE)
-		caller = false;
-	else
-		caller = children || pipe_default; /* perf: callee order only without --children */
+	caller = report_cg_caller(&r->cg, children, pipe, r->no_children);
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
@@ -344,12 +323,12 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 	 * (perf: no children with -g none); branch samples have none, a row alone
 	 */
 	r->has_callchain |= it->callchain != NULL || r->pt_g; /* perf: Children with g */
-	chain = it->callchain && (r->cg != CG_NONE || r->folded || r->flamegraph);
+	chain = it->callchain && (r->cg.mode != CG_NONE || r->folded || r->flamegraph);
 	r->use_callchain |= chain;
 	if (pt_item_frames(r->sy, it, chain, &r->cc))
 		return -ENOMEM;
 	/* with g, perf's x, p and w samples have a chain of their ip alone */
-	if (ev && r->pt_g && r->cg != CG_NONE)
+	if (ev && r->pt_g && r->cg.mode != CG_NONE)
 		r->use_callchain = chain = true;
 	if (r->use_callchain && !chain)
 		return prism_profile__add_nochain(r->profiles[idx], comm, (uint32_t)it->pid,
@@ -430,8 +409,8 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 		return report_parse_columns(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
-	    r->children_set || r->cg != CG_DEFAULT || r->fields || r->show_total_period ||
-	    r->show_cpu_util || r->percentage)
+	    r->children_set || r->cg.set || r->cg.mode != CG_DEFAULT || r->fields ||
+	    r->show_total_period || r->show_cpu_util || r->percentage)
 		usage_error(usage, opts,
 			    "the branch report (-b, the default for samples with branch stacks) "
 			    "takes --sort, -n, --percent-limit, --time and --header; "
@@ -446,6 +425,7 @@ static void free_report(struct report *r)
 
 	for (i = 0; i < r->nr_evsels; i++)
 		prism_profile__free(r->profiles ? r->profiles[i] : NULL);
+	report_cg_release(&r->cg);
 	free(r->profiles);
 	free(r->excluded);
 	prism_callchain__release(&r->cc);
@@ -467,11 +447,15 @@ static void free_report(struct report *r)
 int cmd_report(int argc, const char **argv)
 {
 	static const char *const usage[] = {
-		"prism report [-i <file>] [--sort <keys>] [-g caller|callee|none] [<filters>]",
+		"prism report [-i <file>] [--sort <keys>] [-g <graph|flat|folded,caller|callee,...>] "
+		"[<filters>]",
 		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
 		NULL,
 	};
-	struct report r = { .graph_threshold = 0.5, .min_width = 0.1, .time_quantum = 100000000 };
+	struct report r = { .cg.threshold = -1,
+			    .cg.max_stack = INT_MAX,
+			    .min_width = 0.1,
+			    .time_quantum = 100000000 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
@@ -533,7 +517,9 @@ int cmd_report(int argc, const char **argv)
 			   "hide rows whose overhead is below P percent"),
 		OPT_BOOL(0, "children", &r.children,
 			 "add a Children column: the period of every stack a row appears in "
-			 "(default with call chains, except for pipe input, as perf)"),
+			 "(default with call chains, except for pipe input, as perf 6.1, whose "
+			 "set-up runs before a pipe's events are known; it drops even this option "
+			 "there, prism keeps it)"),
 		OPT_BOOL(0, "no-children", &r.no_children,
 			 "only self overhead, even with call chains"),
 		OPT_BOOL(0, "stdio", &r.stdio, "text output on standard output (the default)"),
@@ -571,14 +557,31 @@ int cmd_report(int argc, const char **argv)
 			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file"),
 		OPT_GROUP("Call graphs"),
 		OPT_CALLBACK_CHOICE(
-			'g', "call-graph", &r.cg, "mode",
-			"caller (callers first), callee (leaf first) or none (no graph); "
-			"-g alone is caller, as perf's; default: caller with --children, "
-			"else callee",
-			opt_callgraph, "caller", cg_modes),
-		OPT_DOUBLE(0, "graph-threshold", &r.graph_threshold, "P",
+			'g', "call-graph", &r.cg, "params",
+			"perf's print_type,threshold[,print_limit],order,sort_key,value, each "
+			"optional, in any order: graph (a tree), fractal (a tree of shares of "
+			"each parent), flat (each chain in full), "
+			"folded (one line per chain); the threshold in percent (default 0.5, "
+			"or --percent-limit's); branches per node (default all); caller "
+			"(callers first) or callee (leaf first), default caller with "
+			"--children or for pipe input, else callee (-g alone: caller); "
+			"function (address and srcline are not supported); percent, "
+			"period or count; none: no graph.  A file without call chains is an "
+			"error, as in perf",
+			report_opt_callgraph, "caller", report_cg_words),
+		OPT_BOOL('G', "inverted", &r.inverted, "caller order, whatever -g says (perf's)"),
+		OPT_INT(0, "max-stack", &r.cg.max_stack, "N",
+			"keep N frames of each call chain, as perf: the leaf's side in callee "
+			"order, the root's in caller order (the sample's own row stays); 0: "
+			"no chains"),
+		OPT_CALLBACK(0, "ignore-callees", &r.cg, "regex",
+			     "leave out the callees of functions matching REGEX (extended): the "
+			     "outermost match in callee order, the innermost in caller order "
+			     "becomes the sample's row, as in perf",
+			     report_opt_ignore_callees),
+		OPT_DOUBLE(0, "graph-threshold", &r.cg.threshold, "P",
 			   "hide call graph branches below P percent of the event's total "
-			   "(default 0.5)"),
+			   "(as -g's threshold)"),
 		OPT_BOOL(0, "inline", &r.inlines,
 			 "expand every call chain frame into its inlined functions (DWARF); by "
 			 "default only frames from DWARF unwinding are, as perf does"),
@@ -639,6 +642,13 @@ int cmd_report(int argc, const char **argv)
 			    r.percentage);
 	r.relative = r.percentage && !strcmp(r.percentage, "relative");
 	r.children_set = r.children || r.no_children;
+	if (r.cg.max_stack < 0)
+		usage_error(usage, opts, "--max-stack %d: the number of frames is 0 or more",
+			    r.cg.max_stack);
+	if (r.inverted && r.cg.mode != CG_NONE)
+		r.cg.mode = CG_CALLER;
+	if (r.cg.threshold < 0)
+		r.cg.threshold = r.percent_limit > 0 ? r.percent_limit : 0.5;
 	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
 	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||
 	    parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
@@ -670,12 +680,16 @@ int cmd_report(int argc, const char **argv)
 		r.itrace = REPORT_PT_DEFAULT;
 		prism_itrace__parse(r.itrace, &it, &bad);
 		/* perf: callers first, unless --no-children was given */
-		if (!r.no_children && r.cg == CG_DEFAULT)
-			r.cg = CG_CALLER;
+		if (!r.no_children && r.cg.mode == CG_DEFAULT)
+			r.cg.mode = CG_CALLER;
 		r.children_set = true;
 		r.children = false;
 		info("decoding the Intel PT trace with --itrace=" REPORT_PT_DEFAULT
 		     " (perf report's default)");
+	}
+	if (!r.itrace && report_cg_check(&r.cg, r.s, r.input)) {
+		free_report(&r);
+		return 1;
 	}
 	r.pt_g = r.itrace && it.callchain;
 	so.symfs = r.symfs;

@@ -31,15 +31,57 @@ int report_csv__finish(struct report_csv *c, struct prism_session *s,
 		       struct prism_profile *const *profiles, const char *const *event_names,
 		       size_t nr);
 
+/*
+ * report-graph.c: -g/--call-graph, perf's
+ * print_type,threshold[,print_limit],order,sort_key,value
+ */
+enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE }; /* the order, or no graph */
+enum cg_print { CG_GRAPH, CG_FLAT, CG_FOLDED, CG_FRACTAL };
+enum cg_value { CG_PERCENT, CG_PERIOD, CG_COUNT };
+struct report_cg {
+	enum cg_mode mode;
+	enum cg_print print;
+	enum cg_value value;
+	double threshold; /* percent of the total; < 0: --percent-limit's, else 0.5 */
+	unsigned long print_limit; /* branches per node (0: all) */
+	int max_stack; /* --max-stack: frames of a chain kept (INT_MAX: all) */
+	void *ignore_callees; /* --ignore-callees: a regex_t, or NULL */
+	bool set; /* -g given, not none */
+};
+int report_opt_ignore_callees(const struct option_def *opt, const char *arg);
+void report_cg_release(struct report_cg *cg);
+/*
+ * the graphs' order: callers first with -g caller or -G, or by default with
+ * a Children column or for pipe input without --no-children (perf's)
+ */
+bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool no_children);
+struct prism_frame;
+/*
+ * add a sample's chain to @p as perf cuts it at --max-stack (the outermost
+ * frames for @caller) and --ignore-callees
+ */
+int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
+		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
+		  const struct prism_frame *frames, size_t nr);
+struct option_def;
+int report_opt_callgraph(const struct option_def *opt, const char *arg);
+/* -g takes the next word as its value, unless it is an option (perf's "-g caller") */
+extern const char *const report_cg_words[];
+/*
+ * -g on a file (not a pipe) whose events have no call chains: perf's error;
+ * 0, or 1 after printing it
+ */
+int report_cg_check(const struct report_cg *cg, struct prism_session *s, const char *input);
+
 struct prism_strbuf;
 /*
  * the call graph of row @idx of the last prism_profile__entries(), perf's
- * layout, branches below @threshold percent of @total hidden; @skip_first:
- * a single chain's first frame not printed (perf's, when --sort starts
- * with sym: it is the row's symbol)
+ * layout, branches below @cg's threshold (percent of @total) hidden;
+ * @skip_first: a single chain's first frame not printed (perf's, when
+ * --sort starts with sym: it is the row's symbol)
  */
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			double threshold, bool skip_first, struct prism_strbuf *out);
+			const struct report_cg *cg, bool skip_first, struct prism_strbuf *out);
 
 /* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);
@@ -87,8 +129,6 @@ const char *report_itrace_unsupported(const struct prism_itrace *it);
 void report_pt_pipe_hint(struct prism_session *s);
 
 /* prism report's options and state (report.c), shared with its columns (report-columns.c) */
-enum cg_mode { CG_DEFAULT, CG_CALLER, CG_CALLEE, CG_NONE };
-
 struct report {
 	/* options */
 	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
@@ -111,8 +151,9 @@ struct report {
 	bool show_total_period, show_cpu_util, relative;
 	const char *parent; /* -p */
 	bool exclude_other, parent_key; /* -x; a parent column */
-	double percent_limit, graph_threshold, min_width;
-	enum cg_mode cg;
+	double percent_limit, min_width;
+	struct report_cg cg;
+	bool inverted; /* -G */
 
 	/* parsed */
 	enum prism_sort_key keys[PRISM_SORT__MAX];

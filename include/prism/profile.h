@@ -46,7 +46,7 @@ enum prism_sort_key {
 	PRISM_SORT_PERIOD,
 	PRISM_SORT_PARENT, /* perf's parent: see prism_profile__set_parent() */
 	PRISM_SORT_SYM_SIZE, /* perf's symbol_size: the symbol's size (0 unresolved), ascending */
-	PRISM_SORT_TIME, /* perf's time: the time given to prism_profile__add_at(), ascending */
+	PRISM_SORT_TIME, /* perf's time: see prism_profile__set_time(), ascending */
 	PRISM_SORT__MAX,
 };
 
@@ -168,6 +168,12 @@ struct prism_callgraph {
 	uint64_t period, samples;
 	size_t nr_children;
 	struct prism_callgraph **children; /* sorted by period, descending */
+	struct prism_callgraph *parent; /* NULL for the root */
+	/*
+	 * the node's place in perf's order of chains of equal period (its flat
+	 * and folded views): after its callees, theirs in its callee tree's order
+	 */
+	uint32_t seq;
 };
 
 /**
@@ -312,13 +318,32 @@ PRISM_API int prism_profile__entries_by_keys(struct prism_profile *p,
 PRISM_API int prism_profile__set_parent(struct prism_profile *p, const char *regex);
 
 /*
- * prism_profile__add(), or prism_profile__add_nochain() with @nochain (of
- * @frames[0]), of a sample at @time: the PRISM_SORT_TIME key's value (perf
- * gives the sample's time rounded down to its --time-quantum); ignored in a
- * profile without that key.
+ * prism_profile__set_time - the PRISM_SORT_TIME value of the samples added
+ * from now on (perf: the sample's time rounded down to its --time-quantum);
+ * ignored in a profile without that key.
  */
-PRISM_API int prism_profile__add_at(struct prism_profile *p, uint64_t time, const char *comm,
-				    uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-				    const struct prism_frame *frames, size_t nr, bool nochain);
+PRISM_API void prism_profile__set_time(struct prism_profile *p, uint64_t time);
+
+/**
+ * prism_profile__set_chain_order - the call graphs the next
+ * prism_profile__entries() is for
+ * @graphs: call graphs are shown (not -g none)
+ * @caller: their order
+ *
+ * perf breaks ties of equal children overhead between rows of one thread by
+ * the longest chain its graph holds (the caller first), so the row order
+ * depends on the graph order.  Default: no graphs.
+ */
+PRISM_API void prism_profile__set_chain_order(struct prism_profile *p, bool graphs, bool caller);
+
+/*
+ * A sample whose call chain was cut (perf's --max-stack in caller order
+ * keeps the outermost frames): its own row is @self (the sample address),
+ * its chain @frames (leaf first), without it.
+ */
+PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, uint32_t pid,
+				     uint32_t tid, uint32_t cpu, uint64_t period,
+				     const struct prism_frame *self,
+				     const struct prism_frame *frames, size_t nr);
 
 #endif /* PRISM_PROFILE_H */

@@ -338,5 +338,8 @@ PRISM_API size_t prism_dso__nr_symbols(const struct prism_dso *dso);
  * when @len is too small
  */
 PRISM_API const char *prism_dso__build_id(const struct prism_dso *dso, char *hex, size_t len);
+/* the DSO's number in creation order (0 for the first): perf orders graph branches of equal
+ * period by it, as it compares its DSO objects' addresses */
+PRISM_API uint32_t prism_dso__seq(const struct prism_dso *dso);
 
 #endif /* PRISM_SYMBOL_H */

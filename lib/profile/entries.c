@@ -19,7 +19,7 @@ struct ebuild {
 	size_t alloc_keys;
 	struct u32map map;
 	uint32_t *last_rec; /* per entry: last record counted (children dedupe) */
-	size_t alloc_last, alloc_eframe;
+	size_t alloc_last, alloc_eframe, alloc_edepth;
 };
 
 static uint64_t ekey_hash(const struct ekey *k)
@@ -112,9 +112,13 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	    prism_ensure_mem((void **)&b->last_rec, &b->alloc_last, sizeof(*b->last_rec),
 			     p->nr_entries + 1) ||
 	    prism_ensure_mem((void **)&p->eframe, &b->alloc_eframe, sizeof(*p->eframe),
+			     p->nr_entries + 1) ||
+	    prism_ensure_mem((void **)&p->edepth, &b->alloc_edepth, 2 * sizeof(*p->edepth),
 			     p->nr_entries + 1))
 		return UINT32_MAX;
 	p->eframe[p->nr_entries] = (uint32_t)(f - p->frames);
+	p->edepth[2 * p->nr_entries] = 0;
+	p->edepth[2 * p->nr_entries + 1] = 0;
 	e = &p->entries[p->nr_entries];
 	memset(e, 0, sizeof(*e));
 	e->comm = strtab__str(&p->strs, r->comm_id);
@@ -147,126 +151,36 @@ static int cmp_str(const char *a, const char *b)
 	return strcmp(a ? a : "", b ? b : "");
 }
 
-static int cmp_desc(uint64_t a, uint64_t b)
-{
-	return a != b ? (a > b ? -1 : 1) : 0;
-}
-
-/*
- * One sort key's order for rows of equal overhead, as perf's output sort
- * has it (@collapse false: named symbols by name, before unresolved ones,
- * which tie) or its collapse stage, whose order perf keeps for rows that
- * still tie (@collapse true: unresolved addresses ascending as signed).
- */
-static int cmp_key(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
-		   enum prism_sort_key key, bool collapse)
-{
-	switch (key) {
-	case PRISM_SORT_COMM:
-		return cmp_str(a->comm, b->comm);
-	case PRISM_SORT_PID:
-	case PRISM_SORT_TID: /* signed: tid -1 first */
-		return a->tid != b->tid ? ((int32_t)a->tid < (int32_t)b->tid ? -1 : 1) : 0;
-	case PRISM_SORT_CPU:
-		return a->cpu != b->cpu ? (a->cpu < b->cpu ? -1 : 1) : 0;
-	case PRISM_SORT_DSO:
-		return cmp_str(a->dso, b->dso);
-	case PRISM_SORT_SRCLINE:
-		return cmp_str(a->srcline, b->srcline);
-	case PRISM_SORT_SRCFILE:
-		return cmp_str(a->srcfile, b->srcfile);
-	case PRISM_SORT_TIME:
-		return a->time != b->time ? (a->time < b->time ? -1 : 1) : 0;
-	case PRISM_SORT_SYM_SIZE:
-		return a->sym_size != b->sym_size ? (a->sym_size < b->sym_size ? -1 : 1) : 0;
-	case PRISM_SORT_PARENT: /* perf: named ones by name, then none */
-		if (!a->parent != !b->parent)
-			return a->parent ? -1 : 1;
-		return cmp_str(a->parent, b->parent);
-	case PRISM_SORT_OVERHEAD:
-	case PRISM_SORT_PERIOD:
-		return cmp_desc(a->self, b->self);
-	case PRISM_SORT_OVERHEAD_CHILDREN:
-		return cmp_desc(a->children, b->children);
-	case PRISM_SORT_OVERHEAD_SYS:
-		return cmp_desc(a->period_sys, b->period_sys);
-	case PRISM_SORT_OVERHEAD_US:
-		return cmp_desc(a->period_us, b->period_us);
-	case PRISM_SORT_SAMPLE:
-		return cmp_desc(a->nr_samples, b->nr_samples);
-	case PRISM_SORT_SYM:
-		if (!a->sym != !b->sym)
-			return a->sym ? -1 : 1;
-		if (a->sym)
-			return strcmp(a->sym, b->sym);
-		if (!collapse || a->ip == b->ip)
-			return 0;
-		return (int64_t)a->ip < (int64_t)b->ip ? -1 : 1;
-	default:
-		return 0;
-	}
-}
-
-static int cmp_entry(const void *pa, const void *pb, void *arg)
-{
-	const struct prism_profile *sort_profile = arg;
-	const struct prism_hist_entry *a = &sort_profile->entries[*(const uint32_t *)pa];
-	const struct prism_hist_entry *b = &sort_profile->entries[*(const uint32_t *)pb];
-	int c = 0, pass;
-	size_t i;
-
-	if (!sort_profile->by_keys && sort_profile->children && a->children != b->children)
-		return a->children > b->children ? -1 : 1;
-	if (!sort_profile->by_keys && a->self != b->self)
-		return a->self > b->self ? -1 : 1;
-	/* ties: by the sort keys in their order, as perf breaks them */
-	for (pass = 0; pass < 2 && !c; pass++)
-		for (i = 0; i < sort_profile->nr_keys && !c; i++)
-			c = cmp_key(a, b, sort_profile->keys[i], pass);
-	if (!c)
-		c = cmp_str(a->comm, b->comm);
-	if (!c)
-		c = cmp_str(a->dso, b->dso);
-	if (!c)
-		c = cmp_str(a->sym, b->sym);
-	if (!c && a->ip != b->ip)
-		c = a->ip < b->ip ? -1 : 1;
-	if (!c && a->pid != b->pid)
-		c = a->pid < b->pid ? -1 : 1;
-	if (!c && a->tid != b->tid)
-		c = a->tid < b->tid ? -1 : 1;
-	if (!c && a->cpu != b->cpu)
-		c = a->cpu < b->cpu ? -1 : 1;
-	return c;
-}
-
 /* sort the rows and renumber the per-position entry indexes */
 static int sort_entries(struct prism_profile *p)
 {
 	uint32_t *order = prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*order));
 	uint32_t *rank = prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*rank));
 	uint32_t *eframe = prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*eframe));
+	uint32_t *edepth = prism_reallocarray(NULL, p->nr_entries + 1, 2 * sizeof(*edepth));
 	struct prism_hist_entry *sorted =
 		prism_reallocarray(NULL, p->nr_entries + 1, sizeof(*sorted));
 	size_t i;
 
-	if (!order || !rank || !sorted || !eframe) {
+	if (!order || !rank || !sorted || !eframe || !edepth || entries_order(p, order)) {
+		free(edepth);
 		free(eframe);
 		free(order);
 		free(rank);
 		free(sorted);
 		return -ENOMEM;
 	}
-	for (i = 0; i < p->nr_entries; i++)
-		order[i] = (uint32_t)i;
-	qsort_r(order, p->nr_entries, sizeof(*order), cmp_entry, p);
 	for (i = 0; i < p->nr_entries; i++) {
 		rank[order[i]] = (uint32_t)i;
 		sorted[i] = p->entries[order[i]];
 		eframe[i] = p->eframe[order[i]];
+		edepth[2 * i] = p->edepth[2 * order[i]];
+		edepth[2 * i + 1] = p->edepth[2 * order[i] + 1];
 	}
 	free(p->eframe);
 	p->eframe = eframe;
+	free(p->edepth);
+	p->edepth = edepth;
 	for (i = 0; i < p->pool_len; i++)
 		if (p->epool[i] != UINT32_MAX)
 			p->epool[i] = rank[p->epool[i]];
@@ -283,12 +197,30 @@ static int sort_entries(struct prism_profile *p)
 	return 0;
 }
 
+/* the chain perf appends to row @e for the frame at position @i (leaf 0) of a stack */
+static void chain_depth(struct prism_profile *p, uint32_t e, uint32_t depth, size_t i, bool whole)
+{
+	uint32_t callee = whole ? depth : depth - (uint32_t)i;
+	uint32_t caller = whole ? depth : (uint32_t)i + 1;
+
+	if (p->edepth[2 * e] < callee)
+		p->edepth[2 * e] = callee;
+	if (p->edepth[2 * e + 1] < caller)
+		p->edepth[2 * e + 1] = caller;
+}
+
+void prism_profile__set_chain_order(struct prism_profile *p, bool graphs, bool caller)
+{
+	p->chain_order = !graphs ? 0 : caller ? 1 : 2;
+	p->chain_caller = caller;
+}
+
 int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *keys, size_t nr_keys,
 			   bool children, struct prism_hist_entry **out, size_t *nr)
 {
 	bool use[PRISM_SORT__MAX] = { false };
 	struct ebuild b = { 0 };
-	size_t i, r;
+	size_t i, j, r;
 	int err = -ENOMEM;
 
 	for (i = 0; i < nr_keys; i++)
@@ -302,6 +234,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	p->nr_keys = nr_keys;
 	free(p->eframe);
 	p->eframe = NULL;
+	free(p->edepth);
+	p->edepth = NULL;
 	free(p->epool);
 	free(p->eleaf);
 	free(p->ecleaf);
@@ -316,36 +250,39 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		goto out;
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
+		const struct pframe *f = &p->frames[rec->self];
+		struct ekey k;
+		uint32_t e;
 
-		for (i = 0; i < rec->depth; i++) {
-			const struct pframe *f = &p->frames[p->pool[rec->off + i]];
-			struct ekey k;
-			uint32_t e;
-
-			if (!i) {
-				/* the sample's own row: self, and children for itself */
-				make_key(p, use, rec, f, true, &k);
-				e = find_entry(p, &b, &k, f, rec, use);
-				if (e == UINT32_MAX)
-					goto out;
-				p->entries[e].self += rec->period;
-				if (f->kernel)
-					p->entries[e].period_sys += rec->period;
-				else
-					p->entries[e].period_us += rec->period;
-				p->entries[e].nr_samples += rec->count;
-				p->entries[e].children += rec->period;
-				p->entries[e].nr_children_samples += rec->count;
-				b.last_rec[e] = (uint32_t)r;
-				p->eleaf[r] = e;
-				p->epool[rec->off] = e;
-				if (!children || rec->nochain)
-					break;
-			}
+		/* the sample's own row: self, and children for itself */
+		make_key(p, use, rec, f, true, &k);
+		e = find_entry(p, &b, &k, f, rec, use);
+		if (e == UINT32_MAX)
+			goto out;
+		p->entries[e].self += rec->period;
+		if (f->kernel)
+			p->entries[e].period_sys += rec->period;
+		else
+			p->entries[e].period_us += rec->period;
+		p->entries[e].nr_samples += rec->count;
+		p->entries[e].children += rec->period;
+		p->entries[e].nr_children_samples += rec->count;
+		b.last_rec[e] = (uint32_t)r;
+		if (!rec->nochain)
+			chain_depth(p, e, rec->depth, 0, true);
+		p->eleaf[r] = e;
+		p->epool[rec->off] = e;
+		if (!children || rec->nochain)
+			continue;
+		/* the chain's rows, created in perf's order: root first for caller graphs */
+		for (j = 0; j < rec->depth; j++) {
+			i = p->chain_caller ? rec->depth - 1 - j : j;
+			f = &p->frames[p->pool[rec->off + i]];
 			make_key(p, use, rec, f, false, &k);
 			e = find_entry(p, &b, &k, f, rec, use);
 			if (e == UINT32_MAX)
 				goto out;
+			chain_depth(p, e, rec->depth, i, false);
 			if (i)
 				p->epool[rec->off + i] = e;
 			else if (e != p->eleaf[r])
@@ -477,17 +414,74 @@ static uint32_t tn_child(struct cgbuild *b, uint32_t parent, uint32_t frame)
 	return c;
 }
 
-static int cmp_cg(const void *pa, const void *pb)
+/* a graph node's identity as perf's callchain tree orders it */
+struct cgkey {
+	uint32_t dso; /* its DSO's creation order + 1, 0 without one */
+	uint64_t addr; /* a symbol's address in its DSO, else the address */
+};
+
+struct cgsort {
+	const struct prism_callgraph *base;
+	const struct cgkey *keys;
+};
+
+/*
+ * Branches by period; perf keeps the ones of equal period in the order of
+ * its tree of a node's callees, descending by (DSO object address, symbol
+ * start or address): its DSO objects are allocated in the order they are
+ * met, a frame without one (no map) sorts last.
+ */
+static int cmp_cg_key(const void *pa, const void *pb, void *arg)
 {
+	const struct cgsort *cs = arg;
 	const struct prism_callgraph *a = *(struct prism_callgraph *const *)pa;
 	const struct prism_callgraph *b = *(struct prism_callgraph *const *)pb;
+	const struct cgkey *ka = &cs->keys[a - cs->base], *kb = &cs->keys[b - cs->base];
+
+	if (ka->dso != kb->dso)
+		return ka->dso > kb->dso ? -1 : 1;
+	if (ka->addr != kb->addr)
+		return ka->addr > kb->addr ? -1 : 1;
+	return cmp_str(a->name, b->name);
+}
+
+static int cmp_cg(const void *pa, const void *pb, void *arg)
+{
+	const struct cgsort *cs = arg;
+	const struct prism_callgraph *a = *(struct prism_callgraph *const *)pa;
+	const struct prism_callgraph *b = *(struct prism_callgraph *const *)pb;
+	const struct cgkey *ka = &cs->keys[a - cs->base], *kb = &cs->keys[b - cs->base];
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	/* perf's: its rb-tree by address, equal periods inserted before, so the higher first */
-	if (a->ip != b->ip)
-		return a->ip > b->ip ? -1 : 1;
+	if (ka->dso != kb->dso)
+		return ka->dso > kb->dso ? -1 : 1;
+	if (ka->addr != kb->addr)
+		return ka->addr > kb->addr ? -1 : 1;
 	return cmp_str(a->name, b->name);
+}
+
+/* number the nodes under @root in post-order (children in their current order) */
+static void number_nodes(struct prism_callgraph *root, struct prism_callgraph **stack, size_t *next)
+{
+	size_t top = 0;
+	uint32_t seq = 0;
+
+	stack[0] = root;
+	next[0] = 0;
+	for (;;) {
+		struct prism_callgraph *n = stack[top];
+
+		if (next[top] < n->nr_children) {
+			stack[top + 1] = n->children[next[top]++];
+			next[++top] = 0;
+			continue;
+		}
+		n->seq = seq++;
+		if (!top)
+			break;
+		top--;
+	}
 }
 
 /* add the path of record @r for the tree rooted at @root: positions from..0 or 0..from */
@@ -525,6 +519,10 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 	struct cgbuild b = { 0 };
 	uint32_t *root = NULL, *stamp = NULL, *from = NULL, *seen = NULL;
 	struct cg_arena *a = NULL;
+	struct cgkey *keys = NULL;
+	struct prism_callgraph **stack = NULL;
+	size_t *next = NULL;
+	struct cgsort cs;
 	size_t r, i, e, nptr = 0, nseen = 0, seen_alloc = 0;
 	int err = -ENOMEM;
 
@@ -583,7 +581,9 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 	a->nodes = calloc(b.nr + 1, sizeof(*a->nodes));
 	a->ptrs = calloc(b.nr + 1, sizeof(*a->ptrs));
 	a->roots = calloc(p->nr_entries + 1, sizeof(*a->roots));
-	if (!a->nodes || !a->ptrs || !a->roots)
+	cs.keys = keys = calloc(b.nr + 1, sizeof(*keys));
+	cs.base = a->nodes;
+	if (!a->nodes || !a->ptrs || !a->roots || !keys)
 		goto out;
 	for (i = 0; i < b.nr; i++) {
 		struct prism_callgraph *n = &a->nodes[i];
@@ -596,6 +596,8 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 			n->ip = f->ip;
 			n->kernel = f->kernel;
 			n->kind = (enum prism_frame_kind)f->kind;
+			keys[i].dso = f->dso ? prism_dso__seq(f->dso) + 1 : 0;
+			keys[i].addr = f->name ? f->dso_addr : f->ip;
 		}
 		n->period = b.t[i].period;
 		n->samples = b.t[i].samples;
@@ -609,8 +611,20 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 		for (c = b.t[i].first_child; c; c = b.t[c - 1].next)
 			a->ptrs[nptr + n->nr_children++] = &a->nodes[c - 1];
 		nptr += n->nr_children;
-		qsort(n->children, n->nr_children, sizeof(*n->children), cmp_cg);
+		for (c = 0; c < n->nr_children; c++)
+			n->children[c]->parent = n;
+		qsort_r(n->children, n->nr_children, sizeof(*n->children), cmp_cg_key, &cs);
 	}
+	/* perf's order of equal chains: post-order, callees in key order */
+	stack = malloc((b.nr + 1) * sizeof(*stack));
+	next = malloc((b.nr + 1) * sizeof(*next));
+	if (!stack || !next)
+		goto out;
+	for (e = 0; e < p->nr_entries; e++)
+		if (root[e] != UINT32_MAX)
+			number_nodes(&a->nodes[root[e]], stack, next);
+	for (i = 0; i < b.nr; i++)
+		qsort_r(a->nodes[i].children, a->nodes[i].nr_children, sizeof(void *), cmp_cg, &cs);
 	for (e = 0; e < p->nr_entries; e++)
 		a->roots[e] = root[e] == UINT32_MAX ? NULL : &a->nodes[root[e]];
 	cg_arena__free(p->arena);
@@ -625,6 +639,9 @@ out:
 	free(stamp);
 	free(from);
 	free(seen);
+	free(keys);
+	free(stack);
+	free(next);
 	return err;
 }
 

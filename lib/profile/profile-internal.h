@@ -41,6 +41,7 @@ struct precord {
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t off, depth;
+	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
 	uint64_t period, count;
 	uint64_t hash;
 };
@@ -76,6 +77,7 @@ struct prism_profile {
 	size_t scratch_alloc;
 
 	uint64_t total_period, nr_samples;
+	uint64_t time; /* prism_profile__set_time()'s */
 
 	/* last entries() result */
 	struct prism_hist_entry *entries;
@@ -89,6 +91,13 @@ struct prism_profile {
 	 */
 	uint32_t *ecleaf;
 	uint32_t *eframe; /* a frame of each entry (for its source line) */
+	/*
+	 * per entry: the longest chain perf appends to its graph, callee order
+	 * (2e) and caller order (2e+1): perf's tie rule for equal children
+	 */
+	uint32_t *edepth;
+	int chain_order; /* prism_profile__set_chain_order(): 0 none, 1 caller, 2 callee */
+	bool chain_caller; /* its order, also without graphs: how perf creates rows */
 	bool children;
 	bool by_keys; /* the keys have output fields: the order is theirs alone */
 	void *parent_re; /* regex_t of prism_profile__set_parent(), or NULL */
@@ -124,6 +133,9 @@ void cg_arena__free(struct cg_arena *a);
 /* parent.c: every record's parent frame (PRISM_SORT_PARENT); -ENOMEM */
 int profile_parents(struct prism_profile *p);
 void profile_parent_release(struct prism_profile *p);
+
+/* @order: the rows of the last entries() call in perf's output order (order.c) */
+int entries_order(const struct prism_profile *p, uint32_t *order);
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);

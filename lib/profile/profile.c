@@ -218,7 +218,7 @@ static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
 
 	for (i = 0; i < r->depth; i++)
 		h = hash_u64(h ^ frames[i]) + i;
-	return h;
+	return h ^ hash_u64(r->self);
 }
 
 static uint64_t rec_hash_of(const void *p)
@@ -253,14 +253,15 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->eleaf);
 	free(p->ecleaf);
 	free(p->eframe);
+	free(p->edepth);
 	cg_arena__free(p->arena);
 	profile_parent_release(p);
 	free(p);
 }
 
-static int add(struct prism_profile *p, uint64_t time, const char *comm, uint32_t pid, uint32_t tid,
-	       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr,
-	       bool nochain)
+static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu,
+	       uint64_t period, const struct prism_frame *self, const struct prism_frame *frames,
+	       size_t nr, bool nochain)
 {
 	struct prism_frame unknown = { .dso_name = "[unknown]" };
 	struct precord r = { 0 };
@@ -282,8 +283,9 @@ static int add(struct prism_profile *p, uint64_t time, const char *comm, uint32_
 		if (p->scratch[i] == UINT32_MAX)
 			return -ENOMEM;
 	}
+	r.self = self ? intern_frame(p, self) : p->scratch[0];
 	r.comm_id = strtab__intern(&p->strs, comm);
-	if (!r.comm_id)
+	if (!r.comm_id || r.self == UINT32_MAX)
 		return -ENOMEM;
 	if (p->mask & (1u << PRISM_SORT_PID) || p->mask & (1u << PRISM_SORT_TID)) {
 		r.pid = pid;
@@ -293,7 +295,7 @@ static int add(struct prism_profile *p, uint64_t time, const char *comm, uint32_
 	r.thread = tid;
 	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
-	r.time = p->mask & (1u << PRISM_SORT_TIME) ? time : 0;
+	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
 	r.hash = rec_hash(&r, p->scratch) + nochain;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -312,6 +314,7 @@ static int add(struct prism_profile *p, uint64_t time, const char *comm, uint32_
 			if (o->hash == r.hash && o->nochain == r.nochain &&
 			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
 			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
+			    o->self == r.self &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -376,21 +379,26 @@ int prism_profile__rename_comm(struct prism_profile *p, const char *old, const c
 int prism_profile__add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
 		       uint32_t cpu, uint64_t period, const struct prism_frame *frames, size_t nr)
 {
-	return add(p, 0, comm, pid, tid, cpu, period, frames, nr, false);
+	return add(p, comm, pid, tid, cpu, period, NULL, frames, nr, false);
+}
+
+int prism_profile__add_cut(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t tid,
+			   uint32_t cpu, uint64_t period, const struct prism_frame *self,
+			   const struct prism_frame *frames, size_t nr)
+{
+	return add(p, comm, pid, tid, cpu, period, self, frames, nr, false);
 }
 
 int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32_t pid,
 			       uint32_t tid, uint32_t cpu, uint64_t period,
 			       const struct prism_frame *leaf)
 {
-	return add(p, 0, comm, pid, tid, cpu, period, leaf, 1, true);
+	return add(p, comm, pid, tid, cpu, period, NULL, leaf, 1, true);
 }
 
-int prism_profile__add_at(struct prism_profile *p, uint64_t time, const char *comm, uint32_t pid,
-			  uint32_t tid, uint32_t cpu, uint64_t period,
-			  const struct prism_frame *frames, size_t nr, bool nochain)
+void prism_profile__set_time(struct prism_profile *p, uint64_t time)
 {
-	return add(p, time, comm, pid, tid, cpu, period, frames, nochain ? 1 : nr, nochain);
+	p->time = time;
 }
 
 void prism_profile__add_filtered(struct prism_profile *p, uint64_t period)

@@ -15,7 +15,9 @@
  * (periods in instructions and ticks, the loop guard), the instructions
  * before a block's last see the time and trace position from before the
  * block's query, the last one those after it; so the samples are the same.
- * Used where samples are sparse: branches only, or periods of 64 or more;
+ * Used for every --itrace but the last branches (l), also for short
+ * periods: after an error a walk goes on from the next IP, as perf's
+ * decoder (walk-resync.c), the instruction decoder only from the next PSB;
  * with the call stacks (call chains, call traces) the blocks end at calls.
  */
 #include <errno.h>
@@ -25,7 +27,6 @@
 #include "decode.h"
 
 #define BR_CACHE 4096
-#define MIN_PERIOD 64
 
 /* an instruction that ended a block */
 struct br_insn {
@@ -35,15 +36,6 @@ struct br_insn {
 	enum pt_insn_class iclass;
 	uint8_t size, raw[15];
 };
-
-bool pt_blocks_fit(const struct prism_pt_decoder *d)
-{
-	const struct prism_itrace *o = &d->o.itrace;
-
-	if (!o->instructions)
-		return true;
-	return d->period_ticks ? d->period_ticks >= MIN_PERIOD : o->period >= MIN_PERIOD;
-}
 
 int pt_dec_offset(struct queue *q, uint64_t *off)
 {
@@ -512,8 +504,11 @@ void pt_block_step(struct queue *q, uint64_t limit)
 					ip = blk.end_ip + insn.size;
 			} else if (resync) {
 				ip = pt_walk_ip(q); /* where the trace did not match */
-				if (blk.ninsn) /* perf has counted that branch (its time) */
+				if (blk.ninsn) { /* perf has counted that branch, not sampled it */
 					q->tsc_insns++;
+					if (q->d->o.itrace.instructions)
+						q->insn_count++;
+				}
 			}
 			pt_stop(q, pt_lib_error_code(st), ip);
 			if (st == -pte_nomap)

@@ -558,10 +558,10 @@ bool pt_ticks_skip(struct queue *q, uint64_t n)
 
 /*
  * For walks of many blocks at once (walk.c): the offset up to which the
- * trace from where the packets were read holds only short TNTs and PADs,
- * where nothing waits to be applied (then a block taking a unit only
- * counts it); 0 where something waits (no block taking a unit only
- * counts); UINT64_MAX without timing.
+ * trace from where the packets were read holds only short TNTs and PADs
+ * (then a block taking a unit only counts it; pt_time_due tells which
+ * packets read wait for units); 0 where something waits (no block taking a
+ * unit only counts); UINT64_MAX without timing.
  */
 #define QUIET_AHEAD (64u << 10)
 
@@ -572,8 +572,7 @@ uint64_t pt_time_quiet(struct queue *q)
 
 	if (!q->pkt)
 		return UINT64_MAX;
-	if (q->tq_n || q->tm.last != PT_T_OTHER || q->in_ovf || q->wait_ovf || pt_events_wait(q) ||
-	    q->d->o.ipc)
+	if (q->in_ovf || q->wait_ovf || pt_events_wait(q) || q->d->o.ipc)
 		return 0;
 	if (q->quiet_end > q->pkt_off)
 		return q->quiet_end;
@@ -583,6 +582,68 @@ uint64_t pt_time_quiet(struct queue *q)
 		pos++;
 	q->quiet_end = pos;
 	return pos;
+}
+
+/*
+ * For walks of many blocks at once: the packets read ahead wait for units
+ * not taken yet, or are due (@apply: applied now, as before a block's first
+ * instruction, due_packets).  Return: the unit at which the next one is
+ * due (UINT64_MAX: none); 0 where one is more than an MTC or the end of a
+ * run of timing packets (a TNT's), or is due and waits (the walk stops).
+ */
+uint64_t pt_time_due(struct queue *q, bool apply)
+{
+	const struct tpend *e;
+	unsigned int i;
+
+	if (apply)
+		apply_due(q);
+	for (i = 0; i < q->tq_n; i++) {
+		e = &q->tq[(q->tq_head + i) % TQ];
+		if ((e->type != PT_T_MTC && e->type != PT_T_OTHER) || e->ovf || e->after_ovf ||
+		    e->event)
+			return 0;
+	}
+	if (!q->tq_n) /* (an MTC's run ends at the TNT after it: pt_time_units) */
+		return q->tm.last == PT_T_OTHER || q->tm.last == PT_T_MTC ? UINT64_MAX : 0;
+	e = &q->tq[q->tq_head];
+	return e->at > q->units_taken ? e->at : 0;
+}
+
+/*
+ * For walks of many blocks at once: a block whose query read the trace from
+ * @from to @off, past pt_time_quiet's end, where it holds only MTCs besides
+ * TNTs and PADs (perf record's default mtc_period puts one every few TNTs),
+ * each after a TNT not yet taken (an MTC due at once applies before the
+ * block's last instruction, as pt_scan_packets_at does: the block goes the
+ * usual way): its packets are read, pt_time_due applies them when due.
+ * Return: the new quiet end; 0: the block goes the usual way.
+ */
+uint64_t pt_time_pass(struct queue *q, uint64_t from, uint64_t off)
+{
+	const uint8_t *t = q->map ? q->map : q->buf;
+	uint64_t pos = from < q->pkt_off ? from : q->pkt_off, seen = q->units_seen;
+
+	if (!q->pkt || off > q->len)
+		return 0;
+	while (pos < off) {
+		uint8_t b = t[pos];
+
+		if (!b || (!(b & 1) && b != 0x02)) {
+			if (b && pos >= q->pkt_off)
+				seen += (unsigned int)(30 - __builtin_clz(b));
+			pos++;
+		} else if (b == PT_MTC_BYTE && pos + 2 <= off) {
+			if (pos >= q->pkt_off && seen <= q->units_taken)
+				return 0;
+			pos += 2;
+		} else {
+			return 0;
+		}
+	}
+	scan_at(q, off);
+	q->quiet_end = 0;
+	return pt_time_quiet(q);
 }
 
 /*
@@ -598,8 +659,10 @@ void pt_time_units(struct queue *q, uint64_t off, uint64_t units, uint64_t insns
 	if (!q->pkt)
 		return;
 	for (pos = q->pkt_off; pos < off; pos++)
-		if (t[pos])
+		if (t[pos]) { /* (a TNT: it ends a run of timing packets, as tq_add_other's) */
 			q->units_seen += (unsigned int)(30 - __builtin_clz(t[pos]));
+			q->tm.last = PT_T_OTHER;
+		}
 	if (off > q->pkt_off)
 		q->pkt_off = off;
 	if (!units)

@@ -61,8 +61,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	/* the last branches see every branch */
-	d->blocks = pt_blocks_fit(d) && !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
+	/* blocks (and a walk that goes on after errors as perf's), but for the last branches */
+	d->blocks = !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -427,6 +427,9 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_async_branch: /* after the branch that led to where it came */
+		/* (not the branch it comes at, as perf: Apollo Lake's FUP after an indirect one, walk.c) */
+		if (q->pend && ev->variant.async_branch.from == q->pend_from)
+			q->pend = false;
 		if (q->pend && (ev->variant.async_branch.from != q->pend_next ||
 				!(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 			branch(q, q->pend_from, ev->variant.async_branch.from, q->pend_flags);
@@ -573,6 +576,8 @@ void pt_stop(struct queue *q, int code, uint64_t ip)
 	q->time = now;
 	q->pend = false;
 	q->synced = false;
+	q->last_insn =
+		NULL; /* (its time stays: a trace start after the error is no branch from it) */
 }
 
 /*

@@ -35,6 +35,8 @@ enum {
 };
 /* instructions decoded without a byte of trace before it is a loop without end (perf's) */
 #define MAX_LOOPS 100000
+/* an MTC packet's first byte (its CTC byte follows) */
+#define PT_MTC_BYTE 0x59
 extern const char *const pt_err_msg[];
 
 /* a timing packet read ahead, taken once @at units (TNT bits, TIPs) are */
@@ -243,7 +245,6 @@ uint32_t pt_class_flags(const struct pt_insn *insn);
  * decode-block.c: queues that walk libipt's blocks (branch-only and long
  * periods), the instruction decoder only where one instruction is needed
  */
-bool pt_blocks_fit(const struct prism_pt_decoder *d);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
 void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
@@ -337,6 +338,8 @@ bool pt_ticks_due(struct queue *q, bool branch);
 bool pt_ticks_skip(struct queue *q, uint64_t n);
 /* for blocks walked many at once (walk.c) */
 uint64_t pt_time_quiet(struct queue *q);
+uint64_t pt_time_pass(struct queue *q, uint64_t from, uint64_t off);
+uint64_t pt_time_due(struct queue *q, bool apply);
 void pt_time_units(struct queue *q, uint64_t off, uint64_t units, uint64_t insns);
 uint64_t pt_ticks_room(struct queue *q);
 void pt_release(struct queue *q, uint64_t off);

@@ -90,16 +90,88 @@ static unsigned int tnt_bits(uint8_t b)
 	return b && !(b & 1) && b != 0x02 ? (unsigned int)(30 - __builtin_clz(b)) : 0;
 }
 
+/* the offset after the PADs and MTCs from @off (none beyond @end) */
+static uint64_t skip_timing(const uint8_t *t, uint64_t off, uint64_t end)
+{
+	while (off < end && (!t[off] || (t[off] == PT_MTC_BYTE && off + 2 <= end)))
+		off += t[off] ? 2 : 1;
+	return off;
+}
+
+/*
+ * the bits left in libipt's TNT cache after a query that read the trace
+ * from @off to @next_off and took one: those of the one short TNT it read,
+ * among PADs and MTCs (-1: not known)
+ */
+static int cache_left(const struct queue *q, const uint8_t *t, uint64_t off, uint64_t next_off)
+{
+	unsigned int n;
+
+	if (next_off > q->len)
+		return -1;
+	off = skip_timing(t, off, next_off);
+	if (off == next_off || !(n = tnt_bits(t[off])))
+		return -1;
+	return skip_timing(t, off + 1, next_off) == next_off ? (int)n - 1 : -1;
+}
+
+/* the walk's counts, kept here and handed to the queue at once */
+struct batch {
+	uint64_t off; /* the trace libipt has read */
+	uint64_t units, unit_insns; /* the units taken; the instructions counted at the last */
+	uint64_t walked, ti, ic, sn, so; /* blocks; q's tsc_insns, insn_count, stall_n, stall_off */
+	uint32_t flags; /* the last block's branch's, at last_ip */
+	uint64_t last_ip;
+};
+
+static void flush(struct queue *q, struct batch *b)
+{
+	q->tsc_insns = b->ti;
+	if (!b->walked)
+		return;
+	q->insn_count = b->ic;
+	q->stall_n = b->sn;
+	q->stall_off = b->so;
+	q->last_insn = NULL;
+	q->pend_flags = b->flags;
+	q->flags_lazy = b->flags != 0; /* its bytes read if an event wants them */
+	q->flags_ip = b->last_ip;
+	q->flags_mode = q->walk->mode;
+	q->d->st.blocks += b->walked;
+	pt_time_units(q, b->off, b->units, b->unit_insns);
+	pt_release(q, b->so);
+	b->walked = b->units = 0;
+}
+
+/* the counts after the queue's time moved: the room before the next sample */
+static void reload(struct queue *q, struct batch *b, uint64_t *room, uint64_t *left_n, bool *ticks)
+{
+	b->ti = q->tsc_insns;
+	*room = batch_room(q, ticks);
+	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
+	*left_n = *room ? *room - (*ticks ? b->ti : b->ic) : 0;
+}
+
+/* whether the run @r fits before the next sample (@room, @left_n: batch_room's) */
+static bool fits(struct queue *q, const struct run *r, uint64_t room, uint64_t left_n, uint64_t ti)
+{
+	if (left_n)
+		return r->n < left_n;
+	if (room)
+		return false;
+	q->tsc_insns = ti;
+	return r->n < pt_ticks_room(q);
+}
+
 bool pt_walk_batch(struct queue *q)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	const uint8_t *t = q->map ? q->map : q->buf;
 	struct pt_walk *w = q->walk;
-	uint64_t quiet, off = 0, next_off, units = 0, unit_insns = 0, walked = 0, room, left_n;
-	uint64_t ti = q->tsc_insns, ic = q->insn_count, sn = q->stall_n, so = q->stall_off;
-	uint64_t ip = w->ip;
-	uint32_t flags = 0; /* the last block's branch's, at last_ip */
-	uint64_t last_ip = 0;
+	struct batch b = {
+		.ti = q->tsc_insns, .ic = q->insn_count, .sn = q->stall_n, .so = q->stall_off
+	};
+	uint64_t quiet, due, next_off, room, left_n, ip = w->ip, any = 0;
 	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel;
 	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
 	struct pt_stack *stk = NULL;
@@ -111,15 +183,26 @@ bool pt_walk_batch(struct queue *q)
 	if (!batch_fits(q))
 		return false;
 	q->pend = false; /* (a jump the filter drops: nothing to resolve) */
+	due = priv ? pt_time_due(q, false) : UINT64_MAX;
+	if (!due)
+		return false;
 	quiet = pt_time_quiet(q);
-	room = batch_room(q, &ticks);
-	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
-	left_n = room ? room - (ticks ? ti : ic) : 0;
-	pt_qry_get_offset(w->qry, &off);
+	reload(q, &b, &room, &left_n, &ticks);
+	pt_qry_get_offset(w->qry, &b.off);
 	for (prev = NULL;; prev = r) {
 		/* (the time's estimate on a way from the kernel: pt_time_at) */
 		if (priv && (ip >> 63) != kernel)
 			break;
+		/* packets read ahead due: applied before the run, as the queue would */
+		if (q->units_taken + b.units >= due) {
+			any |= b.walked;
+			flush(q, &b);
+			due = pt_time_due(q, true);
+			b.ti = q->tsc_insns; /* (a packet applied may start it again) */
+			if (!due)
+				break;
+			reload(q, &b, &room, &left_n, &ticks);
+		}
 		/* the run after the last, where it was the same before: no lookup */
 		r = prev ? prev->next[taken] : NULL;
 		if (!r || r->ip != ip || r->pid != pid || r->mode != mode) {
@@ -128,20 +211,12 @@ bool pt_walk_batch(struct queue *q)
 			if (prev)
 				prev->next[taken] = r;
 		}
-		if (r->kind == K_OTHER || sn + r->n > MAX_LOOPS ||
+		if (r->kind == K_OTHER || b.sn + r->n > MAX_LOOPS ||
 		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump) ||
 		    (o->branches && r->kind != K_COND && r->kind != K_JUMP)) /* (sampled) */
 			break;
-		if (left_n) {
-			if (r->n >= left_n)
-				break;
-		} else if (!room) {
-			q->tsc_insns = ti;
-			if (r->n >= pt_ticks_room(q))
-				break;
-		} else {
+		if (!fits(q, r, room, left_n, b.ti))
 			break;
-		}
 		taken = 0;
 		switch (r->kind) {
 		case K_CALL:
@@ -174,21 +249,33 @@ bool pt_walk_batch(struct queue *q)
 			 */
 			if (left > 0 && r->kind != K_INDIRECT && r->kind != K_ICALL) {
 				left--;
-				next_off = off;
+				next_off = b.off;
 			} else {
 				pt_qry_get_offset(w->qry, &next_off);
-				left = next_off != off && off < q->len ? (int)tnt_bits(t[off]) - 1 :
-									 -1;
+				left = next_off != b.off ? cache_left(q, t, b.off, next_off) : -1;
 			}
-			/* it read more than TNTs, an event follows: taken the usual way */
 			if (next_off > quiet || w->status) {
-				w->ip = ip;
-				batch_pend(q, r, r->ip, 0);
-				goto out;
+				/*
+				 * it read more than TNTs: past MTCs (applied as the
+				 * block's first instruction would), else an event
+				 * follows: the block is taken the usual way
+				 */
+				any |= b.walked;
+				flush(q, &b);
+				quiet = w->status ? 0 : pt_time_pass(q, b.off, next_off);
+				due = quiet ? pt_time_due(q, true) : 0;
+				b.ti = q->tsc_insns;
+				if (due)
+					reload(q, &b, &room, &left_n, &ticks);
+				if (!due || !fits(q, r, room, left_n, b.ti)) {
+					w->ip = ip;
+					batch_pend(q, r, r->ip, 0);
+					goto out;
+				}
 			}
-			off = next_off;
-			units++;
-			unit_insns = ti + r->n;
+			b.off = next_off;
+			b.units++;
+			b.unit_insns = b.ti + r->n;
 			break;
 		}
 		/* the call stacks: a call pushes, a return pops (decode.c's branch) */
@@ -204,42 +291,30 @@ bool pt_walk_batch(struct queue *q)
 				pt_stack_call(stk, r->end_ip, ip, r->size);
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
-		walked++;
-		flags = r->flags;
-		last_ip = r->end_ip;
-		ti += r->n;
+		b.walked++;
+		b.flags = r->flags;
+		b.last_ip = r->end_ip;
+		b.ti += r->n;
 		if (count)
-			ic += r->n;
+			b.ic += r->n;
 		if (left_n) {
 			left_n -= r->n;
 		} else if (ticks) { /* the walk ends at the branch; perhaps steady now */
 			q->in_walk = false;
-			q->tsc_insns = ti;
+			q->tsc_insns = b.ti;
 			room = batch_room(q, &ticks);
-			left_n = room ? room - ti : 0;
+			left_n = room ? room - b.ti : 0;
 		}
-		if (off != so) {
-			so = off;
-			sn = 0;
+		if (b.off != b.so) {
+			b.so = b.off;
+			b.sn = 0;
 		} else {
-			sn += r->n;
+			b.sn += r->n;
 		}
 	}
 	w->ip = ip;
 out:
-	q->tsc_insns = ti;
-	if (walked) {
-		q->insn_count = ic;
-		q->stall_n = sn;
-		q->stall_off = so;
-		q->last_insn = NULL;
-		q->pend_flags = flags;
-		q->flags_lazy = flags != 0; /* its bytes read if an event wants them */
-		q->flags_ip = last_ip;
-		q->flags_mode = w->mode;
-		q->d->st.blocks += walked;
-		pt_time_units(q, off, units, unit_insns);
-		pt_release(q, so);
-	}
-	return walked;
+	any |= b.walked;
+	flush(q, &b);
+	return any;
 }

@@ -591,6 +591,16 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 		break;
 	case ptev_async_branch:
 		st = proceed_run(q, blk, ev->variant.async_branch.from, &r);
+		/*
+		 * Apollo Lake's FUP with the IP after an indirect branch (its
+		 * TIP's): perf takes the branch as interrupted there, to the TIP
+		 */
+		if (st == -pte_bad_query && w->fup_nlip &&
+		    (r->kind == K_ICALL || r->kind == K_INDIRECT) &&
+		    ev->variant.async_branch.from == r->end_ip + r->size) {
+			ev->variant.async_branch.from = r->end_ip;
+			st = 1;
+		}
 		if (st <= 0)
 			return st;
 		break;
@@ -828,6 +838,9 @@ int pt_walk_start(struct queue *q, const struct pt_config *cfg)
 		return -ENOMEM;
 	q->walk->q = q;
 	q->walk->skd022 = cfg->errata.skd022;
+	/* (perf's test: the CPUID "GenuineIntel,6,92,", any stepping) */
+	q->walk->fup_nlip = cfg->cpu.vendor == pcv_intel && cfg->cpu.family == 6 &&
+			    cfg->cpu.model == 92;
 	q->walk->runs = calloc(RUNS, sizeof(*q->walk->runs));
 	q->walk->qry = pt_qry_alloc_decoder(cfg);
 	return q->walk->runs && q->walk->qry ? 0 : -ENOMEM;

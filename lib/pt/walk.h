@@ -59,6 +59,7 @@ struct pt_walk {
 	bool postponed, post_cr3; /* post_cr3: it is a MOV CR3 */
 	struct run post;
 	bool skd022; /* libipt's erratum: an async disable at VMLAUNCH/VMRESUME is a sync one */
+	bool fup_nlip; /* Apollo Lake (CPUID 6,92): a FUP may hold the IP after an indirect branch */
 	bool speculative; /* in a transaction (TSX) */
 	uint64_t ovf_ip; /* at the last overflow, where the walk stood (0: tracing off) */
 	struct queue *q;

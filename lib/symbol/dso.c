@@ -149,7 +149,7 @@ struct prism_dso *symbols__dso(struct prism_symbols *sy, const char *path, const
 	}
 	dso->next = sy->dso_hash[b];
 	sy->dso_hash[b] = dso;
-	sy->nr_dsos++;
+	dso->seq = (uint32_t)sy->nr_dsos++;
 	return dso;
 }
 
@@ -531,6 +531,11 @@ const char *prism_dso__path(const struct prism_dso *dso)
 const char *prism_dso__symsrc(const struct prism_dso *dso)
 {
 	return dso->symsrc;
+}
+
+uint32_t prism_dso__seq(const struct prism_dso *dso)
+{
+	return dso->seq;
 }
 
 size_t prism_dso__nr_symbols(const struct prism_dso *dso)

@@ -84,6 +84,7 @@ struct prism_dso {
 	void *dwarf; /* srcline.c's state (Dwfl *), lazily created */
 	bool dwarf_failed;
 	struct prism_dso *next; /* hash chain */
+	uint32_t seq; /* creation order */
 };
 
 /* a mapping in an address space */

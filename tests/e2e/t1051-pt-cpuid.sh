@@ -10,9 +10,12 @@
 # the stray FUP's address), and not with a Skylake CPUID, through prism's
 # walk, libipt's block decoder and its instruction decoder; a TSX trace with
 # Broadwell's CPUID (BDM64) goes to libipt's block decoder.  perf's own
-# Apollo Lake flag (FUP_WITH_NLIP, --fup-nlip) has no libipt erratum: perf's
-# reading is checked here, prism does not follow it; nor the event's
-# branch=0 yet (--no-branch: perf's reading checked).
+# Apollo Lake flag (FUP_WITH_NLIP, --fup-nlip: a FUP with the IP after an
+# indirect call, then its TIP, taken as an interrupt at the call) has no
+# libipt erratum: prism's walk follows it, equal to perf line for line (per
+# thread and per CPU, with timing packets), libipt's block decoder does not;
+# with another CPU it is an error at the call, as perf.  The event's
+# branch=0 is not followed yet (--no-branch: perf's reading checked).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -109,6 +112,17 @@ check "fup-nlip: perf with Apollo Lake's CPUID: an interrupt at the indirect cal
 	grep -q 'hw int .*pt_loop+0x1d .*=> *555555555139 pt_leaf+0x0' "$TMP/perf-apl"
 check "fup-nlip: perf with Skylake's: an error at the indirect call" \
 	grep -q "ip 0x55555555515a code 6: Trace doesn't match instruction" "$TMP/perf-skl"
+for c in "apl:--loops 20 --tsc-every 3" "apl-mtc:--loops 300 --mtc 2" \
+	"apl-percpu:--loops 20 --tsc-every 3 --per-cpu" "skl:--loops 20 --tsc-every 3"; do
+	name=${c%%:*}
+	cpu=${name%%-*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} --fup-nlip --cpuid "${cpuid[$cpu]}" "$WL" "$TMP/$name.data" ||
+		fail "$name: the generator failed"
+	for it in be i1ie cre i3tbe i1iecrg bpwxe; do
+		pt_vs_perf "nlip-$name" "$TMP/$name.data" $it --ns
+	done
+done
 
 # the event without branch (BranchEn off): perf's decoder takes the FUPs as
 # the events' IPs and walks no branches between them (prism does not yet: its

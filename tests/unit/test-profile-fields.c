@@ -188,9 +188,12 @@ static void test_time(void)
 	struct prism_hist_entry *e;
 	size_t n;
 
-	TEST_EQ(prism_profile__add_at(p, 200, "prog", 1, 1, 0, 10, &a, 1, false), 0);
-	TEST_EQ(prism_profile__add_at(p, 100, "prog", 1, 1, 0, 10, &a, 1, false), 0);
-	TEST_EQ(prism_profile__add_at(p, 200, "prog", 1, 1, 0, 5, &a, 1, true), 0);
+	prism_profile__set_time(p, 200);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &a, 1), 0);
+	prism_profile__set_time(p, 100);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &a, 1), 0);
+	prism_profile__set_time(p, 200);
+	TEST_EQ(prism_profile__add_nochain(p, "prog", 1, 1, 0, 5, &a), 0);
 	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
 	TEST_EQ(n, 2);
 	TEST_EQ_U64(e[0].time, 200);
@@ -198,8 +201,10 @@ static void test_time(void)
 	TEST_EQ(prism_profile__entries_by_keys(p, keys, 1, false, &e, &n), 0);
 	TEST_EQ_U64(e[0].time, 100);
 	/* a profile without the key: the time is no part of a record */
-	TEST_EQ(prism_profile__add_at(q, 200, "prog", 1, 1, 0, 10, &a, 1, false), 0);
-	TEST_EQ(prism_profile__add_at(q, 100, "prog", 1, 1, 0, 10, &a, 1, false), 0);
+	prism_profile__set_time(q, 200);
+	TEST_EQ(prism_profile__add(q, "prog", 1, 1, 0, 10, &a, 1), 0);
+	prism_profile__set_time(q, 100);
+	TEST_EQ(prism_profile__add(q, "prog", 1, 1, 0, 10, &a, 1), 0);
 	TEST_EQ(prism_profile__nr_stacks(q), 1);
 	prism_profile__free(p);
 	prism_profile__free(q);

@@ -184,5 +184,100 @@ static void test_rename_comm(void)
 	prism_profile__free(p);
 }
 
+/*
+ * perf's rows of equal children overhead (one thread): with graphs the
+ * caller first, by the longest chain each row's graph holds
+ */
+static void test_depth_ties(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
+	struct prism_profile *p = prism_profile__new(NULL, 0);
+	struct prism_frame chain[3] = { fr("b", &sb_, false), fr("a", &sa, false),
+					fr("main", &sc, false) };
+	struct prism_frame c;
+	struct prism_hist_entry *e;
+	size_t n;
+
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, chain, 3), 0);
+	/* no graphs: the larger self, then by name */
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	TEST_EQ(n, 3);
+	TEST_STREQ(e[0].sym, "b");
+	TEST_STREQ(e[1].sym, "a");
+	TEST_STREQ(e[2].sym, "main");
+	/* callee graphs run from a row to the root: main's is the shortest */
+	prism_profile__set_chain_order(p, true, false);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	TEST_STREQ(e[0].sym, "main");
+	TEST_STREQ(e[1].sym, "a");
+	TEST_STREQ(e[2].sym, "b");
+	/* caller graphs run to the leaf: b (its whole chain) and main 3, a 2 */
+	prism_profile__set_chain_order(p, true, true);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	TEST_STREQ(e[0].sym, "b");
+	TEST_STREQ(e[1].sym, "main");
+	TEST_STREQ(e[2].sym, "a");
+	/* another thread's row does not compare by depth: c (depth 1) by its self */
+	c = fr("c", &sk, false);
+	TEST_EQ(prism_profile__add(p, "prog", 2, 2, 0, 10, &c, 1), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	TEST_EQ(n, 4);
+	TEST_STREQ(e[0].sym, "b");
+	TEST_STREQ(e[1].sym, "c");
+	TEST_STREQ(e[2].sym, "main");
+	TEST_STREQ(e[3].sym, "a");
+	prism_profile__free(p);
+}
+
+/* a chain cut on the root's side: the sample's row is its address, its graph the chain */
+static void test_cut(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
+	struct prism_profile *p = prism_profile__new(NULL, 0);
+	struct prism_frame leaf = fr("sys;call", &sk, true);
+	struct prism_frame chain[2] = { fr("a", &sa, false), fr("main", &sc, false) };
+	struct prism_hist_entry *e;
+	struct prism_callgraph *g;
+	size_t n;
+
+	TEST_EQ(prism_profile__add_cut(p, "prog", 1, 1, 0, 10, &leaf, chain, 2), 0);
+	TEST_EQ(prism_profile__add_cut(p, "prog", 1, 1, 0, 10, &leaf, chain, 2), 0);
+	TEST_EQ(prism_profile__nr_stacks(p), 1);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	TEST_EQ(n, 3);
+	TEST_EQ_U64(row(e, n, "sys;call")->self, 20);
+	TEST_EQ_U64(row(e, n, "sys;call")->children, 20);
+	TEST_EQ_U64(row(e, n, "a")->self, 0);
+	TEST_EQ_U64(row(e, n, "main")->children, 20);
+	TEST_EQ(prism_profile__callgraph(p, (size_t)(row(e, n, "sys;call") - e), true, &g), 0);
+	TEST_EQ(g->nr_children, 1);
+	TEST_STREQ(g->children[0]->name, "main");
+	TEST_TRUE(g->children[0]->parent == g);
+	g = g->children[0];
+	TEST_EQ(g->nr_children, 1);
+	TEST_STREQ(g->children[0]->name, "a");
+	TEST_EQ(g->children[0]->nr_children, 0);
+	prism_profile__free(p);
+}
+
+/* graph nodes number in post-order: perf's order of chains of equal period */
+static void test_graph_seq(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
+	struct prism_profile *p = build();
+	struct prism_hist_entry *e;
+	struct prism_callgraph *g, *a;
+	size_t n;
+
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	TEST_EQ(prism_profile__callgraph(p, (size_t)(row(e, n, "main") - e), true, &g), 0);
+	a = g->children[0]->children[0];
+	TEST_STREQ(a->name, "a");
+	TEST_TRUE(a->children[0]->seq < a->seq);
+	TEST_TRUE(a->seq < g->seq);
+	TEST_TRUE(g->parent == NULL);
+	prism_profile__free(p);
+}
+
 TEST_MAIN(TEST(self_and_children), TEST(callgraph), TEST(folded), TEST(flamegraph), TEST(sort_keys),
-	  TEST(rename_comm));
+	  TEST(rename_comm), TEST(depth_ties), TEST(cut), TEST(graph_seq));
