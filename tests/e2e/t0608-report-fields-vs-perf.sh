@@ -15,8 +15,6 @@
 # Left out on purpose, with the reason:
 #  - srcline/srcfile on a-fp and c-zstd: prism finds libc's lines in its
 #    debug info where perf 6.1's addr2line fails ("sym+offset" instead);
-#  - d-pipe with -g none: perf keeps a pipe's defaults there (no Children),
-#    the -g option is another part's (t0607 covers d-pipe's graphs).
 # perf 6.1 dies of SIGPIPE on srcline when addr2line cannot open the
 # missing workload binary: the comparison runs perf with SIGPIPE ignored.
 . tests/e2e/lib.sh
@@ -48,7 +46,7 @@ ALL=("--sort symbol,period -g none" "--sort sym,overhead -g none" "-F overhead,s
 	"-F overhead,symbol_size,sym -g none" "-w 7 -g none -n" "-w 0,20,3,0 -g none -n"
 	"-w 12,3,5,9 -g none --no-children -n" "-w 5,10,20 -g none"
 	"-w 4,4,4,4,4,4 -g none --show-cpu-utilization" "-w 0,0,0,0,6,0 -g none")
-for f in a-fp b-dwarf c-zstd e-two-events i-fixed-period; do
+for f in a-fp b-dwarf c-zstd d-pipe e-two-events i-fixed-period; do
 	for o in "${ALL[@]}"; do
 		# shellcheck disable=SC2086
 		same "$f" "$F/$f.data" $o
@@ -91,15 +89,18 @@ expect_exit 129 prism report -p '(' -i "$F/a-fp.data"
 
 for o in "--sort srcline" "--sort srcline -g none" "--sort sym,srcline -g none" \
 	"--sort srcfile" "-t , -g none -F overhead,sample,period,sym,srcline"; do
-	for f in b-dwarf e-two-events i-fixed-period; do
+	for f in b-dwarf d-pipe e-two-events i-fixed-period; do
 		# shellcheck disable=SC2086
 		same "$f" "$F/$f.data" $o
 	done
 done
-for o in "--sort srcline" "-F dso,sym" "--sort cpu" "--sort sym,overhead" \
-	"-F overhead_children,overhead,sym"; do
-	# shellcheck disable=SC2086
-	same d-pipe "$F/d-pipe.data" $o
+# with call graphs: rows of equal overhead in perf's order with the fields too
+for o in "--show-total-period" "-F overhead_children,overhead,sym" "--sort symbol_size" \
+	"--sort sym,period" "-F overhead_children,overhead,sym -g callee"; do
+	for f in a-fp c-zstd d-pipe; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
 done
 
 # -U: samples without a symbol left out (of the totals too), chains without
