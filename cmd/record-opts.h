@@ -27,5 +27,7 @@ int record_run(struct prism_record_opts *o, bool summary);
 int record_run_offcpu(struct prism_record_opts *o, bool summary);
 /* --min-block/--max-block: a time (µs by default) into the uint64_t ns at opt->value */
 int offcpu_opt_block(const struct option_def *opt, const char *arg);
+/* "500" (µs), or with a unit: 2ms, 1.5s, 300us, 100ns; -1 for anything else */
+int parse_block_time(const char *arg, uint64_t *ns);
 
 #endif /* PRISM_CMD_RECORD_OPTS_H */

@@ -275,7 +275,7 @@ int record_run_offcpu(struct prism_record_opts *o, bool summary)
 }
 
 /* "500" (µs, as bcc's -m/-M), or with a unit: 2ms, 1.5s, 300us, 100ns */
-static int parse_block_time(const char *arg, uint64_t *ns)
+int parse_block_time(const char *arg, uint64_t *ns)
 {
 	char *end;
 	double v = strtod(arg, &end), mul = 1e3;

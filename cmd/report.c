@@ -27,73 +27,6 @@
 #include "sample-filter.h"
 #include "script.h"
 
-struct report {
-	/* options */
-	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
-	const char *kcore, *vmlinux; /* kernel code for --itrace */
-	const char *title, *itrace;
-	const char *comm_list, *pid_list, *tid_list, *dso_list, *sym_list;
-	struct strlist map_path;
-	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
-	bool children, no_children, no_inline;
-	bool pt_g; /* --itrace with g */
-	bool header, header_only;
-	bool branch, no_branch; /* -b, --no-branch-stack */
-	double percent_limit, min_width;
-	struct report_cg cg;
-	bool inverted; /* -G */
-
-	/* parsed */
-	enum prism_sort_key keys[PRISM_SORT__MAX];
-	size_t nr_keys;
-	struct strlist comms, dsos, syms;
-	uint32_t *pids, *tids;
-	size_t nr_pids, nr_tids;
-	struct prism_time_filter time;
-
-	/* state */
-	struct prism_session *s;
-	struct prism_symbols *sy;
-	struct prism_tasks *tasks;
-	struct prism_profile **profiles; /* by evsel index; --itrace: branches, instructions */
-	char *pt_names[REPORT_PT_SECTIONS]; /* --itrace: the synthesized events' names */
-	bool *excluded; /* by evsel index: not the --event one */
-	size_t nr_evsels;
-	struct prism_callchain cc;
-	bool use_callchain;
-	bool has_callchain;
-	struct report_csv *csv;
-	struct report_branch *rb; /* branch mode (-b) */
-};
-
-static int parse_sort(struct report *r)
-{
-	struct strlist l = { 0 };
-	size_t i;
-
-	split_list(r->sort ? r->sort : "comm,dso,sym", &l);
-	for (i = 0; i < l.nr; i++) {
-		int k = prism_sort_key__parse(l.v[i]);
-
-		if (k < 0) {
-			error("--sort: unknown key '%s'", l.v[i]);
-			hint("keys: comm, pid, tid, dso, sym, srcline, cpu");
-			strlist_release(&l);
-			return -1;
-		}
-		if (r->nr_keys < PRISM_SORT__MAX)
-			r->keys[r->nr_keys++] = (enum prism_sort_key)k;
-	}
-	if (r->srcline && r->nr_keys < PRISM_SORT__MAX) {
-		for (i = 0; i < r->nr_keys && r->keys[i] != PRISM_SORT_SRCLINE; i++)
-			;
-		if (i == r->nr_keys)
-			r->keys[r->nr_keys++] = PRISM_SORT_SRCLINE;
-	}
-	strlist_release(&l);
-	return 0;
-}
-
 /* ---- record callbacks ---- */
 
 static struct prism_profile *profile_of(struct report *r, struct prism_evsel *evsel);
@@ -179,8 +112,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		return 0;
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
-	chain = (s->type & PERF_SAMPLE_CALLCHAIN) &&
-		(!r->no_children || r->cg.mode != CG_NONE || r->folded || r->flamegraph);
+	chain = (s->type & PERF_SAMPLE_CALLCHAIN) && (!r->no_children || r->cg.mode != CG_NONE ||
+						      r->folded || r->flamegraph || r->parent_key);
 	if (s->type & PERF_SAMPLE_CALLCHAIN)
 		r->has_callchain = true;
 	if (chain) {
@@ -200,9 +133,12 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	nochain = chain && !r->cc.nr;
 	if ((!chain || !r->cc.nr) && prism_symbols__sample_ip(r->sy, ev, &r->cc))
 		return -ENOMEM;
+	if (r->hide_unresolved && report_hide_unresolved(&r->cc))
+		return 0;
 	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
+	prism_profile__set_time(p, report_time_key(r, s));
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
@@ -242,211 +178,12 @@ void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
-static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
-{
-	if (e->sym)
-		snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->sym,
-			 e->inlined ? " (inlined)" : "");
-	else if (!e->ip) /* printf's %#x prints no 0x for zero; perf shows that */
-		snprintf(buf, len, "[%c] %016x", e->kernel ? 'k' : '.', 0);
-	else
-		snprintf(buf, len, "[%c] 0x%016" PRIx64, e->kernel ? 'k' : '.', e->ip);
-}
-
-/* the text of column @key for row @e */
-static void col_text(const struct report *r, enum prism_sort_key key,
-		     const struct prism_hist_entry *e, char *buf, size_t len)
-{
-	const char *comm;
-
-	switch (key) {
-	case PRISM_SORT_COMM:
-		snprintf(buf, len, "%s", e->comm ? e->comm : "");
-		break;
-	case PRISM_SORT_PID: /* perf's pid key: the task, with its last comm in the file */
-	case PRISM_SORT_TID:
-		comm = prism_tasks__comm(r->tasks, e->tid);
-		if (!comm)
-			comm = e->comm ? e->comm : "";
-		snprintf(buf, len, "%7d:%s", (int)e->tid, comm);
-		break;
-	case PRISM_SORT_DSO:
-		snprintf(buf, len, "%s", e->dso ? e->dso : "[unknown]");
-		break;
-	case PRISM_SORT_SYM:
-		sym_text(e, buf, len);
-		break;
-	case PRISM_SORT_SRCLINE:
-		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
-		break;
-	case PRISM_SORT_CPU: /* perf: at least 3 digits, -001 for a sample without a CPU */
-		snprintf(buf, len, "%.3d", (int)e->cpu);
-		break;
-	default:
-		buf[0] = '\0';
-	}
-}
-
-static const char *col_header(enum prism_sort_key key)
-{
-	switch (key) {
-	case PRISM_SORT_COMM:
-		return "Command";
-	case PRISM_SORT_PID:
-		return "    Pid:Command"; /* (perf's, 15 wide) */
-	case PRISM_SORT_TID:
-		return "    Tid:Command";
-	case PRISM_SORT_DSO:
-		return "Shared Object";
-	case PRISM_SORT_SYM:
-		return "Symbol";
-	case PRISM_SORT_SRCLINE:
-		return "Source:Line";
-	case PRISM_SORT_CPU:
-		return "CPU";
-	default:
-		return "";
-	}
-}
-
-/* @limit: with --percent-limit (perf sizes the columns without it) */
-static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
-			bool children, bool limit)
-{
-	uint64_t v = children ? e->children : e->self;
-
-	if (r->dsos.nr && !in_list(&r->dsos, e->dso))
-		return false;
-	if (r->syms.nr && !in_list(&r->syms, e->sym))
-		return false;
-	if (limit && r->percent_limit > 0 && total &&
-	    100.0 * (double)v / (double)total < r->percent_limit)
-		return false;
-	return v > 0;
-}
-
-/* perf hides a column whose filter allows one value only (sort__setup_elide) */
-static bool elided(const struct report *r, enum prism_sort_key key)
-{
-	if (r->nr_keys < 2)
-		return false;
-	return (key == PRISM_SORT_COMM && r->comms.nr == 1) ||
-	       (key == PRISM_SORT_DSO && r->dsos.nr == 1) ||
-	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
-}
-
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 {
 	double pct = total ? 100.0 * (double)v / (double)total : 0;
 	const char *c = percent_color(pct);
 
 	prism_strbuf_addf(out, "  %s%7.2f%%%s", c, pct, *c ? COLOR_RESET : "");
-}
-
-static void print_section(struct report *r, const char *name, struct prism_profile *p,
-			  bool children, bool graph, bool caller)
-{
-	struct prism_strbuf out = STRBUF_INIT;
-	struct prism_hist_entry *e;
-	size_t n, i, k, w[PRISM_SORT__MAX];
-	uint64_t total = prism_profile__total_period(p);
-	/* rows below the graph threshold show no branch (fractal's is relative) */
-	uint64_t gmin = r->cg.print == CG_FRACTAL ?
-				0 :
-				(uint64_t)ceil((double)total * r->cg.threshold / 100.0);
-	size_t samples_w = 12; /* perf's width */
-	char buf[1024];
-
-	prism_profile__set_chain_order(p, graph, caller);
-	if (prism_profile__entries(p, r->keys, r->nr_keys, children, &e, &n)) {
-		error("out of memory building the report");
-		return;
-	}
-	if (graph && prism_profile__callgraphs(p, caller, gmin)) {
-		error("out of memory building the call graphs");
-		return;
-	}
-	for (k = 0; k < r->nr_keys; k++)
-		w[k] = strlen(col_header(r->keys[k]));
-	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children, false))
-			continue;
-		for (k = 0; k < r->nr_keys; k++) {
-			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
-			/* perf: the comm column fits the last name of each row's thread */
-			if (r->keys[k] == PRISM_SORT_COMM &&
-			    prism_tasks__comm(r->tasks, e[i].thread))
-				snprintf(buf, sizeof(buf), "%s",
-					 prism_tasks__comm(r->tasks, e[i].thread));
-			if (strlen(buf) > w[k])
-				w[k] = strlen(buf);
-			/* perf: an unresolved row widens symbol and DSO to an address's width */
-			if (!e[i].sym && r->keys[k] == PRISM_SORT_SYM && w[k] < 22)
-				w[k] = 22;
-			if (!e[i].sym && r->keys[k] == PRISM_SORT_DSO && w[k] < 16 && !r->dsos.nr)
-				w[k] = 16;
-		}
-		snprintf(buf, sizeof(buf), "%" PRIu64, e[i].nr_samples);
-		if (strlen(buf) > samples_w)
-			samples_w = strlen(buf);
-	}
-	report_samples_header(prism_profile__nr_samples(p), total, name);
-
-	/* column headers and the dotted line under them */
-	printf("#");
-	printf(children ? " Children      Self" : " Overhead");
-	if (r->show_nr)
-		printf("  %*s", (int)samples_w, "Samples");
-	for (k = 0; k < r->nr_keys; k++)
-		if (!elided(r, r->keys[k]))
-			printf("  %-*s", (int)w[k], col_header(r->keys[k]));
-	printf("\n#");
-	printf(children ? " ........  ........" : " ........");
-	if (r->show_nr) {
-		printf("  ");
-		for (i = 0; i < samples_w; i++)
-			putchar('.');
-	}
-	for (k = 0; k < r->nr_keys; k++) {
-		if (elided(r, r->keys[k]))
-			continue;
-		printf("  ");
-		for (i = 0; i < w[k]; i++)
-			putchar('.');
-	}
-	printf("\n#\n");
-
-	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children, true))
-			continue;
-		prism_strbuf_reset(&out);
-		if (children)
-			report_percent(&out, e[i].children, total);
-		report_percent(&out, e[i].self, total);
-		if (r->show_nr)
-			prism_strbuf_addf(&out, "  %*" PRIu64, (int)samples_w, e[i].nr_samples);
-		for (k = 0; k < r->nr_keys; k++) {
-			if (elided(r, r->keys[k]))
-				continue;
-			col_text(r, r->keys[k], &e[i], buf, sizeof(buf));
-			if (r->keys[k] == PRISM_SORT_COMM && strlen(buf) > w[k])
-				buf[w[k]] = '\0'; /* a name longer than its thread's last one */
-			/* perf pads every column to its width but a symbol or source line */
-			if (k + 1 == r->nr_keys &&
-			    (r->keys[k] == PRISM_SORT_SYM || r->keys[k] == PRISM_SORT_SRCLINE))
-				prism_strbuf_addf(&out, "  %s", buf);
-			else
-				prism_strbuf_addf(&out, "  %-*s", (int)w[k], buf);
-		}
-		prism_strbuf_addch(&out, '\n');
-		if (graph && (children ? e[i].children : e[i].self) >= gmin)
-			report_print_graph(p, i, caller, total, &r->cg,
-					   /* perf: the row's own symbol first, not shown twice */
-					   r->sort && !strncmp(r->sort, "sym", 3), &out);
-		fwrite(out.buf, 1, out.len, stdout);
-	}
-	printf("\n\n");
-	prism_strbuf_release(&out);
 }
 
 static int print_report(struct report *r)
@@ -473,12 +210,29 @@ static int print_report(struct report *r)
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;
+	for (i = 0; r->hide_unresolved && i < nr &&
+		    (!r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]));
+	     i++)
+		;
+	if (r->hide_unresolved && i == nr) { /* perf: "... data has no samples!" */
+		error("'%s' has no samples with a symbol (-U leaves out the others)",
+		      r->input ? r->input : "perf.data");
+		return 1;
+	}
+	if (r->parent_key && !r->has_callchain) { /* (perf's words) */
+		error("--sort parent, but '%s' has no call chains",
+		      r->input ? r->input : "perf.data");
+		hint("record with -g (perf record -g, prism record -g)");
+		return 1;
+	}
 	if (r->header)
 		print_header(r->s, r->input, true);
 	else
 		printf("# To display the perf.data header info, please use --header/--header-only "
 		       "options.\n");
-	printf("#\n#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+	printf("#\n");
+	report_print_elided(r);
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
 	if (r->rb)
 		nr = r->itrace ? REPORT_PT_SECTIONS : prism_session__nr_evsels(r->s);
@@ -489,7 +243,7 @@ static int print_report(struct report *r)
 			ret = 1;
 		if (r->rb || !r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
 			continue;
-		print_section(r, name, r->profiles[i], children, graph, caller);
+		report_print_section(r, name, r->profiles[i], children, graph, caller);
 	}
 	return ret;
 }
@@ -509,6 +263,8 @@ static struct prism_profile *new_profile(struct report *r)
 
 	for (i = 0; i < r->nr_keys; i++)
 		mask |= 1u << r->keys[i];
+	for (i = 0; i < r->nr_fkeys; i++)
+		mask |= 1u << r->fkeys[i];
 	p = prism_profile__new(r->sy, mask);
 	if (!p) {
 		error("out of memory");
@@ -650,10 +406,11 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 	if (mode < 0)
 		return EXIT_USAGE;
 	if (r->no_branch || !mode)
-		return parse_sort(r) ? EXIT_USAGE : 0;
+		return report_parse_columns(r) ? EXIT_USAGE : 0;
 	if (r->csv_dir || r->folded || r->flamegraph || r->comm_list || r->pid_list ||
 	    r->tid_list || r->dso_list || r->sym_list || r->event || r->srcline ||
-	    r->children_set || r->cg.set || r->cg.mode != CG_DEFAULT)
+	    r->children_set || r->cg.set || r->cg.mode != CG_DEFAULT || r->fields ||
+	    r->show_total_period || r->show_cpu_util || r->percentage)
 		usage_error(usage, opts,
 			    "the branch report (-b, the default for samples with branch stacks) "
 			    "takes --sort, -n, --percent-limit, --time and --header; "
@@ -695,15 +452,59 @@ int cmd_report(int argc, const char **argv)
 		"prism report --folded | --flamegraph <file.svg> | --csv-dir <dir>",
 		NULL,
 	};
-	struct report r = { .cg.threshold = -1, .cg.max_stack = INT_MAX, .min_width = 0.1 };
+	struct report r = { .cg.threshold = -1,
+			    .cg.max_stack = INT_MAX,
+			    .min_width = 0.1,
+			    .time_quantum = 100000000 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&r.input),
 		OPT_FORCE(&r.force),
 		OPT_GROUP("Rows"),
-		OPT_STRING('s', "sort", &r.sort, "keys",
-			   "group rows by these comma-separated keys: comm, pid (a row per task, "
-			   "'tid:comm' as perf; tid is the same), dso, sym, srcline, cpu (default "
-			   "comm,dso,sym)"),
+		OPT_STRING(
+			's', "sort", &r.sort, "keys",
+			"group rows by these comma-separated keys, as perf: comm, pid (a row "
+			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
+			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
+			"symbol_size, time (see --time-quantum; with Children, a sample's "
+			"period counts once, where perf 6.1 counts it per frame of its chain) "
+			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
+			"the output fields (see -F) sort and add their column; a key may be "
+			"shortened (sym), as perf; perf's other keys (socket, dso_size, "
+			"weight...) are refused by name"),
+		OPT_STRING('F', "fields", &r.fields, "fields",
+			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
+			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "
+			   "guest mode), sample, period and any --sort key; rows sort by --sort, "
+			   "then by these fields in their order (not by overhead first); "
+			   "+fields adds to the default columns"),
+		OPT_STRING('p', "parent", &r.parent, "regex",
+			   "the parent sort key's expression (POSIX extended, default perf's "
+			   "'^sys_|^do_page_fault'; -p adds the key): a sample's parent is the "
+			   "first symbol of its call chain, leaf first, that matches it, "
+			   "'[other]' without"),
+		OPT_BOOL('x', "exclude-other", &r.exclude_other,
+			 "only the rows that have a parent (see -p)"),
+		OPT_STRING('t', "field-separator", &r.field_sep, "sep",
+			   "separate the columns by SEP, without padding numbers or the "
+			   "dotted line, as perf's -t (for scripts)"),
+		OPT_BOOL('U', "hide-unresolved", &r.hide_unresolved,
+			 "leave out the samples whose address has no symbol (they do not count "
+			 "in the totals) and the frames without one from the call chains, as "
+			 "perf"),
+		OPT_STRING('w', "column-widths", &r.widths, "w1,w2,...",
+			   "the widths of the columns in their order, as perf's (0: the "
+			   "column's own): text is cut to its width, a number or percentage "
+			   "column is never narrower than its header"),
+		OPT_CALLBACK(0, "time-quantum", &r.time_quantum, "time",
+			     "the time key's buckets, as perf: 100ms (default), 10us, 1s, 500ns",
+			     report_opt_quantum),
+		OPT_BOOL(0, "show-total-period", &r.show_total_period, "add a Period column"),
+		OPT_BOOL(0, "show-cpu-utilization", &r.show_cpu_util,
+			 "add the sys and usr columns: the overhead of kernel and user space "
+			 "samples"),
+		OPT_STRING(0, "percentage", &r.percentage, "relative|absolute",
+			   "with -d/-S/--comms/--pid/--tid: percentages of all samples (absolute, "
+			   "the default) or of the samples the filters keep (relative)"),
 		OPT_BOOL('b', "branch-stack", &r.branch,
 			 "perf's branch mode (the default for files whose samples have branch "
 			 "stacks and for --itrace with l): every branch of the stacks counts 1, "
@@ -836,6 +637,10 @@ int cmd_report(int argc, const char **argv)
 		usage_error(usage, opts,
 			    "--itrace goes with the text report, --folded and --flamegraph only, "
 			    "without filters");
+	if (r.percentage && strcmp(r.percentage, "relative") && strcmp(r.percentage, "absolute"))
+		usage_error(usage, opts, "--percentage: '%s' is not relative or absolute",
+			    r.percentage);
+	r.relative = r.percentage && !strcmp(r.percentage, "relative");
 	r.children_set = r.children || r.no_children;
 	if (r.cg.max_stack < 0)
 		usage_error(usage, opts, "--max-stack %d: the number of frames is 0 or more",

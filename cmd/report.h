@@ -10,6 +10,11 @@
 #include <prism/session.h>
 
 #include "lists.h"
+#include <prism/symbol.h>
+#include <prism/task.h>
+
+#include "options.h"
+#include "sample-filter.h"
 
 struct report_csv;
 
@@ -122,5 +127,79 @@ size_t report_pt_section(const struct prism_pt_item *it);
 const char *report_itrace_unsupported(const struct prism_itrace *it);
 /* after reading a pipe without --itrace: the warning that its Intel PT trace is not decoded */
 void report_pt_pipe_hint(struct prism_session *s);
+
+/* prism report's options and state (report.c), shared with its columns (report-columns.c) */
+struct report {
+	/* options */
+	const char *input, *sort, *event, *time_str, *flamegraph, *csv_dir, *symfs, *kallsyms;
+	const char *kcore, *vmlinux; /* kernel code for --itrace */
+	const char *title, *itrace;
+	const char *comm_list, *pid_list, *tid_list, *dso_list, *sym_list;
+	struct strlist map_path;
+	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
+	bool children, no_children, no_inline;
+	bool pt_g; /* --itrace with g */
+	bool header, header_only;
+	bool branch, no_branch; /* -b, --no-branch-stack */
+	const char *fields, *percentage; /* -F, --percentage */
+	const char *field_sep; /* -t */
+	bool hide_unresolved; /* -U */
+	const char *widths; /* -w */
+	uint64_t time_quantum; /* --time-quantum, ns */
+	unsigned int user_w[PRISM_SORT__MAX + 1]; /* -w's, by column (0: the column's own) */
+	size_t nr_user_w;
+	bool show_total_period, show_cpu_util, relative;
+	const char *parent; /* -p */
+	bool exclude_other, parent_key; /* -x; a parent column */
+	double percent_limit, min_width;
+	struct report_cg cg;
+	bool inverted; /* -G */
+
+	/* parsed */
+	enum prism_sort_key keys[PRISM_SORT__MAX];
+	size_t nr_keys;
+	enum prism_sort_key fkeys[PRISM_SORT__MAX]; /* -F's */
+	size_t nr_fkeys;
+	bool fields_plus, ipc_null; /* -F +fields; --sort naming "symbol" */
+	/* report-columns.c, per section: the columns, the rows' order (perf's) */
+	int cols[PRISM_SORT__MAX + 1];
+	size_t nr_cols;
+	enum prism_sort_key order[PRISM_SORT__MAX];
+	size_t nr_order;
+	struct strlist comms, dsos, syms;
+	uint32_t *pids, *tids;
+	size_t nr_pids, nr_tids;
+	struct prism_time_filter time;
+
+	/* state */
+	struct prism_session *s;
+	struct prism_symbols *sy;
+	struct prism_tasks *tasks;
+	struct prism_profile **profiles; /* by evsel index; --itrace: branches, instructions */
+	char *pt_names[REPORT_PT_SECTIONS]; /* --itrace: the synthesized events' names */
+	bool *excluded; /* by evsel index: not the --event one */
+	size_t nr_evsels;
+	struct prism_callchain cc;
+	bool use_callchain;
+	bool has_callchain;
+	struct report_csv *csv;
+	struct report_branch *rb; /* branch mode (-b) */
+};
+
+/* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
+int report_parse_columns(struct report *r);
+/*
+ * report-columns.c, perf's -U: true for a sample whose leaf has no symbol
+ * (left out); otherwise @cc loses its frames without one
+ */
+bool report_hide_unresolved(struct prism_callchain *cc);
+/* report-columns.c: the time key's value of sample @s: its time in --time-quantum steps */
+uint64_t report_time_key(const struct report *r, const struct prism_sample *s);
+int report_opt_quantum(const struct option_def *opt, const char *arg);
+/* report-columns.c: "# dso: NAME" for each column a one-value filter hides, as perf */
+void report_print_elided(const struct report *r);
+/* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
+void report_print_section(struct report *r, const char *name, struct prism_profile *p,
+			  bool children, bool graph, bool caller);
 
 #endif /* PRISM_CMD_REPORT_H */

@@ -29,6 +29,24 @@ enum prism_sort_key {
 	PRISM_SORT_SYM,
 	PRISM_SORT_SRCLINE,
 	PRISM_SORT_CPU,
+	PRISM_SORT_SRCFILE, /* the file of srcline ("" when unknown) */
+	/*
+	 * perf's output fields as sort keys: they group nothing, they order the
+	 * rows by their value, descending (overhead and period: self period,
+	 * sample: self samples, overhead_sys/us: the self period of kernel /
+	 * user leaves; prism keeps no guest mode: overhead_guest_* are 0)
+	 */
+	PRISM_SORT_OVERHEAD,
+	PRISM_SORT_OVERHEAD_SYS,
+	PRISM_SORT_OVERHEAD_US,
+	PRISM_SORT_OVERHEAD_GUEST_SYS,
+	PRISM_SORT_OVERHEAD_GUEST_US,
+	PRISM_SORT_OVERHEAD_CHILDREN,
+	PRISM_SORT_SAMPLE,
+	PRISM_SORT_PERIOD,
+	PRISM_SORT_PARENT, /* perf's parent: see prism_profile__set_parent() */
+	PRISM_SORT_SYM_SIZE, /* perf's symbol_size: the symbol's size (0 unresolved), ascending */
+	PRISM_SORT_TIME, /* perf's time: see prism_profile__set_time(), ascending */
 	PRISM_SORT__MAX,
 };
 
@@ -107,6 +125,11 @@ struct prism_hist_entry {
 	uint64_t self, children; /* periods */
 	uint64_t nr_samples; /* samples whose leaf is this row */
 	uint64_t nr_children_samples; /* samples that have this row anywhere in their stack */
+	uint64_t period_sys, period_us; /* self period of samples in the kernel / user space */
+	const char *srcfile; /* srcline's file, "" when unknown (with PRISM_SORT_SRCFILE) */
+	const char *parent; /* PRISM_SORT_PARENT's symbol, NULL for none ("[other]") */
+	uint64_t sym_size; /* PRISM_SORT_SYM_SIZE's: the symbol's size, 0 when unresolved */
+	uint64_t time; /* PRISM_SORT_TIME's */
 };
 
 /**
@@ -114,7 +137,9 @@ struct prism_hist_entry {
  * @keys: the sort keys, in output order
  * @children: also sum periods over whole stacks (perf --children); rows
  *      that are only callers then appear with self 0
- * @out: set to the rows, sorted by children (or self) period, descending;
+ * @out: set to the rows, sorted by children (or self) period, descending,
+ *      then by @keys; when @keys has output fields (PRISM_SORT_OVERHEAD...)
+ *      by @keys alone, in their order (perf's sort order);
  *      owned by the profile, valid until the next call or __free()
  * @nr: set to the number of rows
  *
@@ -271,6 +296,33 @@ PRISM_API uint64_t prism_branches__total(const struct prism_branches *b);
 PRISM_API int prism_branches__rows(struct prism_branches *b, const enum prism_branch_key *keys,
 				   size_t nr_keys, const struct prism_branch_row **rows,
 				   size_t *nr);
+
+/*
+ * prism_profile__entries() sorting the rows by @keys alone, in their
+ * order (perf's order for -F fields): no overhead first when @keys has no
+ * output field (PRISM_SORT_OVERHEAD...).
+ */
+PRISM_API int prism_profile__entries_by_keys(struct prism_profile *p,
+					     const enum prism_sort_key *keys, size_t nr_keys,
+					     bool children, struct prism_hist_entry **out,
+					     size_t *nr);
+
+/*
+ * prism_profile__set_parent - the regular expression (POSIX extended, perf's
+ * -p/--parent; NULL: none) of PRISM_SORT_PARENT: a sample's parent is the
+ * first symbol of its call chain, leaf first, it matches.  Samples added
+ * without a chain (prism_profile__add_nochain) have none.
+ *
+ * Return: 0, -EINVAL for a bad expression, -ENOMEM.
+ */
+PRISM_API int prism_profile__set_parent(struct prism_profile *p, const char *regex);
+
+/*
+ * prism_profile__set_time - the PRISM_SORT_TIME value of the samples added
+ * from now on (perf: the sample's time rounded down to its --time-quantum);
+ * ignored in a profile without that key.
+ */
+PRISM_API void prism_profile__set_time(struct prism_profile *p, uint64_t time);
 
 /**
  * prism_profile__set_chain_order - the call graphs the next

@@ -8,7 +8,10 @@
 struct ekey {
 	uint32_t comm, pid, tid, cpu, dso, src;
 	uint64_t sym; /* sym identity, or the address when unresolved */
-	uint32_t leaf_form, pad; /* unresolved sample address, DSO-relative */
+	uint32_t leaf_form; /* unresolved sample address, DSO-relative */
+	uint32_t file;
+	uint32_t parent, sym_size;
+	uint64_t time;
 };
 
 struct ebuild {
@@ -24,8 +27,9 @@ static uint64_t ekey_hash(const struct ekey *k)
 	uint64_t h = hash_u64(((uint64_t)k->comm << 32) ^ k->pid);
 
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
-	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src));
-	return hash_u64(h ^ k->sym);
+	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
+		     ((uint64_t)k->parent << 40) ^ ((uint64_t)k->sym_size << 8));
+	return hash_u64(h ^ k->sym ^ hash_u64(k->time));
 }
 
 /*
@@ -60,8 +64,17 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->sym = f->sym_key   ? (uint64_t)(uintptr_t)f->sym_key :
 			 k->leaf_form ? f->map_addr :
 					f->ip;
+	/* perf: a leaf without a line is its map-relative address, a caller its own */
 	if (use[PRISM_SORT_SRCLINE])
-		k->src = f->src_id ? f->src_id : UINT32_MAX - (uint32_t)(f->ip & 0xffff);
+		k->src = leaf && f->src_leaf_id ? f->src_leaf_id : f->src_id;
+	if (use[PRISM_SORT_SRCFILE])
+		k->file = f->file_id;
+	if (use[PRISM_SORT_PARENT])
+		k->parent = r->parent;
+	if (use[PRISM_SORT_SYM_SIZE])
+		k->sym_size = f->sym_size;
+	if (use[PRISM_SORT_TIME])
+		k->time = r->time;
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -118,7 +131,13 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->ip = k->leaf_form ? f->map_addr : f->ip;
 	e->kernel = f->kernel;
 	e->inlined = f->kind == PRISM_FRAME_INLINED;
-	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, f->src_id) : NULL;
+	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, k->src) : NULL;
+	e->srcfile = !use[PRISM_SORT_SRCFILE] ? NULL :
+		     k->file		      ? strtab__str(&p->strs, k->file) :
+						"";
+	e->parent = k->parent ? p->frames[k->parent - 1].name : NULL;
+	e->sym_size = f->sym_size;
+	e->time = k->time;
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
@@ -209,6 +228,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 			use[keys[i]] = true;
 	p->nr_entries = 0;
 	p->children = children;
+	for (i = 0; i < nr_keys; i++)
+		p->by_keys |= keys[i] >= PRISM_SORT_OVERHEAD && keys[i] <= PRISM_SORT_PERIOD;
 	p->keys = keys;
 	p->nr_keys = nr_keys;
 	free(p->eframe);
@@ -225,6 +246,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		goto out;
 	memset(p->epool, 0xff, (p->pool_len + 1) * sizeof(*p->epool));
 	memset(p->ecleaf, 0xff, (p->nr_recs + 1) * sizeof(*p->ecleaf));
+	if (use[PRISM_SORT_PARENT] && profile_parents(p))
+		goto out;
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
 		const struct pframe *f = &p->frames[rec->self];
@@ -237,6 +260,10 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		if (e == UINT32_MAX)
 			goto out;
 		p->entries[e].self += rec->period;
+		if (f->kernel)
+			p->entries[e].period_sys += rec->period;
+		else
+			p->entries[e].period_us += rec->period;
 		p->entries[e].nr_samples += rec->count;
 		p->entries[e].children += rec->period;
 		p->entries[e].nr_children_samples += rec->count;
@@ -275,10 +302,19 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 out:
 	p->keys = NULL;
 	p->nr_keys = 0;
+	p->by_keys = false;
 	free(b.keys);
 	free(b.map.slots);
 	free(b.last_rec);
 	return err;
+}
+
+int prism_profile__entries_by_keys(struct prism_profile *p, const enum prism_sort_key *keys,
+				   size_t nr_keys, bool children, struct prism_hist_entry **out,
+				   size_t *nr)
+{
+	p->by_keys = true;
+	return prism_profile__entries(p, keys, nr_keys, children, out, nr);
 }
 
 /* ---- call graphs ---- */

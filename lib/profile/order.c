@@ -38,6 +38,42 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a == b ? 0 : a < b ? -1 : 1;
 }
 
+static int cmp_depth(const struct prism_profile *p, uint32_t ia, uint32_t ib);
+
+/* perf's output fields as keys (descending; they group nothing), and the keys of report -F */
+static int cmp_field(const struct prism_profile *p, uint32_t ia, uint32_t ib,
+		     enum prism_sort_key key)
+{
+	const struct prism_hist_entry *a = &p->entries[ia], *b = &p->entries[ib];
+
+	switch (key) {
+	case PRISM_SORT_OVERHEAD:
+	case PRISM_SORT_PERIOD:
+		return cmp_u64(b->self, a->self);
+	case PRISM_SORT_OVERHEAD_CHILDREN:
+		return a->children != b->children ? cmp_u64(b->children, a->children) :
+						    cmp_depth(p, ia, ib);
+	case PRISM_SORT_OVERHEAD_SYS:
+		return cmp_u64(b->period_sys, a->period_sys);
+	case PRISM_SORT_OVERHEAD_US:
+		return cmp_u64(b->period_us, a->period_us);
+	case PRISM_SORT_SAMPLE:
+		return cmp_u64(b->nr_samples, a->nr_samples);
+	case PRISM_SORT_SRCFILE:
+		return cmp_str(a->srcfile, b->srcfile);
+	case PRISM_SORT_TIME:
+		return cmp_u64(a->time, b->time);
+	case PRISM_SORT_SYM_SIZE:
+		return cmp_u64(a->sym_size, b->sym_size);
+	case PRISM_SORT_PARENT: /* perf: named ones by name, then none */
+		if (!a->parent != !b->parent)
+			return a->parent ? -1 : 1;
+		return cmp_str(a->parent, b->parent);
+	default:
+		return 0;
+	}
+}
+
 /*
  * One sort key: < 0 when row @ia comes first.  @collapse: the key's
  * identity order (perf's collapse stage: symbols by address, within their
@@ -74,8 +110,10 @@ static int cmp_key(const struct prism_profile *p, uint32_t ia, uint32_t ib, enum
 			return c ? c : !a->sym == !b->sym ? 0 : a->sym ? -1 : 1;
 		c = cmp_u64(a->ip, b->ip);
 		return c ? c : strcmp(a->sym, b->sym);
-	default:
-		return 0;
+	default: /* the output fields group nothing */
+		return collapse && key >= PRISM_SORT_OVERHEAD && key <= PRISM_SORT_PERIOD ?
+			       0 :
+			       cmp_field(p, ia, ib, key);
 	}
 }
 
@@ -116,6 +154,11 @@ static int cmp_output(const struct prism_profile *p, uint32_t ia, uint32_t ib)
 	int c = 0;
 	size_t i;
 
+	if (p->by_keys) { /* the keys (with the overheads among them) alone, in their order */
+		for (i = 0; i < p->nr_keys && !c; i++)
+			c = cmp_key(p, ia, ib, p->keys[i], false);
+		return c;
+	}
 	if (p->children && a->children != b->children)
 		return a->children > b->children ? -1 : 1;
 	c = cmp_depth(p, ia, ib);

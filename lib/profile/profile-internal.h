@@ -21,7 +21,14 @@ struct pframe {
 	uint64_t map_addr; /* perf's map_ip: how report shows an unresolved leaf */
 	struct prism_dso *dso;
 	uint32_t dso_id; /* interned short DSO name */
-	uint32_t src_id; /* interned "file:line", 0 = unknown */
+	/*
+	 * interned "file:line", or perf's text without one: "sym+offset" or
+	 * "dso[addr]" of the address as a caller; src_leaf_id: of the address
+	 * as a sample's leaf (perf's map-relative form) when it differs, or 0
+	 */
+	uint32_t src_id, src_leaf_id;
+	uint32_t file_id; /* interned file of src_id, 0 = unknown */
+	uint32_t sym_size; /* the symbol's size, 0 unresolved */
 	bool kernel;
 	uint8_t kind;
 };
@@ -30,7 +37,9 @@ struct pframe {
 struct precord {
 	uint32_t comm_id, pid, tid, cpu;
 	uint32_t thread; /* tid of the first sample (not a key) */
+	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
+	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
 	uint64_t period, count;
@@ -68,6 +77,7 @@ struct prism_profile {
 	size_t scratch_alloc;
 
 	uint64_t total_period, nr_samples;
+	uint64_t time; /* prism_profile__set_time()'s */
 
 	/* last entries() result */
 	struct prism_hist_entry *entries;
@@ -89,6 +99,8 @@ struct prism_profile {
 	int chain_order; /* prism_profile__set_chain_order(): 0 none, 1 caller, 2 callee */
 	bool chain_caller; /* its order, also without graphs: how perf creates rows */
 	bool children;
+	bool by_keys; /* the keys have output fields: the order is theirs alone */
+	void *parent_re; /* regex_t of prism_profile__set_parent(), or NULL */
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
 	size_t nr_keys;
 
@@ -117,6 +129,10 @@ static inline __wraps uint64_t hash_u64(uint64_t x)
 }
 
 void cg_arena__free(struct cg_arena *a);
+
+/* parent.c: every record's parent frame (PRISM_SORT_PARENT); -ENOMEM */
+int profile_parents(struct prism_profile *p);
+void profile_parent_release(struct prism_profile *p);
 
 /* @order: the rows of the last entries() call in perf's output order (order.c) */
 int entries_order(const struct prism_profile *p, uint32_t *order);

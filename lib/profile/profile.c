@@ -3,6 +3,7 @@
  * Profile building: samples are reduced to interned frames and counted per
  * unique (task, stack), so memory follows the number of distinct stacks.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "profile-internal.h"
@@ -114,9 +115,31 @@ static uint64_t frame_hash_of(const void *p)
 	return frame_hash(f->dso_key, f->sym_key, f->addr_key);
 }
 
+/* perf's source line text of an address without line information, as a caller */
+static uint32_t srcline_text(struct prism_profile *p, const struct prism_frame *fr, uint64_t addr)
+{
+	char buf[512];
+
+	if (fr->sym) /* (perf subtracts the symbol's start from the address as it is) */
+		snprintf(buf, sizeof(buf), "%s+%" PRIu64, fr->sym, addr - fr->sym_start);
+	else
+		snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
+			 fr->dso_name ? fr->dso_name : "[unknown]", addr);
+	return strtab__intern(&p->strs, buf);
+}
+
+/* a frame without a source line: perf's texts of it as a caller and as a leaf; -ENOMEM */
+static int srcline_unknown(struct prism_profile *p, struct pframe *f, const struct prism_frame *fr)
+{
+	f->src_id = srcline_text(p, fr, fr->ip);
+	if (fr->map_addr != fr->ip)
+		f->src_leaf_id = srcline_text(p, fr, fr->map_addr);
+	return !f->src_id || (fr->map_addr != fr->ip && !f->src_leaf_id) ? -ENOMEM : 0;
+}
+
 static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *fr)
 {
-	bool per_addr = p->mask & (1u << PRISM_SORT_SRCLINE);
+	bool per_addr = p->mask & (1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE);
 	const void *dso_key = fr->dso ? (const void *)fr->dso : (const void *)fr->dso_name;
 	const void *sym_key = fr->sym_id;
 	uint64_t addr = (!sym_key || per_addr) ? fr->ip : 0;
@@ -150,19 +173,27 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->dso = fr->dso;
 	f->kernel = fr->kernel;
 	f->kind = (uint8_t)fr->kind;
+	f->sym_size = fr->sym && fr->sym_end > fr->sym_start ?
+			      (uint32_t)(fr->sym_end - fr->sym_start) :
+			      0;
 	f->dso_id = strtab__intern(&p->strs, fr->dso_name ? fr->dso_name : "[unknown]");
 	if (!f->dso_id)
 		return UINT32_MAX;
-	if (per_addr && p->sy) {
+	if (per_addr) {
 		const char *file;
 		unsigned int line;
 
-		if (!prism_symbols__srcline(p->sy, fr, &file, &line)) {
+		if (p->sy && !prism_symbols__srcline(p->sy, fr, &file, &line)) {
 			const char *base = strrchr(file, '/');
 			char buf[512];
 
 			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
 			f->src_id = strtab__intern(&p->strs, buf);
+			f->file_id = strtab__intern(&p->strs, base ? base + 1 : file);
+			if (!f->src_id || !f->file_id)
+				return UINT32_MAX;
+		} else if (srcline_unknown(p, f, fr)) {
+			return UINT32_MAX;
 		}
 	}
 	for (s = h & (p->frame_map.cap - 1); p->frame_map.slots[s];
@@ -182,7 +213,7 @@ const char *pframe__label(const struct pframe *f)
 static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
 {
 	uint64_t h = hash_u64(((uint64_t)r->comm_id << 32) ^ r->pid) ^
-		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu);
+		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time);
 	uint32_t i;
 
 	for (i = 0; i < r->depth; i++)
@@ -224,6 +255,7 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->eframe);
 	free(p->edepth);
 	cg_arena__free(p->arena);
+	profile_parent_release(p);
 	free(p);
 }
 
@@ -263,6 +295,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.thread = tid;
 	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
+	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
 	r.hash = rec_hash(&r, p->scratch) + nochain;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -280,7 +313,8 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 
 			if (o->hash == r.hash && o->nochain == r.nochain &&
 			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
-			    o->cpu == r.cpu && o->depth == r.depth && o->self == r.self &&
+			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
+			    o->self == r.self &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -362,6 +396,11 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 	return add(p, comm, pid, tid, cpu, period, NULL, leaf, 1, true);
 }
 
+void prism_profile__set_time(struct prism_profile *p, uint64_t time)
+{
+	p->time = time;
+}
+
 void prism_profile__add_filtered(struct prism_profile *p, uint64_t period)
 {
 	p->total_period += period;
@@ -384,9 +423,25 @@ size_t prism_profile__nr_stacks(const struct prism_profile *p)
 }
 
 static const char *const key_names[PRISM_SORT__MAX] = {
-	[PRISM_SORT_COMM] = "comm", [PRISM_SORT_PID] = "pid", [PRISM_SORT_TID] = "tid",
-	[PRISM_SORT_DSO] = "dso",   [PRISM_SORT_SYM] = "sym", [PRISM_SORT_SRCLINE] = "srcline",
+	[PRISM_SORT_COMM] = "comm",
+	[PRISM_SORT_PID] = "pid",
+	[PRISM_SORT_TID] = "tid",
+	[PRISM_SORT_DSO] = "dso",
+	[PRISM_SORT_SYM] = "sym",
+	[PRISM_SORT_SRCLINE] = "srcline",
 	[PRISM_SORT_CPU] = "cpu",
+	[PRISM_SORT_SRCFILE] = "srcfile",
+	[PRISM_SORT_OVERHEAD] = "overhead",
+	[PRISM_SORT_OVERHEAD_SYS] = "overhead_sys",
+	[PRISM_SORT_OVERHEAD_US] = "overhead_us",
+	[PRISM_SORT_OVERHEAD_GUEST_SYS] = "overhead_guest_sys",
+	[PRISM_SORT_OVERHEAD_GUEST_US] = "overhead_guest_us",
+	[PRISM_SORT_OVERHEAD_CHILDREN] = "overhead_children",
+	[PRISM_SORT_SAMPLE] = "sample",
+	[PRISM_SORT_PERIOD] = "period",
+	[PRISM_SORT_PARENT] = "parent",
+	[PRISM_SORT_SYM_SIZE] = "symbol_size",
+	[PRISM_SORT_TIME] = "time",
 };
 
 int prism_sort_key__parse(const char *name)
