@@ -213,6 +213,24 @@ script_vs_perf() {
 	diff "$TMP/perf.txt" "$TMP/prism.txt" | head -4 >&3
 }
 
+# report_body: perf report --stdio's body, without its tip and blank comment lines
+report_body() { grep -v '^# *$\|Tip\|^$\|header info\|perf report -h'; }
+
+# report_vs_perf NAME FILE [ARG...]: prism report --stdio's body equals perf
+# report's on FILE (perf with SIGPIPE ignored: 6.1 dies of it on srcline
+# without the binary)
+report_vs_perf() {
+	local name=$1 f=$2
+	shift 2
+	(
+		trap '' PIPE
+		perf report -i "$f" --stdio "$@" 2>/dev/null
+	) | report_body >"$TMP/p"
+	prism report -i "$f" --stdio "$@" 2>/dev/null | report_body >"$TMP/q"
+	check "$name $*: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
+	diff "$TMP/p" "$TMP/q" | head -4 >&3
+}
+
 # pt_vs_perf NAME FILE ITRACE [ARG...]: the same with --itrace=ITRACE
 pt_vs_perf() {
 	local name=$1 f=$2 it=$3

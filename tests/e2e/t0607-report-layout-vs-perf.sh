@@ -18,15 +18,7 @@ require_perf
 require_fixtures
 F=$FIXTURES/perf-6.1
 
-body() { grep -v '^# *$\|Tip\|^$\|header info\|perf report -h'; }
-same() { # NAME FILE OPTIONS...
-	local name=$1 f=$2
-	shift 2
-	perf report -i "$f" --stdio "$@" 2>/dev/null | body >"$TMP/p"
-	prism report -i "$f" --stdio "$@" 2>/dev/null | body >"$TMP/q"
-	check "$name $*: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
-	diff "$TMP/p" "$TMP/q" | head -4 >&3
-}
+same() { report_vs_perf "$@"; }
 for o in "--sort pid" "--sort sym,pid -g none" "--sort pid,sym -g none" "--sort comm,pid" \
 	"--no-children --sort sym" "--no-children --sort sym,dso" "--no-children --sort dso,comm -g none"; do
 	# shellcheck disable=SC2086

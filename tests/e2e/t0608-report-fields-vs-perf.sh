@@ -22,18 +22,7 @@ require_perf
 require_fixtures
 F=$FIXTURES/perf-6.1
 
-body() { grep -v '^# *$\|Tip\|^$\|header info\|perf report -h'; }
-same() { # NAME FILE OPTIONS...
-	local name=$1 f=$2
-	shift 2
-	(
-		trap '' PIPE
-		perf report -i "$f" --stdio "$@" 2>/dev/null
-	) | body >"$TMP/p"
-	prism report -i "$f" --stdio "$@" 2>/dev/null | body >"$TMP/q"
-	check "$name $*: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
-	diff "$TMP/p" "$TMP/q" | head -4 >&3
-}
+same() { report_vs_perf "$@"; }
 
 ALL=("--sort symbol,period -g none" "--sort sym,overhead -g none" "-F overhead,sym -g none"
 	"-F sym,overhead -g none" "-F +period -g none" "-F comm,sym -g none" "-F dso,sym"
@@ -117,7 +106,7 @@ expect_exit 1 prism report -U -i "$F/a-fp.data"
 # ([vdso] sorts before perfdata-workload, whose period is larger)
 prism report -i "$F/e-two-events.data" -F dso,period -g none 2>/dev/null >"$TMP/f.txt"
 grep_q '^# Shared Object +Period$' "$TMP/f.txt"
-body <"$TMP/f.txt" | grep -v '^#' | head -2 | awk '{ print $1 }' >"$TMP/col"
+report_body <"$TMP/f.txt" | grep -v '^#' | head -2 | awk '{ print $1 }' >"$TMP/col"
 check "-F dso,period: rows by DSO first" test "$(tr '\n' ' ' <"$TMP/col")" = "[vdso] perfdata-workload "
 
 # keys perf does not know, or prism cannot sort by: a usage error naming the key

@@ -15,15 +15,7 @@ require_perf
 require_fixtures
 F=$FIXTURES/perf-6.1
 
-body() { grep -v '^# *$\|Tip\|^$\|header info\|perf report -h'; }
-same() { # FILE OPTIONS...
-	local f=$1
-	shift
-	perf report -i "$F/$f.data" --stdio "$@" 2>/dev/null | body >"$TMP/p"
-	prism report -i "$F/$f.data" --stdio "$@" 2>/dev/null | body >"$TMP/q"
-	check "$f $*: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
-	diff "$TMP/p" "$TMP/q" | head -4 >&3
-}
+same() { report_vs_perf "$1" "$F/$1.data" "${@:2}"; }
 
 for f in a-fp a2-fp-shell c-zstd d-pipe; do
 	for o in "" "-g callee" "--no-children" "--no-children -g caller" "-G" "--percent-limit 5" \
