@@ -172,7 +172,7 @@ bool pt_walk_batch(struct queue *q)
 		.ti = q->tsc_insns, .ic = q->insn_count, .sn = q->stall_n, .so = q->stall_off
 	};
 	uint64_t quiet, due, next_off, room, left_n, ip = w->ip, any = 0;
-	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel;
+	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel, due_hit = false;
 	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
 	struct pt_stack *stk = NULL;
 	struct run *r, *prev;
@@ -193,16 +193,6 @@ bool pt_walk_batch(struct queue *q)
 		/* (the time's estimate on a way from the kernel: pt_time_at) */
 		if (priv && (ip >> 63) != kernel)
 			break;
-		/* packets read ahead due: applied before the run, as the queue would */
-		if (q->units_taken + b.units >= due) {
-			any |= b.walked;
-			flush(q, &b);
-			due = pt_time_due(q, true);
-			b.ti = q->tsc_insns; /* (a packet applied may start it again) */
-			if (!due)
-				break;
-			reload(q, &b, &room, &left_n, &ticks);
-		}
 		/* the run after the last, where it was the same before: no lookup */
 		r = prev ? prev->next[taken] : NULL;
 		if (!r || r->ip != ip || r->pid != pid || r->mode != mode) {
@@ -276,6 +266,7 @@ bool pt_walk_batch(struct queue *q)
 			b.off = next_off;
 			b.units++;
 			b.unit_insns = b.ti + r->n;
+			due_hit = q->units_taken + b.units >= due;
 			break;
 		}
 		/* the call stacks: a call pushes, a return pops (decode.c's branch) */
@@ -310,6 +301,19 @@ bool pt_walk_batch(struct queue *q)
 			b.sn = 0;
 		} else {
 			b.sn += r->n;
+		}
+		/* packets read ahead due after this unit: applied before the next run, as the queue would */
+		if (due_hit) {
+			due_hit = false;
+			any |= b.walked;
+			flush(q, &b);
+			due = pt_time_due(q, true);
+			b.ti = q->tsc_insns; /* (a packet applied may start it again) */
+			if (!due) {
+				w->ip = ip;
+				goto out;
+			}
+			reload(q, &b, &room, &left_n, &ticks);
 		}
 	}
 	w->ip = ip;
