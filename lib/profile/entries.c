@@ -447,18 +447,12 @@ static int cmp_cg_key(const void *pa, const void *pb, void *arg)
 
 static int cmp_cg(const void *pa, const void *pb, void *arg)
 {
-	const struct cgsort *cs = arg;
 	const struct prism_callgraph *a = *(struct prism_callgraph *const *)pa;
 	const struct prism_callgraph *b = *(struct prism_callgraph *const *)pb;
-	const struct cgkey *ka = &cs->keys[a - cs->base], *kb = &cs->keys[b - cs->base];
 
 	if (a->period != b->period)
 		return a->period > b->period ? -1 : 1;
-	if (ka->dso != kb->dso)
-		return ka->dso > kb->dso ? -1 : 1;
-	if (ka->addr != kb->addr)
-		return ka->addr > kb->addr ? -1 : 1;
-	return cmp_str(a->name, b->name);
+	return cmp_cg_key(pa, pb, arg);
 }
 
 /* number the nodes under @root in post-order (children in their current order) */

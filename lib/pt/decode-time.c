@@ -629,9 +629,9 @@ uint64_t pt_time_pass(struct queue *q, uint64_t from, uint64_t off)
 	while (pos < off) {
 		uint8_t b = t[pos];
 
-		if (!b || (!(b & 1) && b != 0x02)) {
-			if (b && pos >= q->pkt_off)
-				seen += (unsigned int)(30 - __builtin_clz(b));
+		if (!b || pt_short_tnt_bits(b)) {
+			if (pos >= q->pkt_off)
+				seen += pt_short_tnt_bits(b);
 			pos++;
 		} else if (b == PT_MTC_BYTE && pos + 2 <= off) {
 			if (pos >= q->pkt_off && seen <= q->units_taken)

@@ -37,6 +37,12 @@ enum {
 #define MAX_LOOPS 100000
 /* an MTC packet's first byte (its CTC byte follows) */
 #define PT_MTC_BYTE 0x59
+
+/* the TNT bits of the short TNT packet @b (0: a PAD or no short TNT) */
+static inline unsigned int pt_short_tnt_bits(uint8_t b)
+{
+	return b && !(b & 1) && b != 0x02 ? (unsigned int)(30 - __builtin_clz(b)) : 0;
+}
 extern const char *const pt_err_msg[];
 
 /* a timing packet read ahead, taken once @at units (TNT bits, TIPs) are */

@@ -84,12 +84,6 @@ static __wraps uint64_t batch_room(struct queue *q, bool *ticks)
 	return q->last_masked + period - q->tsc;
 }
 
-/* the TNT bits of the short TNT @b (0: not one) */
-static unsigned int tnt_bits(uint8_t b)
-{
-	return b && !(b & 1) && b != 0x02 ? (unsigned int)(30 - __builtin_clz(b)) : 0;
-}
-
 /* the offset after the PADs and MTCs from @off (none beyond @end) */
 static uint64_t skip_timing(const uint8_t *t, uint64_t off, uint64_t end)
 {
@@ -110,7 +104,7 @@ static int cache_left(const struct queue *q, const uint8_t *t, uint64_t off, uin
 	if (next_off > q->len)
 		return -1;
 	off = skip_timing(t, off, next_off);
-	if (off == next_off || !(n = tnt_bits(t[off])))
+	if (off == next_off || !(n = pt_short_tnt_bits(t[off])))
 		return -1;
 	return skip_timing(t, off + 1, next_off) == next_off ? (int)n - 1 : -1;
 }
