@@ -112,49 +112,86 @@ static int cache_left(const struct queue *q, const uint8_t *t, uint64_t off, uin
 /* the walk's counts, kept here and handed to the queue at once */
 struct batch {
 	uint64_t off; /* the trace libipt has read */
-	uint64_t units, unit_insns; /* the units taken; the instructions counted at the last */
-	uint64_t walked, ti, ic, sn, so; /* blocks; q's tsc_insns, insn_count, stall_n, stall_off */
-	uint32_t flags; /* the last block's branch's, at last_ip */
-	uint64_t last_ip;
+	uint64_t n; /* the instructions walked since the last flush */
+	uint64_t units, unit_n; /* the units taken; n after the last block that took one */
+	uint64_t walked, ti, ic; /* blocks; q's tsc_insns, insn_count at n 0 */
+	/* q's stall_n is sn + n - sbase: instructions since the trace moved, at stall_off */
+	uint64_t sn, sbase, so;
+	uint64_t lim; /* n where the next sample is due (0 with room 0: pt_ticks_room each block) */
+	bool count; /* instructions counted (insn_count) */
 };
 
-static void flush(struct queue *q, struct batch *b)
+/* the n at which a block ends the walk or asks for more: a sample due, a stall (MAX_LOOPS) */
+static uint64_t bound(const struct batch *b)
 {
+	uint64_t stall = b->sn > MAX_LOOPS ? 0 : b->sbase + MAX_LOOPS - b->sn + 1;
+
+	return b->lim < stall ? b->lim : stall;
+}
+
+/* the counts handed to the queue; @last: the last block walked (its branch's flags) */
+static uint64_t flush(struct queue *q, struct batch *b, const struct run *last)
+{
+	uint64_t ti = b->ti, walked = b->walked;
+
+	b->ti += b->n;
+	if (b->count)
+		b->ic += b->n;
+	b->sn += b->n - b->sbase;
+	b->sbase = 0;
+	b->lim -= b->lim ? b->n : 0;
+	b->n = 0;
 	q->tsc_insns = b->ti;
-	if (!b->walked)
-		return;
+	if (!walked)
+		return 0;
 	q->insn_count = b->ic;
 	q->stall_n = b->sn;
 	q->stall_off = b->so;
 	q->last_insn = NULL;
-	q->pend_flags = b->flags;
-	q->flags_lazy = b->flags != 0; /* its bytes read if an event wants them */
-	q->flags_ip = b->last_ip;
+	q->pend_flags = last->flags;
+	q->flags_lazy = last->flags != 0; /* its bytes read if an event wants them */
+	q->flags_ip = last->end_ip;
 	q->flags_mode = q->walk->mode;
-	q->d->st.blocks += b->walked;
-	pt_time_units(q, b->off, b->units, b->unit_insns);
+	q->d->st.blocks += walked;
+	pt_time_units(q, b->off, b->units, ti + b->unit_n);
 	pt_release(q, b->so);
 	b->walked = b->units = 0;
+	return walked;
 }
 
-/* the counts after the queue's time moved: the room before the next sample */
-static void reload(struct queue *q, struct batch *b, uint64_t *room, uint64_t *left_n, bool *ticks)
+/* the counts after the queue's time moved (b->n 0): the limit before the next sample */
+static void reload(struct queue *q, struct batch *b, uint64_t *room, bool *ticks)
 {
 	b->ti = q->tsc_insns;
 	*room = batch_room(q, ticks);
-	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
-	*left_n = *room ? *room - (*ticks ? b->ti : b->ic) : 0;
+	b->lim = *room ? *room - (*ticks ? b->ti : b->ic) : 0;
 }
 
-/* whether the run @r fits before the next sample (@room, @left_n: batch_room's) */
-static bool fits(struct queue *q, const struct run *r, uint64_t room, uint64_t left_n, uint64_t ti)
+/* whether the run @r fits before the next sample, the stall (a block at bound()) */
+static bool fits_slow(struct queue *q, const struct run *r, uint64_t room, const struct batch *b)
 {
-	if (left_n)
-		return r->n < left_n;
+	uint64_t n = b->n + r->n;
+
+	if (b->sn + n - b->sbase > MAX_LOOPS)
+		return false;
+	if (n < b->lim)
+		return true;
 	if (room)
 		return false;
-	q->tsc_insns = ti;
+	q->tsc_insns = b->ti + b->n;
 	return r->n < pt_ticks_room(q);
+}
+
+/* the kinds of runs the batch leaves to the queue (K_INDIRECT: see pt_walk_batch) */
+static unsigned int stop_kinds(const struct prism_itrace *o, bool stacks)
+{
+	unsigned int m = 1u << K_OTHER;
+
+	if (o->branches)
+		m |= ~((1u << K_COND) | (1u << K_JUMP));
+	if (stacks)
+		m |= 1u << K_INDIRECT;
+	return m;
 }
 
 bool pt_walk_batch(struct queue *q)
@@ -162,14 +199,17 @@ bool pt_walk_batch(struct queue *q)
 	const struct prism_itrace *o = &q->d->o.itrace;
 	const uint8_t *t = q->map ? q->map : q->buf;
 	struct pt_walk *w = q->walk;
-	struct batch b = {
-		.ti = q->tsc_insns, .ic = q->insn_count, .sn = q->stall_n, .so = q->stall_off
-	};
-	uint64_t quiet, due, next_off, room, left_n, ip = w->ip, any = 0;
-	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel, due_hit = false;
-	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
+	struct batch b = { .ti = q->tsc_insns,
+			   .ic = q->insn_count,
+			   .sn = q->stall_n,
+			   .so = q->stall_off,
+			   .count = o->instructions };
+	uint64_t quiet, due, next_off, room, end, ip = w->ip, any = 0;
+	bool ticks, priv = q->pkt != NULL, slow, restall;
+	bool stacks = o->callchain || o->thread_stack;
+	unsigned int stop = stop_kinds(o, stacks);
 	struct pt_stack *stk = NULL;
-	struct run *r, *prev;
+	struct run *r, *prev, copy;
 	int32_t pid = q->pid;
 	uint8_t mode = (uint8_t)w->mode;
 	int st, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
@@ -177,29 +217,46 @@ bool pt_walk_batch(struct queue *q)
 	if (!batch_fits(q))
 		return false;
 	q->pend = false; /* (a jump the filter drops: nothing to resolve) */
+	/* (the time's estimate on a way from the kernel: pt_time_at) */
+	if (priv && (ip >> 63) != q->in_kernel)
+		return false;
 	due = priv ? pt_time_due(q, false) : UINT64_MAX;
 	if (!due)
 		return false;
+	due -= due == UINT64_MAX ? 0 : q->units_taken; /* (units of this batch) */
 	quiet = pt_time_quiet(q);
-	reload(q, &b, &room, &left_n, &ticks);
+	reload(q, &b, &room, &ticks);
+	end = bound(&b);
 	pt_qry_get_offset(w->qry, &b.off);
+	/* the trace moved since the stall was counted: counted again after the first block */
+	restall = b.off != b.so;
+	/* (something to do after a block: restall, due units, ticks asked each block) */
+	slow = restall || (!b.lim && ticks);
 	for (prev = NULL;; prev = r) {
-		/* (the time's estimate on a way from the kernel: pt_time_at) */
-		if (priv && (ip >> 63) != kernel)
-			break;
-		/* the run after the last, where it was the same before: no lookup */
+		/*
+		 * the run after the last, where it was the same before: no
+		 * lookup (runs linked were walked in one privilege: only a
+		 * lookup checks it)
+		 */
 		r = prev ? prev->next[taken] : NULL;
 		if (!r || r->ip != ip || r->pid != pid || r->mode != mode) {
+			if (priv && (ip >> 63) != q->in_kernel)
+				break;
+			/* (the last block's run, about to be replaced: its flags are the queue's) */
+			if (prev && pt_walk_run_slot(q, ip) == prev) {
+				copy = *prev;
+				prev = &copy;
+			}
 			if (pt_walk_run_at(q, ip, w->mode, &r) < 0)
 				break;
 			if (prev)
 				prev->next[taken] = r;
 		}
-		if (r->kind == K_OTHER || b.sn + r->n > MAX_LOOPS ||
-		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump) ||
-		    (o->branches && r->kind != K_COND && r->kind != K_JUMP)) /* (sampled) */
+		/* (an indirect jump only counts where the stacks see it) */
+		if ((stop & (1u << r->kind)) &&
+		    (r->kind != K_INDIRECT || o->branches || r->iclass != ptic_jump))
 			break;
-		if (!fits(q, r, room, left_n, b.ti))
+		if (b.n + r->n >= end && !fits_slow(q, r, room, &b))
 			break;
 		taken = 0;
 		switch (r->kind) {
@@ -233,34 +290,50 @@ bool pt_walk_batch(struct queue *q)
 			 */
 			if (left > 0 && r->kind != K_INDIRECT && r->kind != K_ICALL) {
 				left--;
-				next_off = b.off;
-			} else {
-				pt_qry_get_offset(w->qry, &next_off);
-				left = next_off != b.off ? cache_left(q, t, b.off, next_off) : -1;
-			}
-			if (next_off > quiet || w->status) {
-				/*
-				 * it read more than TNTs: past MTCs (applied as the
-				 * block's first instruction would), else an event
-				 * follows: the block is taken the usual way
-				 */
-				any |= b.walked;
-				flush(q, &b);
-				quiet = w->status ? 0 : pt_time_pass(q, b.off, next_off);
-				due = quiet ? pt_time_due(q, true) : 0;
-				b.ti = q->tsc_insns;
-				if (due)
-					reload(q, &b, &room, &left_n, &ticks);
-				if (!due || !fits(q, r, room, left_n, b.ti)) {
+				if (w->status) {
 					w->ip = ip;
+					any |= flush(q, &b, prev);
 					batch_pend(q, r, r->ip, 0);
 					goto out;
 				}
+			} else {
+				pt_qry_get_offset(w->qry, &next_off);
+				left = next_off != b.off ? cache_left(q, t, b.off, next_off) : -1;
+				if (next_off > quiet || w->status) {
+					/*
+					 * it read more than TNTs: past MTCs (applied
+					 * as the block's first instruction would),
+					 * else an event follows: the block is taken
+					 * the usual way
+					 */
+					any |= flush(q, &b, prev);
+					quiet = w->status ? 0 : pt_time_pass(q, b.off, next_off);
+					due = quiet ? pt_time_due(q, true) : 0;
+					b.ti = q->tsc_insns; /* (a packet applied may start it again) */
+					if (due) {
+						due -= due == UINT64_MAX ? 0 : q->units_taken;
+						reload(q, &b, &room, &ticks);
+						end = bound(&b);
+						slow = restall || (!b.lim && ticks);
+					}
+					if (!due || (r->n >= end && !fits_slow(q, r, room, &b))) {
+						w->ip = ip;
+						batch_pend(q, r, r->ip, 0);
+						goto out;
+					}
+				}
+				b.off = next_off;
+				if (next_off !=
+				    b.so) { /* (the trace moved: the stall starts again) */
+					b.so = next_off;
+					b.sn = 0;
+					b.sbase = b.n + r->n;
+					end = bound(&b);
+				}
 			}
-			b.off = next_off;
-			b.units++;
-			b.unit_insns = b.ti + r->n;
-			due_hit = q->units_taken + b.units >= due;
+			b.unit_n = b.n + r->n;
+			if (++b.units >= due)
+				slow = true;
 			break;
 		}
 		/* the call stacks: a call pushes, a return pops (decode.c's branch) */
@@ -277,42 +350,38 @@ bool pt_walk_batch(struct queue *q)
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
 		b.walked++;
-		b.flags = r->flags;
-		b.last_ip = r->end_ip;
-		b.ti += r->n;
-		if (count)
-			b.ic += r->n;
-		if (left_n) {
-			left_n -= r->n;
-		} else if (ticks) { /* the walk ends at the branch; perhaps steady now */
-			q->in_walk = false;
-			q->tsc_insns = b.ti;
-			room = batch_room(q, &ticks);
-			left_n = room ? room - b.ti : 0;
-		}
-		if (b.off != b.so) {
+		b.n += r->n;
+		if (!slow)
+			continue;
+		if (restall && b.off != b.so) {
 			b.so = b.off;
 			b.sn = 0;
-		} else {
-			b.sn += r->n;
+			b.sbase = b.n;
+		}
+		if (!b.lim && ticks) { /* the walk ends at the branch; perhaps steady now */
+			q->in_walk = false;
+			q->tsc_insns = b.ti + b.n;
+			room = batch_room(q, &ticks);
+			b.lim = room ? room - b.ti : 0;
 		}
 		/* packets read ahead due after this unit: applied before the next run, as the queue would */
-		if (due_hit) {
-			due_hit = false;
-			any |= b.walked;
-			flush(q, &b);
+		if (b.units >= due) {
+			any |= flush(q, &b, r);
 			due = pt_time_due(q, true);
-			b.ti = q->tsc_insns; /* (a packet applied may start it again) */
+			b.ti = q->tsc_insns;
 			if (!due) {
 				w->ip = ip;
 				goto out;
 			}
-			reload(q, &b, &room, &left_n, &ticks);
+			due -= due == UINT64_MAX ? 0 : q->units_taken;
+			reload(q, &b, &room, &ticks);
 		}
+		restall = false;
+		end = bound(&b);
+		slow = !b.lim && ticks;
 	}
 	w->ip = ip;
 out:
-	any |= b.walked;
-	flush(q, &b);
+	any |= flush(q, &b, prev);
 	return any;
 }

@@ -236,6 +236,7 @@ __attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
 	r->mode = (uint8_t)mode;
 	r->n = 0;
 	r->marks = 0;
+	r->next[0] = r->next[1] = NULL; /* (links walked in one privilege: pt_walk_batch) */
 	st = pt_ild_at(q, ip, mode, true);
 	while (st >= 0) {
 		memset(&insn, 0, sizeof(insn));
