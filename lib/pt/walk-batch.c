@@ -109,16 +109,21 @@ static int cache_left(const struct queue *q, const uint8_t *t, uint64_t off, uin
 	return skip_timing(t, off + 1, next_off) == next_off ? (int)n - 1 : -1;
 }
 
-/* the walk's counts, kept here and handed to the queue at once */
+/* what the walk keeps for the queue, handed to it at once (flush) */
 struct batch {
 	uint64_t off; /* the trace libipt has read */
-	uint64_t n; /* the instructions walked since the last flush */
-	uint64_t units, unit_n; /* the units taken; n after the last block that took one */
-	uint64_t walked, ti, ic; /* blocks; q's tsc_insns, insn_count at n 0 */
+	uint64_t ti, ic; /* q's tsc_insns, insn_count at the last flush */
 	/* q's stall_n is sn + n - sbase: instructions since the trace moved, at stall_off */
 	uint64_t sn, sbase, so;
 	uint64_t lim; /* n where the next sample is due (0 with room 0: pt_ticks_room each block) */
 	bool count; /* instructions counted (insn_count) */
+};
+
+/* the counts since the last flush, in the walk's registers (never by address) */
+struct counts {
+	uint64_t n; /* instructions walked */
+	uint64_t walked; /* blocks */
+	uint64_t units, unit_n; /* the units taken; n after the last block that took one */
 };
 
 /* the n at which a block ends the walk or asks for more: a sample due, a stall (MAX_LOOPS) */
@@ -129,20 +134,22 @@ static uint64_t bound(const struct batch *b)
 	return b->lim < stall ? b->lim : stall;
 }
 
-/* the counts handed to the queue; @last: the last block walked (its branch's flags) */
-static uint64_t flush(struct queue *q, struct batch *b, const struct run *last)
+/*
+ * the counts @c handed to the queue (then zero); @last: the last block
+ * walked (its branch's flags).  Return: the blocks walked.
+ */
+static uint64_t flush(struct queue *q, struct batch *b, struct counts c, const struct run *last)
 {
-	uint64_t ti = b->ti, walked = b->walked;
+	uint64_t ti = b->ti;
 
-	b->ti += b->n;
+	b->ti += c.n;
 	if (b->count)
-		b->ic += b->n;
-	b->sn += b->n - b->sbase;
+		b->ic += c.n;
+	b->sn += c.n - b->sbase;
 	b->sbase = 0;
-	b->lim -= b->lim ? b->n : 0;
-	b->n = 0;
+	b->lim -= b->lim ? c.n : 0;
 	q->tsc_insns = b->ti;
-	if (!walked)
+	if (!c.walked)
 		return 0;
 	q->insn_count = b->ic;
 	q->stall_n = b->sn;
@@ -152,14 +159,13 @@ static uint64_t flush(struct queue *q, struct batch *b, const struct run *last)
 	q->flags_lazy = last->flags != 0; /* its bytes read if an event wants them */
 	q->flags_ip = last->end_ip;
 	q->flags_mode = q->walk->mode;
-	q->d->st.blocks += walked;
-	pt_time_units(q, b->off, b->units, ti + b->unit_n);
+	q->d->st.blocks += c.walked;
+	pt_time_units(q, b->off, c.units, ti + c.unit_n);
 	pt_release(q, b->so);
-	b->walked = b->units = 0;
-	return walked;
+	return c.walked;
 }
 
-/* the counts after the queue's time moved (b->n 0): the limit before the next sample */
+/* the counts after the queue's time moved (n 0): the limit before the next sample */
 static void reload(struct queue *q, struct batch *b, uint64_t *room, bool *ticks)
 {
 	b->ti = q->tsc_insns;
@@ -167,18 +173,17 @@ static void reload(struct queue *q, struct batch *b, uint64_t *room, bool *ticks
 	b->lim = *room ? *room - (*ticks ? b->ti : b->ic) : 0;
 }
 
-/* whether the run @r fits before the next sample, the stall (a block at bound()) */
-static bool fits_slow(struct queue *q, const struct run *r, uint64_t room, const struct batch *b)
+/* whether the run @r fits before the next sample, the stall (a block at bound(), @n walked) */
+static bool fits_slow(struct queue *q, const struct run *r, uint64_t room, const struct batch *b,
+		      uint64_t n)
 {
-	uint64_t n = b->n + r->n;
-
-	if (b->sn + n - b->sbase > MAX_LOOPS)
+	if (b->sn + n + r->n - b->sbase > MAX_LOOPS)
 		return false;
-	if (n < b->lim)
+	if (n + r->n < b->lim)
 		return true;
 	if (room)
 		return false;
-	q->tsc_insns = b->ti + b->n;
+	q->tsc_insns = b->ti + n;
 	return r->n < pt_ticks_room(q);
 }
 
@@ -204,6 +209,7 @@ bool pt_walk_batch(struct queue *q)
 			   .sn = q->stall_n,
 			   .so = q->stall_off,
 			   .count = o->instructions };
+	struct counts c = { 0 };
 	uint64_t quiet, due, next_off, room, end, ip = w->ip, any = 0;
 	bool ticks, priv = q->pkt != NULL, slow, restall;
 	bool stacks = o->callchain || o->thread_stack;
@@ -256,7 +262,7 @@ bool pt_walk_batch(struct queue *q)
 		if ((stop & (1u << r->kind)) &&
 		    (r->kind != K_INDIRECT || o->branches || r->iclass != ptic_jump))
 			break;
-		if (b.n + r->n >= end && !fits_slow(q, r, room, &b))
+		if (c.n + r->n >= end && !fits_slow(q, r, room, &b, c.n))
 			break;
 		taken = 0;
 		switch (r->kind) {
@@ -292,7 +298,8 @@ bool pt_walk_batch(struct queue *q)
 				left--;
 				if (w->status) {
 					w->ip = ip;
-					any |= flush(q, &b, prev);
+					any |= flush(q, &b, c, prev);
+					c = (struct counts){ 0 };
 					batch_pend(q, r, r->ip, 0);
 					goto out;
 				}
@@ -306,7 +313,8 @@ bool pt_walk_batch(struct queue *q)
 					 * else an event follows: the block is taken
 					 * the usual way
 					 */
-					any |= flush(q, &b, prev);
+					any |= flush(q, &b, c, prev);
+					c = (struct counts){ 0 };
 					quiet = w->status ? 0 : pt_time_pass(q, b.off, next_off);
 					due = quiet ? pt_time_due(q, true) : 0;
 					b.ti = q->tsc_insns; /* (a packet applied may start it again) */
@@ -316,7 +324,8 @@ bool pt_walk_batch(struct queue *q)
 						end = bound(&b);
 						slow = restall || (!b.lim && ticks);
 					}
-					if (!due || (r->n >= end && !fits_slow(q, r, room, &b))) {
+					if (!due ||
+					    (r->n >= end && !fits_slow(q, r, room, &b, 0))) {
 						w->ip = ip;
 						batch_pend(q, r, r->ip, 0);
 						goto out;
@@ -327,12 +336,12 @@ bool pt_walk_batch(struct queue *q)
 				    b.so) { /* (the trace moved: the stall starts again) */
 					b.so = next_off;
 					b.sn = 0;
-					b.sbase = b.n + r->n;
+					b.sbase = c.n + r->n;
 					end = bound(&b);
 				}
 			}
-			b.unit_n = b.n + r->n;
-			if (++b.units >= due)
+			c.unit_n = c.n + r->n;
+			if (++c.units >= due)
 				slow = true;
 			break;
 		}
@@ -349,24 +358,25 @@ bool pt_walk_batch(struct queue *q)
 				pt_stack_call(stk, r->end_ip, ip, r->size);
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
-		b.walked++;
-		b.n += r->n;
+		c.walked++;
+		c.n += r->n;
 		if (!slow)
 			continue;
 		if (restall && b.off != b.so) {
 			b.so = b.off;
 			b.sn = 0;
-			b.sbase = b.n;
+			b.sbase = c.n;
 		}
 		if (!b.lim && ticks) { /* the walk ends at the branch; perhaps steady now */
 			q->in_walk = false;
-			q->tsc_insns = b.ti + b.n;
+			q->tsc_insns = b.ti + c.n;
 			room = batch_room(q, &ticks);
 			b.lim = room ? room - b.ti : 0;
 		}
 		/* packets read ahead due after this unit: applied before the next run, as the queue would */
-		if (b.units >= due) {
-			any |= flush(q, &b, r);
+		if (c.units >= due) {
+			any |= flush(q, &b, c, r);
+			c = (struct counts){ 0 };
 			due = pt_time_due(q, true);
 			b.ti = q->tsc_insns;
 			if (!due) {
@@ -382,6 +392,5 @@ bool pt_walk_batch(struct queue *q)
 	}
 	w->ip = ip;
 out:
-	any |= flush(q, &b, prev);
-	return any;
+	return any | flush(q, &b, c, prev);
 }
