@@ -218,7 +218,7 @@ bool pt_walk_batch(struct queue *q)
 	struct run *r, *prev, copy;
 	int32_t pid = q->pid;
 	uint8_t mode = (uint8_t)w->mode;
-	int st, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
+	int st, tk = 0, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
 
 	if (!batch_fits(q))
 		return false;
@@ -274,7 +274,8 @@ bool pt_walk_batch(struct queue *q)
 			break;
 		default:
 			if (r->kind == K_COND) {
-				st = pt_qry_cond_branch(w->qry, &taken);
+				st = pt_qry_cond_branch(w->qry, &tk);
+				taken = tk; /* (a register for the next lookup) */
 				if (st >= 0) {
 					ip = taken ? r->target : r->end_ip + r->size;
 					w->status = st;
