@@ -104,17 +104,24 @@ static size_t packet_size(const uint8_t *p, size_t n, bool tsx)
 bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped,
 		  bool tsx)
 {
-	size_t off = 0, n, dropped = 0;
+	size_t off = 0, n, end, dropped = 0;
 
 	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
 		return false;
 	while (off < len) {
-		n = packet_size(t + off, len - off, tsx);
-		if (!n)
-			break;
-		off += n;
-		if (mapped && off - dropped >= RELEASE) {
-			madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
+		/* (the PADs and short TNTs most of a trace is, one byte each, up to the next release) */
+		end = dropped + RELEASE < len ? dropped + RELEASE : len;
+		while (off < end && (!t[off] || pt_short_tnt_bits(t[off])))
+			off++;
+		if (off < end) {
+			n = packet_size(t + off, len - off, tsx);
+			if (!n)
+				break;
+			off += n;
+		}
+		if (off - dropped >= RELEASE) { /* (@dropped: where the next release starts) */
+			if (mapped)
+				madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
 			dropped += RELEASE;
 		}
 	}
