@@ -572,6 +572,8 @@ void pt_stop(struct queue *q, int code, uint64_t ip)
 	uint64_t now = q->time;
 
 	q->time = pt_time_error(q);
+	if (q->ev.n || pt_events_wait(q))
+		pt_events_error(q, ip);
 	error(q, code, ip);
 	q->time = now;
 	q->pend = false;

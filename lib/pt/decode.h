@@ -70,6 +70,7 @@ struct pt_evstate {
 	bool after_fup; /* perf: no branch flags on events after a FUP's */
 	bool tx_abort; /* the next asynchronous branch is a TSX abort */
 	bool in_tx; /* in a transaction (libipt's last TSX event) */
+	bool resync; /* the packets walk-resync.c skips to an IP: only CBR and PSB events */
 };
 
 struct switch_ev {
@@ -292,8 +293,8 @@ int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 bool pt_ovf_psb(struct queue *q);
 /* an overflow just read that resolved with tracing off: where the pending branch went (0: unknown) */
 uint64_t pt_ovf_disabled_ip(struct queue *q);
-/* where the last packet with an IP that the decoder read ends (UINT64_MAX: not known) */
-uint64_t pt_ip_packet_end(struct queue *q);
+/* where the last packet with an IP (@ip: that one) that the decoder read ends (UINT64_MAX: not known) */
+uint64_t pt_ip_packet_end(struct queue *q, uint64_t ip);
 /* the instruction decoder's calls and returns, as libipt's call stack takes them */
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
@@ -321,6 +322,8 @@ void pt_events_flush(struct queue *q, uint64_t ip);
 void pt_events_insn(struct queue *q, uint32_t flags);
 void pt_events_tsx(struct queue *q, const struct pt_event *ev);
 uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);
+/* an error at @ip: the events due at the next instruction there, those at a FUP's address dropped */
+void pt_events_error(struct queue *q, uint64_t ip);
 
 /* decode-time.c: timing packets and periods in ticks */
 int pt_time_start(struct queue *q, const struct pt_config *cfg);

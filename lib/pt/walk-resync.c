@@ -134,12 +134,15 @@ bool pt_walk_resync(struct queue *q)
 		return false;
 	w->enabled = st == 1;
 	/* the packets after the IP's wait for the instructions after it */
-	pt_time_skip(q, units, pt_ip_packet_end(q));
+	q->ev.resync = true;
+	pt_time_skip(q, units, pt_ip_packet_end(q, w->ip));
+	q->ev.resync = false;
 	if (w->enabled) {
 		ev.variant.enabled.ip = w->ip;
 		pt_on_event(q, &ev);
 	} else { /* (perf's: from no IP to where tracing stopped) */
 		pt_time_now(q);
+		pt_events_flush(q, 0);
 		pt_branch(q, 0, w->ip, PRISM_PT_FL_TRACE_BEGIN | PRISM_PT_FL_TRACE_END);
 	}
 	pt_time_skip(q, 0, 0);
