@@ -5,12 +5,38 @@
  * match the code: as perf's decoder ("walk to IP"), on from the next packet
  * that gives an IP, not from the next PSB (libipt's decoders can only sync
  * there).  The TNT bits and TIPs up to it go unused; tracing resumes at a
- * TIP's IP, a TIP.PGE's, an interrupt's target, an overflow's FUP or the
- * FUP of a PTWRITE, EXSTOP, MWAIT or TSX event, as a trace start ("tr
- * strt", from IP 0); a TIP.PGD's IP ends it ("tr strt tr end").  The call
- * stack stays, as perf's.
+ * TIP's IP, a TIP.PGE's, an overflow's FUP or the FUP of an interrupt, a
+ * PTWRITE, EXSTOP, MWAIT or TSX event, as a trace start ("tr strt", from
+ * IP 0); a TIP.PGD's IP ends it ("tr strt tr end").  A TIP after such a
+ * FUP (an interrupt's, a TSX abort's) is then a plain one for perf, taken
+ * by the next branch that needs trace (the walk's tip_pend); where the
+ * error came while the walk went to the FUP, perf had read it: on from the
+ * TIP's IP.  The events in the packets skipped are perf's too (only CBRs
+ * and PSBs: decode-events.c).  The call stack stays, as perf's.
  */
 #include "walk.h"
+
+/*
+ * after a FUP that gave the walk's IP: an asynchronous branch from it
+ * (a TSX abort's TIP) is a plain TIP for perf (its FUP taken); another
+ * event waits as fetched
+ */
+static int tip_after(struct pt_walk *w)
+{
+	struct pt_event *e = &w->ev;
+	int st;
+
+	if (!(w->status & pts_event_pending))
+		return 1;
+	st = pt_qry_event(w->qry, e, sizeof(*e));
+	if (st < 0)
+		return st;
+	w->status = st;
+	w->process_event = true;
+	w->tip_pend = e->type == ptev_async_branch && !e->ip_suppressed &&
+		      e->variant.async_branch.from == w->ip;
+	return 1;
+}
 
 /*
  * the query decoder's trace up to the next IP: 1 with tracing on again
@@ -23,8 +49,13 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 	uint64_t ip;
 	int st, taken;
 
+	if (w->tip_pend) { /* perf's walk took its TIP before the error */
+		w->tip_pend = w->process_event = false;
+		++*units;
+	}
 	for (;;) {
-		bool event = w->process_event; /* (fetched before the error) */
+		/* fetched before the error: perf read its FUP before it */
+		bool event = w->process_event, before = event;
 
 		w->process_event = false;
 		if (!event && (w->status & pts_event_pending)) {
@@ -40,6 +71,12 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 				w->ip = e->variant.enabled.ip;
 				return 1;
 			case ptev_async_branch:
+				if (!before && !e->ip_suppressed) {
+					/* perf's: on from its FUP, its TIP a plain one */
+					w->ip = e->variant.async_branch.from;
+					w->tip_pend = w->process_event = true;
+					return 1;
+				}
 				++*units; /* its TIP */
 				if (e->ip_suppressed)
 					break;
@@ -71,7 +108,7 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 				if (e->ip_suppressed)
 					break;
 				w->ip = pt_walk_event_ip(e);
-				return 1;
+				return before ? 1 : tip_after(w);
 			default:
 				break;
 			}

@@ -529,6 +529,26 @@ uint64_t pt_walk_event_ip(const struct pt_event *ev)
 	}
 }
 
+/*
+ * the TIP of the asynchronous branch pending (w->tip_pend) taken as a plain
+ * one, as perf's: by the next branch that needs trace, a conditional one
+ * an error (the trace does not match); a block up to a direct branch first
+ */
+static int proceed_tip(struct queue *q, struct pt_block *blk)
+{
+	struct pt_walk *w = q->walk;
+	struct run *r;
+	int st = proceed_run(q, blk, 0, &r);
+
+	if (st != -pte_bad_query)
+		return st < 0 ? st : status(w, 0);
+	if (r->kind == K_COND || r->kind == K_OTHER)
+		return -pte_bad_query;
+	w->ip = w->ev.variant.async_branch.to;
+	w->tip_pend = w->process_event = false;
+	return pt_walk_trailing(w);
+}
+
 /* the event fetched: walked to where it binds (libipt's pt_blk_proceed_event) */
 static int proceed_event(struct queue *q, struct pt_block *blk)
 {
@@ -538,6 +558,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	struct run *r = NULL;
 	int st;
 
+	if (w->tip_pend)
+		return proceed_tip(q, blk);
 	switch (ev->type) {
 	case ptev_disabled:
 		if (ev->ip_suppressed) /* binds to a MOV CR3 or the next branch that needs trace */
@@ -661,7 +683,11 @@ static int disabled_after_postponed(struct pt_walk *w)
 /* after a block or an event: whether the next event is due now (libipt's trailing event) */
 int pt_walk_trailing(struct pt_walk *w)
 {
-	int st = fetch_event(w);
+	int st;
+
+	if (w->tip_pend) /* (the next block walks to the branch that takes it) */
+		return status(w, 0);
+	st = fetch_event(w);
 
 	if (st <= 0) {
 		if (!st)
@@ -812,7 +838,7 @@ int pt_walk_sync(struct queue *q)
 	w->mode = ptem_unknown;
 	w->ip = 0;
 	w->status = 0;
-	w->enabled = w->process_event = w->postponed = w->speculative = false;
+	w->enabled = w->process_event = w->postponed = w->speculative = w->tip_pend = false;
 	w->ret_n = 0;
 	memset(&w->ev, 0, sizeof(w->ev));
 	st = pt_qry_sync_forward(w->qry, &w->ip);
