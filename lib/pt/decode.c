@@ -318,7 +318,8 @@ struct prism_pt_item *pt_insn_sample(struct queue *q, const struct pt_insn *insn
 	if (!it)
 		return NULL;
 	it->ip = insn->ip;
-	it->period = q->insn_count;
+	it->period = q->insn_count + q->period_carry;
+	q->period_carry = 0;
 	it->flags = class_flags(insn) | (insn->speculative ? PRISM_PT_FL_IN_TX : 0);
 	it->insn_len = insn->size;
 	it->insn_32bit = insn->mode != ptem_64bit;

@@ -180,6 +180,7 @@ struct queue {
 	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
 	struct pt_evstate ev;
 	struct pt_ipc ipc; /* with o.ipc: perf's instruction and cycle counts (ipc.c) */
+	uint64_t period_carry; /* instructions of a period perf ended without a sample: the next's */
 };
 
 struct prism_pt_decoder {

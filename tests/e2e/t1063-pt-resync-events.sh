@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Intel PT: what perf 6.1's decoder does after an error (code it cannot
+# read, trace that does not match the code) besides going on from the next
+# IP (t1053, t1062); prism's output equals perf's line for line:
+# - power events in the packets skipped to that IP: only a CBR's, at the
+#   trace start (IP 0, its time); the events due at the next instruction
+#   when the error comes are at the error's IP, those waiting for their
+#   FUP are lost; events after the kernel at perf's estimated time;
+# - a TSX abort whose FUP is that IP: a second trace start at its TIP's
+#   target (its TIP a plain one), not an asynchronous branch;
+# - a mismatch where a period ends (in instructions or ticks): perf counts
+#   the branch and starts the next period there, without a sample.
+. tests/e2e/lib.sh
+require_pt_files
+
+miss="--map-path /nonexistent/pt-loop"
+for c in "pwr:--loops 8 --power 2 $miss" "pwr-tsc:--loops 8 --power 2 --tsc-every 2 $miss" \
+	"pwr-mtc:--loops 8 --power 0 --mtc 1 --cyc 1 $miss" "pwr-ptw:--loops 8 --power 2 --ptw 3 $miss" \
+	"pwr-percpu:--loops 8 --power 2 --per-cpu $miss" \
+	"pwr-cbr:--loops 30 --power 5 --tsc-every 3 --cbr-at 7:20 $miss" \
+	"pwr-kernel:--loops 8 --power 2 --kernel" "pwr-kernel-tsc:--loops 8 --power 3 --kernel --tsc-every 1"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in bepwx i1ipwe i3ipwxe bgpwe i10tpwe; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+$GEN --loops 8 --power 2 $miss "$WL" "$TMP/pwr.data"
+prism script -i "$TMP/pwr.data" --itrace=pe --ns >"$TMP/prism.txt" 2>/dev/null
+check "pwr: the CBR skipped to the FUP at the trace start" \
+	grep -q 'cbr: 30 freq: 2500 MHz (125%) *0 \[unknown\]' "$TMP/prism.txt"
+check "pwr: the PWRX after the FUP at its IP" \
+	grep -q 'pwrx: .* 555555555140 \[unknown\]' "$TMP/prism.txt"
+check "pwr: the MWAIT waiting for the FUP is lost, as perf's" \
+	test "$(grep -c mwait "$TMP/prism.txt")" -eq 0
+
+for c in "tsx:--loops 8 --tsx 1 $miss" "tsx-tsc:--loops 10 --tsx 2 --tsc-every 2 $miss" \
+	"tsx-events:--loops 10 --tsx 3 --power 1 --ptw 5 --mtc 2 $miss" \
+	"tsx-percpu:--loops 10 --tsx 2 --per-cpu $miss"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in bex cre bgxe bepwxe i3tbxe; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+$GEN --loops 8 --tsx 1 $miss "$WL" "$TMP/tsx.data"
+prism script -i "$TMP/tsx.data" --itrace=b --ns >"$TMP/prism.txt" 2>/dev/null
+check "tsx: no branch from the abort's FUP (perf's second trace start)" \
+	test "$(grep -c '555555555140 \[unknown\] (/nonexistent/pt-loop) =>' "$TMP/prism.txt")" -eq 0
+
+for c in "nlip:--loops 300 --fup-nlip --tsc-every 3" "nlip-percpu:--loops 40 --fup-nlip --per-cpu --tsc-every 2" \
+	"nlip-mtc:--loops 30 --fup-nlip --mtc 1 --cyc 1"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in i2ie i3tbe i3te i2tbe i2ibgecr; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+$GEN --loops 300 --fup-nlip --tsc-every 3 "$WL" "$TMP/nlip.data"
+prism script -i "$TMP/nlip.data" --itrace=i3te --ns >"$TMP/prism.txt" 2>/dev/null
+check "nlip i3t: the sample after the mismatch counts the period ended at it" \
+	grep -A1 'code 6' "$TMP/prism.txt" | grep -q ' 4 instructions:uH: .*pt_leaf+0x3'
+done_testing
