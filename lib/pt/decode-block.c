@@ -415,10 +415,15 @@ static void mismatch_counted(struct queue *q)
 	}
 }
 
+int pt_block_sync(struct queue *q)
+{
+	return q->walk ? pt_walk_sync(q) : pt_blk_sync_forward(q->blk);
+}
+
 /* at a (re)start: decode.c's queue_step does the same */
 static bool sync(struct queue *q)
 {
-	int st = q->walk ? pt_walk_sync(q) : pt_blk_sync_forward(q->blk);
+	int st = pt_block_sync(q);
 
 	if (st < 0) {
 		q->done = true;

@@ -285,9 +285,14 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 
 void pt_events_flush(struct queue *q, uint64_t ip)
 {
+	pt_events_flush_n(q, ip, EVQ);
+}
+
+void pt_events_flush_n(struct queue *q, uint64_t ip, size_t max)
+{
 	struct pt_evstate *s = &q->ev;
 
-	while (s->n && q->n < FIFO) {
+	for (; s->n && q->n < FIFO && max; max--) {
 		uint64_t due = s->due[s->head];
 		struct prism_pt_item *it;
 

@@ -399,6 +399,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
+	size_t before = q->ev.n; /* (a trace start: those of packets after it wait) */
+
 	q->hold = false;
 	pt_time_event(q, ev);
 	q->in_walk = false;
@@ -406,7 +408,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 	case ptev_enabled:
 		pt_ipc_pge(&q->ipc, true, q->tm.timestamp);
 		pt_follow_switches(q);
-		pt_events_flush(q, 0);
+		pt_events_flush_n(q, 0, before);
 		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
 		pt_time_at(q, ev->variant.enabled.ip);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
@@ -769,11 +771,10 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		 * in time order (the threads' stacks): each queue at its first
 		 * PSB's time before any is decoded, so that none runs ahead
 		 */
-		if (!d->blocks &&
-		    (d->o.itrace.callchain || d->o.itrace.thread_stack ||
+		if ((d->o.itrace.callchain || d->o.itrace.thread_stack ||
 		     d->o.itrace.last_branch) &&
 		    d->nr_qs > 1) {
-			int st = pt_insn_sync_forward(q->dec);
+			int st = d->blocks ? pt_block_sync(q) : pt_insn_sync_forward(q->dec);
 
 			if (st < 0)
 				q->done = true;

@@ -256,6 +256,8 @@ uint32_t pt_class_flags(const struct pt_insn *insn);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
 void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
+/* the decoder in use synchronized at the next PSB (libipt's status, or an error) */
+int pt_block_sync(struct queue *q);
 /* the helper decoder at @ip, the @n-th instruction from there (decode-block.c) */
 int pt_ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, bool taken);
 int pt_ild_nth(struct queue *q, uint64_t ip, enum pt_exec_mode mode, uint32_t n,
@@ -320,6 +322,8 @@ bool pt_events_stop(const struct pt_packet *p);
 void pt_events_read(struct queue *q, const struct pt_packet *p, uint64_t pos, struct tpend *e);
 void pt_events_packet(struct queue *q, const struct tpend *e);
 void pt_events_flush(struct queue *q, uint64_t ip);
+/* the same, @max events at most */
+void pt_events_flush_n(struct queue *q, uint64_t ip, size_t max);
 void pt_events_insn(struct queue *q, uint32_t flags);
 void pt_events_tsx(struct queue *q, const struct pt_event *ev);
 uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);

@@ -549,6 +549,17 @@ static int proceed_tip(struct queue *q, struct pt_block *blk)
 	return pt_walk_trailing(w);
 }
 
+/*
+ * without BranchEn, perf's: at the FUP's IP @ip, no instruction walked;
+ * the events due at the next instruction are where the walk stood
+ */
+static void no_branch_to(struct queue *q, uint64_t ip)
+{
+	if (q->ev.n)
+		pt_events_flush(q, q->walk->ip);
+	q->walk->ip = ip;
+}
+
 /* the event fetched: walked to where it binds (libipt's pt_blk_proceed_event) */
 static int proceed_event(struct queue *q, struct pt_block *blk)
 {
@@ -600,8 +611,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 				return st;
 			ev->variant.ptwrite.ip = insn.ip;
 			ev->ip_suppressed = 0;
-		} else if (w->no_branch) { /* perf's: at the FUP's IP, no instruction walked */
-			w->ip = ev->variant.ptwrite.ip;
+		} else if (w->no_branch) {
+			no_branch_to(q, ev->variant.ptwrite.ip);
 			break;
 		} else {
 			st = proceed_run(q, blk, ev->variant.ptwrite.ip, &r);
@@ -634,8 +645,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_mwait:
 		if (ev->ip_suppressed || (ev->type != ptev_tsx && !w->enabled))
 			break;
-		if (w->no_branch) { /* perf's: at the FUP's IP, no instruction walked */
-			w->ip = pt_walk_event_ip(ev);
+		if (w->no_branch) {
+			no_branch_to(q, pt_walk_event_ip(ev));
 			break;
 		}
 		st = proceed_run(q, blk, pt_walk_event_ip(ev), &r);

@@ -10,7 +10,12 @@
 # - a TSX abort whose FUP is that IP: a second trace start at its TIP's
 #   target (its TIP a plain one), not an asynchronous branch;
 # - a mismatch where a period ends (in instructions or ticks): perf counts
-#   the branch and starts the next period there, without a sample.
+#   the branch and starts the next period there, without a sample;
+# - per CPU, a thread that moves to another CPU keeps its call stack for
+#   the psb and cbr events there (Apollo Lake's FUP with the next IP leaves
+#   a frame on it; each queue starts at its first PSB's time); without
+#   BranchEn, a CBR after TIP.PGE is an event after the trace start, at
+#   its IP (the FUP that follows gives the next events' IP).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -64,4 +69,21 @@ $GEN --loops 300 --fup-nlip --tsc-every 3 "$WL" "$TMP/nlip.data"
 prism script -i "$TMP/nlip.data" --itrace=i3te --ns >"$TMP/prism.txt" 2>/dev/null
 check "nlip i3t: the sample after the mismatch counts the period ended at it" \
 	grep -A1 'code 6' "$TMP/prism.txt" | grep -q ' 4 instructions:uH: .*pt_leaf+0x3'
+
+apl="--fup-nlip --cpuid GenuineIntel,6,92,9"
+for c in "apl:--per-cpu --loops 3 $apl" "apl-tsc:--per-cpu --loops 20 --tsc-every 3 $apl" \
+	"apl-events:--per-cpu --loops 6 --power 1 --ptw 2 $apl" "apl-mtc:--per-cpu --loops 6 --mtc 1 --cyc 2 $apl" \
+	"nobr:--per-cpu --loops 3 --no-branch --power 1 --ptw 2" "nobr-thread:--loops 6 --no-branch --power 1 --ptw 2" \
+	"nobr-tsc:--per-cpu --loops 6 --no-branch --power 1 --ptw 3 --tsc-every 2"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in pwg bgpwe i1ipwg i3ipwxgecr; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+$GEN --per-cpu --loops 3 $apl "$WL" "$TMP/apl.data"
+prism script -i "$TMP/apl.data" --itrace=pg --ns >"$TMP/prism.txt" 2>/dev/null
+check "apl: the psb event on the next CPU has the frame the interrupt left" \
+	grep -A2 '\[001\].*psb:' "$TMP/prism.txt" | grep -q '115a pt_loop+0x1d'
 done_testing
