@@ -532,6 +532,8 @@ static int lib_error_code(int err)
 		return ERR_NOINSN;
 	case pte_bad_query:
 	case pte_bad_context:
+	case pte_bad_retcomp: /* perf's "Bad RET compression" */
+	case pte_retstack_empty:
 		return ERR_MISMAT;
 	default:
 		return ERR_UNK;

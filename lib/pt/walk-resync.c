@@ -89,9 +89,11 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 				return 1;
 			case ptev_async_disabled:
 				++*units; /* its TIP.PGD */
+				w->q->continuous = false; /* (perf's period in ticks) */
 				break;
 			case ptev_disabled:
 				++*units; /* its TIP.PGD */
+				w->q->continuous = false;
 				if (e->ip_suppressed)
 					break;
 				w->ip = e->variant.disabled.ip;
@@ -162,9 +164,10 @@ bool pt_walk_resync(struct queue *q)
 {
 	struct pt_walk *w = q->walk;
 	struct pt_event ev = { .type = ptev_enabled };
-	uint64_t units = 0;
+	uint64_t units = w->unit_failed; /* (a failed return's bit: perf's walk took it) */
 	int st;
 
+	w->unit_failed = false;
 	w->postponed = false; /* (the call stack stays, as perf's) */
 	st = to_ip(w, &units);
 	if (st <= 0)

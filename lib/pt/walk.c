@@ -434,11 +434,12 @@ int pt_walk_with_trace(struct pt_walk *w, const struct run *r)
 	case K_RET:
 		st = pt_qry_cond_branch(w->qry, &taken);
 		if (st >= 0) { /* a compressed return */
+			w->status = st; /* (its bit is taken, also where it fails) */
+			w->unit_failed = !taken || !w->ret_n;
 			if (!taken)
 				return -pte_bad_retcomp;
 			if (ret_pop(w, &w->ip) < 0)
 				return -pte_retstack_empty;
-			w->status = st;
 			return 0;
 		}
 		if (st != -pte_bad_query)
@@ -850,6 +851,7 @@ int pt_walk_sync(struct queue *q)
 	w->ip = 0;
 	w->status = 0;
 	w->enabled = w->process_event = w->postponed = w->speculative = w->tip_pend = false;
+	w->unit_failed = false;
 	w->ret_n = 0;
 	memset(&w->ev, 0, sizeof(w->ev));
 	st = pt_qry_sync_forward(w->qry, &w->ip);

@@ -70,6 +70,7 @@ struct pt_walk {
 	 * the TIP as a plain one, for the next branch that needs trace
 	 */
 	bool tip_pend;
+	bool unit_failed; /* the last query took a TNT bit for a branch that failed (a return) */
 };
 
 /* the run from @ip, decoded by the helper decoder (not kept where it cannot be decoded) */

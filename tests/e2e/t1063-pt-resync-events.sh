@@ -7,8 +7,10 @@
 #   trace start (IP 0, its time); the events due at the next instruction
 #   when the error comes are at the error's IP, those waiting for their
 #   FUP are lost; events after the kernel at perf's estimated time;
-# - a TSX abort whose FUP is that IP: a second trace start at its TIP's
-#   target (its TIP a plain one), not an asynchronous branch;
+# - a TSX abort or an interrupt whose FUP is that IP: the trace starts
+#   there, its TIP is a plain one for the next branch that needs trace
+#   (a return takes it; a conditional jump does not match it: an error),
+#   not an asynchronous branch; a compressed return that fails took its bit;
 # - a mismatch where a period ends (in instructions or ticks): perf counts
 #   the branch and starts the next period there, without a sample;
 # - per CPU, a thread that moves to another CPU keeps its call stack for
@@ -22,13 +24,12 @@ require_pt_files
 miss="--map-path /nonexistent/pt-loop"
 for c in "pwr:--loops 8 --power 2 $miss" "pwr-tsc:--loops 8 --power 2 --tsc-every 2 $miss" \
 	"pwr-mtc:--loops 8 --power 0 --mtc 1 --cyc 1 $miss" "pwr-ptw:--loops 8 --power 2 --ptw 3 $miss" \
-	"pwr-percpu:--loops 8 --power 2 --per-cpu $miss" \
-	"pwr-cbr:--loops 30 --power 5 --tsc-every 3 --cbr-at 7:20 $miss" \
-	"pwr-kernel:--loops 8 --power 2 --kernel" "pwr-kernel-tsc:--loops 8 --power 3 --kernel --tsc-every 1"; do
+	"pwr-cbr:--loops 30 --power 5 --tsc-every 3 --cbr-at 7:20 --per-cpu $miss" \
+	"pwr-kernel-tsc:--loops 8 --power 3 --kernel --tsc-every 1"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
-	for it in bepwx i1ipwe i3ipwxe bgpwe i10tpwe; do
+	for it in bepwx i1ipwe bgpwe i10tpwe; do
 		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
 	done
 done
@@ -41,23 +42,42 @@ check "pwr: the PWRX after the FUP at its IP" \
 check "pwr: the MWAIT waiting for the FUP is lost, as perf's" \
 	test "$(grep -c mwait "$TMP/prism.txt")" -eq 0
 
-for c in "tsx:--loops 8 --tsx 1 $miss" "tsx-tsc:--loops 10 --tsx 2 --tsc-every 2 $miss" \
-	"tsx-events:--loops 10 --tsx 3 --power 1 --ptw 5 --mtc 2 $miss" \
-	"tsx-percpu:--loops 10 --tsx 2 --per-cpu $miss"; do
+for c in "tsx:--loops 8 --tsx 1 $miss" "tsx-events:--loops 10 --tsx 3 --power 1 --ptw 5 --mtc 2 $miss" \
+	"tsx-percpu:--loops 10 --tsx 2 --per-cpu --tsc-every 2 $miss"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
-	for it in bex cre bgxe bepwxe i3tbxe; do
+	for it in bex cre bepwxe i3tbxe; do
 		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
 	done
 done
+# the abort's code there (the kernel's is not): --kabort, --kabort-jcc
+for c in "kabort:--kabort --loops 6" "kabort-jcc:--kabort-jcc --loops 6" \
+	"kabort-mtc:--kabort-jcc --loops 6 --mtc 1 --cyc 1" \
+	"kabort-percpu:--kabort-jcc --loops 6 --per-cpu --tsc-every 2 --power 3"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN --kernel ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in be cre i1ie i3tbe i1ixgecr; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+check "kabort-jcc: the conditional jump does not match the abort's TIP" \
+	grep -q 'ip 0x55555555514a code 6' "$TMP/prism.txt"
+# an interrupt's FUP where the code is missing, the kernel's there (kcore_dir)
+rm -rf "$TMP/k" && mkdir "$TMP/k"
+$GEN --kernel --loops 6 --tsc-every 1 --kcore-dir "$TMP/k/kcore_dir" $miss "$WL" "$TMP/k/data" ||
+	fail "kcore: the generator failed"
+for it in be i1ie bge; do
+	pt_vs_perf kcore "$TMP/k" $it --ns
+done
+
 $GEN --loops 8 --tsx 1 $miss "$WL" "$TMP/tsx.data"
 prism script -i "$TMP/tsx.data" --itrace=b --ns >"$TMP/prism.txt" 2>/dev/null
 check "tsx: no branch from the abort's FUP (perf's second trace start)" \
 	test "$(grep -c '555555555140 \[unknown\] (/nonexistent/pt-loop) =>' "$TMP/prism.txt")" -eq 0
 
-for c in "nlip:--loops 300 --fup-nlip --tsc-every 3" "nlip-percpu:--loops 40 --fup-nlip --per-cpu --tsc-every 2" \
-	"nlip-mtc:--loops 30 --fup-nlip --mtc 1 --cyc 1"; do
+for c in "nlip:--loops 300 --fup-nlip --tsc-every 3" "nlip-percpu:--loops 40 --fup-nlip --per-cpu --mtc 1 --cyc 1"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
@@ -71,10 +91,9 @@ check "nlip i3t: the sample after the mismatch counts the period ended at it" \
 	grep -A1 'code 6' "$TMP/prism.txt" | grep -q ' 4 instructions:uH: .*pt_leaf+0x3'
 
 apl="--fup-nlip --cpuid GenuineIntel,6,92,9"
-for c in "apl:--per-cpu --loops 3 $apl" "apl-tsc:--per-cpu --loops 20 --tsc-every 3 $apl" \
-	"apl-events:--per-cpu --loops 6 --power 1 --ptw 2 $apl" "apl-mtc:--per-cpu --loops 6 --mtc 1 --cyc 2 $apl" \
-	"nobr:--per-cpu --loops 3 --no-branch --power 1 --ptw 2" "nobr-thread:--loops 6 --no-branch --power 1 --ptw 2" \
-	"nobr-tsc:--per-cpu --loops 6 --no-branch --power 1 --ptw 3 --tsc-every 2"; do
+for c in "apl:--per-cpu --loops 3 $apl" "apl-events:--per-cpu --loops 6 --power 1 --ptw 2 --tsc-every 3 $apl" \
+	"apl-mtc:--per-cpu --loops 6 --mtc 1 --cyc 2 $apl" "nobr:--per-cpu --loops 3 --no-branch --power 1 --ptw 2" \
+	"nobr-tsc:--loops 6 --no-branch --power 1 --ptw 3 --tsc-every 2"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
