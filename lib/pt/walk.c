@@ -435,12 +435,10 @@ int pt_walk_with_trace(struct pt_walk *w, const struct run *r)
 		st = pt_qry_cond_branch(w->qry, &taken);
 		if (st >= 0) { /* a compressed return */
 			w->status = st; /* (its bit is taken, also where it fails) */
-			w->unit_failed = !taken || !w->ret_n;
-			if (!taken)
-				return -pte_bad_retcomp;
-			if (ret_pop(w, &w->ip) < 0)
-				return -pte_retstack_empty;
-			return 0;
+			if (taken && ret_pop(w, &w->ip) >= 0)
+				return 0;
+			w->unit_failed = true;
+			return taken ? -pte_retstack_empty : -pte_bad_retcomp;
 		}
 		if (st != -pte_bad_query)
 			return st;
