@@ -223,6 +223,7 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 	switch (p->type) {
 	case ppt_psb:
 		s->in_psb = true;
+		s->psb_lost = e->after_ovf;
 		s->psb_off = e->ip;
 		s->mwait = s->pwre = s->exstop = s->ptw = false;
 		break;
@@ -230,7 +231,7 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 		if (!s->in_psb)
 			break;
 		s->in_psb = false;
-		if (o->pwr_events && (it = stash(q, PRISM_PT_PSB, 0, 0)))
+		if (o->pwr_events && !s->psb_lost && (it = stash(q, PRISM_PT_PSB, 0, 0)))
 			it->payload = s->psb_off;
 		cbr_event(q, true);
 		break;

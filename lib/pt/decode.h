@@ -71,6 +71,7 @@ struct pt_evstate {
 	bool tx_abort; /* the next asynchronous branch is a TSX abort */
 	bool in_tx; /* in a transaction (libipt's last TSX event) */
 	bool resync; /* the packets walk-resync.c skips to an IP: only CBR and PSB events */
+	bool psb_lost; /* a PSB+ right after an OVF: perf's walk from no IP to its FUP loses it */
 };
 
 struct switch_ev {

@@ -40,8 +40,8 @@ static int tip_after(struct pt_walk *w)
 
 /*
  * the query decoder's trace up to the next IP: 1 with tracing on again
- * there, 2 with tracing off there (a TIP.PGD's IP), else <= 0; @units: the
- * TNT bits and TIPs used
+ * there, 2 with tracing off there (a TIP.PGD's IP), 3 at an overflow (its
+ * FUP's IP, or 0), else <= 0; @units: the TNT bits and TIPs used
  */
 static int to_ip(struct pt_walk *w, uint64_t *units)
 {
@@ -82,11 +82,10 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 					break;
 				w->ip = e->variant.async_branch.to;
 				return 1;
-			case ptev_overflow:
-				if (e->ip_suppressed)
-					break;
-				w->ip = e->variant.overflow.ip;
-				return 1;
+			case ptev_overflow: /* perf's error, then on from its FUP */
+				w->ip = e->ip_suppressed ? 0 : e->variant.overflow.ip;
+				w->speculative = false;
+				return 3;
 			case ptev_async_disabled:
 				++*units; /* its TIP.PGD */
 				w->q->continuous = false; /* (perf's period in ticks) */
@@ -169,7 +168,21 @@ bool pt_walk_resync(struct queue *q)
 
 	w->unit_failed = false;
 	w->postponed = false; /* (the call stack stays, as perf's) */
-	st = to_ip(w, &units);
+	while ((st = to_ip(w, &units)) == 3) {
+		/* an overflow: perf's error where its walk stood (no IP), on from its FUP */
+		q->ev.resync = true;
+		pt_time_skip(q, units, 0);
+		pt_stop(q, ERR_OVR, 0);
+		if (w->ip && pt_ovf_psb(q)) /* (perf: its walk from no IP to the PSB's FUP) */
+			pt_stop(q, ERR_NOINSN, 0);
+		pt_time_overflow(q);
+		q->ev.resync = false;
+		units = 0;
+		if (w->ip) {
+			st = 1;
+			break;
+		}
+	}
 	if (st <= 0)
 		return false;
 	w->enabled = st == 1;

@@ -11,6 +11,9 @@
 #   there, its TIP is a plain one for the next branch that needs trace
 #   (a return takes it; a conditional jump does not match it: an error),
 #   not an asynchronous branch; a compressed return that fails took its bit;
+# - an overflow in the packets skipped: perf's error (IP 0), then on from
+#   its FUP; a PSB+ right after an OVF gives no psb event (perf's walk from
+#   no IP to its FUP fails first), also where no error came before;
 # - a mismatch where a period ends (in instructions or ticks): perf counts
 #   the branch and starts the next period there, without a sample;
 # - per CPU, a thread that moves to another CPU keeps its call stack for
@@ -71,6 +74,18 @@ $GEN --kernel --loops 6 --tsc-every 1 --kcore-dir "$TMP/k/kcore_dir" $miss "$WL"
 for it in be i1ie bge; do
 	pt_vs_perf kcore "$TMP/k" $it --ns
 done
+
+for c in "ovf:--loops 10 --ovf 3 --power 4 $miss" "ovf-tsc:--loops 10 --ovf 3 --per-cpu --tsc-every 2 $miss" \
+	"ovf-psb:--loops 10 --ovf-psb 4 --tsc-every 1 $miss" "ovf-psb-code:--loops 10 --ovf-psb 4 --tsc-every 1"; do
+	name=${c%%:*}
+	# shellcheck disable=SC2086
+	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+	for it in bepwxe i1ipwxe i3tpwxge; do
+		pt_vs_perf "$name" "$TMP/$name.data" $it --ns
+	done
+done
+prism script -i "$TMP/ovf.data" --itrace=e --ns >"$TMP/prism.txt" 2>/dev/null
+check "ovf: the overflow in the packets skipped is reported" grep -q 'ip 0 code 7' "$TMP/prism.txt"
 
 $GEN --loops 8 --tsx 1 $miss "$WL" "$TMP/tsx.data"
 prism script -i "$TMP/tsx.data" --itrace=b --ns >"$TMP/prism.txt" 2>/dev/null
