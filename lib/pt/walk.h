@@ -64,6 +64,13 @@ struct pt_walk {
 	bool speculative; /* in a transaction (TSX) */
 	uint64_t ovf_ip; /* at the last overflow, where the walk stood (0: tracing off) */
 	struct queue *q;
+	/*
+	 * a resync landed at a FUP whose TIP follows (an interrupt's, a TSX
+	 * abort's: libipt's asynchronous branch, pending in ev): perf takes
+	 * the TIP as a plain one, for the next branch that needs trace
+	 */
+	bool tip_pend;
+	bool unit_failed; /* the last query took a TNT bit for a branch that failed (a return) */
 };
 
 /* the run from @ip, decoded by the helper decoder (not kept where it cannot be decoded) */
