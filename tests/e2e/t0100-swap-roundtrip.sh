@@ -73,8 +73,13 @@ if command -v perf >/dev/null 2>&1 && perf version >/dev/null 2>&1; then
 		f=$FIXTURES/perf-6.1/$n.data
 		be=$TMP/perf-6.1-$n.be
 		[ -f "$be" ] || swap "$f" "$be"
-		perf script -f -i "$f" >"$TMP/$n.script.le" 2>/dev/null
-		perf script -f -i "$be" >"$TMP/$n.script.be" 2>/dev/null
+		# (perf unwinds a cross-endian file's user stacks wrongly past the
+		# first frame: the whole unwinding shows only where perf finds the
+		# binaries, in its build-id cache, so only the sampled frame is compared)
+		opt=()
+		[ "$n" = b-dwarf ] && opt=(--hide-call-graph)
+		perf script -f "${opt[@]}" -i "$f" >"$TMP/$n.script.le" 2>/dev/null
+		perf script -f "${opt[@]}" -i "$be" >"$TMP/$n.script.be" 2>/dev/null
 		check "$n: perf script output is not empty" test -s "$TMP/$n.script.le"
 		test_cmp "$TMP/$n.script.le" "$TMP/$n.script.be"
 	done
