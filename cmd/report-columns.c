@@ -45,24 +45,24 @@ static const struct {
 	{ "symbol", PRISM_SORT_SYM },
 	{ "parent", PRISM_SORT_PARENT },
 	{ "cpu", PRISM_SORT_CPU },
-	{ "socket", -1 },
+	{ "socket", PRISM_SORT_SOCKET },
 	{ "srcline", PRISM_SORT_SRCLINE },
 	{ "srcfile", PRISM_SORT_SRCFILE },
-	{ "local_weight", -1 },
-	{ "weight", -1 },
+	{ "local_weight", PRISM_SORT_LOCAL_WEIGHT },
+	{ "weight", PRISM_SORT_WEIGHT },
 	{ "transaction", -1 },
 	{ "trace", -1 },
 	{ "symbol_size", PRISM_SORT_SYM_SIZE },
 	{ "dso_size", -1 },
-	{ "cgroup", -1 },
-	{ "cgroup_id", -1 },
+	{ "cgroup", PRISM_SORT_CGROUP },
+	{ "cgroup_id", PRISM_SORT_CGROUP_ID },
 	{ "ipc_null", -1 },
 	{ "time", PRISM_SORT_TIME },
 	{ "code_page_size", -1 },
-	{ "local_ins_lat", -1 },
-	{ "ins_lat", -1 },
-	{ "local_p_stage_cyc", -1 },
-	{ "p_stage_cyc", -1 },
+	{ "local_ins_lat", PRISM_SORT_LOCAL_INS_LAT },
+	{ "ins_lat", PRISM_SORT_INS_LAT },
+	{ "local_p_stage_cyc", PRISM_SORT_LOCAL_P_STAGE_CYC },
+	{ "p_stage_cyc", PRISM_SORT_P_STAGE_CYC },
 	{ "addr", -1 },
 	{ "overhead", PRISM_SORT_OVERHEAD },
 	{ "overhead_sys", PRISM_SORT_OVERHEAD_SYS },
@@ -85,9 +85,10 @@ static const char *const mode_keys[] = {
 	NULL,
 };
 
-#define KEYS_HINT                                                                                                \
-	"keys: pid comm dso symbol parent cpu srcline srcfile symbol_size time, and the output fields overhead " \
-	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "                       \
+#define KEYS_HINT                                                                                      \
+	"keys: pid comm dso symbol parent cpu socket srcline srcfile local_weight weight symbol_size " \
+	"cgroup cgroup_id time local_ins_lat ins_lat, and the output fields overhead "                 \
+	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "             \
 	"sample period (a key may be shortened: sym)"
 
 /* @tok as perf reads it (case-insensitive, its first key that starts with it); -1 after the error */
@@ -149,6 +150,8 @@ static int parse_keys(const char *opt, const char *list, enum prism_sort_key *ke
 	split_list(list, &l);
 	for (i = 0; i < l.nr && k >= 0; i++) {
 		k = parse_key(opt, l.v[i]);
+		if (k >= 0 && report_key_dropped(k))
+			continue;
 		if (k >= 0 && !has_sort_key(keys, *nr, (enum prism_sort_key)k) &&
 		    *nr < PRISM_SORT__MAX)
 			keys[(*nr)++] = (enum prism_sort_key)k;
@@ -359,7 +362,7 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 		snprintf(buf, len, "-      -");
 		break;
 	default:
-		buf[0] = '\0';
+		report_key_text(key, e, buf, len);
 	}
 }
 
@@ -432,7 +435,7 @@ static const char *col_header(const struct report *r, int key)
 	case COL_IPC_NULL:
 		return "IPC   [IPC Coverage]";
 	default:
-		return "";
+		return report_key_header(key);
 	}
 }
 
@@ -442,9 +445,7 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 {
 	uint64_t v = children ? e->children : e->self;
 
-	if (r->dsos.nr && !in_list(&r->dsos, e->dso))
-		return false;
-	if (r->syms.nr && !in_list(&r->syms, e->sym))
+	if (e->hidden) /* made by a sample the filters leave out */
 		return false;
 	if (r->exclude_other && !e->parent) /* perf -x: rows with a parent only */
 		return false;
@@ -454,14 +455,31 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 	return v > 0;
 }
 
-/* perf hides a column whose filter allows one value only (sort__setup_elide) */
-static bool elided(const struct report *r, int key)
+/* a sort key whose filter allows one value only: perf names the value above the table */
+static bool one_value(const struct report *r, int key)
 {
-	if (r->nr_keys < 2)
+	if (!has_sort_key(r->keys, r->nr_keys, (enum prism_sort_key)key) &&
+	    (r->nr_keys || !has_sort_key(r->fkeys, r->nr_fkeys, (enum prism_sort_key)key)))
 		return false;
 	return (key == PRISM_SORT_COMM && r->comms.nr == 1) ||
 	       (key == PRISM_SORT_DSO && r->dsos.nr == 1) ||
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
+}
+
+/*
+ * perf hides such a column (sort__setup_elide), unless every sort key's
+ * column would be hidden
+ */
+static bool elided(const struct report *r, int key)
+{
+	size_t i;
+
+	if (!one_value(r, key))
+		return false;
+	for (i = 0; i < r->nr_keys; i++)
+		if (!one_value(r, r->keys[i]))
+			return true;
+	return false;
 }
 
 uint64_t report_time_key(const struct report *r, const struct prism_sample *s)
@@ -501,11 +519,11 @@ bool report_hide_unresolved(struct prism_callchain *cc)
 
 void report_print_elided(const struct report *r)
 {
-	if (elided(r, PRISM_SORT_COMM))
+	if (one_value(r, PRISM_SORT_COMM))
 		printf("# comm: %s\n", r->comms.v[0]);
-	if (elided(r, PRISM_SORT_DSO))
+	if (one_value(r, PRISM_SORT_DSO))
 		printf("# dso: %s\n", r->dsos.v[0]);
-	if (elided(r, PRISM_SORT_SYM))
+	if (one_value(r, PRISM_SORT_SYM))
 		printf("# symbol: %s\n", r->syms.v[0]);
 }
 
@@ -606,16 +624,26 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 			continue;
 		}
 		/* perf: -w cuts the text, but an unresolved symbol's address */
-		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym))
-			buf[w[k]] = '\0';
+		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym)) {
+			/* an inlined symbol's name is cut, " (inlined)" follows it */
+			if (key == PRISM_SORT_SYM && e->inlined && w[k] >= 4)
+				snprintf(buf, sizeof(buf), "[%c] %.*s (inlined)",
+					 e->kernel ? 'k' : '.', (int)w[k] - 4, e->sym);
+			else
+				buf[w[k]] = '\0';
+		}
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
-		/* perf pads every column to its width but a last symbol, source line or time */
-		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
-					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME))
+		/* perf pads every column to its width but a last symbol, source line, time, cgroup */
+		if (k + 1 == r->nr_cols &&
+		    (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
+		     key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME ||
+		     key == PRISM_SORT_CGROUP || key == PRISM_SORT_CGROUP_ID))
 			prism_strbuf_addstr(out, buf);
 		else
-			prism_strbuf_addf(out, is_field(key) ? "%*s" : "%-*s", (int)w[k], buf);
+			prism_strbuf_addf(out,
+					  is_field(key) || report_key_right(key) ? "%*s" : "%-*s",
+					  (int)w[k], buf);
 	}
 	prism_strbuf_addch(out, '\n');
 }
@@ -630,7 +658,8 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 
 	for (k = 0; k < r->nr_cols; k++) {
 		key = r->cols[k];
-		w[k] = strlen(col_header(r, key));
+		w[k] = report_is_sample_key(key) ? report_key_width(key) :
+						   strlen(col_header(r, key));
 		if (is_percent(key) && w[k] < 8)
 			w[k] = 8;
 		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD || key == PRISM_SORT_TIME)
@@ -648,13 +677,16 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 		for (k = 0; k < r->nr_cols; k++) {
 			key = r->cols[k];
 			if (is_percent(key) || key == PRISM_SORT_CPU || /* perf: CPU stays 3 wide */
-			    user_width(r, k))
+			    key == PRISM_SORT_SOCKET || user_width(r, k))
 				continue;
 			col_text(r, key, &e[i], buf, sizeof(buf));
 			/* perf: the comm column fits the last name of each row's thread */
 			if (key == PRISM_SORT_COMM && prism_tasks__comm(r->tasks, e[i].thread))
 				snprintf(buf, sizeof(buf), "%s",
 					 prism_tasks__comm(r->tasks, e[i].thread));
+			/* perf: the symbol's name, not its " (inlined)" */
+			if (key == PRISM_SORT_SYM && e[i].inlined && e[i].sym)
+				buf[strlen(buf) - strlen(" (inlined)")] = '\0';
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);
 			/* perf: an unresolved row widens symbol and DSO to an address's width */
@@ -693,9 +725,7 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	if (r->relative) { /* perf --percentage relative: shares of the rows the filters keep */
 		total = nr_samples = 0;
 		for (i = 0; i < n; i++) {
-			if ((r->dsos.nr && !in_list(&r->dsos, e[i].dso)) ||
-			    (r->syms.nr && !in_list(&r->syms, e[i].sym)) ||
-			    (r->exclude_other && !e[i].parent))
+			if (e[i].hidden || (r->exclude_other && !e[i].parent))
 				continue;
 			total += e[i].self;
 			nr_samples += e[i].nr_samples;

@@ -68,6 +68,8 @@ static int on_other(void *ctx, const struct prism_event *ev)
 		report_csv__record(r->csv, ev, 0);
 	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
 		return prism_symbols__event(r->sy, ev);
+	if (r->ks)
+		return prism_key_source__event(r->ks, ev);
 	return 0;
 }
 
@@ -87,7 +89,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain, pipe;
+	bool chain, nochain, pipe, hidden;
 	int err;
 
 	if (r->csv)
@@ -105,17 +107,19 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 			       report_branch__sample(r->rb, (size_t)prism_evsel__idx(ev->evsel),
 						     comm, s) :
 			       0;
-	if ((r->comms.nr && !in_list(&r->comms, comm)) ||
-	    (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
-	    (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid))) {
+	/* perf's Children column comes with the event's call chains, whatever the filters keep */
+	if (s->type & PERF_SAMPLE_CALLCHAIN)
+		r->has_callchain = true;
+	hidden = (r->comms.nr && !in_list(&r->comms, comm)) ||
+		 (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
+		 (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid));
+	if (hidden && (r->folded || r->flamegraph)) {
 		prism_profile__add_filtered(p, period);
 		return 0;
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
 	chain = (s->type & PERF_SAMPLE_CALLCHAIN) && (!r->no_children || r->cg.mode != CG_NONE ||
 						      r->folded || r->flamegraph || r->parent_key);
-	if (s->type & PERF_SAMPLE_CALLCHAIN)
-		r->has_callchain = true;
 	if (chain) {
 		r->use_callchain = true;
 		err = prism_symbols__callchain(r->sy, ev, &r->cc,
@@ -135,10 +139,25 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		return -ENOMEM;
 	if (r->hide_unresolved && report_hide_unresolved(&r->cc))
 		return 0;
-	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
-	    !leaf_matches(r, &r->cc.frames[0]))
-		return 0;
+	/*
+	 * perf's --dsos and --symbols keep or drop a sample by its own address;
+	 * a sample a filter drops still counts in the rows a kept one made
+	 * (prism_profile__set_hidden())
+	 */
+	if ((r->dsos.nr || r->syms.nr) && !leaf_matches(r, &r->cc.frames[0])) {
+		if (r->folded || r->flamegraph)
+			return 0;
+		hidden = true;
+	}
+	prism_profile__set_hidden(p, hidden);
 	prism_profile__set_time(p, report_time_key(r, s));
+	if (r->ks) {
+		struct prism_sample_keys k;
+
+		prism_key_source__sample(r->ks, ev, &k);
+		if (prism_profile__set_sample_keys(p, &k))
+			return -ENOMEM;
+	}
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
@@ -419,6 +438,20 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 	return r->rb ? 0 : EXIT_USAGE;
 }
 
+/* the values of perf's sample keys (socket, cgroup, weights...) where a column has one */
+static int setup_key_source(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_keys + r->nr_fkeys; i++)
+		if (report_is_sample_key(i < r->nr_keys ? r->keys[i] : r->fkeys[i - r->nr_keys]))
+			break;
+	if (i == r->nr_keys + r->nr_fkeys)
+		return 0;
+	r->ks = prism_key_source__new(prism_session__features(r->s));
+	return r->ks ? 0 : error_errno(errno, "out of memory");
+}
+
 static void free_report(struct report *r)
 {
 	size_t i;
@@ -440,6 +473,7 @@ static void free_report(struct report *r)
 	free(r->tids);
 	strlist_release(&r->comms);
 	strlist_release(&r->dsos);
+	prism_key_source__free(r->ks);
 	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
 }
@@ -719,6 +753,10 @@ int cmd_report(int argc, const char **argv)
 	ret = setup_branch_mode(&r, &it, usage, opts);
 	if (ret)
 		goto out;
+	if (setup_key_source(&r)) {
+		ret = 1;
+		goto out;
+	}
 	if (r.csv_dir) {
 		r.csv = report_csv__open(r.csv_dir);
 		if (!r.csv) {

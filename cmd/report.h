@@ -184,6 +184,7 @@ struct report {
 	bool has_callchain;
 	struct report_csv *csv;
 	struct report_branch *rb; /* branch mode (-b) */
+	struct prism_key_source *ks; /* with a sample key among the columns */
 };
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
@@ -201,5 +202,13 @@ void report_print_elided(const struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
 void report_print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller);
+
+/* report-keys.c: the columns of perf's sample keys (socket, cgroup, weights...) */
+bool report_is_sample_key(int key);
+bool report_key_dropped(int key);
+const char *report_key_header(int key);
+size_t report_key_width(int key);
+bool report_key_right(int key);
+void report_key_text(int key, const struct prism_hist_entry *e, char *buf, size_t len);
 
 #endif /* PRISM_CMD_REPORT_H */

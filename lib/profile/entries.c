@@ -12,6 +12,7 @@ struct ekey {
 	uint32_t file;
 	uint32_t parent, sym_size;
 	uint64_t time;
+	struct psk sk;
 };
 
 struct ebuild {
@@ -29,7 +30,7 @@ static uint64_t ekey_hash(const struct ekey *k)
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
 	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
 		     ((uint64_t)k->parent << 40) ^ ((uint64_t)k->sym_size << 8));
-	return hash_u64(h ^ k->sym ^ hash_u64(k->time));
+	return hash_u64(h ^ k->sym ^ hash_u64(k->time) ^ psk_hash(&k->sk));
 }
 
 /*
@@ -75,6 +76,7 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->sym_size = f->sym_size;
 	if (use[PRISM_SORT_TIME])
 		k->time = r->time;
+	psk_select(&r->sk, use, &k->sk);
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -138,6 +140,8 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->parent = k->parent ? p->frames[k->parent - 1].name : NULL;
 	e->sym_size = f->sym_size;
 	e->time = k->time;
+	e->hidden = r->hidden; /* perf: a row is filtered as the sample that made it */
+	psk_to_entry(p, &k->sk, e);
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
@@ -265,6 +269,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		else
 			p->entries[e].period_us += rec->period;
 		p->entries[e].nr_samples += rec->count;
+		psk_add_self(rec, &p->entries[e]);
 		p->entries[e].children += rec->period;
 		p->entries[e].nr_children_samples += rec->count;
 		b.last_rec[e] = (uint32_t)r;

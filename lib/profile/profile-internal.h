@@ -33,12 +33,23 @@ struct pframe {
 	uint8_t kind;
 };
 
+/* struct prism_sample_keys as a record keeps it: no padding, so records compare by bytes */
+struct psk {
+	int32_t socket;
+	uint32_t cg_name; /* interned cgroup name, 0 unknown */
+	uint64_t dso_size, cgroup, cg_dev, cg_ino, weight;
+	uint16_t ins_lat, p_stage_cyc;
+	uint32_t pad;
+};
+
 /* a unique (task, stack); frames leaf first in the pool */
 struct precord {
+	struct psk sk; /* the sample keys of the profile's keys_mask, zero others */
 	uint32_t comm_id, pid, tid, cpu;
 	uint32_t thread; /* tid of the first sample (not a key) */
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
+	bool hidden; /* prism_profile__set_hidden()'s */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
@@ -78,6 +89,8 @@ struct prism_profile {
 
 	uint64_t total_period, nr_samples;
 	uint64_t time; /* prism_profile__set_time()'s */
+	struct psk sk; /* prism_profile__set_sample_keys()'s, masked */
+	bool hidden; /* prism_profile__set_hidden()'s */
 
 	/* last entries() result */
 	struct prism_hist_entry *entries;
@@ -136,6 +149,23 @@ void profile_parent_release(struct prism_profile *p);
 
 /* @order: the rows of the last entries() call in perf's output order (order.c) */
 int entries_order(const struct prism_profile *p, uint32_t *order);
+
+/* sample-keys.c: the bits of keys_mask of struct prism_sample_keys */
+#define PSK_MASK                                                                                \
+	(1u << PRISM_SORT_SOCKET | 1u << PRISM_SORT_DSO_SIZE | 1u << PRISM_SORT_CGROUP |        \
+	 1u << PRISM_SORT_CGROUP_ID | 1u << PRISM_SORT_LOCAL_WEIGHT | 1u << PRISM_SORT_WEIGHT | \
+	 1u << PRISM_SORT_LOCAL_INS_LAT | 1u << PRISM_SORT_INS_LAT |                            \
+	 1u << PRISM_SORT_LOCAL_P_STAGE_CYC | 1u << PRISM_SORT_P_STAGE_CYC)
+uint64_t psk_hash(const struct psk *k);
+/* the parts of @from the keys @use have into @to (zero the others) */
+void psk_select(const struct psk *from, const bool *use, struct psk *to);
+/* the row's values of a record's keys: @e's sample key fields from @k */
+void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct prism_hist_entry *e);
+/* a record's self samples into row @e (sums of ins_lat, p_stage_cyc) */
+void psk_add_self(const struct precord *r, struct prism_hist_entry *e);
+/* perf's order of rows by a sample key (0 for other keys) */
+int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
+	    enum prism_sort_key key);
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);

@@ -213,7 +213,8 @@ const char *pframe__label(const struct pframe *f)
 static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
 {
 	uint64_t h = hash_u64(((uint64_t)r->comm_id << 32) ^ r->pid) ^
-		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time);
+		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time) ^
+		     psk_hash(&r->sk);
 	uint32_t i;
 
 	for (i = 0; i < r->depth; i++)
@@ -296,7 +297,9 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
 	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
-	r.hash = rec_hash(&r, p->scratch) + nochain;
+	r.sk = p->sk;
+	r.hidden = p->hidden;
+	r.hash = rec_hash(&r, p->scratch) + nochain + 2 * r.hidden;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
 	 * stacks) is part of the total: a total that cannot wrap keeps them
@@ -311,10 +314,10 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 		     s = (s + 1) & (p->rec_map.cap - 1)) {
 			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
 
-			if (o->hash == r.hash && o->nochain == r.nochain &&
+			if (o->hash == r.hash && o->nochain == r.nochain && o->hidden == r.hidden &&
 			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
 			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
-			    o->self == r.self &&
+			    !memcmp(&o->sk, &r.sk, sizeof(r.sk)) && o->self == r.self &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -361,7 +364,7 @@ int prism_profile__rename_comm(struct prism_profile *p, const char *old, const c
 		if (r->comm_id != from)
 			continue;
 		r->comm_id = to;
-		r->hash = rec_hash(r, p->pool + r->off) + r->nochain;
+		r->hash = rec_hash(r, p->pool + r->off) + r->nochain + 2 * r->hidden;
 		hit = true;
 	}
 	if (!hit || !p->rec_map.cap)
@@ -394,6 +397,11 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 			       const struct prism_frame *leaf)
 {
 	return add(p, comm, pid, tid, cpu, period, NULL, leaf, 1, true);
+}
+
+void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
+{
+	p->hidden = hidden;
 }
 
 void prism_profile__set_time(struct prism_profile *p, uint64_t time)
@@ -442,6 +450,16 @@ static const char *const key_names[PRISM_SORT__MAX] = {
 	[PRISM_SORT_PARENT] = "parent",
 	[PRISM_SORT_SYM_SIZE] = "symbol_size",
 	[PRISM_SORT_TIME] = "time",
+	[PRISM_SORT_SOCKET] = "socket",
+	[PRISM_SORT_DSO_SIZE] = "dso_size",
+	[PRISM_SORT_CGROUP] = "cgroup",
+	[PRISM_SORT_CGROUP_ID] = "cgroup_id",
+	[PRISM_SORT_LOCAL_WEIGHT] = "local_weight",
+	[PRISM_SORT_WEIGHT] = "weight",
+	[PRISM_SORT_LOCAL_INS_LAT] = "local_ins_lat",
+	[PRISM_SORT_INS_LAT] = "ins_lat",
+	[PRISM_SORT_LOCAL_P_STAGE_CYC] = "local_p_stage_cyc",
+	[PRISM_SORT_P_STAGE_CYC] = "p_stage_cyc",
 };
 
 int prism_sort_key__parse(const char *name)

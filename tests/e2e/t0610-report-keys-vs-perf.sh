@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# prism report against perf 6.1's perf report --stdio, whole bodies: the
+# sample keys socket, cgroup, cgroup_id, local_weight, weight, ins_lat,
+# local_ins_lat, (local_)p_stage_cyc (dropped on x86, as perf does) as
+# --sort keys and -F fields on the fixtures and on a file whose samples get
+# a WEIGHT or WEIGHT_STRUCT (tests/tools/perfdata-rewrite.py mem-loads);
+# --comms, --dsos and --symbols with the Children column (the column with
+# no sample left, "# comm:" above a single column, the callers of a sample
+# the filter keeps); a recording of a task in a cgroup of its own.
+#
+# Left out on purpose, with the reason (perf 6.1's bugs, prism keeps its
+# own):
+#  - --sort sym (alone, or with the sample keys) on a2-fp-shell and
+#    n-ns-cgroup: perf compares an unresolved symbol by address alone but a
+#    resolved one by its DSO first; the order is not transitive, so its tree
+#    of rows misses an existing row and splits one symbol in two rows
+#    (__strcmp_evex 13.56% + 1.69% where --no-children and --sort dso,sym
+#    give one row of 15.25%);
+#  - the sample keys with Children (a-fp --sort socket): perf's check for
+#    a frame already counted compares a template without the sample's
+#    socket/weight/cgroup, so the period counts once per frame (Children
+#    above 100%), as for the time key (t0608);
+#  - perf's --comms/--dsos/--symbols keep or drop a row by the first sample
+#    that made it (other samples then add to it, whatever their comm, dso
+#    or symbol): prism keeps the rows of the samples the filter keeps.
+. tests/e2e/lib.sh
+require_perf
+require_fixtures
+F=$FIXTURES/perf-6.1
+TOOLS=$PRISM_SRC/tests/tools
+
+same() { report_vs_perf "$@"; }
+
+KEYS=("--sort socket" "--sort cgroup" "--sort cgroup_id" "--sort local_weight"
+	"--sort weight" "--sort ins_lat" "--sort local_ins_lat" "--sort p_stage_cyc"
+	"--sort local_p_stage_cyc,dso" "--sort cgroup,cgroup_id,socket,comm"
+	"--sort ins_lat,dso" "--sort dso,socket -n" "-F overhead,local_weight,weight,dso"
+	"-F +cgroup" "-F local_weight,weight,overhead -n" "--sort comm,cgroup_id -t ;"
+	"-F ins_lat,local_ins_lat" "-s cgroup,socket" "-s cgroup_id,cgroup")
+for f in m-many-bits n-ns-cgroup; do
+	for o in "${KEYS[@]}"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+
+# weights and instruction latencies that differ between samples
+python3 "$TOOLS/perfdata-rewrite.py" mem-loads "$F/o-clockid.data" "$TMP/ws.data" struct \
+	2>/dev/null || fail "perfdata-rewrite.py mem-loads struct"
+python3 "$TOOLS/perfdata-rewrite.py" mem-loads "$F/o-clockid.data" "$TMP/w.data" \
+	2>/dev/null || fail "perfdata-rewrite.py mem-loads"
+for f in ws w; do
+	for o in "${KEYS[@]}" "--sort sym,local_weight" "--sort weight,sym" \
+		"--sort local_ins_lat,sym" "-F ins_lat,overhead,sym" "--sort sym,ins_lat -n" \
+		"--sort dso,weight --percent-limit 2"; do
+		# shellcheck disable=SC2086
+		same "$f" "$TMP/$f.data" $o
+	done
+done
+
+# the filters with Children
+FILTERS=("--comms sh --sort comm" "--comms sh --sort dso" "--comms nosuch"
+	"--comms perfdata-workload" "--comms sh --sort comm,comm" "--comms sh -F comm,overhead"
+	"--dsos libc.so.6 --sort dso" "--dsos libc.so.6 --sort comm,sym"
+	"--comms sh --dsos libc.so.6 --sort comm,dso"
+	"--comms sh --dsos libc.so.6 --sort comm,dso,sym" "--symbols main,__strcmp_evex"
+	"--dsos libc.so.6 --percentage relative" "--dsos perfdata-workload"
+	"--dsos perfdata-workload -g caller" "--comms sh -g none --sort pid")
+for f in a-fp b-dwarf; do
+	for o in "${FILTERS[@]}"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+for o in "--comms sh" "--comms sh --sort comm" "--comms sh --sort dso" "--comms sh -G" \
+	"--comms sh -g callee" "--comms sh --sort pid" "--comms sh --no-children" \
+	"--comms nosuch" "--comms sh,perfdata-workload --sort dso"; do
+	# shellcheck disable=SC2086
+	same a2-fp-shell "$F/a2-fp-shell.data" $o
+done
+
+expect_exit 129 prism report -i "$F/m-many-bits.data" --sort sockets
+prism report -i "$F/m-many-bits.data" --sort mem 2>"$TMP/err" >/dev/null
+grep_q "key of perf's branch or memory report" "$TMP/err"
+
+# a task in a cgroup of its own (cgroup v2, root): its samples' cgroup by name
+cg2=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+WL=$PRISM_OUT/tests/workloads/perfdata-workload
+if [ "$(id -u)" -eq 0 ] && [ -n "$cg2" ] && [ -x "$WL" ] && mkdir "$cg2/prism-t0610-$$" 2>/dev/null; then
+	cg=$cg2/prism-t0610-$$
+	prism record -q --all-cgroups --namespaces -e cpu-clock -F 999 -o "$TMP/cg.data" -- \
+		sh -c "echo \$\$ >$cg/cgroup.procs && exec $WL 200" >/dev/null 2>&1 ||
+		fail "prism record --all-cgroups"
+	rmdir "$cg"
+	grep_q "prism-t0610-$$" <(prism report -i "$TMP/cg.data" --stdio --sort cgroup 2>/dev/null)
+	for o in "--sort cgroup" "--sort cgroup,comm" "--sort cgroup_id,cgroup" "--sort cgroup,sym" \
+		"-F overhead,cgroup,socket"; do
+		# shellcheck disable=SC2086
+		same cgroup "$TMP/cg.data" $o
+	done
+else
+	echo "note: no live cgroup recording (needs root, a cgroup2 mount and $WL)" >&3
+fi
+done_testing
