@@ -53,7 +53,7 @@ static const struct {
 	{ "transaction", -1 },
 	{ "trace", -1 },
 	{ "symbol_size", PRISM_SORT_SYM_SIZE },
-	{ "dso_size", -1 },
+	{ "dso_size", PRISM_SORT_DSO_SIZE },
 	{ "cgroup", PRISM_SORT_CGROUP },
 	{ "cgroup_id", PRISM_SORT_CGROUP_ID },
 	{ "ipc_null", -1 },
@@ -87,7 +87,7 @@ static const char *const mode_keys[] = {
 
 #define KEYS_HINT                                                                                      \
 	"keys: pid comm dso symbol parent cpu socket srcline srcfile local_weight weight symbol_size " \
-	"cgroup cgroup_id time local_ins_lat ins_lat, and the output fields overhead "                 \
+	"dso_size cgroup cgroup_id time local_ins_lat ins_lat, and the output fields overhead "        \
 	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "             \
 	"sample period (a key may be shortened: sym)"
 

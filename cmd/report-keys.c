@@ -93,7 +93,9 @@ void report_key_text(int key, const struct prism_hist_entry *e, char *buf, size_
 		break;
 	case PRISM_SORT_CGROUP:
 		snprintf(buf, len, "%s",
-			 !e->cgroup ? "N/A" : e->cgroup_name ? e->cgroup_name : "unknown");
+			 !e->cgroup	? "N/A" :
+			 e->cgroup_name ? e->cgroup_name :
+					  "unknown");
 		break;
 	case PRISM_SORT_CGROUP_ID:
 		snprintf(buf, len, "%" PRIu64 "/0x%" PRIx64, e->cgroup_dev, e->cgroup_ino);

@@ -499,12 +499,16 @@ int cmd_report(int argc, const char **argv)
 			"group rows by these comma-separated keys, as perf: comm, pid (a row "
 			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
 			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
-			"symbol_size, time (see --time-quantum; with Children, a sample's "
-			"period counts once, where perf 6.1 counts it per frame of its chain) "
-			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
-			"the output fields (see -F) sort and add their column; a key may be "
-			"shortened (sym), as perf; perf's other keys (socket, dso_size, "
-			"weight...) are refused by name"),
+			"symbol_size, time (see --time-quantum), socket, dso_size (the map's "
+			"size), cgroup, cgroup_id (dev/inode of the cgroup namespace), "
+			"local_weight, weight (local x samples), local_ins_lat, ins_lat (sum), "
+			"local_p_stage_cyc and p_stage_cyc (powerpc only, dropped elsewhere, as "
+			"perf) (default comm,dso,symbol); with Children a sample's period counts "
+			"once in rows keyed by time, socket, cgroup or weight, where perf 6.1 "
+			"counts it per frame of its chain; rows sort by overhead, then by the "
+			"keys; the output fields (see -F) sort and add their column; a key may "
+			"be shortened (sym), as perf; perf's other keys (transaction, trace, "
+			"addr...) are refused by name"),
 		OPT_STRING('F', "fields", &r.fields, "fields",
 			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
 			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "

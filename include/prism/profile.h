@@ -49,7 +49,7 @@ enum prism_sort_key {
 	PRISM_SORT_TIME, /* perf's time: see prism_profile__set_time(), ascending */
 	/* perf's keys of struct prism_sample_keys (prism_profile__set_sample_keys()) */
 	PRISM_SORT_SOCKET,
-	PRISM_SORT_DSO_SIZE, /* the size of the sample's map (perf's map__size) */
+	PRISM_SORT_DSO_SIZE, /* the size of the frame's map (perf's map__size; needs @sy) */
 	PRISM_SORT_CGROUP,
 	PRISM_SORT_CGROUP_ID,
 	PRISM_SORT_LOCAL_WEIGHT,
@@ -143,7 +143,7 @@ struct prism_hist_entry {
 	uint64_t time; /* PRISM_SORT_TIME's */
 	/* the keys of struct prism_sample_keys, where they are among the row's keys */
 	int32_t socket;
-	uint64_t dso_size;
+	uint64_t dso_size; /* the size of the row's map, 0 for none */
 	uint64_t cgroup; /* the cgroup's id, 0 for none */
 	const char *cgroup_name; /* NULL when the file has no CGROUP record for the id */
 	uint64_t cgroup_dev, cgroup_ino; /* the task's cgroup namespace */
@@ -373,7 +373,6 @@ PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, 
  */
 struct prism_sample_keys {
 	int32_t socket; /* the sample CPU's socket (the header's topology), -1 unknown */
-	uint64_t dso_size; /* the size of the map of the sample's address, 0 none */
 	uint64_t cgroup; /* PERF_SAMPLE_CGROUP's id, 0 none */
 	const char *cgroup_name; /* its path from the CGROUP records, NULL unknown (copied) */
 	uint64_t cgroup_dev, cgroup_ino; /* the task's cgroup namespace (NAMESPACES records) */
@@ -397,7 +396,7 @@ PRISM_API struct prism_key_source *prism_key_source__new(const struct prism_feat
 PRISM_API void prism_key_source__free(struct prism_key_source *ks); /* accepts NULL */
 /* CGROUP and NAMESPACES records (others are ignored): 0 or -ENOMEM */
 PRISM_API int prism_key_source__event(struct prism_key_source *ks, const struct prism_event *ev);
-/* the values of sample @ev (dso_size left 0: see prism_symbols); names owned by @ks */
+/* the values of sample @ev; names owned by @ks */
 PRISM_API void prism_key_source__sample(const struct prism_key_source *ks,
 					const struct prism_event *ev,
 					struct prism_sample_keys *out);

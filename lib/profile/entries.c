@@ -11,7 +11,7 @@ struct ekey {
 	uint32_t leaf_form; /* unresolved sample address, DSO-relative */
 	uint32_t file;
 	uint32_t parent, sym_size;
-	uint64_t time;
+	uint64_t time, dso_size;
 	struct psk sk;
 };
 
@@ -30,7 +30,7 @@ static uint64_t ekey_hash(const struct ekey *k)
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
 	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
 		     ((uint64_t)k->parent << 40) ^ ((uint64_t)k->sym_size << 8));
-	return hash_u64(h ^ k->sym ^ hash_u64(k->time) ^ psk_hash(&k->sk));
+	return hash_u64(h ^ k->sym ^ hash_u64(k->time) ^ psk_hash(&k->sk) ^ k->dso_size);
 }
 
 /*
@@ -76,6 +76,8 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->sym_size = f->sym_size;
 	if (use[PRISM_SORT_TIME])
 		k->time = r->time;
+	if (use[PRISM_SORT_DSO_SIZE])
+		k->dso_size = f->dso_size;
 	psk_select(&r->sk, use, &k->sk);
 }
 
@@ -142,6 +144,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->time = k->time;
 	e->hidden = r->hidden; /* perf: a row is filtered as the sample that made it */
 	psk_to_entry(p, &k->sk, e);
+	e->dso_size = k->dso_size;
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))

@@ -29,6 +29,7 @@ struct pframe {
 	uint32_t src_id, src_leaf_id;
 	uint32_t file_id; /* interned file of src_id, 0 = unknown */
 	uint32_t sym_size; /* the symbol's size, 0 unresolved */
+	uint64_t dso_size; /* its map's (PRISM_SORT_DSO_SIZE), 0 none */
 	bool kernel;
 	uint8_t kind;
 };
@@ -37,7 +38,7 @@ struct pframe {
 struct psk {
 	int32_t socket;
 	uint32_t cg_name; /* interned cgroup name, 0 unknown */
-	uint64_t dso_size, cgroup, cg_dev, cg_ino, weight;
+	uint64_t cgroup, cg_dev, cg_ino, weight;
 	uint16_t ins_lat, p_stage_cyc;
 	uint32_t pad;
 };
@@ -91,6 +92,7 @@ struct prism_profile {
 	uint64_t time; /* prism_profile__set_time()'s */
 	struct psk sk; /* prism_profile__set_sample_keys()'s, masked */
 	bool hidden; /* prism_profile__set_hidden()'s */
+	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 
 	/* last entries() result */
 	struct prism_hist_entry *entries;

@@ -173,6 +173,8 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->dso = fr->dso;
 	f->kernel = fr->kernel;
 	f->kind = (uint8_t)fr->kind;
+	if (p->sy && p->mask & (1u << PRISM_SORT_DSO_SIZE))
+		f->dso_size = prism_symbols__map_size(p->sy, p->add_pid, fr);
 	f->sym_size = fr->sym && fr->sym_end > fr->sym_start ?
 			      (uint32_t)(fr->sym_end - fr->sym_start) :
 			      0;
@@ -279,6 +281,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	}
 	if (prism_ensure_mem((void **)&p->scratch, &p->scratch_alloc, sizeof(*p->scratch), nr))
 		return -ENOMEM;
+	p->add_pid = pid;
 	for (i = 0; i < nr; i++) {
 		p->scratch[i] = intern_frame(p, &frames[i]);
 		if (p->scratch[i] == UINT32_MAX)

@@ -16,7 +16,7 @@ uint64_t psk_hash(const struct psk *k)
 {
 	uint64_t h = hash_u64(((uint64_t)(uint32_t)k->socket << 32) ^ k->cg_name);
 
-	h = hash_u64(h ^ k->dso_size) ^ hash_u64(k->cgroup ^ (k->cg_dev << 32));
+	h = hash_u64(h ^ k->cgroup ^ (k->cg_dev << 32));
 	h = hash_u64(h ^ k->cg_ino) ^ hash_u64(k->weight);
 	return hash_u64(h ^ ((uint64_t)k->ins_lat << 16) ^ k->p_stage_cyc);
 }
@@ -26,8 +26,6 @@ void psk_select(const struct psk *from, const bool *use, struct psk *to)
 	memset(to, 0, sizeof(*to));
 	if (use[PRISM_SORT_SOCKET])
 		to->socket = from->socket;
-	if (use[PRISM_SORT_DSO_SIZE])
-		to->dso_size = from->dso_size;
 	if (use[PRISM_SORT_CGROUP]) {
 		to->cgroup = from->cgroup;
 		to->cg_name = from->cg_name;
@@ -47,7 +45,6 @@ void psk_select(const struct psk *from, const bool *use, struct psk *to)
 void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct prism_hist_entry *e)
 {
 	e->socket = k->socket;
-	e->dso_size = k->dso_size;
 	e->cgroup = k->cgroup;
 	e->cgroup_name = k->cg_name ? strtab__str(&p->strs, k->cg_name) : NULL;
 	e->cgroup_dev = k->cg_dev;
@@ -71,7 +68,7 @@ static uint64_t avg(uint64_t sum, uint64_t n)
 	return n ? sum / n : 0;
 }
 
-/* < 0 when @a comes first: perf's ascending socket and cgroup, the others descending */
+/* < 0 when @a comes first: perf's ascending socket, dso_size and cgroup, the others descending */
 int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
 	    enum prism_sort_key key)
 {
@@ -81,7 +78,7 @@ int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
 	case PRISM_SORT_SOCKET:
 		return a->socket == b->socket ? 0 : a->socket < b->socket ? -1 : 1;
 	case PRISM_SORT_DSO_SIZE:
-		return cmp_u64(b->dso_size, a->dso_size);
+		return cmp_u64(a->dso_size, b->dso_size);
 	case PRISM_SORT_CGROUP:
 		return cmp_u64(a->cgroup, b->cgroup);
 	case PRISM_SORT_CGROUP_ID:
@@ -112,7 +109,6 @@ int prism_profile__set_sample_keys(struct prism_profile *p, const struct prism_s
 	for (i = 0; i < PRISM_SORT__MAX; i++)
 		use[i] = p->mask & (1u << i);
 	sk.socket = k->socket;
-	sk.dso_size = k->dso_size;
 	sk.cgroup = k->cgroup;
 	if (use[PRISM_SORT_CGROUP] && k->cgroup_name) {
 		sk.cg_name = strtab__intern(&p->strs, k->cgroup_name);
@@ -250,8 +246,7 @@ static int add_ns(struct prism_key_source *ks, const struct prism_ev_namespaces 
 		if (prism_ensure_mem((void **)&ks->tasks, &ks->alloc_tasks, sizeof(*ks->tasks),
 				     ks->nr_tasks + 1))
 			return -ENOMEM;
-		memmove(&ks->tasks[i + 1], &ks->tasks[i],
-			(ks->nr_tasks - i) * sizeof(*ks->tasks));
+		memmove(&ks->tasks[i + 1], &ks->tasks[i], (ks->nr_tasks - i) * sizeof(*ks->tasks));
 		ks->nr_tasks++;
 		ks->tasks[i].tid = ns->tid;
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # prism report against perf 6.1's perf report --stdio, whole bodies: the
-# sample keys socket, cgroup, cgroup_id, local_weight, weight, ins_lat,
+# keys socket, dso_size, cgroup, cgroup_id, local_weight, weight, ins_lat,
 # local_ins_lat, (local_)p_stage_cyc (dropped on x86, as perf does) as
 # --sort keys and -F fields on the fixtures and on a file whose samples get
 # a WEIGHT or WEIGHT_STRUCT (tests/tools/perfdata-rewrite.py mem-loads);
@@ -40,6 +40,14 @@ KEYS=("--sort socket" "--sort cgroup" "--sort cgroup_id" "--sort local_weight"
 	"-F ins_lat,local_ins_lat" "-s cgroup,socket" "-s cgroup_id,cgroup")
 for f in m-many-bits n-ns-cgroup; do
 	for o in "${KEYS[@]}"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+
+# dso_size: the size of each frame's map (Children: the callers' maps)
+for f in a-fp b-dwarf e-two-events h-switch-cpu-wide m-many-bits a2-fp-shell; do
+	for o in "--sort dso_size,dso" "--sort dso_size -g none" "-F overhead,dso_size,sym"; do
 		# shellcheck disable=SC2086
 		same "$f" "$F/$f.data" $o
 	done
