@@ -99,7 +99,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	p = r->rb ? NULL : profile_of(r, ev->evsel);
 	if (!p && !r->rb)
 		return 0;
-	if (prism_time_filter__skip(&r->time, s->time))
+	if (prism_time_filter__skip(&r->time, s->time) ||
+	    sample_filter_skip(&r->cpu_sf, s->pid, s->tid, s->cpu, s->time, 0, s->ip))
 		return 0;
 	comm = prism_tasks__comm(r->tasks, s->tid);
 	if (r->rb)
@@ -474,6 +475,7 @@ static void free_report(struct report *r)
 	strlist_release(&r->comms);
 	strlist_release(&r->dsos);
 	prism_key_source__free(r->ks);
+	sample_filter_release(&r->cpu_sf);
 	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
 }
@@ -574,19 +576,30 @@ int cmd_report(int argc, const char **argv)
 			 "the report"),
 		OPT_BOOL(0, "header-only", &r.header_only,
 			 "print only the file's header, as 'prism header' does"),
+		OPT_BOOL(0, "stats", &r.stats_mode,
+			 "print perf's 'Aggregated stats' (records per type, samples per event) "
+			 "instead of the report"),
+		OPT_BOOL(0, "tasks", &r.tasks_mode,
+			 "print the file's tasks as perf's tree (pid, tid, ppid, comm) instead of "
+			 "the report"),
+		OPT_BOOL(0, "mmaps", &r.mmaps_mode, "--tasks with each task's memory maps"),
 		OPT_BOOL(0, "srcline", &r.srcline,
 			 "add a Source:Line column (sort key srcline; needs debug info)"),
 		OPT_GROUP("Filters"),
 		OPT_STRING('c', "comms", &r.comm_list, "list",
 			   "only samples of these comma-separated command names (percentages stay "
-			   "shares of all samples; perf keeps or drops whole rows by their first "
-			   "sample)"),
+			   "shares of all samples; as perf, a row shows when a kept sample made it "
+			   "first, with the periods of the others too)"),
 		OPT_STRING(0, "pid", &r.pid_list, "list", "only samples of these process ids"),
 		OPT_STRING(0, "tid", &r.tid_list, "list", "only samples of these thread ids"),
 		OPT_STRING('d', "dsos", &r.dso_list, "list",
-			   "only rows (and, for --folded/--flamegraph, leaf frames) in these DSOs "
-			   "(short names: libc.so.6, [kernel.kallsyms])"),
-		OPT_STRING('S', "symbols", &r.sym_list, "list", "only rows of these symbols"),
+			   "only samples whose address is in these DSOs (short names: libc.so.6, "
+			   "[kernel.kallsyms]), rows as for --comms"),
+		OPT_STRING('S', "symbols", &r.sym_list, "list",
+			   "only samples in these symbols, rows as for --comms"),
+		OPT_STRING('C', "cpu", &r.cpu_sf.cpu_list, "cpus",
+			   "only samples of these CPUs (0-3,6); the others do not count in the "
+			   "total, as perf"),
 		OPT_STRING(0, "time", &r.time_str, "start,end",
 			   "only samples in this time window, in seconds as perf script prints "
 			   "them (to the ns; either side may be empty); several separated by "
@@ -690,7 +703,8 @@ int cmd_report(int argc, const char **argv)
 	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
 	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||
 	    parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
-	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
+	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids) ||
+	    sample_filter_parse(&r.cpu_sf, NULL)) {
 		free_report(&r);
 		return EXIT_USAGE;
 	}
@@ -708,8 +722,18 @@ int cmd_report(int argc, const char **argv)
 		free_report(&r);
 		return EXIT_USAGE;
 	}
+	ret = sample_filter_open(&r.cpu_sf, r.s, r.input);
+	if (ret) {
+		free_report(&r);
+		return ret;
+	}
 	if (r.header_only) {
 		ret = print_header(r.s, r.input, true) ? 1 : 0;
+		free_report(&r);
+		return ret;
+	}
+	if (r.stats_mode || r.tasks_mode || r.mmaps_mode) {
+		ret = report_info(&r);
 		free_report(&r);
 		return ret;
 	}

@@ -185,6 +185,8 @@ struct report {
 	struct report_csv *csv;
 	struct report_branch *rb; /* branch mode (-b) */
 	struct prism_key_source *ks; /* with a sample key among the columns */
+	struct sample_filter cpu_sf; /* -C/--cpu (its other filters unused) */
+	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
 };
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
@@ -210,5 +212,15 @@ const char *report_key_header(int key);
 size_t report_key_width(int key);
 bool report_key_right(int key);
 void report_key_text(int key, const struct prism_hist_entry *e, char *buf, size_t len);
+
+/* report-info.c: --stats, --tasks, --mmaps instead of the report (0, or 1 after an error) */
+int report_info(struct report *r);
+struct report_tasks; /* the task tree of --tasks, --mmaps */
+struct report_tasks *report_tasks__new(bool maps);
+void report_tasks__free(struct report_tasks *rt);
+/* COMM, FORK, MMAP(2) and SAMPLE records; 0 */
+int report_tasks_event(struct report_tasks *rt, const struct prism_event *ev);
+/* perf's tree: 0, or -1 after printing the error */
+int report_tasks__print(struct report_tasks *rt);
 
 #endif /* PRISM_CMD_REPORT_H */

@@ -24,6 +24,7 @@
 # (perf's --comms/--dsos/--symbols keep or drop a row by the first sample
 # that made it, the others then add to it whatever their comm, dso or
 # symbol: prism does the same, see prism_profile__set_hidden().)
+# Then perf report's other views and filters: -C, --stats, --tasks, --mmaps.
 . tests/e2e/lib.sh
 require_perf
 require_fixtures
@@ -86,6 +87,27 @@ for o in "--comms sh" "--comms sh --sort comm" "--comms sh --sort dso" "--comms 
 	"--comms nosuch" "--comms sh,perfdata-workload --sort dso"; do
 	# shellcheck disable=SC2086
 	same a2-fp-shell "$F/a2-fp-shell.data" $o
+done
+
+# -C/--cpu: the other CPUs' samples count nowhere
+for f in h-switch-cpu-wide n-ns-cgroup; do
+	for o in "-C 0" "-C 1 --sort cpu" "-C 0,1 -g none" "-C 1 --sort comm,dso"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+expect_exit 1 prism report -i "$F/a-fp.data" -C 0
+
+# --stats, --tasks (perf's tree and its order), --mmaps: whole outputs (perf
+# 6.1 reads no pipe there)
+for f in a-fp b-dwarf e-two-events f-sched-tp h-switch-cpu-wide h2-switch-task j4-buildid-mmap \
+	m-many-bits n-ns-cgroup r-lost s-read; do
+	for o in --stats --tasks --mmaps; do
+		perf report -i "$F/$f.data" $o >"$TMP/p" 2>/dev/null
+		prism report -i "$F/$f.data" $o >"$TMP/q" 2>/dev/null
+		check "$f $o: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
+		diff "$TMP/p" "$TMP/q" | head -4 >&3
+	done
 done
 
 expect_exit 129 prism report -i "$F/m-many-bits.data" --sort sockets
