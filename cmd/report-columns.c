@@ -339,9 +339,13 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 	case PRISM_SORT_PARENT:
 		snprintf(buf, len, "%s", e->parent ? e->parent : "[other]");
 		break;
-	case PRISM_SORT_TIME: /* perf: seconds to the microsecond */
-		snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
-			 e->time % 1000000000 / 1000);
+	case PRISM_SORT_TIME: /* perf: seconds to the microsecond (--ns: nanosecond) */
+		if (r->ns)
+			snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000);
+		else
+			snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000 / 1000);
 		break;
 	case PRISM_SORT_SYM_SIZE:
 		if (e->sym)
@@ -439,13 +443,19 @@ static const char *col_header(const struct report *r, int key)
 	}
 }
 
+/* perf's --symbol-filter: rows whose symbol's name has not the text (or no symbol) */
+static bool sym_filtered(const struct report *r, const struct prism_hist_entry *e)
+{
+	return r->symbol_filter && (!e->sym || !strstr(e->sym, r->symbol_filter));
+}
+
 /* @limit: with --percent-limit (perf sizes the columns without it) */
 static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
 			bool children, bool limit)
 {
 	uint64_t v = children ? e->children : e->self;
 
-	if (e->hidden) /* made by a sample the filters leave out */
+	if (e->hidden || sym_filtered(r, e)) /* made by a sample the filters leave out */
 		return false;
 	if (r->exclude_other && !e->parent) /* perf -x: rows with a parent only */
 		return false;
@@ -663,7 +673,7 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 		if (is_percent(key) && w[k] < 8)
 			w[k] = 8;
 		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD || key == PRISM_SORT_TIME)
-			w[k] = 12; /* perf's (a time to the microsecond) */
+			w[k] = key == PRISM_SORT_TIME && r->ns ? 16 : 12; /* perf's */
 		/* perf's -w: a text column that wide, a number one at least its header's */
 		if (user_width(r, k)) {
 			w[k] = user_width(r, k);
@@ -722,13 +732,19 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the report");
 		return;
 	}
-	if (r->relative) { /* perf --percentage relative: shares of the rows the filters keep */
+	/*
+	 * perf --percentage relative: shares of the rows the filters keep; its
+	 * sample count leaves out the rows filtered as they were made, not the
+	 * ones --symbol-filter leaves out later
+	 */
+	if (r->relative) {
 		total = nr_samples = 0;
 		for (i = 0; i < n; i++) {
 			if (e[i].hidden || (r->exclude_other && !e[i].parent))
 				continue;
-			total += e[i].self;
 			nr_samples += e[i].nr_samples;
+			if (!sym_filtered(r, &e[i]))
+				total += e[i].self;
 		}
 	}
 	/* rows below the graph threshold show no branch (fractal's is relative) */
@@ -748,7 +764,8 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		prism_strbuf_reset(&out);
 		print_row(r, &e[i], w, total, children, &out);
 		if (graph && (children ? e[i].children : e[i].self) >= gmin)
-			report_print_graph(p, i, caller, total, &r->cg,
+			report_print_graph(p, i, caller, prism_profile__total_period(p), total,
+					   &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);
 		fwrite(out.buf, 1, out.len, stdout);

@@ -437,7 +437,8 @@ static void print_chains(struct graph_ctx *g, const struct prism_callgraph *root
 }
 
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			const struct report_cg *cg, bool skip_first, struct prism_strbuf *out)
+			uint64_t min_total, const struct report_cg *cg, bool skip_first,
+			struct prism_strbuf *out)
 {
 	struct prism_callgraph *root;
 	struct graph_ctx g = { .total = total, .cg = cg, .out = out };
@@ -447,7 +448,7 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 
 	if (prism_profile__callgraph(p, idx, caller, &root))
 		return;
-	g.min = (uint64_t)ceil((double)total * cg->threshold / 100.0);
+	g.min = (uint64_t)ceil((double)min_total * cg->threshold / 100.0);
 	if (cg->print == CG_FLAT || cg->print == CG_FOLDED) {
 		print_chains(&g, root);
 		return;

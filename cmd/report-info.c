@@ -87,7 +87,8 @@ static void grow_slots(struct rtasks *ts)
 	ts->slots = xcalloc(cap, sizeof(*ts->slots));
 	ts->cap = cap;
 	for (i = 0; i < ts->nr; i++) {
-		for (s = slot_of((uint32_t)ts->t[i].tid, cap); ts->slots[s]; s = (s + 1) & (cap - 1))
+		for (s = slot_of((uint32_t)ts->t[i].tid, cap); ts->slots[s];
+		     s = (s + 1) & (cap - 1))
 			;
 		ts->slots[s] = (uint32_t)i + 1;
 	}
@@ -353,7 +354,8 @@ static void print_level(struct rtasks *ts, size_t idx, int level)
 		for (i = 0; i < p->nr; i++) {
 			const struct rmap *m = &p->maps[i];
 
-			printf("%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64 " %s\n",
+			printf("%*s  %" PRIx64 "-%" PRIx64 " %c%c%c%c %08" PRIx64 " %" PRIu64
+			       " %s\n",
 			       indent, "", m->start, m->end, m->prot & PROT_READ ? 'r' : '-',
 			       m->prot & PROT_WRITE ? 'w' : '-', m->prot & PROT_EXEC ? 'x' : '-',
 			       m->flags & MAP_SHARED ? 's' : 'p', m->pgoff, m->ino, m->name);
@@ -385,8 +387,8 @@ int report_tasks__print(struct report_tasks *rt)
 			parent = find_task(ts, t->ppid);
 			if (!parent) {
 				free(order);
-				error("--tasks: task %d's parent %d is not in the file", (int)t->tid,
-				      (int)t->ppid);
+				error("--tasks: task %d's parent %d is not in the file",
+				      (int)t->tid, (int)t->ppid);
 				return -1;
 			}
 			append(ts, &parent->first_child, &parent->last_child, (size_t)(t - ts->t));

@@ -535,6 +535,7 @@ int cmd_report(int argc, const char **argv)
 			   "the widths of the columns in their order, as perf's (0: the "
 			   "column's own): text is cut to its width, a number or percentage "
 			   "column is never narrower than its header"),
+		OPT_BOOL(0, "ns", &r.ns, "the time key to the nanosecond"),
 		OPT_CALLBACK(0, "time-quantum", &r.time_quantum, "time",
 			     "the time key's buckets, as perf: 100ms (default), 10us, 1s, 500ns",
 			     report_opt_quantum),
@@ -597,6 +598,10 @@ int cmd_report(int argc, const char **argv)
 			   "[kernel.kallsyms]), rows as for --comms"),
 		OPT_STRING('S', "symbols", &r.sym_list, "list",
 			   "only samples in these symbols, rows as for --comms"),
+		OPT_STRING(0, "symbol-filter", &r.symbol_filter, "text",
+			   "only rows whose symbol's name contains the text (a row without a "
+			   "symbol is left out), in every event's section (perf 6.1 filters "
+			   "only the first event's)"),
 		OPT_STRING('C', "cpu", &r.cpu_sf.cpu_list, "cpus",
 			   "only samples of these CPUs (0-3,6); the others do not count in the "
 			   "total, as perf"),

@@ -76,12 +76,14 @@ int report_cg_check(const struct report_cg *cg, struct prism_session *s, const c
 struct prism_strbuf;
 /*
  * the call graph of row @idx of the last prism_profile__entries(), perf's
- * layout, branches below @cg's threshold (percent of @total) hidden;
- * @skip_first: a single chain's first frame not printed (perf's, when
- * --sort starts with sym: it is the row's symbol)
+ * layout, its percentages of @total (the event's), branches below @cg's
+ * threshold (percent of @min_total: perf's relative total with
+ * --percentage relative) hidden; @skip_first: a single chain's first frame
+ * not printed (perf's, when --sort starts with sym: it is the row's symbol)
  */
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			const struct report_cg *cg, bool skip_first, struct prism_strbuf *out);
+			uint64_t min_total, const struct report_cg *cg, bool skip_first,
+			struct prism_strbuf *out);
 
 /* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);
@@ -187,6 +189,8 @@ struct report {
 	struct prism_key_source *ks; /* with a sample key among the columns */
 	struct sample_filter cpu_sf; /* -C/--cpu (its other filters unused) */
 	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
+	const char *symbol_filter; /* --symbol-filter */
+	bool ns; /* --ns */
 };
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */

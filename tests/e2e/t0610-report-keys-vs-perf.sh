@@ -24,7 +24,8 @@
 # (perf's --comms/--dsos/--symbols keep or drop a row by the first sample
 # that made it, the others then add to it whatever their comm, dso or
 # symbol: prism does the same, see prism_profile__set_hidden().)
-# Then perf report's other views and filters: -C, --stats, --tasks, --mmaps.
+# Then perf report's other views and filters: -C, --symbol-filter, --ns,
+# --stats, --tasks, --mmaps.
 . tests/e2e/lib.sh
 require_perf
 require_fixtures
@@ -97,6 +98,18 @@ for f in h-switch-cpu-wide n-ns-cgroup; do
 	done
 done
 expect_exit 1 prism report -i "$F/a-fp.data" -C 0
+
+# --symbol-filter (one event: perf 6.1 filters only the first event's rows),
+# --percentage relative (graph branches stay shares of every sample), --ns
+for f in a-fp b-dwarf n-ns-cgroup a2-fp-shell; do
+	for o in "--symbol-filter a --percentage relative" "--symbol-filter str -g none" \
+		"--symbol-filter leaf --percentage relative --no-children" \
+		"--comms sh --percentage relative" "--dsos libc.so.6 --percentage relative -g fractal" \
+		"--ns --sort time -g none --no-children" "--ns -F time,overhead -g none"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
 
 # --stats, --tasks (perf's tree and its order), --mmaps: whole outputs (perf
 # 6.1 reads no pipe there)
