@@ -170,14 +170,19 @@ static bool ignores_callees(const struct report_cg *cg, const struct prism_frame
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-		  const struct prism_frame *frames, size_t nr)
+		  const struct prism_frame *frames, size_t nr, bool unwound)
 {
 	size_t keep = nr < (size_t)cg->max_stack ? nr : (size_t)cg->max_stack, i;
-	size_t from = caller ? nr - keep : 0, to = caller ? nr : keep; /* frames kept */
+	size_t from, to; /* frames kept */
 
+	/* perf unwinds a user stack from the leaf, in either order, and ignores no callee */
+	if (unwound)
+		caller = false;
+	from = caller ? nr - keep : 0;
+	to = caller ? nr : keep;
 	if (!keep) /* --max-stack 0: no chain, the sample's row alone */
 		return prism_profile__add_nochain(p, comm, pid, tid, cpu, period, frames);
-	for (i = from; cg->ignore_callees && i < to; i++) {
+	for (i = from; cg->ignore_callees && !unwound && i < to; i++) {
 		if (!ignores_callees(cg, &frames[i]))
 			continue;
 		if (!caller) { /* the outermost: the chain from it to the root */

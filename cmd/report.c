@@ -89,7 +89,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain, pipe, hidden;
+	bool chain, nochain, pipe, hidden, unwound;
 	int err;
 
 	if (r->csv)
@@ -151,6 +151,9 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		hidden = true;
 	}
 	prism_profile__set_hidden(p, hidden);
+	/* perf's parent (-p) is of the frames it did not unwind from the user stack */
+	unwound = (s->type & PERF_SAMPLE_STACK_USER) && !r->pt_g;
+	prism_profile__set_unwound(p, unwound);
 	prism_profile__set_time(p, report_time_key(r, s));
 	if (r->ks) {
 		struct prism_sample_keys k;
@@ -166,7 +169,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	return report_cg_add(&r->cg,
 			     report_cg_caller(&r->cg, r->children_set ? r->children : !pipe, pipe,
 					      r->no_children),
-			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
+			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr,
+			     unwound);
 }
 
 /* ---- text output ---- */
@@ -189,12 +193,18 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 	return v;
 }
 
+/* --time's text: perf names the time slices after the event */
+static const char *time_slices;
+
 void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name)
 {
 	char unit;
 	unsigned long ns = convert_unit((unsigned long)nr_samples, &unit);
 
-	printf("# Samples: %lu%c of event '%s'\n", ns, unit, name);
+	printf("# Samples: %lu%c of event '%s'", ns, unit, name);
+	if (time_slices)
+		printf(" (time slices: %s)", time_slices);
+	printf("\n");
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
@@ -204,6 +214,16 @@ void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 	const char *c = percent_color(pct);
 
 	prism_strbuf_addf(out, "  %s%7.2f%%%s", c, pct, *c ? COLOR_RESET : "");
+}
+
+static bool any_samples(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_evsels; i++)
+		if (r->profiles[i] && prism_profile__nr_samples(r->profiles[i]))
+			return true;
+	return false;
 }
 
 static int print_report(struct report *r)
@@ -251,6 +271,13 @@ static int print_report(struct report *r)
 		printf("# To display the perf.data header info, please use --header/--header-only "
 		       "options.\n");
 	printf("#\n");
+	if (!r->rb && !any_samples(r)) { /* perf's, exit status 0: -C or --time kept none */
+		error("'%s' has no samples%s", r->input ? r->input : "perf.data",
+		      r->time_str || r->cpu_sf.cpu_list ?
+			      " in the --time window or on the -C CPUs" :
+			      "");
+		return 0;
+	}
 	report_print_elided(r);
 	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 	       st->total_lost_samples + st->total_lost);
@@ -727,6 +754,7 @@ int cmd_report(int argc, const char **argv)
 		free_report(&r);
 		return EXIT_USAGE;
 	}
+	time_slices = r.time_str;
 	ret = sample_filter_open(&r.cpu_sf, r.s, r.input);
 	if (ret) {
 		free_report(&r);

@@ -58,11 +58,12 @@ bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool
 struct prism_frame;
 /*
  * add a sample's chain to @p as perf cuts it at --max-stack (the outermost
- * frames for @caller) and --ignore-callees
+ * frames for @caller) and --ignore-callees; @unwound: a chain unwound from
+ * the user stack (DWARF), which perf cuts on the leaf's side and leaves whole
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-		  const struct prism_frame *frames, size_t nr);
+		  const struct prism_frame *frames, size_t nr, bool unwound);
 struct option_def;
 int report_opt_callgraph(const struct option_def *opt, const char *arg);
 /* -g takes the next word as its value, unless it is an option (perf's "-g caller") */

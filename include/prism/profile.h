@@ -411,4 +411,11 @@ PRISM_API void prism_key_source__sample(const struct prism_key_source *ks,
  */
 PRISM_API void prism_profile__set_hidden(struct prism_profile *p, bool hidden);
 
+/*
+ * prism_profile__set_unwound - the user frames of the samples added from
+ * now on were unwound from their user stack (DWARF): perf looks for their
+ * parent (PRISM_SORT_PARENT) among the other (kernel) frames only
+ */
+PRISM_API void prism_profile__set_unwound(struct prism_profile *p, bool unwound);
+
 #endif /* PRISM_PROFILE_H */

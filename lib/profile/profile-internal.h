@@ -51,6 +51,7 @@ struct precord {
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	bool hidden; /* prism_profile__set_hidden()'s */
+	bool unwound; /* prism_profile__set_unwound()'s */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
@@ -92,6 +93,7 @@ struct prism_profile {
 	uint64_t time; /* prism_profile__set_time()'s */
 	struct psk sk; /* prism_profile__set_sample_keys()'s, masked */
 	bool hidden; /* prism_profile__set_hidden()'s */
+	bool unwound; /* prism_profile__set_unwound()'s */
 	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 
 	/* last entries() result */

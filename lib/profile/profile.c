@@ -302,6 +302,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
 	r.sk = p->sk;
 	r.hidden = p->hidden;
+	r.unwound = p->unwound;
 	r.hash = rec_hash(&r, p->scratch) + nochain + 2 * r.hidden;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -318,9 +319,10 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
 
 			if (o->hash == r.hash && o->nochain == r.nochain && o->hidden == r.hidden &&
-			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
-			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
-			    !memcmp(&o->sk, &r.sk, sizeof(r.sk)) && o->self == r.self &&
+			    o->unwound == r.unwound && o->comm_id == r.comm_id && o->pid == r.pid &&
+			    o->tid == r.tid && o->cpu == r.cpu && o->time == r.time &&
+			    o->depth == r.depth && !memcmp(&o->sk, &r.sk, sizeof(r.sk)) &&
+			    o->self == r.self &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -405,6 +407,11 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
 {
 	p->hidden = hidden;
+}
+
+void prism_profile__set_unwound(struct prism_profile *p, bool unwound)
+{
+	p->unwound = unwound;
 }
 
 void prism_profile__set_time(struct prism_profile *p, uint64_t time)
