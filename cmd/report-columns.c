@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include <prism/error.h>
+#include <prism/evsel.h>
 #include <prism/profile.h>
 #include <prism/strbuf.h>
 #include <prism/task.h>
@@ -51,7 +52,7 @@ static const struct {
 	{ "local_weight", PRISM_SORT_LOCAL_WEIGHT },
 	{ "weight", PRISM_SORT_WEIGHT },
 	{ "transaction", -1 },
-	{ "trace", -1 },
+	{ "trace", PRISM_SORT_TRACE },
 	{ "symbol_size", PRISM_SORT_SYM_SIZE },
 	{ "dso_size", PRISM_SORT_DSO_SIZE },
 	{ "cgroup", PRISM_SORT_CGROUP },
@@ -203,6 +204,19 @@ static size_t user_width(const struct report *r, size_t k)
 	return k < r->nr_user_w ? r->user_w[k] : 0;
 }
 
+/* perf's default keys: the trace output for a file of tracepoints only (not a pipe's) */
+static const char *default_sort(const struct report *r)
+{
+	size_t i, n = r->s ? prism_session__nr_evsels(r->s) : 0;
+
+	if (!n || prism_session__file_info(r->s)->pipe)
+		return "comm,dso,sym";
+	for (i = 0; i < n; i++)
+		if (!prism_evsel__is_tracepoint(prism_session__evsel(r->s, i)))
+			return "comm,dso,sym";
+	return "trace";
+}
+
 int report_parse_columns(struct report *r)
 {
 	const char *f = r->fields;
@@ -220,7 +234,7 @@ int report_parse_columns(struct report *r)
 		return -1;
 	/* perf: -F without --sort sorts by the fields alone */
 	if (r->sort || !f || r->fields_plus)
-		if (parse_keys("--sort", r->sort ? r->sort : "comm,dso,sym", r->keys, &r->nr_keys))
+		if (parse_keys("--sort", r->sort ? r->sort : default_sort(r), r->keys, &r->nr_keys))
 			return -1;
 	/* perf: -p adds the parent key */
 	if (r->parent && r->nr_keys < PRISM_SORT__MAX &&
@@ -645,10 +659,10 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 		/* perf pads every column to its width but a last symbol, source line, time, cgroup */
-		if (k + 1 == r->nr_cols &&
-		    (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
-		     key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME ||
-		     key == PRISM_SORT_CGROUP || key == PRISM_SORT_CGROUP_ID))
+		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
+					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME ||
+					    key == PRISM_SORT_CGROUP ||
+					    key == PRISM_SORT_CGROUP_ID || key == PRISM_SORT_TRACE))
 			prism_strbuf_addstr(out, buf);
 		else
 			prism_strbuf_addf(out,

@@ -8,13 +8,34 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <prism/evsel.h>
 #include <prism/profile.h>
+#include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/tp.h>
 
 #include "report.h"
 
 bool report_is_sample_key(int key)
 {
-	return key >= PRISM_SORT_SOCKET && key <= PRISM_SORT_P_STAGE_CYC;
+	return key >= PRISM_SORT_SOCKET && key <= PRISM_SORT_TRACE;
+}
+
+int report_sample_keys(struct report *r, const struct prism_event *ev, struct prism_profile *p)
+{
+	const struct prism_tp *tp = prism_session__tp(r->s);
+	struct prism_sample_keys k;
+	int err;
+
+	prism_key_source__sample(r->ks, ev, &k);
+	prism_strbuf_reset(&r->trace);
+	/* perf: the event's print fmt rendered; no text, no row of its own */
+	if (tp && ev->evsel && prism_evsel__is_tracepoint(ev->evsel) &&
+	    (ev->sample.type & PERF_SAMPLE_RAW) && ev->sample.raw_data &&
+	    !prism_tp__format(tp, ev->sample.raw_data, ev->sample.raw_size, &r->trace))
+		k.trace = r->trace.buf ? r->trace.buf : "";
+	err = prism_profile__set_sample_keys(p, &k);
+	return err;
 }
 
 /* perf 6.1 has the pipeline stage keys on powerpc only: elsewhere it drops them */
@@ -51,6 +72,8 @@ const char *report_key_header(int key)
 		return "Local Pipeline Stage Cycle";
 	case PRISM_SORT_P_STAGE_CYC:
 		return "Pipeline Stage Cycle";
+	case PRISM_SORT_TRACE:
+		return "Trace output";
 	default:
 		return "";
 	}
@@ -117,6 +140,9 @@ void report_key_text(int key, const struct prism_hist_entry *e, char *buf, size_
 		break;
 	case PRISM_SORT_P_STAGE_CYC:
 		snprintf(buf, len, "%" PRIu64, e->p_stage_cyc);
+		break;
+	case PRISM_SORT_TRACE:
+		snprintf(buf, len, "%s", e->trace ? e->trace : "N/A");
 		break;
 	default:
 		buf[0] = '\0';

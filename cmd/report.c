@@ -155,13 +155,8 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	unwound = (s->type & PERF_SAMPLE_STACK_USER) && !r->pt_g;
 	prism_profile__set_unwound(p, unwound);
 	prism_profile__set_time(p, report_time_key(r, s));
-	if (r->ks) {
-		struct prism_sample_keys k;
-
-		prism_key_source__sample(r->ks, ev, &k);
-		if (prism_profile__set_sample_keys(p, &k))
-			return -ENOMEM;
-	}
+	if (r->ks && report_sample_keys(r, ev, p))
+		return -ENOMEM;
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
@@ -279,8 +274,8 @@ static int print_report(struct report *r)
 		return 0;
 	}
 	report_print_elided(r);
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n",
-	       st->total_lost_samples + st->total_lost);
+	/* perf: the LOST_SAMPLES records' count (a LOST record's lost events are not samples) */
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->total_lost_samples);
 	if (r->rb)
 		nr = r->itrace ? REPORT_PT_SECTIONS : prism_session__nr_evsels(r->s);
 	for (i = 0; i < nr; i++) {
@@ -502,6 +497,7 @@ static void free_report(struct report *r)
 	strlist_release(&r->comms);
 	strlist_release(&r->dsos);
 	prism_key_source__free(r->ks);
+	prism_strbuf_release(&r->trace);
 	sample_filter_release(&r->cpu_sf);
 	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
@@ -532,12 +528,13 @@ int cmd_report(int argc, const char **argv)
 			"size), cgroup, cgroup_id (dev/inode of the cgroup namespace), "
 			"local_weight, weight (local x samples), local_ins_lat, ins_lat (sum), "
 			"local_p_stage_cyc and p_stage_cyc (powerpc only, dropped elsewhere, as "
-			"perf) (default comm,dso,symbol); with Children a sample's period counts "
+			"perf), trace (a tracepoint's output) (default comm,dso,symbol; trace "
+			"for a file of tracepoints only); with Children a sample's period counts "
 			"once in rows keyed by time, socket, cgroup or weight, where perf 6.1 "
 			"counts it per frame of its chain; rows sort by overhead, then by the "
 			"keys; the output fields (see -F) sort and add their column; a key may "
-			"be shortened (sym), as perf; perf's other keys (transaction, trace, "
-			"addr...) are refused by name"),
+			"be shortened (sym), as perf; perf's other keys (transaction, addr...) "
+			"are refused by name"),
 		OPT_STRING('F', "fields", &r.fields, "fields",
 			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
 			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "

@@ -8,6 +8,7 @@
 
 #include <prism/profile.h>
 #include <prism/session.h>
+#include <prism/strbuf.h>
 
 #include "lists.h"
 #include <prism/symbol.h>
@@ -188,6 +189,7 @@ struct report {
 	struct report_csv *csv;
 	struct report_branch *rb; /* branch mode (-b) */
 	struct prism_key_source *ks; /* with a sample key among the columns */
+	struct prism_strbuf trace; /* a sample's trace output */
 	struct sample_filter cpu_sf; /* -C/--cpu (its other filters unused) */
 	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
 	const char *symbol_filter; /* --symbol-filter */
@@ -212,6 +214,8 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 
 /* report-keys.c: the columns of perf's sample keys (socket, cgroup, weights...) */
 bool report_is_sample_key(int key);
+/* the sample keys of @ev (socket, cgroup, weights, trace output...) for @p: 0 or -ENOMEM */
+int report_sample_keys(struct report *r, const struct prism_event *ev, struct prism_profile *p);
 bool report_key_dropped(int key);
 const char *report_key_header(int key);
 size_t report_key_width(int key);

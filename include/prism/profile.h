@@ -58,6 +58,7 @@ enum prism_sort_key {
 	PRISM_SORT_INS_LAT,
 	PRISM_SORT_LOCAL_P_STAGE_CYC,
 	PRISM_SORT_P_STAGE_CYC,
+	PRISM_SORT_TRACE, /* perf's trace: a tracepoint sample's formatted output */
 	PRISM_SORT__MAX,
 };
 
@@ -150,6 +151,7 @@ struct prism_hist_entry {
 	uint64_t weight; /* the samples' weight (equal in a row keyed by it) */
 	uint64_t ins_lat, p_stage_cyc; /* sums over the row's own samples */
 	bool hidden; /* made by a sample added hidden: see prism_profile__set_hidden() */
+	const char *trace; /* PRISM_SORT_TRACE's text, NULL for a sample of no tracepoint */
 };
 
 /**
@@ -378,6 +380,7 @@ struct prism_sample_keys {
 	uint64_t cgroup_dev, cgroup_ino; /* the task's cgroup namespace (NAMESPACES records) */
 	uint64_t weight; /* WEIGHT or WEIGHT_STRUCT's var1 */
 	uint16_t ins_lat, p_stage_cyc; /* WEIGHT_STRUCT's var2 and var3 */
+	const char *trace; /* a tracepoint sample's output (copied), NULL none (the caller's) */
 };
 
 /* Return: 0 or -ENOMEM (the cgroup's name could not be copied) */

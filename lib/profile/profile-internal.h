@@ -40,7 +40,7 @@ struct psk {
 	uint32_t cg_name; /* interned cgroup name, 0 unknown */
 	uint64_t cgroup, cg_dev, cg_ino, weight;
 	uint16_t ins_lat, p_stage_cyc;
-	uint32_t pad;
+	uint32_t trace; /* interned trace output, 0 none */
 };
 
 /* a unique (task, stack); frames leaf first in the pool */
@@ -154,12 +154,7 @@ void profile_parent_release(struct prism_profile *p);
 /* @order: the rows of the last entries() call in perf's output order (order.c) */
 int entries_order(const struct prism_profile *p, uint32_t *order);
 
-/* sample-keys.c: the bits of keys_mask of struct prism_sample_keys */
-#define PSK_MASK                                                                                \
-	(1u << PRISM_SORT_SOCKET | 1u << PRISM_SORT_DSO_SIZE | 1u << PRISM_SORT_CGROUP |        \
-	 1u << PRISM_SORT_CGROUP_ID | 1u << PRISM_SORT_LOCAL_WEIGHT | 1u << PRISM_SORT_WEIGHT | \
-	 1u << PRISM_SORT_LOCAL_INS_LAT | 1u << PRISM_SORT_INS_LAT |                            \
-	 1u << PRISM_SORT_LOCAL_P_STAGE_CYC | 1u << PRISM_SORT_P_STAGE_CYC)
+/* sample-keys.c: struct prism_sample_keys in records and rows */
 uint64_t psk_hash(const struct psk *k);
 /* the parts of @from the keys @use have into @to (zero the others) */
 void psk_select(const struct psk *from, const bool *use, struct psk *to);

@@ -470,6 +470,7 @@ static const char *const key_names[PRISM_SORT__MAX] = {
 	[PRISM_SORT_INS_LAT] = "ins_lat",
 	[PRISM_SORT_LOCAL_P_STAGE_CYC] = "local_p_stage_cyc",
 	[PRISM_SORT_P_STAGE_CYC] = "p_stage_cyc",
+	[PRISM_SORT_TRACE] = "trace",
 };
 
 int prism_sort_key__parse(const char *name)

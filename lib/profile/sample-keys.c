@@ -18,7 +18,8 @@ uint64_t psk_hash(const struct psk *k)
 
 	h = hash_u64(h ^ k->cgroup ^ (k->cg_dev << 32));
 	h = hash_u64(h ^ k->cg_ino) ^ hash_u64(k->weight);
-	return hash_u64(h ^ ((uint64_t)k->ins_lat << 16) ^ k->p_stage_cyc);
+	return hash_u64(h ^ ((uint64_t)k->ins_lat << 16) ^ k->p_stage_cyc ^
+			((uint64_t)k->trace << 32));
 }
 
 void psk_select(const struct psk *from, const bool *use, struct psk *to)
@@ -40,6 +41,8 @@ void psk_select(const struct psk *from, const bool *use, struct psk *to)
 		to->ins_lat = from->ins_lat;
 	if (use[PRISM_SORT_LOCAL_P_STAGE_CYC] || use[PRISM_SORT_P_STAGE_CYC])
 		to->p_stage_cyc = from->p_stage_cyc;
+	if (use[PRISM_SORT_TRACE])
+		to->trace = from->trace;
 }
 
 void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct prism_hist_entry *e)
@@ -50,6 +53,7 @@ void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct pri
 	e->cgroup_dev = k->cg_dev;
 	e->cgroup_ino = k->cg_ino;
 	e->weight = k->weight;
+	e->trace = k->trace ? strtab__str(&p->strs, k->trace) : NULL;
 }
 
 void psk_add_self(const struct precord *r, struct prism_hist_entry *e)
@@ -95,6 +99,10 @@ int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
 	case PRISM_SORT_P_STAGE_CYC:
 		return cmp_u64(avg(b->p_stage_cyc, b->nr_samples),
 			       avg(a->p_stage_cyc, a->nr_samples));
+	case PRISM_SORT_TRACE: /* perf: by the text, the rows of no tracepoint first */
+		if (!a->trace || !b->trace)
+			return !a->trace == !b->trace ? 0 : a->trace ? 1 : -1;
+		return strcmp(a->trace, b->trace);
 	default:
 		return 0;
 	}
@@ -120,6 +128,11 @@ int prism_profile__set_sample_keys(struct prism_profile *p, const struct prism_s
 	sk.weight = k->weight;
 	sk.ins_lat = k->ins_lat;
 	sk.p_stage_cyc = k->p_stage_cyc;
+	if (use[PRISM_SORT_TRACE] && k->trace) {
+		sk.trace = strtab__intern(&p->strs, k->trace);
+		if (!sk.trace)
+			return -ENOMEM;
+	}
 	psk_select(&sk, use, &p->sk);
 	return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # prism report against perf 6.1's perf report --stdio, whole bodies: the
-# keys socket, dso_size, cgroup, cgroup_id, local_weight, weight, ins_lat,
+# keys socket, dso_size, cgroup, cgroup_id, trace, local_weight, weight, ins_lat,
 # local_ins_lat, (local_)p_stage_cyc (dropped on x86, as perf does) as
 # --sort keys and -F fields on the fixtures and on a file whose samples get
 # a WEIGHT or WEIGHT_STRUCT (tests/tools/perfdata-rewrite.py mem-loads);
@@ -89,6 +89,16 @@ for o in "--comms sh" "--comms sh --sort comm" "--comms sh --sort dso" "--comms 
 	# shellcheck disable=SC2086
 	same a2-fp-shell "$F/a2-fp-shell.data" $o
 done
+
+# the trace key (a tracepoint sample's output), perf's default for a file of
+# tracepoints only; r-lost: "Total Lost Samples" is the LOST_SAMPLES records'
+for f in q-trace r-lost f-sched-tp p-sched; do
+	for o in "" "--sort trace,comm" "-F overhead,trace" "-n --sort comm,trace"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+same a-fp "$F/a-fp.data" --sort trace
 
 # -C/--cpu: the other CPUs' samples count nowhere
 for f in h-switch-cpu-wide n-ns-cgroup; do
