@@ -21,6 +21,10 @@
 #    a frame already counted compares a template without the sample's
 #    socket/weight/cgroup, so the period counts once per frame (Children
 #    above 100%), as for the time key (t0608);
+#  - --sort comm,trace: perf formats a row's trace output only when it
+#    compares two rows by it, so a section whose rows differ by comm
+#    sizes the column to its header and cuts the text there (p-sched's
+#    sched_migrate_task: "comm=perf pi").
 # (perf's --comms/--dsos/--symbols keep or drop a row by the first sample
 # that made it, the others then add to it whatever their comm, dso or
 # symbol: prism does the same, see prism_profile__set_hidden().)
@@ -93,7 +97,7 @@ done
 # the trace key (a tracepoint sample's output), perf's default for a file of
 # tracepoints only; r-lost: "Total Lost Samples" is the LOST_SAMPLES records'
 for f in q-trace r-lost f-sched-tp p-sched; do
-	for o in "" "--sort trace,comm" "-F overhead,trace" "-n --sort comm,trace"; do
+	for o in "" "--sort trace,comm" "-F overhead,trace" "-n --sort trace,comm"; do
 		# shellcheck disable=SC2086
 		same "$f" "$F/$f.data" $o
 	done
