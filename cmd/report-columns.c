@@ -471,6 +471,10 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 
 	if (e->hidden || sym_filtered(r, e)) /* made by a sample the filters leave out */
 		return false;
+	if (r->grp) /* a group's row: any of its events', perf's limit on the leader's share */
+		return report_group_period(r, e) > 0 &&
+		       !(limit && r->percent_limit > 0 &&
+			 report_group_leader_pct(r, e) < r->percent_limit);
 	if (r->exclude_other && !e->parent) /* perf -x: rows with a parent only */
 		return false;
 	if (limit && r->percent_limit > 0 && total &&
@@ -504,6 +508,23 @@ static bool elided(const struct report *r, int key)
 		if (!one_value(r, r->keys[i]))
 			return true;
 	return false;
+}
+
+bool report_rows_equal(const struct report *r, const struct prism_hist_entry *a,
+		       const struct prism_hist_entry *b)
+{
+	char x[1024], y[1024];
+	size_t i;
+
+	for (i = 0; i < r->nr_order; i++) {
+		if (is_field(r->order[i]))
+			continue;
+		col_text(r, r->order[i], a, x, sizeof(x));
+		col_text(r, r->order[i], b, y, sizeof(y));
+		if (strcmp(x, y) || (r->order[i] == PRISM_SORT_SYM && a->kernel != b->kernel))
+			return false;
+	}
+	return true;
 }
 
 uint64_t report_time_key(const struct report *r, const struct prism_sample *s)
@@ -610,6 +631,11 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 		if (elided(r, key))
 			continue;
 		col_sep(r, out, &first, false);
+		if (r->grp &&
+		    (is_percent(key) || key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD)) {
+			report_group_cells(r, key, e, out);
+			continue;
+		}
 		if (key == PRISM_SORT_OVERHEAD_CHILDREN && !children) {
 			snprintf(buf, sizeof(buf), "N/A");
 		} else if (is_percent(key)) {
@@ -688,6 +714,10 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 			w[k] = 8;
 		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD || key == PRISM_SORT_TIME)
 			w[k] = key == PRISM_SORT_TIME && r->ns ? 16 : 12; /* perf's */
+		/* a group: a value per event */
+		if (r->grp &&
+		    (is_percent(key) || key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD))
+			w[k] *= report_group_size(r);
 		/* perf's -w: a text column that wide, a number one at least its header's */
 		if (user_width(r, k)) {
 			w[k] = user_width(r, k);
@@ -722,30 +752,33 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 	}
 }
 
-void report_print_section(struct report *r, const char *name, struct prism_profile *p,
-			  bool children, bool graph, bool caller)
+int report_entries(struct report *r, struct prism_profile *p, bool children, bool graph,
+		   bool caller, struct prism_hist_entry **e, size_t *n)
 {
-	struct prism_strbuf out = STRBUF_INIT;
-	struct prism_hist_entry *e;
-	size_t n, i, w[PRISM_ARRAY_SIZE(r->cols)];
-	uint64_t total = prism_profile__total_period(p);
-	uint64_t nr_samples = prism_profile__nr_samples(p), gmin;
-
 	setup_columns(r, children);
 	/* perf finds parents in the call chains it resolves: none without */
 	if (prism_profile__set_parent(p, !r->parent_key || !r->has_callchain ? NULL :
 					 r->parent			     ? r->parent :
-									       DEFAULT_PARENT)) {
-		error("out of memory building the report");
-		return;
-	}
+									       DEFAULT_PARENT))
+		return error("out of memory building the report");
 	prism_profile__set_chain_order(p, graph, caller);
 	if ((r->fields && !r->fields_plus ?
 		     prism_profile__entries_by_keys :
-		     prism_profile__entries)(p, r->order, r->nr_order, children, &e, &n)) {
-		error("out of memory building the report");
+		     prism_profile__entries)(p, r->order, r->nr_order, children, e, n))
+		return error("out of memory building the report");
+	return 0;
+}
+
+void report_print_section(struct report *r, const char *name, struct prism_profile *p,
+			  bool children, bool graph, bool caller)
+{
+	struct prism_hist_entry *e;
+	size_t n, i;
+	uint64_t total = prism_profile__total_period(p);
+	uint64_t nr_samples = prism_profile__nr_samples(p), gmin;
+
+	if (report_entries(r, p, children, graph, caller, &e, &n))
 		return;
-	}
 	/*
 	 * perf --percentage relative: shares of the rows the filters keep; its
 	 * sample count leaves out the rows filtered as they were made, not the
@@ -768,16 +801,24 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the call graphs");
 		return;
 	}
-	col_widths(r, e, n, total, children, w);
-	report_samples_header(nr_samples, total, name);
-	print_headers(r, w);
+	report_samples_header(nr_samples, total, name, r->leader);
+	report_print_table(r, p, e, n, total, children, graph ? gmin : UINT64_MAX, caller);
+}
 
+void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
+			size_t n, uint64_t total, bool children, uint64_t gmin, bool caller)
+{
+	struct prism_strbuf out = STRBUF_INIT;
+	size_t i, w[PRISM_ARRAY_SIZE(r->cols)];
+
+	col_widths(r, e, n, total, children, w);
+	print_headers(r, w);
 	for (i = 0; i < n; i++) {
 		if (!row_visible(r, &e[i], total, children, true))
 			continue;
 		prism_strbuf_reset(&out);
 		print_row(r, &e[i], w, total, children, &out);
-		if (graph && (children ? e[i].children : e[i].self) >= gmin)
+		if (gmin != UINT64_MAX && (children ? e[i].children : e[i].self) >= gmin)
 			report_print_graph(p, i, caller, prism_profile__total_period(p), total,
 					   &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */

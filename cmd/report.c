@@ -82,9 +82,8 @@ static bool leaf_matches(struct report *r, const struct prism_frame *f)
 	return true;
 }
 
-static int on_sample(void *ctx, const struct prism_event *ev)
+static int sample_one(struct report *r, const struct prism_event *ev)
 {
-	struct report *r = ctx;
 	const struct prism_sample *s = &ev->sample;
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
@@ -92,8 +91,6 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	bool chain, nochain, pipe, hidden, unwound;
 	int err;
 
-	if (r->csv)
-		report_csv__record(r->csv, ev, period);
 	if (!ev->evsel || prism_evsel__idx(ev->evsel) < 0)
 		return 0;
 	p = r->rb ? NULL : profile_of(r, ev->evsel);
@@ -168,6 +165,40 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 			     unwound);
 }
 
+/*
+ * perf's leader sampling (PERF_SAMPLE_READ of a group): a sample of each
+ * event of the group whose count grew, its period the growth
+ */
+static int on_sample(void *ctx, const struct prism_event *ev)
+{
+	struct report *r = ctx;
+	const struct perf_event_attr *attr = ev->evsel ? prism_evsel__attr(ev->evsel) : NULL;
+	const struct prism_sample *s = &ev->sample;
+	size_t entry, i;
+	int err = 0;
+
+	if (r->csv)
+		report_csv__record(r->csv, ev, period_of(ev));
+	if (!attr || !(s->type & PERF_SAMPLE_READ) || !(attr->read_format & PERF_FORMAT_GROUP) ||
+	    !(attr->read_format & PERF_FORMAT_ID) || !s->read.values_raw)
+		return sample_one(r, ev);
+	entry = 16 + (attr->read_format & PERF_FORMAT_LOST ? 8 : 0);
+	for (i = 0; i < s->read.nr && !err; i++) {
+		const uint8_t *v = (const uint8_t *)s->read.values_raw + i * entry;
+		struct prism_event one = *ev;
+		uint64_t value, id;
+
+		memcpy(&value, v, 8);
+		memcpy(&id, v + 8, 8);
+		one.evsel = prism_session__evsel_by_id(r->s, id);
+		one.sample.period = report_read_delta(r, id, value);
+		one.sample.type |= PERF_SAMPLE_PERIOD;
+		if (one.evsel && one.sample.period)
+			err = sample_one(r, &one);
+	}
+	return err;
+}
+
 /* ---- text output ---- */
 
 static unsigned long convert_unit(unsigned long v, char *unit)
@@ -191,12 +222,12 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 /* --time's text: perf names the time slices after the event */
 static const char *time_slices;
 
-void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name)
+void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name, bool events)
 {
 	char unit;
 	unsigned long ns = convert_unit((unsigned long)nr_samples, &unit);
 
-	printf("# Samples: %lu%c of event '%s'", ns, unit, name);
+	printf("# Samples: %lu%c of event%s '%s'", ns, unit, events ? "s" : "", name);
 	if (time_slices)
 		printf(" (time slices: %s)", time_slices);
 	printf("\n");
@@ -209,6 +240,20 @@ void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 	const char *c = percent_color(pct);
 
 	prism_strbuf_addf(out, "  %s%7.2f%%%s", c, pct, *c ? COLOR_RESET : "");
+}
+
+/* the group (perf's GROUP_DESC) event @idx is in, NULL for none */
+static const struct prism_feat_group *group_of(const struct report *r, size_t idx)
+{
+	const struct prism_feat_group_desc *gd =
+		prism_features__group_desc(prism_session__features(r->s));
+	uint32_t i;
+
+	for (i = 0; gd && i < gd->nr; i++)
+		if (idx >= gd->groups[i].leader_idx &&
+		    idx < (size_t)gd->groups[i].leader_idx + gd->groups[i].nr_members)
+			return &gd->groups[i];
+	return NULL;
 }
 
 static bool any_samples(const struct report *r)
@@ -229,6 +274,7 @@ static int print_report(struct report *r)
 	bool pipe = prism_session__file_info(r->s)->pipe;
 	bool caller;
 	size_t i, nr = r->nr_evsels;
+	const struct prism_feat_group *g;
 	const char *name;
 	int ret = 0;
 
@@ -285,6 +331,15 @@ static int print_report(struct report *r)
 			ret = 1;
 		if (r->rb || !r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
 			continue;
+		g = r->itrace ? NULL : group_of(r, i);
+		if (g && g->leader_idx != i && !r->no_group && !children)
+			continue; /* a member: in its leader's section */
+		if (g && !r->no_group && !children) {
+			if (report_print_group(r, i, g->nr_members, g->name))
+				ret = 1;
+			continue;
+		}
+		r->leader = g && g->leader_idx == i;
 		report_print_section(r, name, r->profiles[i], children, graph, caller);
 	}
 	return ret;
@@ -498,6 +553,7 @@ static void free_report(struct report *r)
 	strlist_release(&r->dsos);
 	prism_key_source__free(r->ks);
 	prism_strbuf_release(&r->trace);
+	report_read_free(r);
 	sample_filter_release(&r->cpu_sf);
 	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
@@ -601,6 +657,9 @@ int cmd_report(int argc, const char **argv)
 			 "the report"),
 		OPT_BOOL(0, "header-only", &r.header_only,
 			 "print only the file's header, as 'prism header' does"),
+		OPT_BOOL(0, "no-group", &r.no_group,
+			 "a section per event, also for a file of event groups (where perf "
+			 "shows a section per group, a value per event, as --group)"),
 		OPT_BOOL(0, "stats", &r.stats_mode,
 			 "print perf's 'Aggregated stats' (records per type, samples per event) "
 			 "instead of the report"),

@@ -89,7 +89,8 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 
 /* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);
-void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name);
+/* @events: perf's "of events" (a group, or a group's leader) */
+void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name, bool events);
 
 /* report-branch.c: the branch report (-b); see there */
 struct report_branch;
@@ -190,6 +191,10 @@ struct report {
 	struct report_branch *rb; /* branch mode (-b) */
 	struct prism_key_source *ks; /* with a sample key among the columns */
 	struct prism_strbuf trace; /* a sample's trace output */
+	struct report_group *grp; /* while a group's section is printed */
+	bool leader; /* the section's event leads a group (perf's "of events") */
+	bool no_group; /* --no-group */
+	struct report_read *reads; /* the last count of each event of a group read */
 	struct sample_filter cpu_sf; /* -C/--cpu (its other filters unused) */
 	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
 	const char *symbol_filter; /* --symbol-filter */
@@ -211,6 +216,35 @@ void report_print_elided(const struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
 void report_print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller);
+/* the columns and the rows of @p; -1 after printing the error */
+int report_entries(struct report *r, struct prism_profile *p, bool children, bool graph,
+		   bool caller, struct prism_hist_entry **e, size_t *n);
+/* the table of rows @e (of @p: their graphs from @gmin, UINT64_MAX for none) */
+void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
+			size_t n, uint64_t total, bool children, uint64_t gmin, bool caller);
+/* two rows (of two events' profiles) have the same sort keys' values */
+bool report_rows_equal(const struct report *r, const struct prism_hist_entry *a,
+		       const struct prism_hist_entry *b);
+
+/*
+ * report-group.c: perf's group view (--group, its default for a file of
+ * event groups): one table per group, a value per event in the overhead,
+ * Samples and Period columns, rows matched by their keys
+ */
+struct report_group;
+struct prism_strbuf;
+/* the section of the group whose leader is event @leader; 0 or -1 */
+int report_print_group(struct report *r, size_t leader, size_t nr_members, const char *group_name);
+size_t report_group_size(const struct report *r);
+/* a group read's growth of the count of event @id since its last read */
+uint64_t report_read_delta(struct report *r, uint64_t id, uint64_t value);
+void report_read_free(struct report *r);
+/* the row's period in any event (whether perf shows it) */
+uint64_t report_group_period(const struct report *r, const struct prism_hist_entry *e);
+/* the row's share of the leader's period, in percent */
+double report_group_leader_pct(const struct report *r, const struct prism_hist_entry *e);
+void report_group_cells(const struct report *r, int key, const struct prism_hist_entry *e,
+			struct prism_strbuf *out);
 
 /* report-keys.c: the columns of perf's sample keys (socket, cgroup, weights...) */
 bool report_is_sample_key(int key);

@@ -28,8 +28,8 @@
 # (perf's --comms/--dsos/--symbols keep or drop a row by the first sample
 # that made it, the others then add to it whatever their comm, dso or
 # symbol: prism does the same, see prism_profile__set_hidden().)
-# Then perf report's other views and filters: -C, --symbol-filter, --ns,
-# --stats, --tasks, --mmaps.
+# Then perf report's event groups (--group, --no-group) and its other views
+# and filters: -C, --symbol-filter, --ns, --stats, --tasks, --mmaps.
 . tests/e2e/lib.sh
 require_perf
 require_fixtures
@@ -103,6 +103,16 @@ for f in q-trace r-lost f-sched-tp p-sched; do
 	done
 done
 same a-fp "$F/a-fp.data" --sort trace
+
+# event groups: perf's group view (a section per group, a value per event;
+# leader sampling's read counts as each event's periods), --no-group
+for f in l-group-read g-syscalls-group s-read; do
+	for o in "" "-n" "--show-total-period --sort dso" "--no-group" "--sort comm -n --no-group" \
+		"-F overhead,sym" "--percent-limit 1"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
 
 # -C/--cpu: the other CPUs' samples count nowhere
 for f in h-switch-cpu-wide n-ns-cgroup; do
