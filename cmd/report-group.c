@@ -111,7 +111,8 @@ void report_group_cells(const struct report *r, int key, const struct prism_hist
 			prism_strbuf_addf(out, " %11" PRIu64, v);
 		else
 			prism_strbuf_addf(out, " %6.2f%%",
-					  g->totals[j] ? 100.0 * (double)v / (double)g->totals[j] : 0);
+					  g->totals[j] ? 100.0 * (double)v / (double)g->totals[j] :
+							 0);
 	}
 }
 
@@ -164,8 +165,8 @@ int report_print_group(struct report *r, size_t leader, size_t nr_members, const
 
 	g.totals = xcalloc(nr_members, sizeof(*g.totals));
 	for (j = 0; j < nr_members; j++) {
-		struct prism_profile *p =
-			leader + j < r->nr_evsels ? r->profiles[leader + j] : NULL;
+		struct prism_profile *p = leader + j < r->nr_evsels ? r->profiles[leader + j] :
+								      NULL;
 
 		if (!p)
 			continue;
@@ -201,8 +202,9 @@ int report_print_group(struct report *r, size_t leader, size_t nr_members, const
 	g.rows = rows;
 	g.m = m;
 
-	prism_strbuf_addstr(&name, !group_name || !strcmp(group_name, "{anon_group}") ? "anon group" :
-											group_name);
+	prism_strbuf_addstr(&name, !group_name || !strcmp(group_name, "{anon_group}") ?
+					   "anon group" :
+					   group_name);
 	for (j = 0; j < nr_members; j++)
 		prism_strbuf_addf(&name, "%s%s", j ? ", " : " { ",
 				  prism_evsel__name(prism_session__evsel(r->s, leader + j)));

@@ -139,13 +139,13 @@ int prism_profile__set_sample_keys(struct prism_profile *p, const struct prism_s
 
 /* ---- where the values come from ---- */
 
-struct cgroup_name {
+struct cgroup_name { /* (the first field of these is their order) */
 	uint64_t id;
 	char *path;
 };
 
 struct task_ns {
-	uint32_t tid;
+	uint64_t tid;
 	uint64_t dev, ino;
 };
 
@@ -193,15 +193,17 @@ void prism_key_source__free(struct prism_key_source *ks)
 	free(ks);
 }
 
-/* the index of the first element whose u64/u32 key is at least @key (sorted arrays) */
-static size_t lower_cgroup(const struct prism_key_source *ks, uint64_t id)
+/* the index of the first of @nr elements of @size bytes (sorted by their first u64) >= @key */
+static size_t lower(const void *base, size_t nr, size_t size, uint64_t key)
 {
-	size_t lo = 0, hi = ks->nr_cgroups;
+	size_t lo = 0, hi = nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
 
-		if (ks->cgroups[mid].id < id)
+		memcpy(&k, (const char *)base + mid * size, sizeof(k));
+		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -209,19 +211,14 @@ static size_t lower_cgroup(const struct prism_key_source *ks, uint64_t id)
 	return lo;
 }
 
+static size_t lower_cgroup(const struct prism_key_source *ks, uint64_t id)
+{
+	return lower(ks->cgroups, ks->nr_cgroups, sizeof(*ks->cgroups), id);
+}
+
 static size_t lower_task(const struct prism_key_source *ks, uint32_t tid)
 {
-	size_t lo = 0, hi = ks->nr_tasks;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->tasks[mid].tid < tid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower(ks->tasks, ks->nr_tasks, sizeof(*ks->tasks), tid);
 }
 
 /* perf keeps the first name of an id */
