@@ -657,6 +657,9 @@ int cmd_report(int argc, const char **argv)
 			 "the report"),
 		OPT_BOOL(0, "header-only", &r.header_only,
 			 "print only the file's header, as 'prism header' does"),
+		OPT_BOOL('I', "show-info", &r.show_info,
+			 "perf's extended header information (CPU and NUMA topology...): prism's "
+			 "--header and --header-only always show it"),
 		OPT_BOOL(0, "no-group", &r.no_group,
 			 "a section per event, also for a file of event groups (where perf "
 			 "shows a section per group, a value per event, as --group)"),
@@ -816,8 +819,9 @@ int cmd_report(int argc, const char **argv)
 		free_report(&r);
 		return ret;
 	}
-	if (r.header_only) {
+	if (r.header_only) { /* perf's, then a "#" line */
 		ret = print_header(r.s, r.input, true) ? 1 : 0;
+		printf("#\n");
 		free_report(&r);
 		return ret;
 	}

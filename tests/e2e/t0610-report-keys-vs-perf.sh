@@ -150,6 +150,14 @@ for f in a-fp b-dwarf e-two-events f-sched-tp h-switch-cpu-wide h2-switch-task j
 	done
 done
 
+# --header-only -I: perf's block and its "#" line
+for f in a-fp e-two-events n-ns-cgroup; do
+	perf report -i "$F/$f.data" --header-only -I >"$TMP/p" 2>/dev/null
+	prism report -i "$F/$f.data" --header-only -I >"$TMP/q" 2>/dev/null
+	check "$f --header-only -I: the $(wc -l <"$TMP/p") lines equal perf's" cmp -s "$TMP/p" "$TMP/q"
+	diff "$TMP/p" "$TMP/q" | head -4 >&3
+done
+
 expect_exit 129 prism report -i "$F/m-many-bits.data" --sort sockets
 prism report -i "$F/m-many-bits.data" --sort mem 2>"$TMP/err" >/dev/null
 grep_q "key of perf's branch or memory report" "$TMP/err"
