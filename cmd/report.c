@@ -367,6 +367,7 @@ static struct prism_profile *new_profile(struct report *r)
 		error("out of memory");
 		exit(1);
 	}
+	prism_profile__set_full_source_path(p, r->full_source_path);
 	return p;
 }
 
@@ -670,6 +671,9 @@ int cmd_report(int argc, const char **argv)
 			 "print the file's tasks as perf's tree (pid, tid, ppid, comm) instead of "
 			 "the report"),
 		OPT_BOOL(0, "mmaps", &r.mmaps_mode, "--tasks with each task's memory maps"),
+		OPT_BOOL(0, "full-source-path", &r.full_source_path,
+			 "srcline and srcfile name a source file by its path as the debug info "
+			 "has it (perf puts the compilation directory before a relative one)"),
 		OPT_BOOL(0, "srcline", &r.srcline,
 			 "add a Source:Line column (sort key srcline; needs debug info)"),
 		OPT_GROUP("Filters"),

@@ -144,7 +144,7 @@ struct report {
 	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
 	bool children, no_children, no_inline;
 	bool pt_g; /* --itrace with g */
-	bool header, header_only, show_info;
+	bool header, header_only, show_info, full_source_path;
 	bool branch, no_branch; /* -b, --no-branch-stack */
 	const char *fields, *percentage; /* -F, --percentage */
 	const char *field_sep; /* -t */

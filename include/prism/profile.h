@@ -421,4 +421,11 @@ PRISM_API void prism_profile__set_hidden(struct prism_profile *p, bool hidden);
  */
 PRISM_API void prism_profile__set_unwound(struct prism_profile *p, bool unwound);
 
+/*
+ * prism_profile__set_full_source_path - PRISM_SORT_SRCLINE and
+ * PRISM_SORT_SRCFILE name a file by its whole path (perf's
+ * --full-source-path), not its base name; for the frames added from now on
+ */
+PRISM_API void prism_profile__set_full_source_path(struct prism_profile *p, bool full);
+
 #endif /* PRISM_PROFILE_H */

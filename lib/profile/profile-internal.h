@@ -94,6 +94,7 @@ struct prism_profile {
 	struct psk sk; /* prism_profile__set_sample_keys()'s, masked */
 	bool hidden; /* prism_profile__set_hidden()'s */
 	bool unwound; /* prism_profile__set_unwound()'s */
+	bool full_src; /* prism_profile__set_full_source_path()'s */
 	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 
 	/* last entries() result */

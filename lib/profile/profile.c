@@ -186,7 +186,7 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 		unsigned int line;
 
 		if (p->sy && !prism_symbols__srcline(p->sy, fr, &file, &line)) {
-			const char *base = strrchr(file, '/');
+			const char *base = p->full_src ? NULL : strrchr(file, '/');
 			char buf[512];
 
 			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
@@ -407,6 +407,11 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
 {
 	p->hidden = hidden;
+}
+
+void prism_profile__set_full_source_path(struct prism_profile *p, bool full)
+{
+	p->full_src = full;
 }
 
 void prism_profile__set_unwound(struct prism_profile *p, bool unwound)

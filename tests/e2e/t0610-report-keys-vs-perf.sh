@@ -150,6 +150,15 @@ for f in a-fp b-dwarf e-two-events f-sched-tp h-switch-cpu-wide h2-switch-task j
 	done
 done
 
+# --full-source-path (the workload's DWARF names are absolute: libc's
+# relative ones lack the compilation directory perf's addr2line puts first)
+for f in a-fp e-two-events; do
+	for o in "--sort srcline -g none --no-children" "--sort srcfile -g none --no-children"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" --full-source-path $o
+	done
+done
+
 # --header-only -I: perf's block and its "#" line
 for f in a-fp e-two-events n-ns-cgroup; do
 	perf report -i "$F/$f.data" --header-only -I >"$TMP/p" 2>/dev/null
