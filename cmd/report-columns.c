@@ -623,7 +623,7 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 {
 	bool first = true;
 	char buf[1024];
-	size_t k;
+	size_t k, start = out->len, line = 3;
 	int key;
 
 	for (k = 0; k < r->nr_cols; k++) {
@@ -695,6 +695,15 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 					  is_field(key) || report_key_right(key) ? "%*s" : "%-*s",
 					  (int)w[k], buf);
 	}
+	/*
+	 * perf -t writes a row into a line of the columns' widths, two
+	 * between them and 3 more: a longer text (" (inlined)") is cut there
+	 */
+	for (k = 0; r->field_sep && k < r->nr_cols; k++)
+		if (!elided(r, r->cols[k]))
+			line += w[k] + 2;
+	if (r->field_sep && out->len - start > line - 2)
+		prism_strbuf_setlen(out, start + line - 2);
 	prism_strbuf_addch(out, '\n');
 }
 
