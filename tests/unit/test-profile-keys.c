@@ -2,7 +2,8 @@
 /*
  * profile rows keyed by perf's sample keys (socket, cgroup, cgroup_id,
  * weights, instruction latency): grouping, the values rows show, perf's
- * order of them; the key source's topology, CGROUP and NAMESPACES records
+ * order of them; the key source's topology, CGROUP and NAMESPACES records;
+ * hidden samples (perf's filtered entries), unwound chains' parents
  */
 #include <errno.h>
 #include <string.h>
@@ -155,4 +156,87 @@ static void test_source(void)
 	prism_key_source__free(ks);
 }
 
-TEST_MAIN(TEST(weight), TEST(ins_lat), TEST(socket_cgroup), TEST(source))
+static int sa, sm; /* more symbol identities */
+
+static struct prism_frame frame(const char *name, const void *id, uint64_t ip, bool kernel)
+{
+	struct prism_frame f = fr();
+
+	f.ip = ip;
+	f.map_addr = ip;
+	f.sym = name;
+	f.sym_id = id;
+	f.kernel = kernel;
+	return f;
+}
+
+static const struct prism_hist_entry *find_row(const struct prism_hist_entry *e, size_t n,
+					       const char *sym)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (e[i].sym && !strcmp(e[i].sym, sym))
+			return &e[i];
+	return NULL;
+}
+
+/*
+ * main -> a: a hidden sample makes the row of main first, a kept one adds to
+ * it; a's row is made by the kept one: shown, with both periods in main's
+ */
+static void test_hidden(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SYM);
+	struct prism_frame only_main = frame("main", &sm, 0x100, false);
+	struct prism_frame chain[2] = { frame("a", &sa, 0x200, false),
+					frame("main", &sm, 0x100, false) };
+	struct prism_hist_entry *e;
+	const struct prism_hist_entry *x;
+	size_t n;
+
+	TEST_TRUE(p != NULL);
+	prism_profile__set_hidden(p, true);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &only_main, 1), 0);
+	prism_profile__set_hidden(p, false);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
+	TEST_EQ_U64(prism_profile__total_period(p), 15);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	x = find_row(e, n, "main");
+	TEST_TRUE(x && x->hidden);
+	TEST_EQ_U64(x->children, 15);
+	x = find_row(e, n, "a");
+	TEST_TRUE(x && !x->hidden);
+	TEST_EQ_U64(x->self, 5);
+	prism_profile__free(p);
+}
+
+/* an unwound chain's parent is among its kernel frames only */
+static void test_unwound_parent(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_PARENT };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_PARENT);
+	struct prism_frame chain[2] = { frame("a", &sa, 0x200, false),
+					frame("main", &sm, 0x100, false) };
+	struct prism_hist_entry *e;
+	size_t n;
+
+	TEST_TRUE(p != NULL);
+	TEST_EQ(prism_profile__set_parent(p, "^main$"), 0);
+	prism_profile__set_unwound(p, true);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 1);
+	TEST_TRUE(e[0].parent == NULL);
+	prism_profile__set_unwound(p, false);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	TEST_EQ(n, 2);
+	TEST_TRUE((e[0].parent && !strcmp(e[0].parent, "main")) ||
+		  (e[1].parent && !strcmp(e[1].parent, "main")));
+	prism_profile__free(p);
+}
+
+TEST_MAIN(TEST(weight), TEST(ins_lat), TEST(socket_cgroup), TEST(source), TEST(hidden),
+	  TEST(unwound_parent))
