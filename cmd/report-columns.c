@@ -747,8 +747,8 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 			if (key == PRISM_SORT_COMM && prism_tasks__comm(r->tasks, e[i].thread))
 				snprintf(buf, sizeof(buf), "%s",
 					 prism_tasks__comm(r->tasks, e[i].thread));
-			/* perf: the symbol's name, not its " (inlined)" */
-			if (key == PRISM_SORT_SYM && e[i].inlined && e[i].sym)
+			/* perf: a symbol's width is its name's, " (inlined)" left out */
+			if (key == PRISM_SORT_SYM && e[i].sym && e[i].inlined)
 				buf[strlen(buf) - strlen(" (inlined)")] = '\0';
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);

@@ -390,10 +390,40 @@ static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, s
 		insn->iclass = b->iclass;
 }
 
+/*
+ * the branch where the trace did not match: perf has counted it, not
+ * sampled it; a period that ends there starts anew all the same (its
+ * count goes to the next sample)
+ */
+static void mismatch_counted(struct queue *q)
+{
+	const struct prism_itrace *o = &q->d->o.itrace;
+
+	if (!o->instructions) {
+		q->tsc_insns++;
+		return;
+	}
+	q->insn_count++;
+	if (q->d->period_ticks) {
+		pt_ticks_due(q, true);
+		return;
+	}
+	q->tsc_insns++;
+	if (q->insn_count >= o->period) {
+		q->period_carry += q->insn_count;
+		q->insn_count = 0;
+	}
+}
+
+int pt_block_sync(struct queue *q)
+{
+	return q->walk ? pt_walk_sync(q) : pt_blk_sync_forward(q->blk);
+}
+
 /* at a (re)start: decode.c's queue_step does the same */
 static bool sync(struct queue *q)
 {
-	int st = q->walk ? pt_walk_sync(q) : pt_blk_sync_forward(q->blk);
+	int st = pt_block_sync(q);
 
 	if (st < 0) {
 		q->done = true;
@@ -504,11 +534,8 @@ void pt_block_step(struct queue *q, uint64_t limit)
 					ip = blk.end_ip + insn.size;
 			} else if (resync) {
 				ip = pt_walk_ip(q); /* where the trace did not match */
-				if (blk.ninsn) { /* perf has counted that branch, not sampled it */
-					q->tsc_insns++;
-					if (q->d->o.itrace.instructions)
-						q->insn_count++;
-				}
+				if (blk.ninsn)
+					mismatch_counted(q);
 			}
 			pt_stop(q, pt_lib_error_code(st), ip);
 			if (st == -pte_nomap)

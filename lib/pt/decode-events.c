@@ -19,6 +19,11 @@
  * cbr samples).  The events wait in a small queue until the decoder
  * reaches the instruction they are at (after the pending branch's sample),
  * then go to the queue's samples in perf's order.
+ *
+ * After an error, perf's decoder reads the packets up to the next IP
+ * (walk-resync.c) without events but a CBR's (at the trace start, IP 0)
+ * and a PSB's; the events due at the next instruction when an error
+ * comes are at the error's IP, those waiting for a FUP's are lost.
  */
 #include <string.h>
 
@@ -125,7 +130,8 @@ static struct prism_pt_item *stash(struct queue *q, enum prism_pt_item_kind kind
 	s->due[(s->head + s->n++) % EVQ] = ip;
 	memset(it, 0, sizeof(*it));
 	it->kind = kind;
-	it->time = q->time;
+	/* perf's sample time: an estimate after the kernel may be later (pt_sample_time) */
+	it->time = q->time > q->stime ? q->time : q->stime;
 	it->flags = flags;
 	return it;
 }
@@ -167,6 +173,8 @@ static void cbr_event(struct queue *q, bool psb)
 	it = psb ? stash(q, PRISM_PT_CBR, 0, 0) : stash_here(q, PRISM_PT_CBR);
 	if (it)
 		it->cbr = (uint8_t)q->tm.cbr;
+	if (it && q->ev.resync) /* perf's: a sample of the trace start, at its time */
+		it->time = 0;
 }
 
 /* PWRE's payload: h/w-initiated (bit 7), sub C-state (8-11), C-state (12-15) */
@@ -209,9 +217,13 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 	const struct pt_packet *p = &e->pkt;
 	struct prism_pt_item *it;
 
+	if (s->resync && p->type != ppt_psb && p->type != ppt_psbend && p->type != ppt_cbr &&
+	    p->type != ppt_fup)
+		return;
 	switch (p->type) {
 	case ppt_psb:
 		s->in_psb = true;
+		s->psb_lost = e->after_ovf;
 		s->psb_off = e->ip;
 		s->mwait = s->pwre = s->exstop = s->ptw = false;
 		break;
@@ -219,7 +231,7 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 		if (!s->in_psb)
 			break;
 		s->in_psb = false;
-		if (o->pwr_events && (it = stash(q, PRISM_PT_PSB, 0, 0)))
+		if (o->pwr_events && !s->psb_lost && (it = stash(q, PRISM_PT_PSB, 0, 0)))
 			it->payload = s->psb_off;
 		cbr_event(q, true);
 		break;
@@ -274,9 +286,14 @@ void pt_events_packet(struct queue *q, const struct tpend *e)
 
 void pt_events_flush(struct queue *q, uint64_t ip)
 {
+	pt_events_flush_n(q, ip, EVQ);
+}
+
+void pt_events_flush_n(struct queue *q, uint64_t ip, size_t max)
+{
 	struct pt_evstate *s = &q->ev;
 
-	while (s->n && q->n < FIFO) {
+	for (; s->n && q->n < FIFO && max; max--) {
 		uint64_t due = s->due[s->head];
 		struct prism_pt_item *it;
 
@@ -284,7 +301,7 @@ void pt_events_flush(struct queue *q, uint64_t ip)
 			break;
 		it = pt_push(q, s->q[s->head].kind);
 		if (it) {
-			uint64_t time = s->q[s->head].time;
+			uint64_t time = s->q[s->head].time ? s->q[s->head].time : it->time;
 
 			*it = s->q[s->head];
 			it->time = time;
@@ -346,4 +363,14 @@ uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed)
 	}
 	return PRISM_PT_FL_BRANCH | PRISM_PT_FL_ASYNC |
 	       (ip_suppressed ? 0 : PRISM_PT_FL_CALL | PRISM_PT_FL_INTERRUPT);
+}
+
+void pt_events_error(struct queue *q, uint64_t ip)
+{
+	struct pt_evstate *s = &q->ev;
+
+	pt_events_flush(q, ip);
+	s->head = (s->head + s->n) % EVQ;
+	s->n = 0;
+	s->mwait = s->pwre = s->exstop = s->ptw = false;
 }

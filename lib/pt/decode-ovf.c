@@ -13,7 +13,10 @@
  *   last branch before it went (a TNT bit, a TIP's IP), does that branch
  *   and reports the overflow there.
  * - Where the last packet with an IP ends (walk-resync.c: the timing
- *   packets after it wait for the instructions after it).
+ *   packets after it wait for the instructions after it): the packet at
+ *   the decoder's place where it holds the IP wanted and the last before
+ *   it does not (libipt stands at the FUP of an event it gave: MWAIT,
+ *   EXSTOP, PTWRITE).
  */
 #include <stdbool.h>
 
@@ -26,6 +29,7 @@ struct ovf_scan {
 	bool tnt, taken, tip;
 	uint64_t tip_ip;
 	uint64_t ip_end; /* the end of the last TIP, TIP.PGE, TIP.PGD or FUP with an IP */
+	uint64_t want; /* the IP wanted at ip_end (0: any) */
 };
 
 static int scan(struct queue *q, struct ovf_scan *s)
@@ -43,16 +47,31 @@ static int scan(struct queue *q, struct ovf_scan *s)
 		from = 0;
 	pt_config_init(&cfg);
 	cfg.begin = (uint8_t *)t; /* libipt only reads it */
-	cfg.end = (uint8_t *)t + to;
+	cfg.end = (uint8_t *)t + (s->want ? q->len : to);
 	dec = pt_pkt_alloc_decoder(&cfg);
 	if (!dec)
 		return -1;
 	if (pt_pkt_sync_set(dec, from) >= 0) {
-		while (pt_pkt_next(dec, &p, sizeof(p)) >= 0) {
-			if ((p.type == ppt_tip || p.type == ppt_tip_pge || p.type == ppt_tip_pgd ||
-			     p.type == ppt_fup) &&
-			    p.payload.ip.ipc != pt_ipc_suppressed)
+		uint64_t at = from, end_ip = 0;
+
+		while (pt_pkt_get_offset(dec, &at) >= 0 && pt_pkt_next(dec, &p, sizeof(p)) >= 0) {
+			bool ip_pkt = p.type == ppt_tip || p.type == ppt_tip_pge ||
+				      p.type == ppt_tip_pgd || p.type == ppt_fup,
+			     has_ip = ip_pkt && p.payload.ip.ipc != pt_ipc_suppressed;
+
+			if (p.type == ppt_psb)
+				ip = 0;
+			else if (ip_pkt)
+				ip = pt_last_ip(ip, &p.payload.ip);
+			if (at >= to) { /* the packet at the decoder's place */
+				if (has_ip && ip == s->want && end_ip != s->want)
+					pt_pkt_get_offset(dec, &s->ip_end);
+				break;
+			}
+			if (has_ip) {
 				pt_pkt_get_offset(dec, &s->ip_end);
+				end_ip = ip;
+			}
 			switch (p.type) {
 			case ppt_ovf:
 				in_ovf = true;
@@ -72,15 +91,12 @@ static int scan(struct queue *q, struct ovf_scan *s)
 				break;
 			case ppt_fup:
 				in_ovf = false; /* tracing resumes */
-				ip = pt_last_ip(ip, &p.payload.ip);
 				break;
 			case ppt_tip:
-				ip = pt_last_ip(ip, &p.payload.ip);
 				tip = true, tnt = false;
 				break;
 			case ppt_tip_pge:
 			case ppt_tip_pgd:
-				ip = pt_last_ip(ip, &p.payload.ip);
 				tip = tnt = false; /* no branch pending from before it */
 				break;
 			default:
@@ -92,9 +108,9 @@ static int scan(struct queue *q, struct ovf_scan *s)
 	return 0;
 }
 
-uint64_t pt_ip_packet_end(struct queue *q)
+uint64_t pt_ip_packet_end(struct queue *q, uint64_t ip)
 {
-	struct ovf_scan s = { 0 };
+	struct ovf_scan s = { .want = ip };
 
 	return scan(q, &s) ? UINT64_MAX : s.ip_end;
 }

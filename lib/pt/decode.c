@@ -318,7 +318,8 @@ struct prism_pt_item *pt_insn_sample(struct queue *q, const struct pt_insn *insn
 	if (!it)
 		return NULL;
 	it->ip = insn->ip;
-	it->period = q->insn_count;
+	it->period = q->insn_count + q->period_carry;
+	q->period_carry = 0;
 	it->flags = class_flags(insn) | (insn->speculative ? PRISM_PT_FL_IN_TX : 0);
 	it->insn_len = insn->size;
 	it->insn_32bit = insn->mode != ptem_64bit;
@@ -398,6 +399,8 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 
 static void on_event(struct queue *q, const struct pt_event *ev)
 {
+	size_t before = q->ev.n; /* (a trace start: those of packets after it wait) */
+
 	q->hold = false;
 	pt_time_event(q, ev);
 	q->in_walk = false;
@@ -405,7 +408,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 	case ptev_enabled:
 		pt_ipc_pge(&q->ipc, true, q->tm.timestamp);
 		pt_follow_switches(q);
-		pt_events_flush(q, 0);
+		pt_events_flush_n(q, 0, before);
 		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
 		pt_time_at(q, ev->variant.enabled.ip);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
@@ -529,6 +532,8 @@ static int lib_error_code(int err)
 		return ERR_NOINSN;
 	case pte_bad_query:
 	case pte_bad_context:
+	case pte_bad_retcomp: /* perf's "Bad RET compression" */
+	case pte_retstack_empty:
 		return ERR_MISMAT;
 	default:
 		return ERR_UNK;
@@ -572,6 +577,8 @@ void pt_stop(struct queue *q, int code, uint64_t ip)
 	uint64_t now = q->time;
 
 	q->time = pt_time_error(q);
+	if (q->ev.n || pt_events_wait(q))
+		pt_events_error(q, ip);
 	error(q, code, ip);
 	q->time = now;
 	q->pend = false;
@@ -766,11 +773,10 @@ int prism_pt_decoder__run(struct prism_pt_decoder *d,
 		 * in time order (the threads' stacks): each queue at its first
 		 * PSB's time before any is decoded, so that none runs ahead
 		 */
-		if (!d->blocks &&
-		    (d->o.itrace.callchain || d->o.itrace.thread_stack ||
+		if ((d->o.itrace.callchain || d->o.itrace.thread_stack ||
 		     d->o.itrace.last_branch) &&
 		    d->nr_qs > 1) {
-			int st = pt_insn_sync_forward(q->dec);
+			int st = d->blocks ? pt_block_sync(q) : pt_insn_sync_forward(q->dec);
 
 			if (st < 0)
 				q->done = true;

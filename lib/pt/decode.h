@@ -70,6 +70,8 @@ struct pt_evstate {
 	bool after_fup; /* perf: no branch flags on events after a FUP's */
 	bool tx_abort; /* the next asynchronous branch is a TSX abort */
 	bool in_tx; /* in a transaction (libipt's last TSX event) */
+	bool resync; /* the packets walk-resync.c skips to an IP: only CBR and PSB events */
+	bool psb_lost; /* a PSB+ right after an OVF: perf's walk from no IP to its FUP loses it */
 };
 
 struct switch_ev {
@@ -179,6 +181,7 @@ struct queue {
 	uint64_t skipped_period; /* of instruction samples skipped ('s'): the next one's */
 	struct pt_evstate ev;
 	struct pt_ipc ipc; /* with o.ipc: perf's instruction and cycle counts (ipc.c) */
+	uint64_t period_carry; /* instructions of a period perf ended without a sample: the next's */
 };
 
 struct prism_pt_decoder {
@@ -254,6 +257,8 @@ uint32_t pt_class_flags(const struct pt_insn *insn);
 int pt_block_start(struct queue *q, const struct pt_config *cfg);
 void pt_block_step(struct queue *q, uint64_t limit);
 void pt_block_free(struct queue *q);
+/* the decoder in use synchronized at the next PSB (libipt's status, or an error) */
+int pt_block_sync(struct queue *q);
 /* the helper decoder at @ip, the @n-th instruction from there (decode-block.c) */
 int pt_ild_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode, bool taken);
 int pt_ild_nth(struct queue *q, uint64_t ip, enum pt_exec_mode mode, uint32_t n,
@@ -292,8 +297,8 @@ int pt_dec_sync_offset(struct queue *q, uint64_t *off);
 bool pt_ovf_psb(struct queue *q);
 /* an overflow just read that resolved with tracing off: where the pending branch went (0: unknown) */
 uint64_t pt_ovf_disabled_ip(struct queue *q);
-/* where the last packet with an IP that the decoder read ends (UINT64_MAX: not known) */
-uint64_t pt_ip_packet_end(struct queue *q);
+/* where the last packet with an IP (@ip: that one) that the decoder read ends (UINT64_MAX: not known) */
+uint64_t pt_ip_packet_end(struct queue *q, uint64_t ip);
 /* the instruction decoder's calls and returns, as libipt's call stack takes them */
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
@@ -318,9 +323,13 @@ bool pt_events_stop(const struct pt_packet *p);
 void pt_events_read(struct queue *q, const struct pt_packet *p, uint64_t pos, struct tpend *e);
 void pt_events_packet(struct queue *q, const struct tpend *e);
 void pt_events_flush(struct queue *q, uint64_t ip);
+/* the same, @max events at most */
+void pt_events_flush_n(struct queue *q, uint64_t ip, size_t max);
 void pt_events_insn(struct queue *q, uint32_t flags);
 void pt_events_tsx(struct queue *q, const struct pt_event *ev);
 uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);
+/* an error at @ip: the events due at the next instruction there, those at a FUP's address dropped */
+void pt_events_error(struct queue *q, uint64_t ip);
 
 /* decode-time.c: timing packets and periods in ticks */
 int pt_time_start(struct queue *q, const struct pt_config *cfg);

@@ -109,52 +109,94 @@ static int cache_left(const struct queue *q, const uint8_t *t, uint64_t off, uin
 	return skip_timing(t, off + 1, next_off) == next_off ? (int)n - 1 : -1;
 }
 
-/* the walk's counts, kept here and handed to the queue at once */
+/* what the walk keeps for the queue, handed to it at once (flush) */
 struct batch {
 	uint64_t off; /* the trace libipt has read */
-	uint64_t units, unit_insns; /* the units taken; the instructions counted at the last */
-	uint64_t walked, ti, ic, sn, so; /* blocks; q's tsc_insns, insn_count, stall_n, stall_off */
-	uint32_t flags; /* the last block's branch's, at last_ip */
-	uint64_t last_ip;
+	uint64_t ti, ic; /* q's tsc_insns, insn_count at the last flush */
+	/* q's stall_n is sn + n - sbase: instructions since the trace moved, at stall_off */
+	uint64_t sn, sbase, so;
+	uint64_t lim; /* n where the next sample is due (0 with room 0: pt_ticks_room each block) */
+	bool count; /* instructions counted (insn_count) */
 };
 
-static void flush(struct queue *q, struct batch *b)
+/* the counts since the last flush, in the walk's registers (never by address) */
+struct counts {
+	uint64_t n; /* instructions walked */
+	uint64_t walked; /* blocks */
+	uint64_t units, unit_n; /* the units taken; n after the last block that took one */
+};
+
+/* the n at which a block ends the walk or asks for more: a sample due, a stall (MAX_LOOPS) */
+static uint64_t bound(const struct batch *b)
 {
+	uint64_t stall = b->sn > MAX_LOOPS ? 0 : b->sbase + MAX_LOOPS - b->sn + 1;
+
+	return b->lim < stall ? b->lim : stall;
+}
+
+/*
+ * the counts @c handed to the queue (then zero); @last: the last block
+ * walked (its branch's flags).  Return: the blocks walked.
+ */
+static uint64_t flush(struct queue *q, struct batch *b, struct counts c, const struct run *last)
+{
+	uint64_t ti = b->ti;
+
+	b->ti += c.n;
+	if (b->count)
+		b->ic += c.n;
+	b->sn += c.n - b->sbase;
+	b->sbase = 0;
+	b->lim -= b->lim ? c.n : 0;
 	q->tsc_insns = b->ti;
-	if (!b->walked)
-		return;
+	if (!c.walked)
+		return 0;
 	q->insn_count = b->ic;
 	q->stall_n = b->sn;
 	q->stall_off = b->so;
 	q->last_insn = NULL;
-	q->pend_flags = b->flags;
-	q->flags_lazy = b->flags != 0; /* its bytes read if an event wants them */
-	q->flags_ip = b->last_ip;
+	q->pend_flags = last->flags;
+	q->flags_lazy = last->flags != 0; /* its bytes read if an event wants them */
+	q->flags_ip = last->end_ip;
 	q->flags_mode = q->walk->mode;
-	q->d->st.blocks += b->walked;
-	pt_time_units(q, b->off, b->units, b->unit_insns);
+	q->d->st.blocks += c.walked;
+	pt_time_units(q, b->off, c.units, ti + c.unit_n);
 	pt_release(q, b->so);
-	b->walked = b->units = 0;
+	return c.walked;
 }
 
-/* the counts after the queue's time moved: the room before the next sample */
-static void reload(struct queue *q, struct batch *b, uint64_t *room, uint64_t *left_n, bool *ticks)
+/* the counts after the queue's time moved (n 0): the limit before the next sample */
+static void reload(struct queue *q, struct batch *b, uint64_t *room, bool *ticks)
 {
 	b->ti = q->tsc_insns;
 	*room = batch_room(q, ticks);
-	/* the instructions before one is sampled (0: ask pt_ticks_room each block) */
-	*left_n = *room ? *room - (*ticks ? b->ti : b->ic) : 0;
+	b->lim = *room ? *room - (*ticks ? b->ti : b->ic) : 0;
 }
 
-/* whether the run @r fits before the next sample (@room, @left_n: batch_room's) */
-static bool fits(struct queue *q, const struct run *r, uint64_t room, uint64_t left_n, uint64_t ti)
+/* whether the run @r fits before the next sample, the stall (a block at bound(), @n walked) */
+static bool fits_slow(struct queue *q, const struct run *r, uint64_t room, const struct batch *b,
+		      uint64_t n)
 {
-	if (left_n)
-		return r->n < left_n;
+	if (b->sn + n + r->n - b->sbase > MAX_LOOPS)
+		return false;
+	if (n + r->n < b->lim)
+		return true;
 	if (room)
 		return false;
-	q->tsc_insns = ti;
+	q->tsc_insns = b->ti + n;
 	return r->n < pt_ticks_room(q);
+}
+
+/* the kinds of runs the batch leaves to the queue (K_INDIRECT: see pt_walk_batch) */
+static unsigned int stop_kinds(const struct prism_itrace *o, bool stacks)
+{
+	unsigned int m = 1u << K_OTHER;
+
+	if (o->branches)
+		m |= ~((1u << K_COND) | (1u << K_JUMP));
+	if (stacks)
+		m |= 1u << K_INDIRECT;
+	return m;
 }
 
 bool pt_walk_batch(struct queue *q)
@@ -162,44 +204,65 @@ bool pt_walk_batch(struct queue *q)
 	const struct prism_itrace *o = &q->d->o.itrace;
 	const uint8_t *t = q->map ? q->map : q->buf;
 	struct pt_walk *w = q->walk;
-	struct batch b = {
-		.ti = q->tsc_insns, .ic = q->insn_count, .sn = q->stall_n, .so = q->stall_off
-	};
-	uint64_t quiet, due, next_off, room, left_n, ip = w->ip, any = 0;
-	bool ticks, priv = q->pkt != NULL, kernel = q->in_kernel, due_hit = false;
-	bool stacks = o->callchain || o->thread_stack, count = o->instructions;
+	struct batch b = { .ti = q->tsc_insns,
+			   .ic = q->insn_count,
+			   .sn = q->stall_n,
+			   .so = q->stall_off,
+			   .count = o->instructions };
+	struct counts c = { 0 };
+	uint64_t quiet, due, next_off, room, end, ip = w->ip, any = 0;
+	bool ticks, priv = q->pkt != NULL, slow, restall;
+	bool stacks = o->callchain || o->thread_stack;
+	unsigned int stop = stop_kinds(o, stacks);
 	struct pt_stack *stk = NULL;
-	struct run *r, *prev;
+	struct run *r, *prev, copy;
 	int32_t pid = q->pid;
 	uint8_t mode = (uint8_t)w->mode;
-	int st, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
+	int st, tk = 0, taken = 0, left = -1; /* left: bits in libipt's TNT cache (-1: not known) */
 
 	if (!batch_fits(q))
 		return false;
 	q->pend = false; /* (a jump the filter drops: nothing to resolve) */
+	/* (the time's estimate on a way from the kernel: pt_time_at) */
+	if (priv && (ip >> 63) != q->in_kernel)
+		return false;
 	due = priv ? pt_time_due(q, false) : UINT64_MAX;
 	if (!due)
 		return false;
+	due -= due == UINT64_MAX ? 0 : q->units_taken; /* (units of this batch) */
 	quiet = pt_time_quiet(q);
-	reload(q, &b, &room, &left_n, &ticks);
+	reload(q, &b, &room, &ticks);
+	end = bound(&b);
 	pt_qry_get_offset(w->qry, &b.off);
+	/* the trace moved since the stall was counted: counted again after the first block */
+	restall = b.off != b.so;
+	/* (something to do after a block: restall, due units, ticks asked each block) */
+	slow = restall || (!b.lim && ticks);
 	for (prev = NULL;; prev = r) {
-		/* (the time's estimate on a way from the kernel: pt_time_at) */
-		if (priv && (ip >> 63) != kernel)
-			break;
-		/* the run after the last, where it was the same before: no lookup */
+		/*
+		 * the run after the last, where it was the same before: no
+		 * lookup (runs linked were walked in one privilege: only a
+		 * lookup checks it)
+		 */
 		r = prev ? prev->next[taken] : NULL;
 		if (!r || r->ip != ip || r->pid != pid || r->mode != mode) {
+			if (priv && (ip >> 63) != q->in_kernel)
+				break;
+			/* (the last block's run, about to be replaced: its flags are the queue's) */
+			if (prev && pt_walk_run_slot(q, ip) == prev) {
+				copy = *prev;
+				prev = &copy;
+			}
 			if (pt_walk_run_at(q, ip, w->mode, &r) < 0)
 				break;
 			if (prev)
 				prev->next[taken] = r;
 		}
-		if (r->kind == K_OTHER || b.sn + r->n > MAX_LOOPS ||
-		    (stacks && r->kind == K_INDIRECT && r->iclass != ptic_jump) ||
-		    (o->branches && r->kind != K_COND && r->kind != K_JUMP)) /* (sampled) */
+		/* (an indirect jump only counts where the stacks see it) */
+		if ((stop & (1u << r->kind)) &&
+		    (r->kind != K_INDIRECT || o->branches || r->iclass != ptic_jump))
 			break;
-		if (!fits(q, r, room, left_n, b.ti))
+		if (c.n + r->n >= end && !fits_slow(q, r, room, &b, c.n))
 			break;
 		taken = 0;
 		switch (r->kind) {
@@ -211,7 +274,8 @@ bool pt_walk_batch(struct queue *q)
 			break;
 		default:
 			if (r->kind == K_COND) {
-				st = pt_qry_cond_branch(w->qry, &taken);
+				st = pt_qry_cond_branch(w->qry, &tk);
+				taken = tk; /* (a register for the next lookup) */
 				if (st >= 0) {
 					ip = taken ? r->target : r->end_ip + r->size;
 					w->status = st;
@@ -233,34 +297,53 @@ bool pt_walk_batch(struct queue *q)
 			 */
 			if (left > 0 && r->kind != K_INDIRECT && r->kind != K_ICALL) {
 				left--;
-				next_off = b.off;
-			} else {
-				pt_qry_get_offset(w->qry, &next_off);
-				left = next_off != b.off ? cache_left(q, t, b.off, next_off) : -1;
-			}
-			if (next_off > quiet || w->status) {
-				/*
-				 * it read more than TNTs: past MTCs (applied as the
-				 * block's first instruction would), else an event
-				 * follows: the block is taken the usual way
-				 */
-				any |= b.walked;
-				flush(q, &b);
-				quiet = w->status ? 0 : pt_time_pass(q, b.off, next_off);
-				due = quiet ? pt_time_due(q, true) : 0;
-				b.ti = q->tsc_insns;
-				if (due)
-					reload(q, &b, &room, &left_n, &ticks);
-				if (!due || !fits(q, r, room, left_n, b.ti)) {
+				if (w->status) {
 					w->ip = ip;
+					any |= flush(q, &b, c, prev);
+					c = (struct counts){ 0 };
 					batch_pend(q, r, r->ip, 0);
 					goto out;
 				}
+			} else {
+				pt_qry_get_offset(w->qry, &next_off);
+				left = next_off != b.off ? cache_left(q, t, b.off, next_off) : -1;
+				if (next_off > quiet || w->status) {
+					/*
+					 * it read more than TNTs: past MTCs (applied
+					 * as the block's first instruction would),
+					 * else an event follows: the block is taken
+					 * the usual way
+					 */
+					any |= flush(q, &b, c, prev);
+					c = (struct counts){ 0 };
+					quiet = w->status ? 0 : pt_time_pass(q, b.off, next_off);
+					due = quiet ? pt_time_due(q, true) : 0;
+					b.ti = q->tsc_insns; /* (a packet applied may start it again) */
+					if (due) {
+						due -= due == UINT64_MAX ? 0 : q->units_taken;
+						reload(q, &b, &room, &ticks);
+						end = bound(&b);
+						slow = restall || (!b.lim && ticks);
+					}
+					if (!due ||
+					    (r->n >= end && !fits_slow(q, r, room, &b, 0))) {
+						w->ip = ip;
+						batch_pend(q, r, r->ip, 0);
+						goto out;
+					}
+				}
+				b.off = next_off;
+				if (next_off !=
+				    b.so) { /* (the trace moved: the stall starts again) */
+					b.so = next_off;
+					b.sn = 0;
+					b.sbase = c.n + r->n;
+					end = bound(&b);
+				}
 			}
-			b.off = next_off;
-			b.units++;
-			b.unit_insns = b.ti + r->n;
-			due_hit = q->units_taken + b.units >= due;
+			c.unit_n = c.n + r->n;
+			if (++c.units >= due)
+				slow = true;
 			break;
 		}
 		/* the call stacks: a call pushes, a return pops (decode.c's branch) */
@@ -276,43 +359,39 @@ bool pt_walk_batch(struct queue *q)
 				pt_stack_call(stk, r->end_ip, ip, r->size);
 		}
 		/* counted as decode-block.c's run and plain (or tick) last instruction */
-		b.walked++;
-		b.flags = r->flags;
-		b.last_ip = r->end_ip;
-		b.ti += r->n;
-		if (count)
-			b.ic += r->n;
-		if (left_n) {
-			left_n -= r->n;
-		} else if (ticks) { /* the walk ends at the branch; perhaps steady now */
-			q->in_walk = false;
-			q->tsc_insns = b.ti;
-			room = batch_room(q, &ticks);
-			left_n = room ? room - b.ti : 0;
-		}
-		if (b.off != b.so) {
+		c.walked++;
+		c.n += r->n;
+		if (!slow)
+			continue;
+		if (restall && b.off != b.so) {
 			b.so = b.off;
 			b.sn = 0;
-		} else {
-			b.sn += r->n;
+			b.sbase = c.n;
+		}
+		if (!b.lim && ticks) { /* the walk ends at the branch; perhaps steady now */
+			q->in_walk = false;
+			q->tsc_insns = b.ti + c.n;
+			room = batch_room(q, &ticks);
+			b.lim = room ? room - b.ti : 0;
 		}
 		/* packets read ahead due after this unit: applied before the next run, as the queue would */
-		if (due_hit) {
-			due_hit = false;
-			any |= b.walked;
-			flush(q, &b);
+		if (c.units >= due) {
+			any |= flush(q, &b, c, r);
+			c = (struct counts){ 0 };
 			due = pt_time_due(q, true);
-			b.ti = q->tsc_insns; /* (a packet applied may start it again) */
+			b.ti = q->tsc_insns;
 			if (!due) {
 				w->ip = ip;
 				goto out;
 			}
-			reload(q, &b, &room, &left_n, &ticks);
+			due -= due == UINT64_MAX ? 0 : q->units_taken;
+			reload(q, &b, &room, &ticks);
 		}
+		restall = false;
+		end = bound(&b);
+		slow = !b.lim && ticks;
 	}
 	w->ip = ip;
 out:
-	any |= b.walked;
-	flush(q, &b);
-	return any;
+	return any | flush(q, &b, c, prev);
 }

@@ -104,17 +104,24 @@ static size_t packet_size(const uint8_t *p, size_t n, bool tsx)
 bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len, bool mapped,
 		  bool tsx)
 {
-	size_t off = 0, n, dropped = 0;
+	size_t off = 0, n, end, dropped = 0;
 
 	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
 		return false;
 	while (off < len) {
-		n = packet_size(t + off, len - off, tsx);
-		if (!n)
-			break;
-		off += n;
-		if (mapped && off - dropped >= RELEASE) {
-			madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
+		/* (the PADs and short TNTs most of a trace is, one byte each, up to the next release) */
+		end = dropped + RELEASE < len ? dropped + RELEASE : len;
+		while (off < end && (!t[off] || pt_short_tnt_bits(t[off])))
+			off++;
+		if (off < end) {
+			n = packet_size(t + off, len - off, tsx);
+			if (!n)
+				break;
+			off += n;
+		}
+		if (off - dropped >= RELEASE) { /* (@dropped: where the next release starts) */
+			if (mapped)
+				madvise((void *)(t + dropped), RELEASE, MADV_DONTNEED);
 			dropped += RELEASE;
 		}
 	}
@@ -236,6 +243,7 @@ __attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
 	r->mode = (uint8_t)mode;
 	r->n = 0;
 	r->marks = 0;
+	r->next[0] = r->next[1] = NULL; /* (links walked in one privilege: pt_walk_batch) */
 	st = pt_ild_at(q, ip, mode, true);
 	while (st >= 0) {
 		memset(&insn, 0, sizeof(insn));
@@ -434,12 +442,11 @@ int pt_walk_with_trace(struct pt_walk *w, const struct run *r)
 	case K_RET:
 		st = pt_qry_cond_branch(w->qry, &taken);
 		if (st >= 0) { /* a compressed return */
-			if (!taken)
-				return -pte_bad_retcomp;
-			if (ret_pop(w, &w->ip) < 0)
-				return -pte_retstack_empty;
-			w->status = st;
-			return 0;
+			w->status = st; /* (its bit is taken, also where it fails) */
+			if (taken && ret_pop(w, &w->ip) >= 0)
+				return 0;
+			w->unit_failed = true;
+			return taken ? -pte_retstack_empty : -pte_bad_retcomp;
 		}
 		if (st != -pte_bad_query)
 			return st;
@@ -529,6 +536,37 @@ uint64_t pt_walk_event_ip(const struct pt_event *ev)
 	}
 }
 
+/*
+ * the TIP of the asynchronous branch pending (w->tip_pend) taken as a plain
+ * one, as perf's: by the next branch that needs trace, a conditional one
+ * an error (the trace does not match); a block up to a direct branch first
+ */
+static int proceed_tip(struct queue *q, struct pt_block *blk)
+{
+	struct pt_walk *w = q->walk;
+	struct run *r;
+	int st = proceed_run(q, blk, 0, &r);
+
+	if (st != -pte_bad_query)
+		return st < 0 ? st : status(w, 0);
+	if (r->kind == K_COND || r->kind == K_OTHER)
+		return -pte_bad_query;
+	w->ip = w->ev.variant.async_branch.to;
+	w->tip_pend = w->process_event = false;
+	return pt_walk_trailing(w);
+}
+
+/*
+ * without BranchEn, perf's: at the FUP's IP @ip, no instruction walked;
+ * the events due at the next instruction are where the walk stood
+ */
+static void no_branch_to(struct queue *q, uint64_t ip)
+{
+	if (q->ev.n)
+		pt_events_flush(q, q->walk->ip);
+	q->walk->ip = ip;
+}
+
 /* the event fetched: walked to where it binds (libipt's pt_blk_proceed_event) */
 static int proceed_event(struct queue *q, struct pt_block *blk)
 {
@@ -538,6 +576,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	struct run *r = NULL;
 	int st;
 
+	if (w->tip_pend)
+		return proceed_tip(q, blk);
 	switch (ev->type) {
 	case ptev_disabled:
 		if (ev->ip_suppressed) /* binds to a MOV CR3 or the next branch that needs trace */
@@ -578,8 +618,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 				return st;
 			ev->variant.ptwrite.ip = insn.ip;
 			ev->ip_suppressed = 0;
-		} else if (w->no_branch) { /* perf's: at the FUP's IP, no instruction walked */
-			w->ip = ev->variant.ptwrite.ip;
+		} else if (w->no_branch) {
+			no_branch_to(q, ev->variant.ptwrite.ip);
 			break;
 		} else {
 			st = proceed_run(q, blk, ev->variant.ptwrite.ip, &r);
@@ -612,8 +652,8 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 	case ptev_mwait:
 		if (ev->ip_suppressed || (ev->type != ptev_tsx && !w->enabled))
 			break;
-		if (w->no_branch) { /* perf's: at the FUP's IP, no instruction walked */
-			w->ip = pt_walk_event_ip(ev);
+		if (w->no_branch) {
+			no_branch_to(q, pt_walk_event_ip(ev));
 			break;
 		}
 		st = proceed_run(q, blk, pt_walk_event_ip(ev), &r);
@@ -661,7 +701,11 @@ static int disabled_after_postponed(struct pt_walk *w)
 /* after a block or an event: whether the next event is due now (libipt's trailing event) */
 int pt_walk_trailing(struct pt_walk *w)
 {
-	int st = fetch_event(w);
+	int st;
+
+	if (w->tip_pend) /* (the next block walks to the branch that takes it) */
+		return status(w, 0);
+	st = fetch_event(w);
 
 	if (st <= 0) {
 		if (!st)
@@ -812,7 +856,8 @@ int pt_walk_sync(struct queue *q)
 	w->mode = ptem_unknown;
 	w->ip = 0;
 	w->status = 0;
-	w->enabled = w->process_event = w->postponed = w->speculative = false;
+	w->enabled = w->process_event = w->postponed = w->speculative = w->tip_pend = false;
+	w->unit_failed = false;
 	w->ret_n = 0;
 	memset(&w->ev, 0, sizeof(w->ev));
 	st = pt_qry_sync_forward(w->qry, &w->ip);

@@ -64,17 +64,29 @@ struct pt_walk {
 	bool speculative; /* in a transaction (TSX) */
 	uint64_t ovf_ip; /* at the last overflow, where the walk stood (0: tracing off) */
 	struct queue *q;
+	/*
+	 * a resync landed at a FUP whose TIP follows (an interrupt's, a TSX
+	 * abort's: libipt's asynchronous branch, pending in ev): perf takes
+	 * the TIP as a plain one, for the next branch that needs trace
+	 */
+	bool tip_pend;
+	bool unit_failed; /* the last query took a TNT bit for a branch that failed (a return) */
 };
 
 /* the run from @ip, decoded by the helper decoder (not kept where it cannot be decoded) */
 int pt_walk_run_decode(struct queue *q, uint64_t ip, enum pt_exec_mode mode, struct run *r);
 
+/* where the run from @ip is kept */
+static inline struct run *pt_walk_run_slot(struct queue *q, uint64_t ip)
+{
+	return &q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];
+}
+
 /* the run from @ip, kept by address */
 static inline int pt_walk_run_at(struct queue *q, uint64_t ip, enum pt_exec_mode mode,
 				 struct run **out)
 {
-	struct run *r =
-		&q->walk->runs[(ip ^ (ip >> 11) ^ ((uint64_t)(uint32_t)q->pid << 5)) % RUNS];
+	struct run *r = pt_walk_run_slot(q, ip);
 
 	*out = r;
 	if (r->ip == ip && r->n && r->pid == q->pid && r->mode == (uint8_t)mode)

@@ -93,6 +93,12 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   the loop's top, TIP to prism_kentry), prism_kentry's loop of
                   two calls of prism_kleaf, iretq back (TIP); a kernel MMAP of
                   [kernel.kallsyms]_text at KBASE (needs --loops 2 or more)
+  --kabort        with --kernel, the interrupt does not return by its iretq's
+                  TIP but by a TSX abort (MODE.TSX, FUP and TIP at the loop's
+                  top): without the kernel's code, the next IP after the error
+                  is the abort's FUP, its TIP taken by pt_leaf's return
+  --kabort-jcc    as --kabort, the abort's FUP and TIP at pt_loop+0xa, before
+                  a conditional jump (the trace then does not match the code)
   --pip           a PIP (the CR3) in each PSB+, as with kernel tracing
   --cr3           with --kernel: a second interrupt, after iteration 3, into
                   prism_kswitch, which moves to CR3 three times (each a PIP
@@ -439,7 +445,8 @@ def run(o, t, ret_main, loops, tsc, first):
                 tsc += 3000
             t.ovf_psb(tsc, loop + 3)
         if o.kernel and it == 1:
-            kernel_visit(t, loop + 3)
+            kernel_visit(t, loop + 3, (loop + 3 if o.kabort else 0) or
+                         (loop + 0xa if o.kabort_jcc else 0))
         if o.text_poke and it in (2, 4):
             poke_visit(t, loop + 3, it == 4)
         if o.cr3 and it == 3:
@@ -496,12 +503,18 @@ def events(o, t, it, top, clock=None):
         t.ip(0x0D, top)
 
 
-def kernel_visit(t, resume):
-    """an interrupt at @resume: prism_kentry's two calls of prism_kleaf, iretq back"""
+def kernel_visit(t, resume, abort=0):
+    """an interrupt at @resume: prism_kentry's two calls of prism_kleaf, iretq back
+    (@abort: back by a TSX abort's FUP and TIP there)"""
     t.ip(0x1D, resume)  # FUP: where the interrupt came
     t.ip(0x0D, KENTRY)  # TIP
     for taken in (True, True, True, False):  # ret, jnz taken, ret, jnz not taken
         t.branch(taken)
+    if abort:
+        t.put(b"\x99\x22")
+        t.ip(0x1D, abort)
+        t.ip(0x0D, abort)  # the abort's TIP
+        return
     t.ip(0x0D, resume)  # iretq
 
 
@@ -915,6 +928,7 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = kvm = False
+    kabort = kabort_jcc = False
     split_packets = False
     no_branch = False
     calls = None
@@ -954,7 +968,8 @@ def main(argv):
             o.nrcpus = True
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
-                   "--fup-nlip", "--no-branch", "--kvm", "--index", "--split-packets"):
+                   "--fup-nlip", "--no-branch", "--kvm", "--index", "--split-packets",
+                   "--kabort", "--kabort-jcc"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -970,6 +985,8 @@ def main(argv):
         die("--kernel needs --loops 2 or more")
     if o.ovf_psb and (o.mtc is not None or o.cyc or o.calls is not None):
         die("--ovf-psb is not made with --mtc, --cyc or --calls")
+    if (o.kabort or o.kabort_jcc) and not o.kernel:
+        die("--kabort and --kabort-jcc need --kernel")
     if o.cr3 and (not o.kernel or o.loops < 4):
         die("--cr3 needs --kernel and --loops 4 or more")
     if o.kvm and (not o.kernel or o.loops < 6):
