@@ -12,7 +12,7 @@ struct ekey {
 	uint32_t file;
 	uint32_t parent, sym_size;
 	uint64_t time, dso_size;
-	struct psk sk;
+	uint32_t sk, pad; /* the record's sample keys of the row's keys (an index) */
 };
 
 struct ebuild {
@@ -30,7 +30,7 @@ static uint64_t ekey_hash(const struct ekey *k)
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
 	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
 		     ((uint64_t)k->parent << 40) ^ ((uint64_t)k->sym_size << 8));
-	return hash_u64(h ^ k->sym ^ hash_u64(k->time) ^ psk_hash(&k->sk) ^ k->dso_size);
+	return hash_u64(h ^ k->sym ^ hash_u64(k->time) ^ hash_u64(k->sk) ^ k->dso_size);
 }
 
 /*
@@ -47,7 +47,7 @@ static bool is_leaf_form(const struct pframe *f)
 }
 
 static void make_key(const struct prism_profile *p, const bool *use, const struct precord *r,
-		     const struct pframe *f, bool leaf, struct ekey *k)
+		     uint32_t sk, const struct pframe *f, bool leaf, struct ekey *k)
 {
 	memset(k, 0, sizeof(*k));
 	if (leaf && use[PRISM_SORT_SYM] && is_leaf_form(f))
@@ -78,7 +78,7 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->time = r->time;
 	if (use[PRISM_SORT_DSO_SIZE])
 		k->dso_size = f->dso_size;
-	psk_select(&r->sk, use, &k->sk);
+	k->sk = sk;
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -143,7 +143,7 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->sym_size = f->sym_size;
 	e->time = k->time;
 	e->hidden = r->hidden; /* perf: a row is filtered as the sample that made it */
-	psk_to_entry(p, &k->sk, e);
+	psk_to_entry(p, psk_of(p, k->sk), e);
 	e->dso_size = k->dso_size;
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
@@ -227,6 +227,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 {
 	bool use[PRISM_SORT__MAX] = { false };
 	struct ebuild b = { 0 };
+	uint32_t *rsk = NULL;
 	size_t i, j, r;
 	int err = -ENOMEM;
 
@@ -255,6 +256,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	memset(p->ecleaf, 0xff, (p->nr_recs + 1) * sizeof(*p->ecleaf));
 	if (use[PRISM_SORT_PARENT] && profile_parents(p))
 		goto out;
+	if (psk_rows(p, use, &rsk))
+		goto out;
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
 		const struct pframe *f = &p->frames[rec->self];
@@ -262,7 +265,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		uint32_t e;
 
 		/* the sample's own row: self, and children for itself */
-		make_key(p, use, rec, f, true, &k);
+		make_key(p, use, rec, rsk ? rsk[r] : rec->sk, f, true, &k);
 		e = find_entry(p, &b, &k, f, rec, use);
 		if (e == UINT32_MAX)
 			goto out;
@@ -272,7 +275,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		else
 			p->entries[e].period_us += rec->period;
 		p->entries[e].nr_samples += rec->count;
-		psk_add_self(rec, &p->entries[e]);
+		psk_add_self(p, rec, &p->entries[e]);
 		p->entries[e].children += rec->period;
 		p->entries[e].nr_children_samples += rec->count;
 		b.last_rec[e] = (uint32_t)r;
@@ -286,7 +289,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		for (j = 0; j < rec->depth; j++) {
 			i = p->chain_caller ? rec->depth - 1 - j : j;
 			f = &p->frames[p->pool[rec->off + i]];
-			make_key(p, use, rec, f, false, &k);
+			make_key(p, use, rec, rsk ? rsk[r] : rec->sk, f, false, &k);
 			e = find_entry(p, &b, &k, f, rec, use);
 			if (e == UINT32_MAX)
 				goto out;
@@ -314,6 +317,7 @@ out:
 	free(b.keys);
 	free(b.map.slots);
 	free(b.last_rec);
+	free(rsk);
 	return err;
 }
 

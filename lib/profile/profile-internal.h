@@ -45,7 +45,7 @@ struct psk {
 
 /* a unique (task, stack); frames leaf first in the pool */
 struct precord {
-	struct psk sk; /* the sample keys of the profile's keys_mask, zero others */
+	uint32_t sk; /* its sample keys (of the profile's keys_mask): an index in psks */
 	uint32_t comm_id, pid, tid, cpu;
 	uint32_t thread; /* tid of the first sample (not a key) */
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
@@ -91,7 +91,10 @@ struct prism_profile {
 
 	uint64_t total_period, nr_samples;
 	uint64_t time; /* prism_profile__set_time()'s */
-	struct psk sk; /* prism_profile__set_sample_keys()'s, masked */
+	uint32_t sk; /* prism_profile__set_sample_keys()'s, masked: an index in psks */
+	struct psk *psks; /* the distinct sample keys; 0: all zero */
+	size_t nr_psks, alloc_psks;
+	struct u32map psk_map;
 	bool hidden; /* prism_profile__set_hidden()'s */
 	bool unwound; /* prism_profile__set_unwound()'s */
 	bool full_src; /* prism_profile__set_full_source_path()'s */
@@ -157,12 +160,21 @@ int entries_order(const struct prism_profile *p, uint32_t *order);
 
 /* sample-keys.c: struct prism_sample_keys in records and rows */
 uint64_t psk_hash(const struct psk *k);
+/* the sample keys of index @id */
+const struct psk *psk_of(const struct prism_profile *p, uint32_t id);
+/*
+ * @out: NULL when the rows' keys @use have every sample key the records
+ * keep (a record's index is its rows'), else per record the index of its
+ * sample keys of @use; -ENOMEM
+ */
+int psk_rows(struct prism_profile *p, const bool *use, uint32_t **out);
 /* the parts of @from the keys @use have into @to (zero the others) */
 void psk_select(const struct psk *from, const bool *use, struct psk *to);
 /* the row's values of a record's keys: @e's sample key fields from @k */
 void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct prism_hist_entry *e);
 /* a record's self samples into row @e (sums of ins_lat, p_stage_cyc) */
-void psk_add_self(const struct precord *r, struct prism_hist_entry *e);
+void psk_add_self(const struct prism_profile *p, const struct precord *r,
+		  struct prism_hist_entry *e);
 /* perf's order of rows by a sample key (0 for other keys) */
 int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
 	    enum prism_sort_key key);

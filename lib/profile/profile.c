@@ -216,7 +216,7 @@ static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
 {
 	uint64_t h = hash_u64(((uint64_t)r->comm_id << 32) ^ r->pid) ^
 		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time) ^
-		     psk_hash(&r->sk);
+		     hash_u64(r->sk);
 	uint32_t i;
 
 	for (i = 0; i < r->depth; i++)
@@ -257,6 +257,8 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->ecleaf);
 	free(p->eframe);
 	free(p->edepth);
+	free(p->psks);
+	free(p->psk_map.slots);
 	cg_arena__free(p->arena);
 	profile_parent_release(p);
 	free(p);
@@ -321,8 +323,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 			if (o->hash == r.hash && o->nochain == r.nochain && o->hidden == r.hidden &&
 			    o->unwound == r.unwound && o->comm_id == r.comm_id && o->pid == r.pid &&
 			    o->tid == r.tid && o->cpu == r.cpu && o->time == r.time &&
-			    o->depth == r.depth && !memcmp(&o->sk, &r.sk, sizeof(r.sk)) &&
-			    o->self == r.self &&
+			    o->depth == r.depth && o->sk == r.sk && o->self == r.self &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;

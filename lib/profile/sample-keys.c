@@ -45,6 +45,32 @@ void psk_select(const struct psk *from, const bool *use, struct psk *to)
 		to->trace = from->trace;
 }
 
+static int psk_intern(struct prism_profile *p, const struct psk *k, uint32_t *id);
+
+int psk_rows(struct prism_profile *p, const bool *use, uint32_t **out)
+{
+	bool all = true;
+	size_t i;
+	int k;
+
+	*out = NULL;
+	for (k = PRISM_SORT_SOCKET; k <= PRISM_SORT_TRACE; k++)
+		all &= !(p->mask & (1u << k)) || use[k];
+	if (all || !p->nr_psks)
+		return 0;
+	*out = calloc(p->nr_recs + 1, sizeof(**out));
+	if (!*out)
+		return -ENOMEM;
+	for (i = 0; i < p->nr_recs; i++) {
+		struct psk masked;
+
+		psk_select(psk_of(p, p->recs[i].sk), use, &masked);
+		if (psk_intern(p, &masked, &(*out)[i]))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct prism_hist_entry *e)
 {
 	e->socket = k->socket;
@@ -56,10 +82,58 @@ void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct pri
 	e->trace = k->trace ? strtab__str(&p->strs, k->trace) : NULL;
 }
 
-void psk_add_self(const struct precord *r, struct prism_hist_entry *e)
+void psk_add_self(const struct prism_profile *p, const struct precord *r,
+		  struct prism_hist_entry *e)
 {
-	e->ins_lat += r->sk.ins_lat * r->count;
-	e->p_stage_cyc += r->sk.p_stage_cyc * r->count;
+	const struct psk *k = psk_of(p, r->sk);
+
+	e->ins_lat += k->ins_lat * r->count;
+	e->p_stage_cyc += k->p_stage_cyc * r->count;
+}
+
+const struct psk *psk_of(const struct prism_profile *p, uint32_t id)
+{
+	static const struct psk none;
+
+	return id && id < p->nr_psks ? &p->psks[id] : &none;
+}
+
+static uint64_t psk_hash_of(const void *k)
+{
+	return psk_hash(k);
+}
+
+/* the index of @k in the profile's table (0 for all zero), added if new; -ENOMEM */
+static int psk_intern(struct prism_profile *p, const struct psk *k, uint32_t *id)
+{
+	static const struct psk none;
+	uint64_t h = psk_hash(k);
+	size_t s;
+
+	*id = 0;
+	if (!memcmp(k, &none, sizeof(none)))
+		return 0;
+	for (s = h & (p->psk_map.cap - 1); p->psk_map.cap && p->psk_map.slots[s];
+	     s = (s + 1) & (p->psk_map.cap - 1)) {
+		if (!memcmp(&p->psks[p->psk_map.slots[s] - 1], k, sizeof(*k))) {
+			*id = p->psk_map.slots[s] - 1;
+			return 0;
+		}
+	}
+	if (prism_ensure_mem((void **)&p->psks, &p->alloc_psks, sizeof(*p->psks), p->nr_psks + 2))
+		return -ENOMEM;
+	if (!p->nr_psks) { /* index 0: all zero */
+		memset(&p->psks[0], 0, sizeof(p->psks[0]));
+		p->nr_psks = 1;
+	}
+	if (u32map_grow(&p->psk_map, p->nr_psks, p->psks, sizeof(*p->psks), psk_hash_of))
+		return -ENOMEM;
+	p->psks[p->nr_psks] = *k;
+	for (s = h & (p->psk_map.cap - 1); p->psk_map.slots[s]; s = (s + 1) & (p->psk_map.cap - 1))
+		;
+	p->psk_map.slots[s] = (uint32_t)++p->nr_psks;
+	*id = (uint32_t)(p->nr_psks - 1);
+	return 0;
 }
 
 static int cmp_u64(uint64_t a, uint64_t b)
@@ -110,7 +184,7 @@ int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
 
 int prism_profile__set_sample_keys(struct prism_profile *p, const struct prism_sample_keys *k)
 {
-	struct psk sk = { 0 };
+	struct psk sk = { 0 }, masked;
 	bool use[PRISM_SORT__MAX];
 	int i;
 
@@ -133,8 +207,8 @@ int prism_profile__set_sample_keys(struct prism_profile *p, const struct prism_s
 		if (!sk.trace)
 			return -ENOMEM;
 	}
-	psk_select(&sk, use, &p->sk);
-	return 0;
+	psk_select(&sk, use, &masked);
+	return psk_intern(p, &masked, &p->sk);
 }
 
 /* ---- where the values come from ---- */
