@@ -76,6 +76,12 @@ void list_commands(FILE *fp);
 int cmd_help(int argc, const char **argv);
 int cmd_version(int argc, const char **argv);
 int cmd_stats(int argc, const char **argv);
+struct prism_session;
+/*
+ * stats.c: perf's "Aggregated stats" block of a processed session; @lost:
+ * with each event's lost samples, as perf report --stats (not perf report -D)
+ */
+void stats_print_perf(struct prism_session *s, bool lost);
 int cmd_header(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);

@@ -336,7 +336,7 @@ int report_branch__print(struct report_branch *rb, size_t idx, const char *name)
 	if (prism_branches__rows(b, rb->keys, rb->nr_keys, &rows, &n))
 		return error("out of memory building the branch report");
 	widths(rb, rows, n, w);
-	report_samples_header(total, total, name);
+	report_samples_header(total, total, name, false);
 	prism_strbuf_addstr(&out, rb->show_nr ? "# Overhead       Samples" : "# Overhead");
 	for (k = 0; k < rb->nr_keys; k++)
 		prism_strbuf_addf(&out, "  %-*s", (int)w[k], headers[rb->keys[k]]);

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include <prism/error.h>
+#include <prism/evsel.h>
 #include <prism/profile.h>
 #include <prism/strbuf.h>
 #include <prism/task.h>
@@ -45,24 +46,24 @@ static const struct {
 	{ "symbol", PRISM_SORT_SYM },
 	{ "parent", PRISM_SORT_PARENT },
 	{ "cpu", PRISM_SORT_CPU },
-	{ "socket", -1 },
+	{ "socket", PRISM_SORT_SOCKET },
 	{ "srcline", PRISM_SORT_SRCLINE },
 	{ "srcfile", PRISM_SORT_SRCFILE },
-	{ "local_weight", -1 },
-	{ "weight", -1 },
+	{ "local_weight", PRISM_SORT_LOCAL_WEIGHT },
+	{ "weight", PRISM_SORT_WEIGHT },
 	{ "transaction", -1 },
-	{ "trace", -1 },
+	{ "trace", PRISM_SORT_TRACE },
 	{ "symbol_size", PRISM_SORT_SYM_SIZE },
-	{ "dso_size", -1 },
-	{ "cgroup", -1 },
-	{ "cgroup_id", -1 },
+	{ "dso_size", PRISM_SORT_DSO_SIZE },
+	{ "cgroup", PRISM_SORT_CGROUP },
+	{ "cgroup_id", PRISM_SORT_CGROUP_ID },
 	{ "ipc_null", -1 },
 	{ "time", PRISM_SORT_TIME },
 	{ "code_page_size", -1 },
-	{ "local_ins_lat", -1 },
-	{ "ins_lat", -1 },
-	{ "local_p_stage_cyc", -1 },
-	{ "p_stage_cyc", -1 },
+	{ "local_ins_lat", PRISM_SORT_LOCAL_INS_LAT },
+	{ "ins_lat", PRISM_SORT_INS_LAT },
+	{ "local_p_stage_cyc", PRISM_SORT_LOCAL_P_STAGE_CYC },
+	{ "p_stage_cyc", PRISM_SORT_P_STAGE_CYC },
 	{ "addr", -1 },
 	{ "overhead", PRISM_SORT_OVERHEAD },
 	{ "overhead_sys", PRISM_SORT_OVERHEAD_SYS },
@@ -85,9 +86,10 @@ static const char *const mode_keys[] = {
 	NULL,
 };
 
-#define KEYS_HINT                                                                                                \
-	"keys: pid comm dso symbol parent cpu srcline srcfile symbol_size time, and the output fields overhead " \
-	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "                       \
+#define KEYS_HINT                                                                                      \
+	"keys: pid comm dso symbol parent cpu socket srcline srcfile local_weight weight symbol_size " \
+	"dso_size cgroup cgroup_id time local_ins_lat ins_lat, and the output fields overhead "        \
+	"overhead_sys overhead_us overhead_guest_sys overhead_guest_us overhead_children "             \
 	"sample period (a key may be shortened: sym)"
 
 /* @tok as perf reads it (case-insensitive, its first key that starts with it); -1 after the error */
@@ -149,6 +151,8 @@ static int parse_keys(const char *opt, const char *list, enum prism_sort_key *ke
 	split_list(list, &l);
 	for (i = 0; i < l.nr && k >= 0; i++) {
 		k = parse_key(opt, l.v[i]);
+		if (k >= 0 && report_key_dropped(k))
+			continue;
 		if (k >= 0 && !has_sort_key(keys, *nr, (enum prism_sort_key)k) &&
 		    *nr < PRISM_SORT__MAX)
 			keys[(*nr)++] = (enum prism_sort_key)k;
@@ -200,6 +204,19 @@ static size_t user_width(const struct report *r, size_t k)
 	return k < r->nr_user_w ? r->user_w[k] : 0;
 }
 
+/* perf's default keys: the trace output for a file of tracepoints only (not a pipe's) */
+static const char *default_sort(const struct report *r)
+{
+	size_t i, n = r->s ? prism_session__nr_evsels(r->s) : 0;
+
+	if (!n || prism_session__file_info(r->s)->pipe)
+		return "comm,dso,sym";
+	for (i = 0; i < n; i++)
+		if (!prism_evsel__is_tracepoint(prism_session__evsel(r->s, i)))
+			return "comm,dso,sym";
+	return "trace";
+}
+
 int report_parse_columns(struct report *r)
 {
 	const char *f = r->fields;
@@ -217,7 +234,7 @@ int report_parse_columns(struct report *r)
 		return -1;
 	/* perf: -F without --sort sorts by the fields alone */
 	if (r->sort || !f || r->fields_plus)
-		if (parse_keys("--sort", r->sort ? r->sort : "comm,dso,sym", r->keys, &r->nr_keys))
+		if (parse_keys("--sort", r->sort ? r->sort : default_sort(r), r->keys, &r->nr_keys))
 			return -1;
 	/* perf: -p adds the parent key */
 	if (r->parent && r->nr_keys < PRISM_SORT__MAX &&
@@ -336,9 +353,13 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 	case PRISM_SORT_PARENT:
 		snprintf(buf, len, "%s", e->parent ? e->parent : "[other]");
 		break;
-	case PRISM_SORT_TIME: /* perf: seconds to the microsecond */
-		snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
-			 e->time % 1000000000 / 1000);
+	case PRISM_SORT_TIME: /* perf: seconds to the microsecond (--ns: nanosecond) */
+		if (r->ns)
+			snprintf(buf, len, "%" PRIu64 ".%09" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000);
+		else
+			snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, e->time / 1000000000,
+				 e->time % 1000000000 / 1000);
 		break;
 	case PRISM_SORT_SYM_SIZE:
 		if (e->sym)
@@ -359,7 +380,7 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 		snprintf(buf, len, "-      -");
 		break;
 	default:
-		buf[0] = '\0';
+		report_key_text(key, e, buf, len);
 	}
 }
 
@@ -432,8 +453,14 @@ static const char *col_header(const struct report *r, int key)
 	case COL_IPC_NULL:
 		return "IPC   [IPC Coverage]";
 	default:
-		return "";
+		return report_key_header(key);
 	}
+}
+
+/* perf's --symbol-filter: rows whose symbol's name has not the text (or no symbol) */
+static bool sym_filtered(const struct report *r, const struct prism_hist_entry *e)
+{
+	return r->symbol_filter && (!e->sym || !strstr(e->sym, r->symbol_filter));
 }
 
 /* @limit: with --percent-limit (perf sizes the columns without it) */
@@ -442,10 +469,12 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 {
 	uint64_t v = children ? e->children : e->self;
 
-	if (r->dsos.nr && !in_list(&r->dsos, e->dso))
+	if (e->hidden || sym_filtered(r, e)) /* made by a sample the filters leave out */
 		return false;
-	if (r->syms.nr && !in_list(&r->syms, e->sym))
-		return false;
+	if (r->grp) /* a group's row: any of its events', perf's limit on the leader's share */
+		return report_group_period(r, e) > 0 &&
+		       !(limit && r->percent_limit > 0 &&
+			 report_group_leader_pct(r, e) < r->percent_limit);
 	if (r->exclude_other && !e->parent) /* perf -x: rows with a parent only */
 		return false;
 	if (limit && r->percent_limit > 0 && total &&
@@ -454,14 +483,48 @@ static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint
 	return v > 0;
 }
 
-/* perf hides a column whose filter allows one value only (sort__setup_elide) */
-static bool elided(const struct report *r, int key)
+/* a sort key whose filter allows one value only: perf names the value above the table */
+static bool one_value(const struct report *r, int key)
 {
-	if (r->nr_keys < 2)
+	if (!has_sort_key(r->keys, r->nr_keys, (enum prism_sort_key)key) &&
+	    (r->nr_keys || !has_sort_key(r->fkeys, r->nr_fkeys, (enum prism_sort_key)key)))
 		return false;
 	return (key == PRISM_SORT_COMM && r->comms.nr == 1) ||
 	       (key == PRISM_SORT_DSO && r->dsos.nr == 1) ||
 	       (key == PRISM_SORT_SYM && r->syms.nr == 1);
+}
+
+/*
+ * perf hides such a column (sort__setup_elide), unless every sort key's
+ * column would be hidden
+ */
+static bool elided(const struct report *r, int key)
+{
+	size_t i;
+
+	if (!one_value(r, key))
+		return false;
+	for (i = 0; i < r->nr_keys; i++)
+		if (!one_value(r, r->keys[i]))
+			return true;
+	return false;
+}
+
+bool report_rows_equal(const struct report *r, const struct prism_hist_entry *a,
+		       const struct prism_hist_entry *b)
+{
+	char x[1024], y[1024];
+	size_t i;
+
+	for (i = 0; i < r->nr_order; i++) {
+		if (is_field(r->order[i]))
+			continue;
+		col_text(r, r->order[i], a, x, sizeof(x));
+		col_text(r, r->order[i], b, y, sizeof(y));
+		if (strcmp(x, y) || (r->order[i] == PRISM_SORT_SYM && a->kernel != b->kernel))
+			return false;
+	}
+	return true;
 }
 
 uint64_t report_time_key(const struct report *r, const struct prism_sample *s)
@@ -501,11 +564,11 @@ bool report_hide_unresolved(struct prism_callchain *cc)
 
 void report_print_elided(const struct report *r)
 {
-	if (elided(r, PRISM_SORT_COMM))
+	if (one_value(r, PRISM_SORT_COMM))
 		printf("# comm: %s\n", r->comms.v[0]);
-	if (elided(r, PRISM_SORT_DSO))
+	if (one_value(r, PRISM_SORT_DSO))
 		printf("# dso: %s\n", r->dsos.v[0]);
-	if (elided(r, PRISM_SORT_SYM))
+	if (one_value(r, PRISM_SORT_SYM))
 		printf("# symbol: %s\n", r->syms.v[0]);
 }
 
@@ -560,7 +623,7 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 {
 	bool first = true;
 	char buf[1024];
-	size_t k;
+	size_t k, start = out->len, line = 3;
 	int key;
 
 	for (k = 0; k < r->nr_cols; k++) {
@@ -568,6 +631,11 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 		if (elided(r, key))
 			continue;
 		col_sep(r, out, &first, false);
+		if (r->grp &&
+		    (is_percent(key) || key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD)) {
+			report_group_cells(r, key, e, out);
+			continue;
+		}
 		if (key == PRISM_SORT_OVERHEAD_CHILDREN && !children) {
 			snprintf(buf, sizeof(buf), "N/A");
 		} else if (is_percent(key)) {
@@ -606,17 +674,36 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 			continue;
 		}
 		/* perf: -w cuts the text, but an unresolved symbol's address */
-		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym))
-			buf[w[k]] = '\0';
+		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym)) {
+			/* an inlined symbol's name is cut, " (inlined)" follows it */
+			if (key == PRISM_SORT_SYM && e->inlined && w[k] >= 4)
+				snprintf(buf, sizeof(buf), "[%c] %.*s (inlined)",
+					 e->kernel ? 'k' : '.', (int)w[k] - 4, e->sym);
+			else
+				buf[w[k]] = '\0';
+		}
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
-		/* perf pads every column to its width but a last symbol, source line or time */
+		/* perf pads every column to its width but a last symbol, source line, time, cgroup */
 		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
-					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME))
+					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME ||
+					    key == PRISM_SORT_CGROUP ||
+					    key == PRISM_SORT_CGROUP_ID || key == PRISM_SORT_TRACE))
 			prism_strbuf_addstr(out, buf);
 		else
-			prism_strbuf_addf(out, is_field(key) ? "%*s" : "%-*s", (int)w[k], buf);
+			prism_strbuf_addf(out,
+					  is_field(key) || report_key_right(key) ? "%*s" : "%-*s",
+					  (int)w[k], buf);
 	}
+	/*
+	 * perf -t writes a row into a line of the columns' widths, two
+	 * between them and 3 more: a longer text (" (inlined)") is cut there
+	 */
+	for (k = 0; r->field_sep && k < r->nr_cols; k++)
+		if (!elided(r, r->cols[k]))
+			line += w[k] + 2;
+	if (r->field_sep && out->len - start > line - 2)
+		prism_strbuf_setlen(out, start + line - 2);
 	prism_strbuf_addch(out, '\n');
 }
 
@@ -630,11 +717,16 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 
 	for (k = 0; k < r->nr_cols; k++) {
 		key = r->cols[k];
-		w[k] = strlen(col_header(r, key));
+		w[k] = report_is_sample_key(key) ? report_key_width(key) :
+						   strlen(col_header(r, key));
 		if (is_percent(key) && w[k] < 8)
 			w[k] = 8;
 		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD || key == PRISM_SORT_TIME)
-			w[k] = 12; /* perf's (a time to the microsecond) */
+			w[k] = key == PRISM_SORT_TIME && r->ns ? 16 : 12; /* perf's */
+		/* a group: a value per event */
+		if (r->grp &&
+		    (is_percent(key) || key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD))
+			w[k] *= report_group_size(r);
 		/* perf's -w: a text column that wide, a number one at least its header's */
 		if (user_width(r, k)) {
 			w[k] = user_width(r, k);
@@ -648,7 +740,7 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 		for (k = 0; k < r->nr_cols; k++) {
 			key = r->cols[k];
 			if (is_percent(key) || key == PRISM_SORT_CPU || /* perf: CPU stays 3 wide */
-			    user_width(r, k))
+			    key == PRISM_SORT_SOCKET || user_width(r, k))
 				continue;
 			col_text(r, key, &e[i], buf, sizeof(buf));
 			/* perf: the comm column fits the last name of each row's thread */
@@ -669,39 +761,46 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 	}
 }
 
-void report_print_section(struct report *r, const char *name, struct prism_profile *p,
-			  bool children, bool graph, bool caller)
+int report_entries(struct report *r, struct prism_profile *p, bool children, bool graph,
+		   bool caller, struct prism_hist_entry **e, size_t *n)
 {
-	struct prism_strbuf out = STRBUF_INIT;
-	struct prism_hist_entry *e;
-	size_t n, i, w[PRISM_ARRAY_SIZE(r->cols)];
-	uint64_t total = prism_profile__total_period(p);
-	uint64_t nr_samples = prism_profile__nr_samples(p), gmin;
-
 	setup_columns(r, children);
 	/* perf finds parents in the call chains it resolves: none without */
 	if (prism_profile__set_parent(p, !r->parent_key || !r->has_callchain ? NULL :
 					 r->parent			     ? r->parent :
-									       DEFAULT_PARENT)) {
-		error("out of memory building the report");
-		return;
-	}
+									       DEFAULT_PARENT))
+		return error("out of memory building the report");
 	prism_profile__set_chain_order(p, graph, caller);
 	if ((r->fields && !r->fields_plus ?
 		     prism_profile__entries_by_keys :
-		     prism_profile__entries)(p, r->order, r->nr_order, children, &e, &n)) {
-		error("out of memory building the report");
+		     prism_profile__entries)(p, r->order, r->nr_order, children, e, n))
+		return error("out of memory building the report");
+	return 0;
+}
+
+void report_print_section(struct report *r, const char *name, struct prism_profile *p,
+			  bool children, bool graph, bool caller)
+{
+	struct prism_hist_entry *e;
+	size_t n, i;
+	uint64_t total = prism_profile__total_period(p);
+	uint64_t nr_samples = prism_profile__nr_samples(p), gmin;
+
+	if (report_entries(r, p, children, graph, caller, &e, &n))
 		return;
-	}
-	if (r->relative) { /* perf --percentage relative: shares of the rows the filters keep */
+	/*
+	 * perf --percentage relative: shares of the rows the filters keep; its
+	 * sample count leaves out the rows filtered as they were made, not the
+	 * ones --symbol-filter leaves out later
+	 */
+	if (r->relative) {
 		total = nr_samples = 0;
 		for (i = 0; i < n; i++) {
-			if ((r->dsos.nr && !in_list(&r->dsos, e[i].dso)) ||
-			    (r->syms.nr && !in_list(&r->syms, e[i].sym)) ||
-			    (r->exclude_other && !e[i].parent))
+			if (e[i].hidden || (r->exclude_other && !e[i].parent))
 				continue;
-			total += e[i].self;
 			nr_samples += e[i].nr_samples;
+			if (!sym_filtered(r, &e[i]))
+				total += e[i].self;
 		}
 	}
 	/* rows below the graph threshold show no branch (fractal's is relative) */
@@ -711,17 +810,26 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the call graphs");
 		return;
 	}
-	col_widths(r, e, n, total, children, w);
-	report_samples_header(nr_samples, total, name);
-	print_headers(r, w);
+	report_samples_header(nr_samples, total, name, r->leader);
+	report_print_table(r, p, e, n, total, children, graph ? gmin : UINT64_MAX, caller);
+}
 
+void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
+			size_t n, uint64_t total, bool children, uint64_t gmin, bool caller)
+{
+	struct prism_strbuf out = STRBUF_INIT;
+	size_t i, w[PRISM_ARRAY_SIZE(r->cols)];
+
+	col_widths(r, e, n, total, children, w);
+	print_headers(r, w);
 	for (i = 0; i < n; i++) {
 		if (!row_visible(r, &e[i], total, children, true))
 			continue;
 		prism_strbuf_reset(&out);
 		print_row(r, &e[i], w, total, children, &out);
-		if (graph && (children ? e[i].children : e[i].self) >= gmin)
-			report_print_graph(p, i, caller, total, &r->cg,
+		if (gmin != UINT64_MAX && (children ? e[i].children : e[i].self) >= gmin)
+			report_print_graph(p, i, caller, prism_profile__total_period(p), total,
+					   &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);
 		fwrite(out.buf, 1, out.len, stdout);

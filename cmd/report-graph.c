@@ -170,14 +170,19 @@ static bool ignores_callees(const struct report_cg *cg, const struct prism_frame
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-		  const struct prism_frame *frames, size_t nr)
+		  const struct prism_frame *frames, size_t nr, bool unwound)
 {
 	size_t keep = nr < (size_t)cg->max_stack ? nr : (size_t)cg->max_stack, i;
-	size_t from = caller ? nr - keep : 0, to = caller ? nr : keep; /* frames kept */
+	size_t from, to; /* frames kept */
 
+	/* perf unwinds a user stack from the leaf, in either order, and ignores no callee */
+	if (unwound)
+		caller = false;
+	from = caller ? nr - keep : 0;
+	to = caller ? nr : keep;
 	if (!keep) /* --max-stack 0: no chain, the sample's row alone */
 		return prism_profile__add_nochain(p, comm, pid, tid, cpu, period, frames);
-	for (i = from; cg->ignore_callees && i < to; i++) {
+	for (i = from; cg->ignore_callees && !unwound && i < to; i++) {
 		if (!ignores_callees(cg, &frames[i]))
 			continue;
 		if (!caller) { /* the outermost: the chain from it to the root */
@@ -437,7 +442,8 @@ static void print_chains(struct graph_ctx *g, const struct prism_callgraph *root
 }
 
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			const struct report_cg *cg, bool skip_first, struct prism_strbuf *out)
+			uint64_t min_total, const struct report_cg *cg, bool skip_first,
+			struct prism_strbuf *out)
 {
 	struct prism_callgraph *root;
 	struct graph_ctx g = { .total = total, .cg = cg, .out = out };
@@ -447,7 +453,7 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 
 	if (prism_profile__callgraph(p, idx, caller, &root))
 		return;
-	g.min = (uint64_t)ceil((double)total * cg->threshold / 100.0);
+	g.min = (uint64_t)ceil((double)min_total * cg->threshold / 100.0);
 	if (cg->print == CG_FLAT || cg->print == CG_FOLDED) {
 		print_chains(&g, root);
 		return;

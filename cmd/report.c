@@ -68,6 +68,8 @@ static int on_other(void *ctx, const struct prism_event *ev)
 		report_csv__record(r->csv, ev, 0);
 	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
 		return prism_symbols__event(r->sy, ev);
+	if (r->ks)
+		return prism_key_source__event(r->ks, ev);
 	return 0;
 }
 
@@ -80,24 +82,22 @@ static bool leaf_matches(struct report *r, const struct prism_frame *f)
 	return true;
 }
 
-static int on_sample(void *ctx, const struct prism_event *ev)
+static int sample_one(struct report *r, const struct prism_event *ev)
 {
-	struct report *r = ctx;
 	const struct prism_sample *s = &ev->sample;
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain, pipe;
+	bool chain, nochain, pipe, hidden, unwound;
 	int err;
 
-	if (r->csv)
-		report_csv__record(r->csv, ev, period);
 	if (!ev->evsel || prism_evsel__idx(ev->evsel) < 0)
 		return 0;
 	p = r->rb ? NULL : profile_of(r, ev->evsel);
 	if (!p && !r->rb)
 		return 0;
-	if (prism_time_filter__skip(&r->time, s->time))
+	if (prism_time_filter__skip(&r->time, s->time) ||
+	    sample_filter_skip(&r->cpu_sf, s->pid, s->tid, s->cpu, s->time, 0, s->ip))
 		return 0;
 	comm = prism_tasks__comm(r->tasks, s->tid);
 	if (r->rb)
@@ -105,17 +105,19 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 			       report_branch__sample(r->rb, (size_t)prism_evsel__idx(ev->evsel),
 						     comm, s) :
 			       0;
-	if ((r->comms.nr && !in_list(&r->comms, comm)) ||
-	    (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
-	    (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid))) {
+	/* perf's Children column comes with the event's call chains, whatever the filters keep */
+	if (s->type & PERF_SAMPLE_CALLCHAIN)
+		r->has_callchain = true;
+	hidden = (r->comms.nr && !in_list(&r->comms, comm)) ||
+		 (r->nr_pids && !in_ids(r->pids, r->nr_pids, s->pid)) ||
+		 (r->nr_tids && !in_ids(r->tids, r->nr_tids, s->tid));
+	if (hidden && (r->folded || r->flamegraph)) {
 		prism_profile__add_filtered(p, period);
 		return 0;
 	}
 	/* the Children column, graphs, folded stacks and flame graphs need whole stacks */
 	chain = (s->type & PERF_SAMPLE_CALLCHAIN) && (!r->no_children || r->cg.mode != CG_NONE ||
 						      r->folded || r->flamegraph || r->parent_key);
-	if (s->type & PERF_SAMPLE_CALLCHAIN)
-		r->has_callchain = true;
 	if (chain) {
 		r->use_callchain = true;
 		err = prism_symbols__callchain(r->sy, ev, &r->cc,
@@ -135,10 +137,23 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 		return -ENOMEM;
 	if (r->hide_unresolved && report_hide_unresolved(&r->cc))
 		return 0;
-	if ((r->folded || r->flamegraph) && (r->dsos.nr || r->syms.nr) &&
-	    !leaf_matches(r, &r->cc.frames[0]))
-		return 0;
+	/*
+	 * perf's --dsos and --symbols keep or drop a sample by its own address;
+	 * a sample a filter drops still counts in the rows a kept one made
+	 * (prism_profile__set_hidden())
+	 */
+	if ((r->dsos.nr || r->syms.nr) && !leaf_matches(r, &r->cc.frames[0])) {
+		if (r->folded || r->flamegraph)
+			return 0;
+		hidden = true;
+	}
+	prism_profile__set_hidden(p, hidden);
+	/* perf's parent (-p) is of the frames it did not unwind from the user stack */
+	unwound = (s->type & PERF_SAMPLE_STACK_USER) && !r->pt_g;
+	prism_profile__set_unwound(p, unwound);
 	prism_profile__set_time(p, report_time_key(r, s));
+	if (r->ks && report_sample_keys(r, ev, p))
+		return -ENOMEM;
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
@@ -146,7 +161,42 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	return report_cg_add(&r->cg,
 			     report_cg_caller(&r->cg, r->children_set ? r->children : !pipe, pipe,
 					      r->no_children),
-			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr);
+			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr,
+			     unwound);
+}
+
+/*
+ * perf's leader sampling (PERF_SAMPLE_READ of a group): a sample of each
+ * event of the group whose count grew, its period the growth
+ */
+static int on_sample(void *ctx, const struct prism_event *ev)
+{
+	struct report *r = ctx;
+	const struct perf_event_attr *attr = ev->evsel ? prism_evsel__attr(ev->evsel) : NULL;
+	const struct prism_sample *s = &ev->sample;
+	size_t entry, i;
+	int err = 0;
+
+	if (r->csv)
+		report_csv__record(r->csv, ev, period_of(ev));
+	if (!attr || !(s->type & PERF_SAMPLE_READ) || !(attr->read_format & PERF_FORMAT_GROUP) ||
+	    !(attr->read_format & PERF_FORMAT_ID) || !s->read.values_raw)
+		return sample_one(r, ev);
+	entry = 16 + (attr->read_format & PERF_FORMAT_LOST ? 8 : 0);
+	for (i = 0; i < s->read.nr && !err; i++) {
+		const uint8_t *v = (const uint8_t *)s->read.values_raw + i * entry;
+		struct prism_event one = *ev;
+		uint64_t value, id;
+
+		memcpy(&value, v, 8);
+		memcpy(&id, v + 8, 8);
+		one.evsel = prism_session__evsel_by_id(r->s, id);
+		one.sample.period = report_read_delta(r, id, value);
+		one.sample.type |= PERF_SAMPLE_PERIOD;
+		if (one.evsel && one.sample.period)
+			err = sample_one(r, &one);
+	}
+	return err;
 }
 
 /* ---- text output ---- */
@@ -169,12 +219,18 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 	return v;
 }
 
-void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name)
+/* --time's text: perf names the time slices after the event */
+static const char *time_slices;
+
+void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name, bool events)
 {
 	char unit;
 	unsigned long ns = convert_unit((unsigned long)nr_samples, &unit);
 
-	printf("# Samples: %lu%c of event '%s'\n", ns, unit, name);
+	printf("# Samples: %lu%c of event%s '%s'", ns, unit, events ? "s" : "", name);
+	if (time_slices)
+		printf(" (time slices: %s)", time_slices);
+	printf("\n");
 	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
 }
 
@@ -186,6 +242,30 @@ void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
 	prism_strbuf_addf(out, "  %s%7.2f%%%s", c, pct, *c ? COLOR_RESET : "");
 }
 
+/* the group (perf's GROUP_DESC) event @idx is in, NULL for none */
+static const struct prism_feat_group *group_of(const struct report *r, size_t idx)
+{
+	const struct prism_feat_group_desc *gd =
+		prism_features__group_desc(prism_session__features(r->s));
+	uint32_t i;
+
+	for (i = 0; gd && i < gd->nr; i++)
+		if (idx >= gd->groups[i].leader_idx &&
+		    idx < (size_t)gd->groups[i].leader_idx + gd->groups[i].nr_members)
+			return &gd->groups[i];
+	return NULL;
+}
+
+static bool any_samples(const struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_evsels; i++)
+		if (r->profiles[i] && prism_profile__nr_samples(r->profiles[i]))
+			return true;
+	return false;
+}
+
 static int print_report(struct report *r)
 {
 	const struct prism_session_stats *st = prism_session__stats(r->s);
@@ -194,6 +274,7 @@ static int print_report(struct report *r)
 	bool pipe = prism_session__file_info(r->s)->pipe;
 	bool caller;
 	size_t i, nr = r->nr_evsels;
+	const struct prism_feat_group *g;
 	const char *name;
 	int ret = 0;
 
@@ -231,9 +312,16 @@ static int print_report(struct report *r)
 		printf("# To display the perf.data header info, please use --header/--header-only "
 		       "options.\n");
 	printf("#\n");
+	if (!r->rb && !any_samples(r)) { /* perf's, exit status 0: -C or --time kept none */
+		error("'%s' has no samples%s", r->input ? r->input : "perf.data",
+		      r->time_str || r->cpu_sf.cpu_list ?
+			      " in the --time window or on the -C CPUs" :
+			      "");
+		return 0;
+	}
 	report_print_elided(r);
-	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n",
-	       st->total_lost_samples + st->total_lost);
+	/* perf: the LOST_SAMPLES records' count (a LOST record's lost events are not samples) */
+	printf("#\n# Total Lost Samples: %" PRIu64 "\n#\n", st->total_lost_samples);
 	if (r->rb)
 		nr = r->itrace ? REPORT_PT_SECTIONS : prism_session__nr_evsels(r->s);
 	for (i = 0; i < nr; i++) {
@@ -243,6 +331,15 @@ static int print_report(struct report *r)
 			ret = 1;
 		if (r->rb || !r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
 			continue;
+		g = r->itrace ? NULL : group_of(r, i);
+		if (g && g->leader_idx != i && !r->no_group && !children)
+			continue; /* a member: in its leader's section */
+		if (g && !r->no_group && !children) {
+			if (report_print_group(r, i, g->nr_members, g->name))
+				ret = 1;
+			continue;
+		}
+		r->leader = g && g->leader_idx == i;
 		report_print_section(r, name, r->profiles[i], children, graph, caller);
 	}
 	return ret;
@@ -270,6 +367,7 @@ static struct prism_profile *new_profile(struct report *r)
 		error("out of memory");
 		exit(1);
 	}
+	prism_profile__set_full_source_path(p, r->full_source_path);
 	return p;
 }
 
@@ -419,6 +517,20 @@ static int setup_branch_mode(struct report *r, const struct prism_itrace *it,
 	return r->rb ? 0 : EXIT_USAGE;
 }
 
+/* the values of perf's sample keys (socket, cgroup, weights...) where a column has one */
+static int setup_key_source(struct report *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_keys + r->nr_fkeys; i++)
+		if (report_is_sample_key(i < r->nr_keys ? r->keys[i] : r->fkeys[i - r->nr_keys]))
+			break;
+	if (i == r->nr_keys + r->nr_fkeys)
+		return 0;
+	r->ks = prism_key_source__new(prism_session__features(r->s));
+	return r->ks ? 0 : error_errno(errno, "out of memory");
+}
+
 static void free_report(struct report *r)
 {
 	size_t i;
@@ -440,6 +552,10 @@ static void free_report(struct report *r)
 	free(r->tids);
 	strlist_release(&r->comms);
 	strlist_release(&r->dsos);
+	prism_key_source__free(r->ks);
+	prism_strbuf_release(&r->trace);
+	report_read_free(r);
+	sample_filter_release(&r->cpu_sf);
 	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
 }
@@ -465,12 +581,17 @@ int cmd_report(int argc, const char **argv)
 			"group rows by these comma-separated keys, as perf: comm, pid (a row "
 			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
 			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
-			"symbol_size, time (see --time-quantum; with Children, a sample's "
-			"period counts once, where perf 6.1 counts it per frame of its chain) "
-			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
-			"the output fields (see -F) sort and add their column; a key may be "
-			"shortened (sym), as perf; perf's other keys (socket, dso_size, "
-			"weight...) are refused by name"),
+			"symbol_size, time (see --time-quantum), socket, dso_size (the map's "
+			"size), cgroup, cgroup_id (dev/inode of the cgroup namespace), "
+			"local_weight, weight (local x samples), local_ins_lat, ins_lat (sum), "
+			"local_p_stage_cyc and p_stage_cyc (powerpc only, dropped elsewhere, as "
+			"perf), trace (a tracepoint's output) (default comm,dso,symbol; trace "
+			"for a file of tracepoints only); with Children a sample's period counts "
+			"once in rows keyed by time, socket, cgroup or weight, where perf 6.1 "
+			"counts it per frame of its chain; rows sort by overhead, then by the "
+			"keys; the output fields (see -F) sort and add their column; a key may "
+			"be shortened (sym), as perf; perf's other keys (transaction, addr...) "
+			"are refused by name"),
 		OPT_STRING('F', "fields", &r.fields, "fields",
 			   "the columns, as perf: overhead, overhead_children, overhead_sys, "
 			   "overhead_us, overhead_guest_sys, overhead_guest_us (0: prism keeps no "
@@ -495,6 +616,7 @@ int cmd_report(int argc, const char **argv)
 			   "the widths of the columns in their order, as perf's (0: the "
 			   "column's own): text is cut to its width, a number or percentage "
 			   "column is never narrower than its header"),
+		OPT_BOOL(0, "ns", &r.ns, "the time key to the nanosecond"),
 		OPT_CALLBACK(0, "time-quantum", &r.time_quantum, "time",
 			     "the time key's buckets, as perf: 100ms (default), 10us, 1s, 500ns",
 			     report_opt_quantum),
@@ -536,19 +658,43 @@ int cmd_report(int argc, const char **argv)
 			 "the report"),
 		OPT_BOOL(0, "header-only", &r.header_only,
 			 "print only the file's header, as 'prism header' does"),
+		OPT_BOOL('I', "show-info", &r.show_info,
+			 "perf's extended header information (CPU and NUMA topology...): prism's "
+			 "--header and --header-only always show it"),
+		OPT_BOOL(0, "no-group", &r.no_group,
+			 "a section per event, also for a file of event groups (where perf "
+			 "shows a section per group, a value per event, as --group)"),
+		OPT_BOOL(0, "stats", &r.stats_mode,
+			 "print perf's 'Aggregated stats' (records per type, samples per event) "
+			 "instead of the report"),
+		OPT_BOOL(0, "tasks", &r.tasks_mode,
+			 "print the file's tasks as perf's tree (pid, tid, ppid, comm) instead of "
+			 "the report"),
+		OPT_BOOL(0, "mmaps", &r.mmaps_mode, "--tasks with each task's memory maps"),
+		OPT_BOOL(0, "full-source-path", &r.full_source_path,
+			 "srcline and srcfile name a source file by its path as the debug info "
+			 "has it (perf puts the compilation directory before a relative one)"),
 		OPT_BOOL(0, "srcline", &r.srcline,
 			 "add a Source:Line column (sort key srcline; needs debug info)"),
 		OPT_GROUP("Filters"),
 		OPT_STRING('c', "comms", &r.comm_list, "list",
 			   "only samples of these comma-separated command names (percentages stay "
-			   "shares of all samples; perf keeps or drops whole rows by their first "
-			   "sample)"),
+			   "shares of all samples; as perf, a row shows when a kept sample made it "
+			   "first, with the periods of the others too)"),
 		OPT_STRING(0, "pid", &r.pid_list, "list", "only samples of these process ids"),
 		OPT_STRING(0, "tid", &r.tid_list, "list", "only samples of these thread ids"),
 		OPT_STRING('d', "dsos", &r.dso_list, "list",
-			   "only rows (and, for --folded/--flamegraph, leaf frames) in these DSOs "
-			   "(short names: libc.so.6, [kernel.kallsyms])"),
-		OPT_STRING('S', "symbols", &r.sym_list, "list", "only rows of these symbols"),
+			   "only samples whose address is in these DSOs (short names: libc.so.6, "
+			   "[kernel.kallsyms]), rows as for --comms"),
+		OPT_STRING('S', "symbols", &r.sym_list, "list",
+			   "only samples in these symbols, rows as for --comms"),
+		OPT_STRING(0, "symbol-filter", &r.symbol_filter, "text",
+			   "only rows whose symbol's name contains the text (a row without a "
+			   "symbol is left out), in every event's section (perf 6.1 filters "
+			   "only the first event's)"),
+		OPT_STRING('C', "cpu", &r.cpu_sf.cpu_list, "cpus",
+			   "only samples of these CPUs (0-3,6); the others do not count in the "
+			   "total, as perf"),
 		OPT_STRING(0, "time", &r.time_str, "start,end",
 			   "only samples in this time window, in seconds as perf script prints "
 			   "them (to the ns; either side may be empty); several separated by "
@@ -652,7 +798,8 @@ int cmd_report(int argc, const char **argv)
 	if ((r.time_str && !prism_time_filter__percent(r.time_str) &&
 	     opt_time_filter("--time", r.time_str, NULL, &r.time)) ||
 	    parse_ids(r.pid_list, "pid", &r.pids, &r.nr_pids) ||
-	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids)) {
+	    parse_ids(r.tid_list, "tid", &r.tids, &r.nr_tids) ||
+	    sample_filter_parse(&r.cpu_sf, NULL)) {
 		free_report(&r);
 		return EXIT_USAGE;
 	}
@@ -670,8 +817,20 @@ int cmd_report(int argc, const char **argv)
 		free_report(&r);
 		return EXIT_USAGE;
 	}
-	if (r.header_only) {
+	time_slices = r.time_str;
+	ret = sample_filter_open(&r.cpu_sf, r.s, r.input);
+	if (ret) {
+		free_report(&r);
+		return ret;
+	}
+	if (r.header_only) { /* perf's, then a "#" line */
 		ret = print_header(r.s, r.input, true) ? 1 : 0;
+		printf("#\n");
+		free_report(&r);
+		return ret;
+	}
+	if (r.stats_mode || r.tasks_mode || r.mmaps_mode) {
+		ret = report_info(&r);
 		free_report(&r);
 		return ret;
 	}
@@ -719,6 +878,10 @@ int cmd_report(int argc, const char **argv)
 	ret = setup_branch_mode(&r, &it, usage, opts);
 	if (ret)
 		goto out;
+	if (setup_key_source(&r)) {
+		ret = 1;
+		goto out;
+	}
 	if (r.csv_dir) {
 		r.csv = report_csv__open(r.csv_dir);
 		if (!r.csv) {

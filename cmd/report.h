@@ -8,6 +8,7 @@
 
 #include <prism/profile.h>
 #include <prism/session.h>
+#include <prism/strbuf.h>
 
 #include "lists.h"
 #include <prism/symbol.h>
@@ -58,11 +59,12 @@ bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool
 struct prism_frame;
 /*
  * add a sample's chain to @p as perf cuts it at --max-stack (the outermost
- * frames for @caller) and --ignore-callees
+ * frames for @caller) and --ignore-callees; @unwound: a chain unwound from
+ * the user stack (DWARF), which perf cuts on the leaf's side and leaves whole
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-		  const struct prism_frame *frames, size_t nr);
+		  const struct prism_frame *frames, size_t nr, bool unwound);
 struct option_def;
 int report_opt_callgraph(const struct option_def *opt, const char *arg);
 /* -g takes the next word as its value, unless it is an option (perf's "-g caller") */
@@ -76,16 +78,19 @@ int report_cg_check(const struct report_cg *cg, struct prism_session *s, const c
 struct prism_strbuf;
 /*
  * the call graph of row @idx of the last prism_profile__entries(), perf's
- * layout, branches below @cg's threshold (percent of @total) hidden;
- * @skip_first: a single chain's first frame not printed (perf's, when
- * --sort starts with sym: it is the row's symbol)
+ * layout, its percentages of @total (the event's), branches below @cg's
+ * threshold (percent of @min_total: perf's relative total with
+ * --percentage relative) hidden; @skip_first: a single chain's first frame
+ * not printed (perf's, when --sort starts with sym: it is the row's symbol)
  */
 void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64_t total,
-			const struct report_cg *cg, bool skip_first, struct prism_strbuf *out);
+			uint64_t min_total, const struct report_cg *cg, bool skip_first,
+			struct prism_strbuf *out);
 
 /* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);
-void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name);
+/* @events: perf's "of events" (a group, or a group's leader) */
+void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name, bool events);
 
 /* report-branch.c: the branch report (-b); see there */
 struct report_branch;
@@ -139,7 +144,7 @@ struct report {
 	bool force, stdio, folded, show_nr, no_demangle, srcline, inlines, children_set;
 	bool children, no_children, no_inline;
 	bool pt_g; /* --itrace with g */
-	bool header, header_only;
+	bool header, header_only, show_info, full_source_path;
 	bool branch, no_branch; /* -b, --no-branch-stack */
 	const char *fields, *percentage; /* -F, --percentage */
 	const char *field_sep; /* -t */
@@ -184,6 +189,16 @@ struct report {
 	bool has_callchain;
 	struct report_csv *csv;
 	struct report_branch *rb; /* branch mode (-b) */
+	struct prism_key_source *ks; /* with a sample key among the columns */
+	struct prism_strbuf trace; /* a sample's trace output */
+	struct report_group *grp; /* while a group's section is printed */
+	bool leader; /* the section's event leads a group (perf's "of events") */
+	bool no_group; /* --no-group */
+	struct report_read *reads; /* the last count of each event of a group read */
+	struct sample_filter cpu_sf; /* -C/--cpu (its other filters unused) */
+	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
+	const char *symbol_filter; /* --symbol-filter */
+	bool ns; /* --ns */
 };
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
@@ -201,5 +216,54 @@ void report_print_elided(const struct report *r);
 /* report-columns.c: event @name's table of @p (rows, their call graphs when @graph) */
 void report_print_section(struct report *r, const char *name, struct prism_profile *p,
 			  bool children, bool graph, bool caller);
+/* the columns and the rows of @p; -1 after printing the error */
+int report_entries(struct report *r, struct prism_profile *p, bool children, bool graph,
+		   bool caller, struct prism_hist_entry **e, size_t *n);
+/* the table of rows @e (of @p: their graphs from @gmin, UINT64_MAX for none) */
+void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
+			size_t n, uint64_t total, bool children, uint64_t gmin, bool caller);
+/* two rows (of two events' profiles) have the same sort keys' values */
+bool report_rows_equal(const struct report *r, const struct prism_hist_entry *a,
+		       const struct prism_hist_entry *b);
+
+/*
+ * report-group.c: perf's group view (--group, its default for a file of
+ * event groups): one table per group, a value per event in the overhead,
+ * Samples and Period columns, rows matched by their keys
+ */
+struct report_group;
+struct prism_strbuf;
+/* the section of the group whose leader is event @leader; 0 or -1 */
+int report_print_group(struct report *r, size_t leader, size_t nr_members, const char *group_name);
+size_t report_group_size(const struct report *r);
+/* a group read's growth of the count of event @id since its last read */
+uint64_t report_read_delta(struct report *r, uint64_t id, uint64_t value);
+void report_read_free(struct report *r);
+/* the row's period in any event (whether perf shows it) */
+uint64_t report_group_period(const struct report *r, const struct prism_hist_entry *e);
+/* the row's share of the leader's period, in percent */
+double report_group_leader_pct(const struct report *r, const struct prism_hist_entry *e);
+void report_group_cells(const struct report *r, int key, const struct prism_hist_entry *e,
+			struct prism_strbuf *out);
+
+/* report-keys.c: the columns of perf's sample keys (socket, cgroup, weights...) */
+bool report_is_sample_key(int key);
+/* the sample keys of @ev (socket, cgroup, weights, trace output...) for @p: 0 or -ENOMEM */
+int report_sample_keys(struct report *r, const struct prism_event *ev, struct prism_profile *p);
+bool report_key_dropped(int key);
+const char *report_key_header(int key);
+size_t report_key_width(int key);
+bool report_key_right(int key);
+void report_key_text(int key, const struct prism_hist_entry *e, char *buf, size_t len);
+
+/* report-info.c: --stats, --tasks, --mmaps instead of the report (0, or 1 after an error) */
+int report_info(struct report *r);
+struct report_tasks; /* the task tree of --tasks, --mmaps */
+struct report_tasks *report_tasks__new(bool maps);
+void report_tasks__free(struct report_tasks *rt);
+/* COMM, FORK, MMAP(2) and SAMPLE records; 0 */
+int report_tasks_event(struct report_tasks *rt, const struct prism_event *ev);
+/* perf's tree: 0, or -1 after printing the error */
+int report_tasks__print(struct report_tasks *rt);
 
 #endif /* PRISM_CMD_REPORT_H */

@@ -13,7 +13,7 @@
 #include "input.h"
 #include "options.h"
 
-static void print_perf_style(struct prism_session *s)
+void stats_print_perf(struct prism_session *s, bool lost)
 {
 	const struct prism_session_stats *st = prism_session__stats(s);
 	uint32_t t;
@@ -33,10 +33,17 @@ static void print_perf_style(struct prism_session *s)
 	for (i = 0; i < prism_session__nr_evsels(s); i++) {
 		struct prism_evsel *evsel = prism_session__evsel(s, i);
 
-		if (!prism_evsel__nr_samples(evsel))
+		if (!prism_evsel__nr_samples(evsel) &&
+		    !(lost && prism_evsel__nr_lost_samples(evsel)))
 			continue;
 		printf("%s stats:\n", prism_evsel__name(evsel));
-		printf("%16s events: %10" PRIu64 "\n", "SAMPLE", prism_evsel__nr_samples(evsel));
+		if (prism_evsel__nr_samples(evsel))
+			printf("%16s events: %10" PRIu64 "\n", "SAMPLE",
+			       prism_evsel__nr_samples(evsel));
+		/* perf report --stats: the samples its LOST_SAMPLES records say were lost */
+		if (lost && prism_evsel__nr_lost_samples(evsel))
+			printf("%16s events: %10" PRIu64 "\n", "LOST_SAMPLES",
+			       prism_evsel__nr_lost_samples(evsel));
 	}
 }
 
@@ -122,7 +129,7 @@ int cmd_stats(int argc, const char **argv)
 	if (csv)
 		print_csv(s);
 	else {
-		print_perf_style(s);
+		stats_print_perf(s, false);
 		if (!no_summary)
 			print_summary(s);
 	}

@@ -47,6 +47,18 @@ enum prism_sort_key {
 	PRISM_SORT_PARENT, /* perf's parent: see prism_profile__set_parent() */
 	PRISM_SORT_SYM_SIZE, /* perf's symbol_size: the symbol's size (0 unresolved), ascending */
 	PRISM_SORT_TIME, /* perf's time: see prism_profile__set_time(), ascending */
+	/* perf's keys of struct prism_sample_keys (prism_profile__set_sample_keys()) */
+	PRISM_SORT_SOCKET,
+	PRISM_SORT_DSO_SIZE, /* the size of the frame's map (perf's map__size; needs @sy) */
+	PRISM_SORT_CGROUP,
+	PRISM_SORT_CGROUP_ID,
+	PRISM_SORT_LOCAL_WEIGHT,
+	PRISM_SORT_WEIGHT,
+	PRISM_SORT_LOCAL_INS_LAT,
+	PRISM_SORT_INS_LAT,
+	PRISM_SORT_LOCAL_P_STAGE_CYC,
+	PRISM_SORT_P_STAGE_CYC,
+	PRISM_SORT_TRACE, /* perf's trace: a tracepoint sample's formatted output */
 	PRISM_SORT__MAX,
 };
 
@@ -130,6 +142,16 @@ struct prism_hist_entry {
 	const char *parent; /* PRISM_SORT_PARENT's symbol, NULL for none ("[other]") */
 	uint64_t sym_size; /* PRISM_SORT_SYM_SIZE's: the symbol's size, 0 when unresolved */
 	uint64_t time; /* PRISM_SORT_TIME's */
+	/* the keys of struct prism_sample_keys, where they are among the row's keys */
+	int32_t socket;
+	uint64_t dso_size; /* the size of the row's map, 0 for none */
+	uint64_t cgroup; /* the cgroup's id, 0 for none */
+	const char *cgroup_name; /* NULL when the file has no CGROUP record for the id */
+	uint64_t cgroup_dev, cgroup_ino; /* the task's cgroup namespace */
+	uint64_t weight; /* the samples' weight (equal in a row keyed by it) */
+	uint64_t ins_lat, p_stage_cyc; /* sums over the row's own samples */
+	bool hidden; /* made by a sample added hidden: see prism_profile__set_hidden() */
+	const char *trace; /* PRISM_SORT_TRACE's text, NULL for a sample of no tracepoint */
 };
 
 /**
@@ -345,5 +367,65 @@ PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, 
 				     uint32_t tid, uint32_t cpu, uint64_t period,
 				     const struct prism_frame *self,
 				     const struct prism_frame *frames, size_t nr);
+
+/*
+ * perf report's sample keys beyond the task and the stack: the values of
+ * the samples added from now on (prism_profile__set_sample_keys()), kept
+ * where the profile's keys_mask has their key
+ */
+struct prism_sample_keys {
+	int32_t socket; /* the sample CPU's socket (the header's topology), -1 unknown */
+	uint64_t cgroup; /* PERF_SAMPLE_CGROUP's id, 0 none */
+	const char *cgroup_name; /* its path from the CGROUP records, NULL unknown (copied) */
+	uint64_t cgroup_dev, cgroup_ino; /* the task's cgroup namespace (NAMESPACES records) */
+	uint64_t weight; /* WEIGHT or WEIGHT_STRUCT's var1 */
+	uint16_t ins_lat, p_stage_cyc; /* WEIGHT_STRUCT's var2 and var3 */
+	const char *trace; /* a tracepoint sample's output (copied), NULL none (the caller's) */
+};
+
+/* Return: 0 or -ENOMEM (the cgroup's name could not be copied) */
+PRISM_API int prism_profile__set_sample_keys(struct prism_profile *p,
+					     const struct prism_sample_keys *k);
+
+/*
+ * Where a report finds those values: the header's CPU topology, the CGROUP
+ * and NAMESPACES records (pass every record to prism_key_source__event()).
+ */
+struct prism_key_source;
+struct prism_features;
+struct prism_event;
+/* @f may be NULL (no topology); NULL with errno set */
+PRISM_API struct prism_key_source *prism_key_source__new(const struct prism_features *f);
+PRISM_API void prism_key_source__free(struct prism_key_source *ks); /* accepts NULL */
+/* CGROUP and NAMESPACES records (others are ignored): 0 or -ENOMEM */
+PRISM_API int prism_key_source__event(struct prism_key_source *ks, const struct prism_event *ev);
+/* the values of sample @ev; names owned by @ks */
+PRISM_API void prism_key_source__sample(const struct prism_key_source *ks,
+					const struct prism_event *ev,
+					struct prism_sample_keys *out);
+
+/*
+ * prism_profile__set_hidden - the samples added from now on are ones a
+ * filter (comm, pid, dso, symbol) leaves out, perf's "filtered" samples:
+ * they count in the rows and graphs they pass through as any other, but a
+ * row first made by such a sample is hidden (prism_hist_entry.hidden), and
+ * one a kept sample made first is shown, with the filtered samples' periods
+ * too (perf report's --comms, --dsos, --symbols)
+ */
+PRISM_API void prism_profile__set_hidden(struct prism_profile *p, bool hidden);
+
+/*
+ * prism_profile__set_unwound - the user frames of the samples added from
+ * now on were unwound from their user stack (DWARF): perf looks for their
+ * parent (PRISM_SORT_PARENT) among the other (kernel) frames only
+ */
+PRISM_API void prism_profile__set_unwound(struct prism_profile *p, bool unwound);
+
+/*
+ * prism_profile__set_full_source_path - PRISM_SORT_SRCLINE and
+ * PRISM_SORT_SRCFILE name a file by its whole path (perf's
+ * --full-source-path), not its base name; for the frames added from now on
+ */
+PRISM_API void prism_profile__set_full_source_path(struct prism_profile *p, bool full);
 
 #endif /* PRISM_PROFILE_H */

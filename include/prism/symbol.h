@@ -342,4 +342,12 @@ PRISM_API const char *prism_dso__build_id(const struct prism_dso *dso, char *hex
  * period by it, as it compares its DSO objects' addresses */
 PRISM_API uint32_t prism_dso__seq(const struct prism_dso *dso);
 
+/*
+ * prism_symbols__map_size - the size of the mapping of process @pid that
+ * holds frame @f's address (perf's map__size; the kernel's as recorded),
+ * 0 when no map covers it
+ */
+PRISM_API uint64_t prism_symbols__map_size(struct prism_symbols *sy, uint32_t pid,
+					   const struct prism_frame *f);
+
 #endif /* PRISM_SYMBOL_H */

@@ -11,7 +11,8 @@ struct ekey {
 	uint32_t leaf_form; /* unresolved sample address, DSO-relative */
 	uint32_t file;
 	uint32_t parent, sym_size;
-	uint64_t time;
+	uint64_t time, dso_size;
+	uint32_t sk, pad; /* the record's sample keys of the row's keys (an index) */
 };
 
 struct ebuild {
@@ -29,7 +30,7 @@ static uint64_t ekey_hash(const struct ekey *k)
 	h = hash_u64(h ^ (((uint64_t)k->tid << 32) | k->cpu));
 	h = hash_u64(h ^ (((uint64_t)k->dso << 32) | k->src) ^ ((uint64_t)k->file << 16) ^
 		     ((uint64_t)k->parent << 40) ^ ((uint64_t)k->sym_size << 8));
-	return hash_u64(h ^ k->sym ^ hash_u64(k->time));
+	return hash_u64(h ^ k->sym ^ hash_u64(k->time) ^ hash_u64(k->sk) ^ k->dso_size);
 }
 
 /*
@@ -46,7 +47,7 @@ static bool is_leaf_form(const struct pframe *f)
 }
 
 static void make_key(const struct prism_profile *p, const bool *use, const struct precord *r,
-		     const struct pframe *f, bool leaf, struct ekey *k)
+		     uint32_t sk, const struct pframe *f, bool leaf, struct ekey *k)
 {
 	memset(k, 0, sizeof(*k));
 	if (leaf && use[PRISM_SORT_SYM] && is_leaf_form(f))
@@ -75,6 +76,9 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 		k->sym_size = f->sym_size;
 	if (use[PRISM_SORT_TIME])
 		k->time = r->time;
+	if (use[PRISM_SORT_DSO_SIZE])
+		k->dso_size = f->dso_size;
+	k->sk = sk;
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
@@ -138,6 +142,9 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->parent = k->parent ? p->frames[k->parent - 1].name : NULL;
 	e->sym_size = f->sym_size;
 	e->time = k->time;
+	e->hidden = r->hidden; /* perf: a row is filtered as the sample that made it */
+	psk_to_entry(p, psk_of(p, k->sk), e);
+	e->dso_size = k->dso_size;
 	b->keys[p->nr_entries] = *k;
 	b->last_rec[p->nr_entries] = UINT32_MAX;
 	for (s = h & (b->map.cap - 1); b->map.slots[s]; s = (s + 1) & (b->map.cap - 1))
@@ -220,6 +227,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 {
 	bool use[PRISM_SORT__MAX] = { false };
 	struct ebuild b = { 0 };
+	uint32_t *rsk = NULL;
 	size_t i, j, r;
 	int err = -ENOMEM;
 
@@ -248,6 +256,8 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 	memset(p->ecleaf, 0xff, (p->nr_recs + 1) * sizeof(*p->ecleaf));
 	if (use[PRISM_SORT_PARENT] && profile_parents(p))
 		goto out;
+	if (psk_rows(p, use, &rsk))
+		goto out;
 	for (r = 0; r < p->nr_recs; r++) {
 		const struct precord *rec = &p->recs[r];
 		const struct pframe *f = &p->frames[rec->self];
@@ -255,7 +265,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		uint32_t e;
 
 		/* the sample's own row: self, and children for itself */
-		make_key(p, use, rec, f, true, &k);
+		make_key(p, use, rec, rsk ? rsk[r] : rec->sk, f, true, &k);
 		e = find_entry(p, &b, &k, f, rec, use);
 		if (e == UINT32_MAX)
 			goto out;
@@ -265,6 +275,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		else
 			p->entries[e].period_us += rec->period;
 		p->entries[e].nr_samples += rec->count;
+		psk_add_self(p, rec, &p->entries[e]);
 		p->entries[e].children += rec->period;
 		p->entries[e].nr_children_samples += rec->count;
 		b.last_rec[e] = (uint32_t)r;
@@ -278,7 +289,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 		for (j = 0; j < rec->depth; j++) {
 			i = p->chain_caller ? rec->depth - 1 - j : j;
 			f = &p->frames[p->pool[rec->off + i]];
-			make_key(p, use, rec, f, false, &k);
+			make_key(p, use, rec, rsk ? rsk[r] : rec->sk, f, false, &k);
 			e = find_entry(p, &b, &k, f, rec, use);
 			if (e == UINT32_MAX)
 				goto out;
@@ -306,6 +317,7 @@ out:
 	free(b.keys);
 	free(b.map.slots);
 	free(b.last_rec);
+	free(rsk);
 	return err;
 }
 

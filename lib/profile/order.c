@@ -70,7 +70,7 @@ static int cmp_field(const struct prism_profile *p, uint32_t ia, uint32_t ib,
 			return a->parent ? -1 : 1;
 		return cmp_str(a->parent, b->parent);
 	default:
-		return 0;
+		return psk_cmp(a, b, key);
 	}
 }
 

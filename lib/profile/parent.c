@@ -39,8 +39,9 @@ int prism_profile__set_parent(struct prism_profile *p, const char *regex)
 
 /*
  * Every record's parent (frame index + 1, 0 for none).  perf looks at the
- * symbols of the chain it resolved, before expanding inlined functions; a
- * sample whose chain came out empty has none.
+ * symbols of the chain it resolved, before expanding inlined functions, but
+ * not at the frames it unwound from a user stack; a sample whose chain came
+ * out empty has none.
  */
 int profile_parents(struct prism_profile *p)
 {
@@ -58,6 +59,8 @@ int profile_parents(struct prism_profile *p)
 			uint32_t id = p->pool[rec->off + i];
 			const struct pframe *f = &p->frames[id];
 
+			if (rec->unwound && !f->kernel) /* perf: not among unwound frames */
+				continue;
 			if (!match[id])
 				match[id] = f->name && f->kind != PRISM_FRAME_INLINED &&
 							    !regexec(p->parent_re, f->name, 0, NULL,

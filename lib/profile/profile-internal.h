@@ -29,16 +29,29 @@ struct pframe {
 	uint32_t src_id, src_leaf_id;
 	uint32_t file_id; /* interned file of src_id, 0 = unknown */
 	uint32_t sym_size; /* the symbol's size, 0 unresolved */
+	uint64_t dso_size; /* its map's (PRISM_SORT_DSO_SIZE), 0 none */
 	bool kernel;
 	uint8_t kind;
 };
 
+/* struct prism_sample_keys as a record keeps it: no padding, so records compare by bytes */
+struct psk {
+	int32_t socket;
+	uint32_t cg_name; /* interned cgroup name, 0 unknown */
+	uint64_t cgroup, cg_dev, cg_ino, weight;
+	uint16_t ins_lat, p_stage_cyc;
+	uint32_t trace; /* interned trace output, 0 none */
+};
+
 /* a unique (task, stack); frames leaf first in the pool */
 struct precord {
+	uint32_t sk; /* its sample keys (of the profile's keys_mask): an index in psks */
 	uint32_t comm_id, pid, tid, cpu;
 	uint32_t thread; /* tid of the first sample (not a key) */
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
+	bool hidden; /* prism_profile__set_hidden()'s */
+	bool unwound; /* prism_profile__set_unwound()'s */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
@@ -78,6 +91,14 @@ struct prism_profile {
 
 	uint64_t total_period, nr_samples;
 	uint64_t time; /* prism_profile__set_time()'s */
+	uint32_t sk; /* prism_profile__set_sample_keys()'s, masked: an index in psks */
+	struct psk *psks; /* the distinct sample keys; 0: all zero */
+	size_t nr_psks, alloc_psks;
+	struct u32map psk_map;
+	bool hidden; /* prism_profile__set_hidden()'s */
+	bool unwound; /* prism_profile__set_unwound()'s */
+	bool full_src; /* prism_profile__set_full_source_path()'s */
+	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 
 	/* last entries() result */
 	struct prism_hist_entry *entries;
@@ -136,6 +157,27 @@ void profile_parent_release(struct prism_profile *p);
 
 /* @order: the rows of the last entries() call in perf's output order (order.c) */
 int entries_order(const struct prism_profile *p, uint32_t *order);
+
+/* sample-keys.c: struct prism_sample_keys in records and rows */
+uint64_t psk_hash(const struct psk *k);
+/* the sample keys of index @id */
+const struct psk *psk_of(const struct prism_profile *p, uint32_t id);
+/*
+ * @out: NULL when the rows' keys @use have every sample key the records
+ * keep (a record's index is its rows'), else per record the index of its
+ * sample keys of @use; -ENOMEM
+ */
+int psk_rows(struct prism_profile *p, const bool *use, uint32_t **out);
+/* the parts of @from the keys @use have into @to (zero the others) */
+void psk_select(const struct psk *from, const bool *use, struct psk *to);
+/* the row's values of a record's keys: @e's sample key fields from @k */
+void psk_to_entry(const struct prism_profile *p, const struct psk *k, struct prism_hist_entry *e);
+/* a record's self samples into row @e (sums of ins_lat, p_stage_cyc) */
+void psk_add_self(const struct prism_profile *p, const struct precord *r,
+		  struct prism_hist_entry *e);
+/* perf's order of rows by a sample key (0 for other keys) */
+int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
+	    enum prism_sort_key key);
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);

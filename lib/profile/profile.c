@@ -173,6 +173,8 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->dso = fr->dso;
 	f->kernel = fr->kernel;
 	f->kind = (uint8_t)fr->kind;
+	if (p->sy && p->mask & (1u << PRISM_SORT_DSO_SIZE))
+		f->dso_size = prism_symbols__map_size(p->sy, p->add_pid, fr);
 	f->sym_size = fr->sym && fr->sym_end > fr->sym_start ?
 			      (uint32_t)(fr->sym_end - fr->sym_start) :
 			      0;
@@ -184,7 +186,7 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 		unsigned int line;
 
 		if (p->sy && !prism_symbols__srcline(p->sy, fr, &file, &line)) {
-			const char *base = strrchr(file, '/');
+			const char *base = p->full_src ? NULL : strrchr(file, '/');
 			char buf[512];
 
 			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
@@ -213,7 +215,8 @@ const char *pframe__label(const struct pframe *f)
 static uint64_t rec_hash(const struct precord *r, const uint32_t *frames)
 {
 	uint64_t h = hash_u64(((uint64_t)r->comm_id << 32) ^ r->pid) ^
-		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time);
+		     hash_u64(((uint64_t)r->tid << 32) ^ r->cpu) ^ hash_u64(r->time) ^
+		     hash_u64(r->sk);
 	uint32_t i;
 
 	for (i = 0; i < r->depth; i++)
@@ -254,6 +257,8 @@ void prism_profile__free(struct prism_profile *p)
 	free(p->ecleaf);
 	free(p->eframe);
 	free(p->edepth);
+	free(p->psks);
+	free(p->psk_map.slots);
 	cg_arena__free(p->arena);
 	profile_parent_release(p);
 	free(p);
@@ -278,6 +283,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	}
 	if (prism_ensure_mem((void **)&p->scratch, &p->scratch_alloc, sizeof(*p->scratch), nr))
 		return -ENOMEM;
+	p->add_pid = pid;
 	for (i = 0; i < nr; i++) {
 		p->scratch[i] = intern_frame(p, &frames[i]);
 		if (p->scratch[i] == UINT32_MAX)
@@ -296,7 +302,10 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
 	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
-	r.hash = rec_hash(&r, p->scratch) + nochain;
+	r.sk = p->sk;
+	r.hidden = p->hidden;
+	r.unwound = p->unwound;
+	r.hash = rec_hash(&r, p->scratch) + nochain + 2 * r.hidden;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
 	 * stacks) is part of the total: a total that cannot wrap keeps them
@@ -311,10 +320,10 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 		     s = (s + 1) & (p->rec_map.cap - 1)) {
 			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
 
-			if (o->hash == r.hash && o->nochain == r.nochain &&
-			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
-			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
-			    o->self == r.self &&
+			if (o->hash == r.hash && o->nochain == r.nochain && o->hidden == r.hidden &&
+			    o->unwound == r.unwound && o->comm_id == r.comm_id && o->pid == r.pid &&
+			    o->tid == r.tid && o->cpu == r.cpu && o->time == r.time &&
+			    o->depth == r.depth && o->sk == r.sk && o->self == r.self &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -361,7 +370,7 @@ int prism_profile__rename_comm(struct prism_profile *p, const char *old, const c
 		if (r->comm_id != from)
 			continue;
 		r->comm_id = to;
-		r->hash = rec_hash(r, p->pool + r->off) + r->nochain;
+		r->hash = rec_hash(r, p->pool + r->off) + r->nochain + 2 * r->hidden;
 		hit = true;
 	}
 	if (!hit || !p->rec_map.cap)
@@ -394,6 +403,21 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 			       const struct prism_frame *leaf)
 {
 	return add(p, comm, pid, tid, cpu, period, NULL, leaf, 1, true);
+}
+
+void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
+{
+	p->hidden = hidden;
+}
+
+void prism_profile__set_full_source_path(struct prism_profile *p, bool full)
+{
+	p->full_src = full;
+}
+
+void prism_profile__set_unwound(struct prism_profile *p, bool unwound)
+{
+	p->unwound = unwound;
 }
 
 void prism_profile__set_time(struct prism_profile *p, uint64_t time)
@@ -442,6 +466,17 @@ static const char *const key_names[PRISM_SORT__MAX] = {
 	[PRISM_SORT_PARENT] = "parent",
 	[PRISM_SORT_SYM_SIZE] = "symbol_size",
 	[PRISM_SORT_TIME] = "time",
+	[PRISM_SORT_SOCKET] = "socket",
+	[PRISM_SORT_DSO_SIZE] = "dso_size",
+	[PRISM_SORT_CGROUP] = "cgroup",
+	[PRISM_SORT_CGROUP_ID] = "cgroup_id",
+	[PRISM_SORT_LOCAL_WEIGHT] = "local_weight",
+	[PRISM_SORT_WEIGHT] = "weight",
+	[PRISM_SORT_LOCAL_INS_LAT] = "local_ins_lat",
+	[PRISM_SORT_INS_LAT] = "ins_lat",
+	[PRISM_SORT_LOCAL_P_STAGE_CYC] = "local_p_stage_cyc",
+	[PRISM_SORT_P_STAGE_CYC] = "p_stage_cyc",
+	[PRISM_SORT_TRACE] = "trace",
 };
 
 int prism_sort_key__parse(const char *name)

@@ -46,12 +46,19 @@ grep_q "'sideways' is none of its parameters" "$TMP/err"
 expect_exit 129 prism report -i "$F/a-fp.data" --call-graph=caller,sideways 2>"$TMP/err"
 grep_q "'sideways' in 'caller,sideways' is none of its parameters" "$TMP/err"
 
-# --header-only is the header block (as 'prism header'); --header puts it
-# before the report in place of perf's pointer to these options
-prism header -i "$F/a-fp.data" >"$TMP/hdr.want"
+# --header-only is the header block (as 'prism header') and perf's "#"
+# line; --header puts it before the report in place of perf's pointer to
+# these options
+{
+	prism header -i "$F/a-fp.data"
+	echo "#"
+} >"$TMP/hdr.want"
 prism report -i "$F/a-fp.data" --header-only >"$TMP/hdr.got" 2>/dev/null
 test_cmp "$TMP/hdr.want" "$TMP/hdr.got"
-prism header -i - <"$F/d-pipe.data" >"$TMP/hdr.want"
+{
+	prism header -i - <"$F/d-pipe.data"
+	echo "#"
+} >"$TMP/hdr.want"
 prism report -i - --header-only <"$F/d-pipe.data" >"$TMP/hdr.got" 2>/dev/null
 test_cmp "$TMP/hdr.want" "$TMP/hdr.got"
 prism report -i "$F/a-fp.data" "${MAP[@]}" --header >"$TMP/hdr.txt" 2>/dev/null

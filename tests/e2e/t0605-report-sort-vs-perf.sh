@@ -58,9 +58,8 @@ for keys in comm pid cpu dso sym comm,dso dso,sym comm,dso,sym pid,sym sym,pid c
 done
 # the system-wide profile: the rows of the tasks this test ran (other
 # processes' names and JIT maps are issue #19's), on keys with the comm in
-# them: perf's --comms keeps or drops a whole row by the comm of its first
-# sample (prism filters samples), so rows that other tasks share, or that
-# span an exec, differ by design
+# them (perf's --comms keeps or drops a whole row by the comm of its first
+# sample, as prism does: t0610 compares the filters on the fixtures)
 mine=pie,nopie,nopie-dyn,nopie-strip
 for keys in comm comm,dso cpu,comm comm,pid pid,comm dso,comm comm,cpu; do
 	rows perf sw.data "$keys" --comms "$mine" >want

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism report's group view, perf report's --group (its default for a file
+ * recorded with event groups, as its header's GROUP_DESC tells): one section
+ * per group, "of events 'anon group { a, b }'", the overhead (and -n's
+ * Samples, --show-total-period's Period) a value per event, the rows of
+ * every event matched by their sort keys, in perf's order: by the leader's
+ * period, then each member's, the leader's rows first.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/evsel.h>
+#include <prism/profile.h>
+#include <prism/strbuf.h>
+
+#include "cmd.h"
+#include "report.h"
+
+struct report_group {
+	size_t n; /* events */
+	uint64_t *totals; /* each event's period */
+	struct prism_hist_entry *rows; /* the rows, each its first event's entry */
+	const struct prism_hist_entry **m; /* row i's entry of event j: m[i * n + j], or NULL */
+	size_t nr_rows;
+};
+
+static size_t row_of(const struct report_group *g, const struct prism_hist_entry *e)
+{
+	return (size_t)(e - g->rows);
+}
+
+struct report_read {
+	uint64_t *ids, *values;
+	size_t nr, alloc;
+};
+
+uint64_t report_read_delta(struct report *r, uint64_t id, uint64_t value)
+{
+	struct report_read *rd = r->reads;
+	uint64_t d;
+	size_t i;
+
+	if (!rd)
+		rd = r->reads = xcalloc(1, sizeof(*rd));
+	for (i = 0; i < rd->nr && rd->ids[i] != id; i++)
+		;
+	if (i == rd->nr) {
+		if (rd->nr == rd->alloc) {
+			rd->alloc = rd->alloc ? 2 * rd->alloc : 8;
+			rd->ids = xrealloc(rd->ids, rd->alloc * sizeof(*rd->ids));
+			rd->values = xrealloc(rd->values, rd->alloc * sizeof(*rd->values));
+		}
+		rd->ids[rd->nr] = id;
+		rd->values[rd->nr++] = 0;
+	}
+	d = value - rd->values[i];
+	rd->values[i] = value;
+	return d;
+}
+
+void report_read_free(struct report *r)
+{
+	if (!r->reads)
+		return;
+	free(r->reads->ids);
+	free(r->reads->values);
+	free(r->reads);
+	r->reads = NULL;
+}
+
+size_t report_group_size(const struct report *r)
+{
+	return r->grp->n;
+}
+
+uint64_t report_group_period(const struct report *r, const struct prism_hist_entry *e)
+{
+	const struct report_group *g = r->grp;
+	size_t i = row_of(g, e), j;
+	uint64_t v = 0;
+
+	for (j = 0; j < g->n; j++)
+		if (g->m[i * g->n + j])
+			v += g->m[i * g->n + j]->self;
+	return v;
+}
+
+double report_group_leader_pct(const struct report *r, const struct prism_hist_entry *e)
+{
+	const struct report_group *g = r->grp;
+	const struct prism_hist_entry *x = g->m[row_of(g, e) * g->n];
+
+	return x && g->totals[0] ? 100.0 * (double)x->self / (double)g->totals[0] : 0;
+}
+
+/* perf: " %6.2f%%" per event for a percentage, " %11" for Samples and Period */
+void report_group_cells(const struct report *r, int key, const struct prism_hist_entry *e,
+			struct prism_strbuf *out)
+{
+	const struct report_group *g = r->grp;
+	size_t i = row_of(g, e), j;
+
+	for (j = 0; j < g->n; j++) {
+		const struct prism_hist_entry *x = g->m[i * g->n + j];
+		uint64_t v = !x ? 0 : key == PRISM_SORT_SAMPLE ? x->nr_samples : x->self;
+
+		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD)
+			prism_strbuf_addf(out, " %11" PRIu64, v);
+		else
+			prism_strbuf_addf(out, " %6.2f%%",
+					  g->totals[j] ? 100.0 * (double)v / (double)g->totals[j] :
+							 0);
+	}
+}
+
+/* perf's order: the leader's period, then each member's, descending; else as they came */
+static const struct report_group *sort_group;
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb, j;
+	const struct report_group *g = sort_group;
+
+	for (j = 0; j < g->n; j++) {
+		const struct prism_hist_entry *x = g->m[a * g->n + j], *y = g->m[b * g->n + j];
+		uint64_t u = x ? x->self : 0, v = y ? y->self : 0;
+
+		if (u != v)
+			return u > v ? -1 : 1;
+	}
+	return a < b ? -1 : a > b;
+}
+
+/* add event @j's rows: to the row with the same keys, or a new row */
+static void merge(struct report *r, struct report_group *g, size_t j,
+		  const struct prism_hist_entry *e, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < g->nr_rows; k++)
+			if (!g->m[k * g->n + j] && report_rows_equal(r, &g->rows[k], &e[i]))
+				break;
+		if (k == g->nr_rows) {
+			g->rows[k] = e[i];
+			g->nr_rows++;
+		}
+		g->m[k * g->n + j] = &e[i];
+	}
+}
+
+int report_print_group(struct report *r, size_t leader, size_t nr_members, const char *group_name)
+{
+	struct report_group g = { .n = nr_members };
+	struct prism_hist_entry **es = xcalloc(nr_members, sizeof(*es));
+	struct prism_hist_entry *rows;
+	const struct prism_hist_entry **m;
+	struct prism_strbuf name = STRBUF_INIT;
+	size_t *ns = xcalloc(nr_members, sizeof(*ns)), *order, total_rows = 0, i, j;
+	uint64_t nr_samples = 0, total = 0;
+	int ret = 0;
+
+	g.totals = xcalloc(nr_members, sizeof(*g.totals));
+	for (j = 0; j < nr_members; j++) {
+		struct prism_profile *p = leader + j < r->nr_evsels ? r->profiles[leader + j] :
+								      NULL;
+
+		if (!p)
+			continue;
+		/* (each profile keeps its rows until its next prism_profile__entries()) */
+		if (report_entries(r, p, false, false, false, &es[j], &ns[j])) {
+			ret = -1;
+			goto out;
+		}
+		g.totals[j] = prism_profile__total_period(p);
+		total += g.totals[j];
+		nr_samples += prism_profile__nr_samples(p);
+		total_rows += ns[j];
+	}
+	g.rows = xcalloc(total_rows + 1, sizeof(*g.rows));
+	g.m = xcalloc((total_rows + 1) * nr_members, sizeof(*g.m));
+	for (j = 0; j < nr_members; j++)
+		merge(r, &g, j, es[j], ns[j]);
+	/* the rows in perf's order, then the table of them */
+	order = xcalloc(g.nr_rows + 1, sizeof(*order));
+	for (i = 0; i < g.nr_rows; i++)
+		order[i] = i;
+	sort_group = &g;
+	qsort(order, g.nr_rows, sizeof(*order), cmp_rows);
+	rows = xcalloc(g.nr_rows + 1, sizeof(*rows));
+	m = xcalloc((g.nr_rows + 1) * nr_members, sizeof(*m));
+	for (i = 0; i < g.nr_rows; i++) {
+		rows[i] = g.rows[order[i]];
+		memcpy(&m[i * nr_members], &g.m[order[i] * nr_members], nr_members * sizeof(*m));
+	}
+	free(order);
+	free(g.rows);
+	free(g.m);
+	g.rows = rows;
+	g.m = m;
+
+	prism_strbuf_addstr(&name, !group_name || !strcmp(group_name, "{anon_group}") ?
+					   "anon group" :
+					   group_name);
+	for (j = 0; j < nr_members; j++)
+		prism_strbuf_addf(&name, "%s%s", j ? ", " : " { ",
+				  prism_evsel__name(prism_session__evsel(r->s, leader + j)));
+	prism_strbuf_addstr(&name, " }");
+	report_samples_header(nr_samples, total, name.buf, true);
+	r->grp = &g;
+	report_print_table(r, NULL, g.rows, g.nr_rows, total, false, UINT64_MAX, false);
+	r->grp = NULL;
+	prism_strbuf_release(&name);
+out:
+	free(g.rows);
+	free(g.m);
+	free(g.totals);
+	free(es);
+	free(ns);
+	return ret;
+}
