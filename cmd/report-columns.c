@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,10 +21,16 @@
 #include "record-opts.h"
 #include "report.h"
 
-static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
+/*
+ * @width: -w's (0: none); perf cuts the name to it ("[.] " included, none
+ * below 4), then appends " (inlined)"
+ */
+static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len, size_t width)
 {
+	int prec = width >= 4 && width - 4 < INT_MAX ? (int)width - 4 : INT_MAX;
+
 	if (e->sym)
-		snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->sym,
+		snprintf(buf, len, "[%c] %.*s%s", e->kernel ? 'k' : '.', prec, e->sym,
 			 e->inlined ? " (inlined)" : "");
 	else if (!e->ip) /* printf's %#x prints no 0x for zero; perf shows that */
 		snprintf(buf, len, "[%c] %016x", e->kernel ? 'k' : '.', 0);
@@ -325,7 +332,7 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 		snprintf(buf, len, "%s", e->dso ? e->dso : "[unknown]");
 		break;
 	case PRISM_SORT_SYM:
-		sym_text(e, buf, len);
+		sym_text(e, buf, len, 0);
 		break;
 	case PRISM_SORT_SRCLINE:
 		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
@@ -555,12 +562,31 @@ static void print_headers(struct report *r, const size_t *w)
 	prism_strbuf_release(&out);
 }
 
+/*
+ * perf prints a row into a buffer of the columns' widths, 2 for each
+ * separator, 4 more and, without -t, room for colours (8 of its
+ * COLOR_MAXLEN 24 + "\033[m"): a longer row is cut to it
+ */
+static size_t row_limit(const struct report *r, const size_t *w)
+{
+	size_t k, lim = 3 + (r->field_sep ? 0 : 8 * (24 + 4));
+	bool first = true;
+
+	for (k = 0; k < r->nr_cols; k++) {
+		if (elided(r, r->cols[k]))
+			continue;
+		lim += w[k] + (first ? 0 : 2);
+		first = false;
+	}
+	return lim;
+}
+
 static void print_row(struct report *r, const struct prism_hist_entry *e, const size_t *w,
 		      uint64_t total, bool children, struct prism_strbuf *out)
 {
+	size_t k, start = out->len;
 	bool first = true;
 	char buf[1024];
-	size_t k;
 	int key;
 
 	for (k = 0; k < r->nr_cols; k++) {
@@ -605,8 +631,10 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 				prism_strbuf_addf(out, "%*s", (int)(w[k] - len), "");
 			continue;
 		}
-		/* perf: -w cuts the text, but an unresolved symbol's address */
-		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym))
+		/* perf: -w cuts the text, a symbol's name before " (inlined)" */
+		if (key == PRISM_SORT_SYM && user_width(r, k))
+			sym_text(e, buf, sizeof(buf), user_width(r, k));
+		else if (user_width(r, k) && strlen(buf) > w[k])
 			buf[w[k]] = '\0';
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
@@ -617,6 +645,8 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 		else
 			prism_strbuf_addf(out, is_field(key) ? "%*s" : "%-*s", (int)w[k], buf);
 	}
+	if (out->len - start > row_limit(r, w))
+		prism_strbuf_setlen(out, start + row_limit(r, w));
 	prism_strbuf_addch(out, '\n');
 }
 
