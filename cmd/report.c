@@ -139,6 +139,7 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	    !leaf_matches(r, &r->cc.frames[0]))
 		return 0;
 	prism_profile__set_time(p, report_time_key(r, s));
+	prism_profile__set_parent_depth(p, r->cc.nr_recorded); /* perf: not in unwound frames */
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);

@@ -346,4 +346,13 @@ PRISM_API int prism_profile__add_cut(struct prism_profile *p, const char *comm, 
 				     const struct prism_frame *self,
 				     const struct prism_frame *frames, size_t nr);
 
+/*
+ * prism_profile__set_parent_depth - the samples added from now on have their
+ * parent (prism_profile__set_parent) looked for in the first @nr frames of
+ * their chain only: perf looks in the chain the kernel recorded, not in the
+ * frames it unwinds from a stack copy (struct prism_callchain's
+ * nr_recorded).  Default: SIZE_MAX, every frame.
+ */
+PRISM_API void prism_profile__set_parent_depth(struct prism_profile *p, size_t nr);
+
 #endif /* PRISM_PROFILE_H */

@@ -134,6 +134,11 @@ PRISM_API int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uin
 struct prism_callchain {
 	size_t nr, alloc;
 	struct prism_frame *frames;
+	/*
+	 * the first frames, from the sample's recorded chain (not unwound
+	 * from its stack copy, not the sample address standing in for none)
+	 */
+	size_t nr_recorded;
 };
 
 /**

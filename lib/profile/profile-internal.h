@@ -40,6 +40,7 @@ struct precord {
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
+	uint32_t parent_depth; /* the first frames where the parent is looked for */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
 	uint64_t period, count;
@@ -101,6 +102,7 @@ struct prism_profile {
 	bool children;
 	bool by_keys; /* the keys have output fields: the order is theirs alone */
 	void *parent_re; /* regex_t of prism_profile__set_parent(), or NULL */
+	size_t parent_depth; /* prism_profile__set_parent_depth()'s */
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
 	size_t nr_keys;
 

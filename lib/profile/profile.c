@@ -234,6 +234,7 @@ struct prism_profile *prism_profile__new(struct prism_symbols *sy, unsigned int 
 		return NULL;
 	p->sy = sy;
 	p->mask = keys_mask | (1u << PRISM_SORT_COMM);
+	p->parent_depth = SIZE_MAX;
 	return p;
 }
 
@@ -296,6 +297,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.nochain = nochain;
 	r.depth = (uint32_t)nr;
 	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
+	r.parent_depth = p->parent_depth < nr ? (uint32_t)p->parent_depth : (uint32_t)nr;
 	r.hash = rec_hash(&r, p->scratch) + nochain;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -314,7 +316,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 			if (o->hash == r.hash && o->nochain == r.nochain &&
 			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
 			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
-			    o->self == r.self &&
+			    o->self == r.self && o->parent_depth == r.parent_depth &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
