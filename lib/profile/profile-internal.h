@@ -28,6 +28,7 @@ struct pframe {
 	 */
 	uint32_t src_id, src_leaf_id;
 	uint32_t file_id; /* interned file of src_id, 0 = unknown */
+	uint32_t file_caller_id; /* perf's file of it as a caller: at ip itself, 0 = none */
 	uint32_t sym_size; /* the symbol's size, 0 unresolved */
 	bool kernel;
 	uint8_t kind;
@@ -141,5 +142,8 @@ int entries_order(const struct prism_profile *p, uint32_t *order);
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);
+
+/* fnframe.c: each frame's first frame of its function, for call graphs; -ENOMEM */
+int profile_fn_frames(const struct prism_profile *p, uint32_t **out);
 
 #endif /* PRISM_PROFILE_INTERNAL_H */

@@ -128,6 +128,26 @@ static uint32_t srcline_text(struct prism_profile *p, const struct prism_frame *
 	return strtab__intern(&p->strs, buf);
 }
 
+/*
+ * perf's source file of a frame as a caller: of its address as it is, not
+ * in the DSO (so none for a shared object's), UINT32_MAX for -ENOMEM
+ */
+static uint32_t caller_file(struct prism_profile *p, const struct prism_frame *fr, uint32_t file)
+{
+	struct prism_frame at = *fr;
+	const char *name, *base;
+	unsigned int line;
+
+	if (fr->ip == fr->dso_addr)
+		return file;
+	at.dso_addr = fr->ip;
+	if (!p->sy || prism_symbols__srcline(p->sy, &at, &name, &line))
+		return 0;
+	base = strrchr(name, '/');
+	file = strtab__intern(&p->strs, base ? base + 1 : name);
+	return file ? file : UINT32_MAX;
+}
+
 /* a frame without a source line: perf's texts of it as a caller and as a leaf; -ENOMEM */
 static int srcline_unknown(struct prism_profile *p, struct pframe *f, const struct prism_frame *fr)
 {
@@ -183,7 +203,13 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 		const char *file;
 		unsigned int line;
 
-		if (p->sy && !prism_symbols__srcline(p->sy, fr, &file, &line)) {
+		int err = p->sy ? prism_symbols__srcline(p->sy, fr, &file, &line) : -ENOENT;
+
+		if (err == -ENODATA) { /* perf: addr2line's answer, without a file */
+			f->src_id = strtab__intern(&p->strs, "??:0");
+			if (!f->src_id)
+				return UINT32_MAX;
+		} else if (!err) {
 			const char *base = strrchr(file, '/');
 			char buf[512];
 
@@ -191,6 +217,9 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 			f->src_id = strtab__intern(&p->strs, buf);
 			f->file_id = strtab__intern(&p->strs, base ? base + 1 : file);
 			if (!f->src_id || !f->file_id)
+				return UINT32_MAX;
+			f->file_caller_id = caller_file(p, fr, f->file_id);
+			if (f->file_caller_id == UINT32_MAX)
 				return UINT32_MAX;
 		} else if (srcline_unknown(p, f, fr)) {
 			return UINT32_MAX;
