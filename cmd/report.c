@@ -465,7 +465,8 @@ int cmd_report(int argc, const char **argv)
 			's', "sort", &r.sort, "keys",
 			"group rows by these comma-separated keys, as perf: comm, pid (a row "
 			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
-			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
+			"'dso[addr]' or 'sym+offset' without debug info, its addr2line's "
+			"'??:0' and file names with it), srcfile, cpu, "
 			"symbol_size, time (see --time-quantum; with Children, a sample's "
 			"period counts once, where perf 6.1 counts it per frame of its chain) "
 			"(default comm,dso,symbol); rows sort by overhead, then by the keys; "
@@ -481,7 +482,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('p', "parent", &r.parent, "regex",
 			   "the parent sort key's expression (POSIX extended, default perf's "
 			   "'^sys_|^do_page_fault'; -p adds the key): a sample's parent is the "
-			   "first symbol of its call chain, leaf first, that matches it, "
+			   "first symbol of its recorded call chain that matches it (as perf: "
+			   "from the root in caller order, the leaf in callee order; not in "
+			   "frames unwound from --call-graph dwarf's stack copies), "
 			   "'[other]' without"),
 		OPT_BOOL('x', "exclude-other", &r.exclude_other,
 			 "only the rows that have a parent (see -p)"),
