@@ -83,8 +83,8 @@ static bool default_file(Dwarf_Die *cu, Dwarf_Line *l, uint64_t addr, Dwarf_File
 		else
 			hi = mid;
 	}
-	while (lo--) {
-		Dwarf_Line *o = dwarf_onesrcline(lines, lo);
+	for (; lo > 0; lo--) {
+		Dwarf_Line *o = dwarf_onesrcline(lines, lo - 1);
 		Dwarf_Files *f;
 
 		if (o != l && !dwarf_lineendsequence(o, &end) && end)

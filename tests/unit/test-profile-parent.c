@@ -12,10 +12,12 @@
 
 static int id_leaf, id_sys, id_main, id_start; /* symbol identities */
 
-#define FRAME(n, id, addr, k)                                                            \
-	{ .ip = (addr), .map_addr = (addr), .dso_name = (k) ? "[kernel.kallsyms]" : "prog", \
-	  .dso_path = (k) ? "[kernel.kallsyms]" : "prog", .sym = (n), .sym_id = (id),       \
-	  .kernel = (k), .kind = (k) ? PRISM_FRAME_KERNEL : PRISM_FRAME_USER }
+#define FRAME(n, id, addr, k)                                                                     \
+	{                                                                                         \
+		.ip = (addr), .map_addr = (addr), .dso_name = (k) ? "[kernel.kallsyms]" : "prog", \
+		.dso_path = (k) ? "[kernel.kallsyms]" : "prog", .sym = (n), .sym_id = (id),       \
+		.kernel = (k), .kind = (k) ? PRISM_FRAME_KERNEL : PRISM_FRAME_USER                \
+	}
 
 /* leaf first: a kernel frame, then user frames as DWARF unwinding adds them */
 static const struct prism_frame chain[] = {
