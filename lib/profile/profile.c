@@ -205,9 +205,16 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 
 		int err = p->sy ? prism_symbols__srcline(p->sy, fr, &file, &line) : -ENOENT;
 
-		if (err == -ENODATA) { /* perf: addr2line's answer, without a file */
-			f->src_id = strtab__intern(&p->strs, "??:0");
-			if (!f->src_id)
+		/*
+		 * perf: addr2line's "??:0" for a leaf and a symbol's caller, its
+		 * "dso[addr]" for a caller without a symbol
+		 */
+		if (err == -ENODATA) {
+			uint32_t unk = strtab__intern(&p->strs, "??:0");
+
+			f->src_id = fr->sym ? unk : srcline_text(p, fr, fr->ip);
+			f->src_leaf_id = f->src_id == unk ? 0 : unk;
+			if (!unk || !f->src_id)
 				return UINT32_MAX;
 		} else if (!err) {
 			const char *base = strrchr(file, '/');

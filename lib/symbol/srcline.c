@@ -111,9 +111,9 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	Dwarf_Line *l;
 	int lineno;
 
+	/* perf 6.1 asks addr2line whenever it has the binary: "??:0" without a line */
 	if (!dw)
-		return -ENOENT;
-	/* debug information without this address: addr2line's "??:0" */
+		return dso->symsrc ? -ENODATA : -ENOENT;
 	if (!dwarf_addrdie(dw, dso_addr, &cu))
 		return -ENODATA;
 	l = dwarf_getsrc_die(&cu, dso_addr);
