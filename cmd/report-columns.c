@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,10 +22,16 @@
 #include "record-opts.h"
 #include "report.h"
 
-static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len)
+/*
+ * @width: -w's (0: none); perf cuts the name to it ("[.] " included, none
+ * below 4), then appends " (inlined)"
+ */
+static void sym_text(const struct prism_hist_entry *e, char *buf, size_t len, size_t width)
 {
+	int prec = width >= 4 && width - 4 < INT_MAX ? (int)width - 4 : INT_MAX;
+
 	if (e->sym)
-		snprintf(buf, len, "[%c] %s%s", e->kernel ? 'k' : '.', e->sym,
+		snprintf(buf, len, "[%c] %.*s%s", e->kernel ? 'k' : '.', prec, e->sym,
 			 e->inlined ? " (inlined)" : "");
 	else if (!e->ip) /* printf's %#x prints no 0x for zero; perf shows that */
 		snprintf(buf, len, "[%c] %016x", e->kernel ? 'k' : '.', 0);
@@ -342,7 +349,7 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 		snprintf(buf, len, "%s", e->dso ? e->dso : "[unknown]");
 		break;
 	case PRISM_SORT_SYM:
-		sym_text(e, buf, len);
+		sym_text(e, buf, len, 0);
 		break;
 	case PRISM_SORT_SRCLINE:
 		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
@@ -618,12 +625,31 @@ static void print_headers(struct report *r, const size_t *w)
 	prism_strbuf_release(&out);
 }
 
+/*
+ * perf prints a row into a buffer of the columns' widths, 2 for each
+ * separator, 4 more and, without -t, room for colours (8 of its
+ * COLOR_MAXLEN 24 + "\033[m"): a longer row is cut to it
+ */
+static size_t row_limit(const struct report *r, const size_t *w)
+{
+	size_t k, lim = 3 + (r->field_sep ? 0 : 8 * (24 + 4));
+	bool first = true;
+
+	for (k = 0; k < r->nr_cols; k++) {
+		if (elided(r, r->cols[k]))
+			continue;
+		lim += w[k] + (first ? 0 : 2);
+		first = false;
+	}
+	return lim;
+}
+
 static void print_row(struct report *r, const struct prism_hist_entry *e, const size_t *w,
 		      uint64_t total, bool children, struct prism_strbuf *out)
 {
+	size_t k, start = out->len;
 	bool first = true;
 	char buf[1024];
-	size_t k, start = out->len, line = 3;
 	int key;
 
 	for (k = 0; k < r->nr_cols; k++) {
@@ -673,15 +699,11 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 				prism_strbuf_addf(out, "%*s", (int)(w[k] - len), "");
 			continue;
 		}
-		/* perf: -w cuts the text, but an unresolved symbol's address */
-		if (user_width(r, k) && strlen(buf) > w[k] && (key != PRISM_SORT_SYM || e->sym)) {
-			/* an inlined symbol's name is cut, " (inlined)" follows it */
-			if (key == PRISM_SORT_SYM && e->inlined && w[k] >= 4)
-				snprintf(buf, sizeof(buf), "[%c] %.*s (inlined)",
-					 e->kernel ? 'k' : '.', (int)w[k] - 4, e->sym);
-			else
-				buf[w[k]] = '\0';
-		}
+		/* perf: -w cuts the text, a symbol's name before " (inlined)" */
+		if (key == PRISM_SORT_SYM && user_width(r, k))
+			sym_text(e, buf, sizeof(buf), user_width(r, k));
+		else if (user_width(r, k) && strlen(buf) > w[k])
+			buf[w[k]] = '\0';
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 		/* perf pads every column to its width but a last symbol, source line, time, cgroup */
@@ -695,15 +717,8 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 					  is_field(key) || report_key_right(key) ? "%*s" : "%-*s",
 					  (int)w[k], buf);
 	}
-	/*
-	 * perf -t writes a row into a line of the columns' widths, two
-	 * between them and 3 more: a longer text (" (inlined)") is cut there
-	 */
-	for (k = 0; r->field_sep && k < r->nr_cols; k++)
-		if (!elided(r, r->cols[k]))
-			line += w[k] + 2;
-	if (r->field_sep && out->len - start > line - 2)
-		prism_strbuf_setlen(out, start + line - 2);
+	if (out->len - start > row_limit(r, w))
+		prism_strbuf_setlen(out, start + row_limit(r, w));
 	prism_strbuf_addch(out, '\n');
 }
 

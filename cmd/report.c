@@ -154,6 +154,7 @@ static int sample_one(struct report *r, const struct prism_event *ev)
 	prism_profile__set_time(p, report_time_key(r, s));
 	if (r->ks && report_sample_keys(r, ev, p))
 		return -ENOMEM;
+	prism_profile__set_parent_depth(p, r->cc.nr_recorded); /* perf: not in unwound frames */
 	if (nochain)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
@@ -580,7 +581,8 @@ int cmd_report(int argc, const char **argv)
 			's', "sort", &r.sort, "keys",
 			"group rows by these comma-separated keys, as perf: comm, pid (a row "
 			"per thread, 'tid:comm'), dso, symbol (sym), parent (see -p), srcline (perf's "
-			"'dso[addr]' or 'sym+offset' without debug info), srcfile, cpu, "
+			"'dso[addr]' or 'sym+offset' without debug info, its addr2line's "
+			"'??:0' and file names with it), srcfile, cpu, "
 			"symbol_size, time (see --time-quantum), socket, dso_size (the map's "
 			"size), cgroup, cgroup_id (dev/inode of the cgroup namespace), "
 			"local_weight, weight (local x samples), local_ins_lat, ins_lat (sum), "
@@ -601,7 +603,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('p', "parent", &r.parent, "regex",
 			   "the parent sort key's expression (POSIX extended, default perf's "
 			   "'^sys_|^do_page_fault'; -p adds the key): a sample's parent is the "
-			   "first symbol of its call chain, leaf first, that matches it, "
+			   "first symbol of its recorded call chain that matches it (as perf: "
+			   "from the root in caller order, the leaf in callee order; not in "
+			   "frames unwound from --call-graph dwarf's stack copies), "
 			   "'[other]' without"),
 		OPT_BOOL('x', "exclude-other", &r.exclude_other,
 			 "only the rows that have a parent (see -p)"),

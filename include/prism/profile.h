@@ -428,4 +428,13 @@ PRISM_API void prism_profile__set_unwound(struct prism_profile *p, bool unwound)
  */
 PRISM_API void prism_profile__set_full_source_path(struct prism_profile *p, bool full);
 
+/*
+ * prism_profile__set_parent_depth - the samples added from now on have their
+ * parent (prism_profile__set_parent) looked for in the first @nr frames of
+ * their chain only: perf looks in the chain the kernel recorded, not in the
+ * frames it unwinds from a stack copy (struct prism_callchain's
+ * nr_recorded).  Default: SIZE_MAX, every frame.
+ */
+PRISM_API void prism_profile__set_parent_depth(struct prism_profile *p, size_t nr);
+
 #endif /* PRISM_PROFILE_H */

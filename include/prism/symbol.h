@@ -134,6 +134,11 @@ PRISM_API int prism_symbols__resolve(struct prism_symbols *sy, uint32_t pid, uin
 struct prism_callchain {
 	size_t nr, alloc;
 	struct prism_frame *frames;
+	/*
+	 * the first frames, from the sample's recorded chain (not unwound
+	 * from its stack copy, not the sample address standing in for none)
+	 */
+	size_t nr_recorded;
 };
 
 /**
@@ -246,8 +251,9 @@ PRISM_API const char *prism_unwind_stop__str(enum prism_unwind_stop why);
  * @file: set to the file name (owned by @sy) on success
  * @line: set to the line
  *
- * Return: 0, -ENOENT when the DSO has no line information for the address,
- * or -PRISM_E_NOFEATURE without libdw.
+ * Return: 0, -ENOENT when the DSO's binary was not found, -ENODATA when it
+ * was but has no line for the address (addr2line's "??:0"), or
+ * -PRISM_E_NOFEATURE without libdw.
  */
 PRISM_API int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f,
 				     const char **file, unsigned int *line);

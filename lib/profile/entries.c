@@ -69,7 +69,7 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 	if (use[PRISM_SORT_SRCLINE])
 		k->src = leaf && f->src_leaf_id ? f->src_leaf_id : f->src_id;
 	if (use[PRISM_SORT_SRCFILE])
-		k->file = f->file_id;
+		k->file = leaf ? f->file_id : f->file_caller_id;
 	if (use[PRISM_SORT_PARENT])
 		k->parent = r->parent;
 	if (use[PRISM_SORT_SYM_SIZE])
@@ -492,7 +492,7 @@ static void number_nodes(struct prism_callgraph *root, struct prism_callgraph **
 
 /* add the path of record @r for the tree rooted at @root: positions from..0 or 0..from */
 static int add_path(struct prism_profile *p, struct cgbuild *b, uint32_t root,
-		    const struct precord *rec, size_t from, bool caller)
+		    const struct precord *rec, size_t from, bool caller, const uint32_t *fn)
 {
 	const uint32_t *fr = p->pool + rec->off;
 	size_t j = from, to = caller ? 0 : rec->depth - 1;
@@ -501,7 +501,7 @@ static int add_path(struct prism_profile *p, struct cgbuild *b, uint32_t root,
 	b->t[root].period += rec->period;
 	b->t[root].samples += rec->count;
 	for (;;) {
-		cur = tn_child(b, cur, fr[j]);
+		cur = tn_child(b, cur, fn ? fn[fr[j]] : fr[j]);
 		if (cur == UINT32_MAX)
 			return -ENOMEM;
 		b->t[cur].period += rec->period;
@@ -529,9 +529,14 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 	struct prism_callgraph **stack = NULL;
 	size_t *next = NULL;
 	struct cgsort cs;
+	uint32_t *fn = NULL;
 	size_t r, i, e, nptr = 0, nseen = 0, seen_alloc = 0;
 	int err = -ENOMEM;
 
+	/* per-address frames (source keys): a node per function, as perf's */
+	if (p->mask & (1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE) &&
+	    profile_fn_frames(p, &fn))
+		goto out;
 	root = malloc((p->nr_entries + 1) * sizeof(*root));
 	stamp = malloc((p->nr_entries + 1) * sizeof(*stamp));
 	from = malloc((p->nr_entries + 1) * sizeof(*from));
@@ -576,7 +581,7 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 			}
 		}
 		for (i = 0; i < nseen; i++)
-			if (add_path(p, &b, root[seen[i]], rec, from[seen[i]], caller))
+			if (add_path(p, &b, root[seen[i]], rec, from[seen[i]], caller, fn))
 				goto out;
 	}
 	a = calloc(1, sizeof(*a));
@@ -642,6 +647,7 @@ out:
 	free(b.t);
 	free(b.slots);
 	free(root);
+	free(fn);
 	free(stamp);
 	free(from);
 	free(seen);

@@ -37,16 +37,24 @@ int prism_profile__set_parent(struct prism_profile *p, const char *regex)
 	return 0;
 }
 
+void prism_profile__set_parent_depth(struct prism_profile *p, size_t nr)
+{
+	p->parent_depth = nr;
+}
+
 /*
  * Every record's parent (frame index + 1, 0 for none).  perf looks at the
- * symbols of the chain it resolved, before expanding inlined functions, but
- * not at the frames it unwound from a user stack; a sample whose chain came
- * out empty has none.
+ * symbols of the chain the kernel recorded as it resolves it, before
+ * expanding inlined functions, in its order: from the root for caller
+ * graphs (its default with children), from the leaf for callee graphs.
+ * Frames unwound from a stack copy (--call-graph dwarf) are never looked
+ * at (nor its user frames where the profile says they were unwound); a
+ * sample whose chain came out empty has none.
  */
 int profile_parents(struct prism_profile *p)
 {
 	uint8_t *match; /* per frame: 0 not tried, 1 no, 2 yes */
-	size_t r, i;
+	size_t r, i, j;
 
 	match = calloc(p->nr_frames + 1, 1);
 	if (!match)
@@ -55,9 +63,13 @@ int profile_parents(struct prism_profile *p)
 		struct precord *rec = &p->recs[r];
 
 		rec->parent = 0;
-		for (i = 0; p->parent_re && !rec->nochain && i < rec->depth; i++) {
-			uint32_t id = p->pool[rec->off + i];
-			const struct pframe *f = &p->frames[id];
+		for (j = 0; p->parent_re && !rec->nochain && j < rec->parent_depth; j++) {
+			uint32_t id;
+			const struct pframe *f;
+
+			i = p->chain_caller ? rec->parent_depth - 1 - j : j;
+			id = p->pool[rec->off + i];
+			f = &p->frames[id];
 
 			if (rec->unwound && !f->kernel) /* perf: not among unwound frames */
 				continue;

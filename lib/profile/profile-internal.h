@@ -28,6 +28,7 @@ struct pframe {
 	 */
 	uint32_t src_id, src_leaf_id;
 	uint32_t file_id; /* interned file of src_id, 0 = unknown */
+	uint32_t file_caller_id; /* perf's file of it as a caller: at ip itself, 0 = none */
 	uint32_t sym_size; /* the symbol's size, 0 unresolved */
 	uint64_t dso_size; /* its map's (PRISM_SORT_DSO_SIZE), 0 none */
 	bool kernel;
@@ -53,6 +54,7 @@ struct precord {
 	bool hidden; /* prism_profile__set_hidden()'s */
 	bool unwound; /* prism_profile__set_unwound()'s */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
+	uint32_t parent_depth; /* the first frames where the parent is looked for */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
 	uint64_t period, count;
@@ -122,6 +124,7 @@ struct prism_profile {
 	bool children;
 	bool by_keys; /* the keys have output fields: the order is theirs alone */
 	void *parent_re; /* regex_t of prism_profile__set_parent(), or NULL */
+	size_t parent_depth; /* prism_profile__set_parent_depth()'s */
 	const enum prism_sort_key *keys; /* while sorting: ties go by these, in order */
 	size_t nr_keys;
 
@@ -181,5 +184,8 @@ int psk_cmp(const struct prism_hist_entry *a, const struct prism_hist_entry *b,
 
 /* the display name of a frame for folded/flame output ("[unknown]" when unresolved) */
 const char *pframe__label(const struct pframe *f);
+
+/* fnframe.c: each frame's first frame of its function, for call graphs; -ENOMEM */
+int profile_fn_frames(const struct prism_profile *p, uint32_t **out);
 
 #endif /* PRISM_PROFILE_INTERNAL_H */

@@ -128,6 +128,26 @@ static uint32_t srcline_text(struct prism_profile *p, const struct prism_frame *
 	return strtab__intern(&p->strs, buf);
 }
 
+/*
+ * perf's source file of a frame as a caller: of its address as it is, not
+ * in the DSO (so none for a shared object's), UINT32_MAX for -ENOMEM
+ */
+static uint32_t caller_file(struct prism_profile *p, const struct prism_frame *fr, uint32_t file)
+{
+	struct prism_frame at = *fr;
+	const char *name, *base;
+	unsigned int line;
+
+	if (fr->ip == fr->dso_addr)
+		return file;
+	at.dso_addr = fr->ip;
+	if (!p->sy || prism_symbols__srcline(p->sy, &at, &name, &line))
+		return 0;
+	base = strrchr(name, '/');
+	file = strtab__intern(&p->strs, base ? base + 1 : name);
+	return file ? file : UINT32_MAX;
+}
+
 /* a frame without a source line: perf's texts of it as a caller and as a leaf; -ENOMEM */
 static int srcline_unknown(struct prism_profile *p, struct pframe *f, const struct prism_frame *fr)
 {
@@ -185,7 +205,20 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 		const char *file;
 		unsigned int line;
 
-		if (p->sy && !prism_symbols__srcline(p->sy, fr, &file, &line)) {
+		int err = p->sy ? prism_symbols__srcline(p->sy, fr, &file, &line) : -ENOENT;
+
+		/*
+		 * perf: addr2line's "??:0" for a leaf and a symbol's caller, its
+		 * "dso[addr]" for a caller without a symbol
+		 */
+		if (err == -ENODATA) {
+			uint32_t unk = strtab__intern(&p->strs, "??:0");
+
+			f->src_id = fr->sym ? unk : srcline_text(p, fr, fr->ip);
+			f->src_leaf_id = f->src_id == unk ? 0 : unk;
+			if (!unk || !f->src_id)
+				return UINT32_MAX;
+		} else if (!err) {
 			const char *base = p->full_src ? NULL : strrchr(file, '/');
 			char buf[512];
 
@@ -193,6 +226,9 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 			f->src_id = strtab__intern(&p->strs, buf);
 			f->file_id = strtab__intern(&p->strs, base ? base + 1 : file);
 			if (!f->src_id || !f->file_id)
+				return UINT32_MAX;
+			f->file_caller_id = caller_file(p, fr, f->file_id);
+			if (f->file_caller_id == UINT32_MAX)
 				return UINT32_MAX;
 		} else if (srcline_unknown(p, f, fr)) {
 			return UINT32_MAX;
@@ -237,6 +273,7 @@ struct prism_profile *prism_profile__new(struct prism_symbols *sy, unsigned int 
 		return NULL;
 	p->sy = sy;
 	p->mask = keys_mask | (1u << PRISM_SORT_COMM);
+	p->parent_depth = SIZE_MAX;
 	return p;
 }
 
@@ -305,6 +342,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.sk = p->sk;
 	r.hidden = p->hidden;
 	r.unwound = p->unwound;
+	r.parent_depth = p->parent_depth < nr ? (uint32_t)p->parent_depth : (uint32_t)nr;
 	r.hash = rec_hash(&r, p->scratch) + nochain + 2 * r.hidden;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -324,6 +362,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 			    o->unwound == r.unwound && o->comm_id == r.comm_id && o->pid == r.pid &&
 			    o->tid == r.tid && o->cpu == r.cpu && o->time == r.time &&
 			    o->depth == r.depth && o->sk == r.sk && o->self == r.self &&
+			    o->parent_depth == r.parent_depth &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;

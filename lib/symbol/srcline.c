@@ -57,6 +57,53 @@ static Dwarf *get_dwarf(struct prism_dso *dso)
 	return st->dw;
 }
 
+/*
+ * binutils' addr2line (perf's) names the lines of a DWARF 5 sequence that
+ * keep the file register's default (1, no DW_LNS_set_file yet) by file 0,
+ * the unit's own: glibc's __libc_start_call_main, in libc_start_call_main.h,
+ * is at libc-start.c.  A line in file 1 with only file 1 before it in its
+ * sequence is taken for one.
+ */
+static bool default_file(Dwarf_Die *cu, Dwarf_Line *l, uint64_t addr, Dwarf_Files **files)
+{
+	Dwarf_Lines *lines;
+	Dwarf_Addr a;
+	Dwarf_Half version;
+	size_t n, lo = 0, hi, idx;
+	bool end;
+
+	if (dwarf_cu_info(cu->cu, &version, NULL, NULL, NULL, NULL, NULL, NULL) || version < 5 ||
+	    dwarf_line_file(l, files, &idx) || idx != 1 || dwarf_getsrclines(cu, &lines, &n))
+		return false;
+	for (hi = n; lo < hi;) { /* the first line past addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (dwarf_lineaddr(dwarf_onesrcline(lines, mid), &a) || a <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo > 0; lo--) {
+		Dwarf_Line *o = dwarf_onesrcline(lines, lo - 1);
+		Dwarf_Files *f;
+
+		if (o != l && !dwarf_lineendsequence(o, &end) && end)
+			break; /* the sequence before */
+		if (dwarf_line_file(o, &f, &idx) || idx != 1)
+			return false;
+	}
+	return true;
+}
+
+static const char *line_file(Dwarf_Die *cu, Dwarf_Line *l, uint64_t addr)
+{
+	Dwarf_Files *files;
+
+	if (default_file(cu, l, addr, &files))
+		return dwarf_filesrc(files, 0, NULL, NULL);
+	return dwarf_linesrc(l, NULL, NULL);
+}
+
 int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line)
 {
 	Dwarf *dw = get_dwarf(dso);
@@ -64,12 +111,15 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	Dwarf_Line *l;
 	int lineno;
 
-	if (!dw || !dwarf_addrdie(dw, dso_addr, &cu))
-		return -ENOENT;
+	/* perf 6.1 asks addr2line whenever it has the binary: "??:0" without a line */
+	if (!dw)
+		return dso->symsrc ? -ENODATA : -ENOENT;
+	if (!dwarf_addrdie(dw, dso_addr, &cu))
+		return -ENODATA;
 	l = dwarf_getsrc_die(&cu, dso_addr);
 	if (!l)
-		return -ENOENT;
-	*file = dwarf_linesrc(l, NULL, NULL);
+		return -ENODATA;
+	*file = line_file(&cu, l, dso_addr);
 	if (!*file || dwarf_lineno(l, &lineno))
 		return -ENOENT;
 	*line = (unsigned int)lineno;

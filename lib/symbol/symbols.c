@@ -771,7 +771,7 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 	uint64_t i;
 	int err;
 
-	cc->nr = 0;
+	cc->nr = cc->nr_recorded = 0;
 	for (i = 0; i < s->callchain_nr; i++) {
 		uint64_t ip = s->callchain[i];
 
@@ -807,6 +807,7 @@ int prism_symbols__callchain(struct prism_symbols *sy, const struct prism_event 
 	 * --call-graph dwarf: the user part comes from unwinding the stack
 	 * copy, and is empty when nothing can be trusted (perf prints no frame)
 	 */
+	cc->nr_recorded = cc->nr;
 	if (!have_user && (s->type & PERF_SAMPLE_STACK_USER) &&
 	    (s->user_stack_size || s->user_regs)) {
 		if (!unwind_ready(sy, s->pid))
@@ -855,7 +856,7 @@ const char *prism_unwind_stop__str(enum prism_unwind_stop why)
 int prism_symbols__sample_ip(struct prism_symbols *sy, const struct prism_event *ev,
 			     struct prism_callchain *cc)
 {
-	cc->nr = 0;
+	cc->nr = cc->nr_recorded = 0;
 	if (prism_ensure_mem((void **)&cc->frames, &cc->alloc, sizeof(*cc->frames), 1))
 		return -ENOMEM;
 	prism_symbols__resolve(sy, ev->sample.pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,

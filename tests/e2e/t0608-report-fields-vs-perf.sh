@@ -21,6 +21,10 @@
 require_perf
 require_fixtures
 F=$FIXTURES/perf-6.1
+# both read the binaries from ~/.debug: an empty one, the workload's binary
+# missing whatever other runs put in the real one (see the DWARF part below)
+export HOME=$TMP/home
+mkdir -p "$HOME"
 
 same() { report_vs_perf "$@"; }
 
@@ -109,6 +113,20 @@ if (
 else
 	same a-fp "$F/a-fp.data" -U
 fi
+
+# the workload's binary in the build-id cache: b-dwarf's DWARF unwinding goes
+# on into libc (its inlined __libc_start_main_impl with libc's debug info):
+# rows cut at perf's line buffer with -t, -w's cut before " (inlined)", no
+# parent in unwound frames, addr2line's "??:0" and file names, caller rows'
+# source file, graph nodes per function with source keys
+mkdir -p "$TMP/home2"
+HOME=$TMP/home2 perf buildid-cache -a "$F/perfdata-workload.bin" 2>/dev/null
+for o in "-t ; -n -g none" "-t | --sort sym,dso -g none" "-w 0,0,0,0,6,0 -g none" \
+	"-p __libc_start_call_main -x -g none" "--sort sym,parent -p main --no-children -g none" \
+	"--sort srcline" "--sort sym,srcline -g none" "--sort srcfile"; do
+	# shellcheck disable=SC2086
+	HOME=$TMP/home2 same "b-dwarf (binary cached)" "$F/b-dwarf.data" $o
+done
 
 # the columns themselves, beside perf's: -F's order is the rows' order
 # ([vdso] sorts before perfdata-workload, whose period is larger)
