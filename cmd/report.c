@@ -148,9 +148,8 @@ static int sample_one(struct report *r, const struct prism_event *ev)
 		hidden = true;
 	}
 	prism_profile__set_hidden(p, hidden);
-	/* perf's parent (-p) is of the frames it did not unwind from the user stack */
+	/* --call-graph dwarf: perf's graphs keep the unwound frames apart (report_cg_add) */
 	unwound = (s->type & PERF_SAMPLE_STACK_USER) && !r->pt_g;
-	prism_profile__set_unwound(p, unwound);
 	prism_profile__set_time(p, report_time_key(r, s));
 	if (r->ks && report_sample_keys(r, ev, p))
 		return -ENOMEM;

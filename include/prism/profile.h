@@ -415,13 +415,6 @@ PRISM_API void prism_key_source__sample(const struct prism_key_source *ks,
 PRISM_API void prism_profile__set_hidden(struct prism_profile *p, bool hidden);
 
 /*
- * prism_profile__set_unwound - the user frames of the samples added from
- * now on were unwound from their user stack (DWARF): perf looks for their
- * parent (PRISM_SORT_PARENT) among the other (kernel) frames only
- */
-PRISM_API void prism_profile__set_unwound(struct prism_profile *p, bool unwound);
-
-/*
  * prism_profile__set_full_source_path - PRISM_SORT_SRCLINE and
  * PRISM_SORT_SRCFILE name a file by its whole path (perf's
  * --full-source-path), not its base name; for the frames added from now on

@@ -48,8 +48,7 @@ void prism_profile__set_parent_depth(struct prism_profile *p, size_t nr)
  * expanding inlined functions, in its order: from the root for caller
  * graphs (its default with children), from the leaf for callee graphs.
  * Frames unwound from a stack copy (--call-graph dwarf) are never looked
- * at (nor its user frames where the profile says they were unwound); a
- * sample whose chain came out empty has none.
+ * at; a sample whose chain came out empty has none.
  */
 int profile_parents(struct prism_profile *p)
 {
@@ -71,8 +70,6 @@ int profile_parents(struct prism_profile *p)
 			id = p->pool[rec->off + i];
 			f = &p->frames[id];
 
-			if (rec->unwound && !f->kernel) /* perf: not among unwound frames */
-				continue;
 			if (!match[id])
 				match[id] = f->name && f->kind != PRISM_FRAME_INLINED &&
 							    !regexec(p->parent_re, f->name, 0, NULL,

@@ -52,7 +52,6 @@ struct precord {
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
 	bool hidden; /* prism_profile__set_hidden()'s */
-	bool unwound; /* prism_profile__set_unwound()'s */
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t parent_depth; /* the first frames where the parent is looked for */
 	uint32_t off, depth;
@@ -98,7 +97,6 @@ struct prism_profile {
 	size_t nr_psks, alloc_psks;
 	struct u32map psk_map;
 	bool hidden; /* prism_profile__set_hidden()'s */
-	bool unwound; /* prism_profile__set_unwound()'s */
 	bool full_src; /* prism_profile__set_full_source_path()'s */
 	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 

@@ -341,7 +341,6 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.time = p->mask & (1u << PRISM_SORT_TIME) ? p->time : 0;
 	r.sk = p->sk;
 	r.hidden = p->hidden;
-	r.unwound = p->unwound;
 	r.parent_depth = p->parent_depth < nr ? (uint32_t)p->parent_depth : (uint32_t)nr;
 	r.hash = rec_hash(&r, p->scratch) + nochain + 2 * r.hidden;
 	/*
@@ -359,9 +358,9 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 			struct precord *o = &p->recs[p->rec_map.slots[s] - 1];
 
 			if (o->hash == r.hash && o->nochain == r.nochain && o->hidden == r.hidden &&
-			    o->unwound == r.unwound && o->comm_id == r.comm_id && o->pid == r.pid &&
-			    o->tid == r.tid && o->cpu == r.cpu && o->time == r.time &&
-			    o->depth == r.depth && o->sk == r.sk && o->self == r.self &&
+			    o->comm_id == r.comm_id && o->pid == r.pid && o->tid == r.tid &&
+			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
+			    o->sk == r.sk && o->self == r.self &&
 			    o->parent_depth == r.parent_depth &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
@@ -452,11 +451,6 @@ void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
 void prism_profile__set_full_source_path(struct prism_profile *p, bool full)
 {
 	p->full_src = full;
-}
-
-void prism_profile__set_unwound(struct prism_profile *p, bool unwound)
-{
-	p->unwound = unwound;
 }
 
 void prism_profile__set_time(struct prism_profile *p, uint64_t time)

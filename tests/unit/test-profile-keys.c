@@ -224,12 +224,12 @@ static void test_unwound_parent(void)
 
 	TEST_TRUE(p != NULL);
 	TEST_EQ(prism_profile__set_parent(p, "^main$"), 0);
-	prism_profile__set_unwound(p, true);
+	prism_profile__set_parent_depth(p, 0); /* (both frames unwound) */
 	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
 	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
 	TEST_EQ(n, 1);
 	TEST_TRUE(e[0].parent == NULL);
-	prism_profile__set_unwound(p, false);
+	prism_profile__set_parent_depth(p, SIZE_MAX);
 	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
 	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
 	TEST_EQ(n, 2);
