@@ -799,38 +799,41 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	struct prism_hist_entry *e;
 	size_t n, i;
 	uint64_t total = prism_profile__total_period(p);
-	uint64_t nr_samples = prism_profile__nr_samples(p), gmin;
+	uint64_t nr_samples = prism_profile__nr_samples(p), gmin, gtotal = total;
 
 	if (report_entries(r, p, children, graph, caller, &e, &n))
 		return;
 	/*
 	 * perf --percentage relative: shares of the rows the filters keep; its
-	 * sample count leaves out the rows filtered as they were made, not the
-	 * ones --symbol-filter leaves out later
+	 * sample count and the graphs' threshold (perf's non-filtered
+	 * callchain period) leave out the rows filtered as they were made,
+	 * not the ones --symbol-filter leaves out later
 	 */
 	if (r->relative) {
-		total = nr_samples = 0;
+		total = nr_samples = gtotal = 0;
 		for (i = 0; i < n; i++) {
 			if (e[i].hidden || (r->exclude_other && !e[i].parent))
 				continue;
 			nr_samples += e[i].nr_samples;
+			gtotal += e[i].self;
 			if (!sym_filtered(r, &e[i]))
 				total += e[i].self;
 		}
 	}
 	/* rows below the graph threshold show no branch (fractal's is relative) */
 	gmin = r->cg.print == CG_FRACTAL ? 0 :
-					   (uint64_t)ceil((double)total * r->cg.threshold / 100.0);
+					   (uint64_t)ceil((double)gtotal * r->cg.threshold / 100.0);
 	if (graph && prism_profile__callgraphs(p, caller, gmin)) {
 		error("out of memory building the call graphs");
 		return;
 	}
 	report_samples_header(nr_samples, total, name, r->leader);
-	report_print_table(r, p, e, n, total, children, graph ? gmin : UINT64_MAX, caller);
+	report_print_table(r, p, e, n, total, gtotal, children, graph ? gmin : UINT64_MAX, caller);
 }
 
 void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
-			size_t n, uint64_t total, bool children, uint64_t gmin, bool caller)
+			size_t n, uint64_t total, uint64_t gtotal, bool children, uint64_t gmin,
+			bool caller)
 {
 	struct prism_strbuf out = STRBUF_INIT;
 	size_t i, w[PRISM_ARRAY_SIZE(r->cols)];
@@ -843,7 +846,7 @@ void report_print_table(struct report *r, struct prism_profile *p, const struct 
 		prism_strbuf_reset(&out);
 		print_row(r, &e[i], w, total, children, &out);
 		if (gmin != UINT64_MAX && (children ? e[i].children : e[i].self) >= gmin)
-			report_print_graph(p, i, caller, prism_profile__total_period(p), total,
+			report_print_graph(p, i, caller, prism_profile__total_period(p), gtotal,
 					   &r->cg,
 					   /* perf: the row's own symbol first, not shown twice */
 					   r->sort && !strncmp(r->sort, "sym", 3), &out);

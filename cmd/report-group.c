@@ -211,7 +211,7 @@ int report_print_group(struct report *r, size_t leader, size_t nr_members, const
 	prism_strbuf_addstr(&name, " }");
 	report_samples_header(nr_samples, total, name.buf, true);
 	r->grp = &g;
-	report_print_table(r, NULL, g.rows, g.nr_rows, total, false, UINT64_MAX, false);
+	report_print_table(r, NULL, g.rows, g.nr_rows, total, total, false, UINT64_MAX, false);
 	r->grp = NULL;
 	prism_strbuf_release(&name);
 out:

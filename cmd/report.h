@@ -87,6 +87,15 @@ void report_print_graph(struct prism_profile *p, size_t idx, bool caller, uint64
 			uint64_t min_total, const struct report_cg *cg, bool skip_first,
 			struct prism_strbuf *out);
 
+/*
+ * report-options.c: prism report's options into @r (@it: --itrace's) and
+ * their checks; a usage error exits; 0, or EXIT_USAGE after printing why
+ */
+extern const char *const report_usage[];
+struct report;
+struct prism_itrace;
+int report_parse_options(struct report *r, int argc, const char **argv, struct prism_itrace *it);
+
 /* report.c: a row's "  12.34%" (in its color on a terminal); the "# Samples:" lines */
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total);
 /* @events: perf's "of events" (a group, or a group's leader) */
@@ -219,9 +228,13 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 /* the columns and the rows of @p; -1 after printing the error */
 int report_entries(struct report *r, struct prism_profile *p, bool children, bool graph,
 		   bool caller, struct prism_hist_entry **e, size_t *n);
-/* the table of rows @e (of @p: their graphs from @gmin, UINT64_MAX for none) */
+/*
+ * the table of rows @e (of @p: their graphs from @gmin, UINT64_MAX for none;
+ * branches below the threshold's share of @gtotal hidden)
+ */
 void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
-			size_t n, uint64_t total, bool children, uint64_t gmin, bool caller);
+			size_t n, uint64_t total, uint64_t gtotal, bool children, uint64_t gmin,
+			bool caller);
 /* two rows (of two events' profiles) have the same sort keys' values */
 bool report_rows_equal(const struct report *r, const struct prism_hist_entry *a,
 		       const struct prism_hist_entry *b);
