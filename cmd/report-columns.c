@@ -239,6 +239,14 @@ int report_parse_columns(struct report *r)
 	r->fields_plus = f && *f == '+';
 	if (f && parse_keys("-F/--fields", f + r->fields_plus, r->fkeys, &r->nr_fkeys))
 		return -1;
+	/* perf's default for tracepoints with --raw-trace: a column per field, which prism lacks */
+	if (r->raw_trace && !r->sort && (!f || r->fields_plus) &&
+	    !strcmp(default_sort(r), "trace")) {
+		error("--raw-trace: perf's default keys for a file of tracepoints are then each "
+		      "event's fields (its trace_fields), which prism report does not have");
+		hint("--sort trace --raw-trace shows the same fields as one column");
+		return -1;
+	}
 	/* perf: -F without --sort sorts by the fields alone */
 	if (r->sort || !f || r->fields_plus)
 		if (parse_keys("--sort", r->sort ? r->sort : default_sort(r), r->keys, &r->nr_keys))
@@ -465,9 +473,28 @@ static const char *col_header(const struct report *r, int key)
 }
 
 /* perf's --symbol-filter: rows whose symbol's name has not the text (or no symbol) */
+/*
+ * perf 6.1 filters the rows by socket as it merges them, which it does
+ * only for --sort keys that merge by more than their compare (comm,
+ * srcline): with other keys (and -F's) --socket-filter leaves every row
+ */
+static bool socket_filtered(const struct report *r, const struct prism_hist_entry *e)
+{
+	size_t i;
+
+	if (!e->filtered)
+		return false;
+	for (i = 0; i < r->nr_keys; i++)
+		if (r->keys[i] == PRISM_SORT_COMM || r->keys[i] == PRISM_SORT_SRCLINE)
+			return true;
+	return false;
+}
+
+/* rows perf filters once made: --symbol-filter's, --socket-filter's */
 static bool sym_filtered(const struct report *r, const struct prism_hist_entry *e)
 {
-	return r->symbol_filter && (!e->sym || !strstr(e->sym, r->symbol_filter));
+	return socket_filtered(r, e) ||
+	       (r->symbol_filter && (!e->sym || !strstr(e->sym, r->symbol_filter)));
 }
 
 /* @limit: with --percent-limit (perf sizes the columns without it) */

@@ -32,10 +32,19 @@ int report_sample_keys(struct report *r, const struct prism_event *ev, struct pr
 	/* perf: the event's print fmt rendered; no text, no row of its own */
 	if (tp && ev->evsel && prism_evsel__is_tracepoint(ev->evsel) &&
 	    (ev->sample.type & PERF_SAMPLE_RAW) && ev->sample.raw_data &&
-	    !prism_tp__format(tp, ev->sample.raw_data, ev->sample.raw_size, &r->trace))
+	    !(r->raw_trace ? prism_tp__format_fields : prism_tp__format)(
+		    tp, ev->sample.raw_data, ev->sample.raw_size, &r->trace))
 		k.trace = r->trace.buf ? r->trace.buf : "";
 	err = prism_profile__set_sample_keys(p, &k);
 	return err;
+}
+
+int32_t report_sample_socket(struct report *r, const struct prism_event *ev)
+{
+	struct prism_sample_keys k;
+
+	prism_key_source__sample(r->ks, ev, &k);
+	return k.socket;
 }
 
 /* perf 6.1 has the pipeline stage keys on powerpc only: elsewhere it drops them */

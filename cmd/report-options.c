@@ -91,6 +91,20 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 		OPT_BOOL(0, "no-branch-stack", &r->no_branch,
 			 "the usual report of a file whose samples have branch stacks"),
 		OPT_BOOL('n', "show-nr-samples", &r->show_nr, "add a Samples column"),
+		OPT_BOOL(0, "raw-trace", &r->raw_trace,
+			 "the trace key's text is the tracepoint's fields (' name=value' each), "
+			 "not its print format, as perf's --raw-trace"),
+		OPT_BOOL('T', "threads", &r->threads,
+			 "after the report, perf's table of the counts per thread and event of "
+			 "the file's PERF_RECORD_READ records (perf record -s)"),
+		OPT_STRING(0, "pretty", &r->pretty, "normal|raw",
+			   "-T's table: perf's normal layout, or its raw one (a PID, TID, Name, "
+			   "Raw, Count header, the values on one line, as perf 6.1)"),
+		OPT_CALLBACK(0, "percent-type", &r->percent_type, "type",
+			     "perf's annotation percentages, global-period (default), local-period, "
+			     "global-hits or local-hits: checked, and no change to the report, as "
+			     "in perf report --stdio",
+			     report_opt_percent_type),
 		OPT_DOUBLE(0, "percent-limit", &r->percent_limit, "P",
 			   "hide rows whose overhead is below P percent"),
 		OPT_BOOL(0, "children", &r->children,
@@ -148,6 +162,11 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 			   "only rows whose symbol's name contains the text (a row without a "
 			   "symbol is left out), in every event's section (perf 6.1 filters "
 			   "only the first event's)"),
+		OPT_INT(0, "socket-filter", &r->socket_filter, "N",
+			"only rows made by samples on processor socket N (the header's CPU "
+			"topology; a sample without a CPU has none); percentages stay shares "
+			"of all samples but with --percentage relative, a '# Processor "
+			"Socket' line, as perf (-1: no filter)"),
 		OPT_STRING('C', "cpu", &r->cpu_sf.cpu_list, "cpus",
 			   "only samples of these CPUs (0-3,6); the others do not count in the "
 			   "total, as perf"),

@@ -68,6 +68,8 @@ static int on_other(void *ctx, const struct prism_event *ev)
 		report_csv__record(r->csv, ev, 0);
 	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
 		return prism_symbols__event(r->sy, ev);
+	if (ev->type == PERF_RECORD_READ && r->threads)
+		return report_threads__read(r, ev);
 	if (r->ks)
 		return prism_key_source__event(r->ks, ev);
 	return 0;
@@ -148,6 +150,8 @@ static int sample_one(struct report *r, const struct prism_event *ev)
 		hidden = true;
 	}
 	prism_profile__set_hidden(p, hidden);
+	if (r->socket_filter >= 0) /* perf filters the rows by their first sample's socket */
+		prism_profile__set_filtered(p, report_sample_socket(r, ev) != r->socket_filter);
 	/* --call-graph dwarf: perf's graphs keep the unwound frames apart (report_cg_add) */
 	unwound = (s->type & PERF_SAMPLE_STACK_USER) && !r->pt_g;
 	prism_profile__set_time(p, report_time_key(r, s));
@@ -219,8 +223,9 @@ static unsigned long convert_unit(unsigned long v, char *unit)
 	return v;
 }
 
-/* --time's text: perf names the time slices after the event */
+/* --time's text: perf names the time slices after the event; --socket-filter's */
 static const char *time_slices;
+static int socket_shown = -1;
 
 void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name, bool events)
 {
@@ -231,7 +236,10 @@ void report_samples_header(uint64_t nr_samples, uint64_t total, const char *name
 	if (time_slices)
 		printf(" (time slices: %s)", time_slices);
 	printf("\n");
-	printf("# Event count (approx.): %" PRIu64 "\n#\n", total);
+	printf("# Event count (approx.): %" PRIu64 "\n", total);
+	if (socket_shown >= 0)
+		printf("# Processor Socket: %d\n", socket_shown);
+	printf("#\n");
 }
 
 void report_percent(struct prism_strbuf *out, uint64_t v, uint64_t total)
@@ -524,7 +532,7 @@ static int setup_key_source(struct report *r)
 	for (i = 0; i < r->nr_keys + r->nr_fkeys; i++)
 		if (report_is_sample_key(i < r->nr_keys ? r->keys[i] : r->fkeys[i - r->nr_keys]))
 			break;
-	if (i == r->nr_keys + r->nr_fkeys)
+	if (i == r->nr_keys + r->nr_fkeys && r->socket_filter < 0)
 		return 0;
 	r->ks = prism_key_source__new(prism_session__features(r->s));
 	return r->ks ? 0 : error_errno(errno, "out of memory");
@@ -554,6 +562,7 @@ static void free_report(struct report *r)
 	prism_key_source__free(r->ks);
 	prism_strbuf_release(&r->trace);
 	report_read_free(r);
+	report_threads__free(r);
 	sample_filter_release(&r->cpu_sf);
 	prism_time_filter__release(&r->time);
 	strlist_release(&r->syms);
@@ -562,6 +571,7 @@ static void free_report(struct report *r)
 int cmd_report(int argc, const char **argv)
 {
 	struct report r = { .cg.threshold = -1,
+			    .socket_filter = -1,
 			    .cg.max_stack = INT_MAX,
 			    .min_width = 0.1,
 			    .time_quantum = 100000000 };
@@ -588,6 +598,7 @@ int cmd_report(int argc, const char **argv)
 		return EXIT_USAGE;
 	}
 	time_slices = r.time_str;
+	socket_shown = r.socket_filter;
 	ret = sample_filter_open(&r.cpu_sf, r.s, r.input);
 	if (ret) {
 		free_report(&r);
@@ -708,6 +719,8 @@ output:
 			ret = 1;
 	} else if (!r.csv_dir || r.stdio) {
 		ret |= print_report(&r);
+		if (r.threads)
+			report_threads__print(&r);
 	}
 	warn_unwind_stops(r.sy);
 	if (r.csv) {

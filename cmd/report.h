@@ -208,7 +208,24 @@ struct report {
 	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
 	const char *symbol_filter; /* --symbol-filter */
 	bool ns; /* --ns */
+	const char *percent_type; /* --percent-type (perf's annotation option: checked only) */
+	bool threads; /* -T */
+	const char *pretty; /* --pretty: -T's table, normal or raw */
+	struct report_threads *thr; /* -T's counts */
+	int socket_filter; /* --socket-filter, -1 none */
+	bool raw_trace; /* --raw-trace */
 };
+
+/*
+ * report-threads.c: -T/--threads, perf's per-thread counts of the
+ * PERF_RECORD_READ records (perf record -s); 0 or -ENOMEM
+ */
+int report_threads__read(struct report *r, const struct prism_event *ev);
+/* the table after the report, perf's layout (--pretty raw: its raw one) */
+void report_threads__print(struct report *r);
+void report_threads__free(struct report *r);
+/* --percent-type's check: perf's local|global-period|hits, either way round */
+int report_opt_percent_type(const struct option_def *opt, const char *arg);
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
 int report_parse_columns(struct report *r);
@@ -263,6 +280,8 @@ void report_group_cells(const struct report *r, int key, const struct prism_hist
 bool report_is_sample_key(int key);
 /* the sample keys of @ev (socket, cgroup, weights, trace output...) for @p: 0 or -ENOMEM */
 int report_sample_keys(struct report *r, const struct prism_event *ev, struct prism_profile *p);
+/* the socket of @ev's CPU (@r->ks's topology), -1 for none */
+int32_t report_sample_socket(struct report *r, const struct prism_event *ev);
 bool report_key_dropped(int key);
 const char *report_key_header(int key);
 size_t report_key_width(int key);

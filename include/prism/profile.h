@@ -151,6 +151,7 @@ struct prism_hist_entry {
 	uint64_t weight; /* the samples' weight (equal in a row keyed by it) */
 	uint64_t ins_lat, p_stage_cyc; /* sums over the row's own samples */
 	bool hidden; /* made by a sample added hidden: see prism_profile__set_hidden() */
+	bool filtered; /* made by a sample added filtered: prism_profile__set_filtered() */
 	const char *trace; /* PRISM_SORT_TRACE's text, NULL for a sample of no tracepoint */
 };
 
@@ -413,6 +414,14 @@ PRISM_API void prism_key_source__sample(const struct prism_key_source *ks,
  * too (perf report's --comms, --dsos, --symbols)
  */
 PRISM_API void prism_profile__set_hidden(struct prism_profile *p, bool hidden);
+/*
+ * prism_profile__set_filtered - the samples added from now on are ones a
+ * filter of rows leaves out (perf's --socket-filter, applied to the rows
+ * once made): as for prism_profile__set_hidden(), a row first made by such
+ * a sample is marked (prism_hist_entry.filtered), but the samples count
+ * in every total
+ */
+PRISM_API void prism_profile__set_filtered(struct prism_profile *p, bool filtered);
 
 /*
  * prism_profile__set_full_source_path - PRISM_SORT_SRCLINE and

@@ -118,6 +118,24 @@ PRISM_API int prism_tp__format(const struct prism_tp *tp, const void *raw, size_
 			       struct prism_strbuf *out);
 
 /**
+ * prism_tp__format_fields - append a payload's fields, not its print fmt
+ * @tp: the tracing data
+ * @raw: the payload
+ * @raw_size: its size in bytes
+ * @out: where the text goes
+ *
+ * The event's own fields (not the common ones) as perf's --raw-trace shows
+ * them (libtraceevent's tep_print_fields()): " name=value" each, numbers
+ * in decimal (hex for pointers and longs), strings as they are, other
+ * arrays as "ARRAY[00, 01, ...]".
+ *
+ * Return: 0; -PRISM_E_TRUNCATED when a field or a dynamic array lies
+ * outside @raw_size; -PRISM_E_UNKNOWN_EVENT; -ERANGE; -ENOMEM.
+ */
+PRISM_API int prism_tp__format_fields(const struct prism_tp *tp, const void *raw, size_t raw_size,
+				      struct prism_strbuf *out);
+
+/**
  * prism_tp__comm - command name of a pid from the blob's saved_cmdlines
  * @tp: the tracing data
  * @pid: the pid

@@ -142,7 +142,9 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->parent = k->parent ? p->frames[k->parent - 1].name : NULL;
 	e->sym_size = f->sym_size;
 	e->time = k->time;
-	e->hidden = r->hidden; /* perf: a row is filtered as the sample that made it */
+	/* perf: a row is filtered as the sample that made it */
+	e->hidden = r->hidden & PREC_HIDDEN;
+	e->filtered = r->hidden & PREC_FILTERED;
 	psk_to_entry(p, psk_of(p, k->sk), e);
 	e->dso_size = k->dso_size;
 	b->keys[p->nr_entries] = *k;

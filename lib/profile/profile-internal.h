@@ -44,6 +44,9 @@ struct psk {
 	uint32_t trace; /* interned trace output, 0 none */
 };
 
+#define PREC_HIDDEN 1
+#define PREC_FILTERED 2
+
 /* a unique (task, stack); frames leaf first in the pool */
 struct precord {
 	uint32_t sk; /* its sample keys (of the profile's keys_mask): an index in psks */
@@ -51,7 +54,8 @@ struct precord {
 	uint32_t thread; /* tid of the first sample (not a key) */
 	uint64_t time; /* PRISM_SORT_TIME's value, 0 without the key */
 	bool nochain; /* prism_profile__add_nochain(): its own row only */
-	bool hidden; /* prism_profile__set_hidden()'s */
+	/* PREC_HIDDEN, PREC_FILTERED: prism_profile__set_hidden()'s, set_filtered()'s */
+	uint8_t hidden;
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
 	uint32_t parent_depth; /* the first frames where the parent is looked for */
 	uint32_t off, depth;
@@ -96,7 +100,7 @@ struct prism_profile {
 	struct psk *psks; /* the distinct sample keys; 0: all zero */
 	size_t nr_psks, alloc_psks;
 	struct u32map psk_map;
-	bool hidden; /* prism_profile__set_hidden()'s */
+	uint8_t hidden; /* prism_profile__set_hidden()'s and set_filtered()'s */
 	bool full_src; /* prism_profile__set_full_source_path()'s */
 	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 

@@ -445,7 +445,12 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 
 void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
 {
-	p->hidden = hidden;
+	p->hidden = (uint8_t)((p->hidden & ~PREC_HIDDEN) | (hidden ? PREC_HIDDEN : 0));
+}
+
+void prism_profile__set_filtered(struct prism_profile *p, bool filtered)
+{
+	p->hidden = (uint8_t)((p->hidden & ~PREC_FILTERED) | (filtered ? PREC_FILTERED : 0));
 }
 
 void prism_profile__set_full_source_path(struct prism_profile *p, bool full)

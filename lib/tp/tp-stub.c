@@ -47,6 +47,12 @@ int prism_tp__format(const struct prism_tp *tp, const void *raw, size_t raw_size
 	return -PRISM_E_NOFEATURE;
 }
 
+int prism_tp__format_fields(const struct prism_tp *tp, const void *raw, size_t raw_size,
+			    struct prism_strbuf *out)
+{
+	return -PRISM_E_NOFEATURE;
+}
+
 const char *prism_tp__comm(const struct prism_tp *tp, int pid)
 {
 	return NULL;

@@ -10,6 +10,9 @@
  * size.  Payloads come from perf.data files, so prism_tp__format() proves
  * every read in bounds first (tp_fields__check(), check_args()).
  */
+#include <ctype.h>
+#include <inttypes.h>
+
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
@@ -775,5 +778,83 @@ int prism_tp__format(const struct prism_tp *tp, const void *raw, size_t raw_size
 	if (mtp->seq.state != TRACE_SEQ__GOOD)
 		return -ENOMEM;
 	prism_strbuf_add(out, mtp->seq.buffer, mtp->seq.len);
+	return prism_strbuf_failed(out) ? -ENOMEM : 0;
+}
+
+/* libtraceevent's is_printable_array(): printable up to the first NUL */
+static bool printable(const uint8_t *p, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return true;
+}
+
+/* one field's value as perf 6.1's libtraceevent prints it (tep_print_field()) */
+static void raw_field(const struct prism_tp *tp, const struct prism_tp_field *f,
+		      struct tep_format_field *tf, const uint8_t *raw, size_t raw_size,
+		      struct prism_strbuf *out)
+{
+	size_t off = f->offset, len = f->size, i;
+	uint64_t v;
+
+	if (tf->flags & TEP_FIELD_IS_ARRAY) {
+		if ((tf->flags & TEP_FIELD_IS_DYNAMIC) &&
+		    tp_field__dynamic_loc(f, raw, raw_size, &off, &len))
+			return;
+		if ((tf->flags & TEP_FIELD_IS_STRING) && printable(raw + off, len)) {
+			prism_strbuf_add(out, raw + off, strnlen((const char *)raw + off, len));
+			return;
+		}
+		prism_strbuf_addstr(out, "ARRAY[");
+		for (i = 0; i < len; i++)
+			prism_strbuf_addf(out, "%s%02x", i ? ", " : "", raw[off + i]);
+		prism_strbuf_addch(out, ']');
+		tf->flags &= ~TEP_FIELD_IS_STRING; /* libtraceevent's, from then on */
+		return;
+	}
+	v = tp_read_num(raw + off, f->size, false, tp->swap);
+	if (tf->flags & TEP_FIELD_IS_POINTER)
+		prism_strbuf_addf(out, "0x%" PRIx64, v);
+	else if ((tf->flags & TEP_FIELD_IS_SIGNED) && f->size == 4)
+		prism_strbuf_addf(out, tf->flags & TEP_FIELD_IS_LONG ? "0x%x" : "%d", (int32_t)v);
+	else if ((tf->flags & TEP_FIELD_IS_SIGNED) && f->size == 2)
+		prism_strbuf_addf(out, "%2d", (int16_t)v);
+	else if ((tf->flags & TEP_FIELD_IS_SIGNED) && f->size == 1)
+		prism_strbuf_addf(out, "%1d", (int8_t)v);
+	else if (tf->flags & TEP_FIELD_IS_SIGNED)
+		prism_strbuf_addf(out, "%" PRId64, (int64_t)v);
+	else
+		prism_strbuf_addf(out, tf->flags & TEP_FIELD_IS_LONG ? "0x%" PRIx64 : "%" PRIu64,
+				  v);
+}
+
+int prism_tp__format_fields(const struct prism_tp *tp, const void *raw, size_t raw_size,
+			    struct prism_strbuf *out)
+{
+	const struct prism_tp_event *ev;
+	struct tep_format_field *tf;
+	size_t i;
+	int err;
+
+	if (raw_size > INT32_MAX)
+		return -ERANGE;
+	ev = prism_tp__event_of(tp, raw, raw_size);
+	if (!ev)
+		return -errno;
+	err = tp_fields__check(ev->fields, ev->nr_fields, raw, raw_size);
+	if (err)
+		return err;
+	/* perf 6.1's get_trace_output() with --raw-trace: the event's own fields */
+	for (tf = ev->tev->format.fields; tf; tf = tf->next) {
+		for (i = 0; i < ev->nr_fields && strcmp(ev->fields[i].name, tf->name); i++)
+			;
+		if (i == ev->nr_fields)
+			continue;
+		prism_strbuf_addf(out, " %s=", tf->name);
+		raw_field(tp, &ev->fields[i], tf, raw, raw_size, out);
+	}
 	return prism_strbuf_failed(out) ? -ENOMEM : 0;
 }

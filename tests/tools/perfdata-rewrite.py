@@ -6,6 +6,7 @@ usage: perfdata-rewrite.py late-comm IN OUT [N]
        perfdata-rewrite.py mem-loads IN OUT [struct]
        perfdata-rewrite.py absent IN OUT
        perfdata-rewrite.py brstack IN OUT [cycles]
+       perfdata-rewrite.py socket IN OUT
 
   late-comm  the COMM records of the thread that has the most samples move
              in time to just after its Nth sample (default 10), in their
@@ -40,6 +41,9 @@ usage: perfdata-rewrite.py late-comm IN OUT [N]
              samples do), every 7th stack's oldest entry from address 0;
              mispredicted or predicted by position.  With 'cycles' the
              entries carry basic block cycles (n + j) % 9 (0: none).
+
+  socket     the header's CPU topology puts every odd CPU on socket 1 (a
+             machine of two sockets); any number of events.
 
 IN must be a little-endian perf.data file in file mode (not a pipe), not
 compressed, with one event (perf record -e cpu-clock -o IN -- ...).  Record
@@ -329,10 +333,43 @@ def absent(f):
     sys.stderr.write("perfdata-rewrite: %d file names changed\n" % n)
 
 
+def two_sockets(path, out):
+    b = bytearray(open(path, "rb").read())
+    if b[:8] != b"PERFILE2":
+        die("%s: not a little-endian perf.data file in file mode" % path)
+    data_off, data_size = struct.unpack_from("<QQ", b, 40)
+    feats = struct.unpack_from("<4Q", b, 72)
+    sect, ncpus, topo = data_off + data_size, None, None
+    for bit in range(256):
+        if not feats[bit // 64] >> (bit % 64) & 1:
+            continue
+        off, _ = struct.unpack_from("<QQ", b, sect)
+        sect += 16
+        if bit == 7:  # NRCPUS: available, online
+            ncpus = struct.unpack_from("<I", b, off)[0]
+        elif bit == 13:  # CPU_TOPOLOGY
+            topo = off
+    if ncpus is None or topo is None:
+        die("%s: no NRCPUS or CPU_TOPOLOGY feature" % path)
+    p = topo
+    for _ in range(2):  # sibling cores, then sibling threads: u32 nr, strings
+        nr = struct.unpack_from("<I", b, p)[0]
+        p += 4
+        for _ in range(nr):
+            p += 4 + struct.unpack_from("<I", b, p)[0]
+    for cpu in range(1, ncpus, 2):  # {core_id, socket_id} per CPU
+        struct.pack_into("<I", b, p + 8 * cpu + 4, 1)
+    open(out, "wb").write(b)
+
+
 def main(argv):
-    if len(argv) < 4 or argv[1] not in ("late-comm", "mem-loads", "absent", "brstack"):
-        die("usage: perfdata-rewrite.py late-comm|mem-loads|absent|brstack IN OUT "
+    if len(argv) < 4 or argv[1] not in ("late-comm", "mem-loads", "absent", "brstack",
+                                        "socket"):
+        die("usage: perfdata-rewrite.py late-comm|mem-loads|absent|brstack|socket IN OUT "
             "[N|struct|cycles]")
+    if argv[1] == "socket":
+        two_sockets(argv[2], argv[3])
+        return 0
     f = PerfFile(argv[2])
     if argv[1] == "late-comm":
         late_comm(f, int(argv[4]) if len(argv) > 4 else 10)

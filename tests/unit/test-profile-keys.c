@@ -212,6 +212,38 @@ static void test_hidden(void)
 	prism_profile__free(p);
 }
 
+/*
+ * the same with the late filter (--socket-filter): a row is marked by its
+ * first sample, apart from the hidden mark; the periods all count
+ */
+static void test_filtered(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SYM);
+	struct prism_frame only_main = frame("main", &sm, 0x100, false);
+	struct prism_frame chain[2] = { frame("a", &sa, 0x200, false),
+					frame("main", &sm, 0x100, false) };
+	struct prism_hist_entry *e;
+	const struct prism_hist_entry *x;
+	size_t n;
+
+	TEST_TRUE(p != NULL);
+	prism_profile__set_filtered(p, true);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &only_main, 1), 0);
+	prism_profile__set_hidden(p, true);
+	prism_profile__set_filtered(p, false);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
+	TEST_EQ_U64(prism_profile__total_period(p), 15);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	x = find_row(e, n, "main");
+	TEST_TRUE(x && x->filtered && !x->hidden);
+	TEST_EQ_U64(x->children, 15);
+	x = find_row(e, n, "a");
+	TEST_TRUE(x && !x->filtered && x->hidden);
+	TEST_EQ_U64(x->self, 5);
+	prism_profile__free(p);
+}
+
 /* an unwound chain's parent is among its kernel frames only */
 static void test_unwound_parent(void)
 {
@@ -239,4 +271,4 @@ static void test_unwound_parent(void)
 }
 
 TEST_MAIN(TEST(weight), TEST(ins_lat), TEST(socket_cgroup), TEST(source), TEST(hidden),
-	  TEST(unwound_parent))
+	  TEST(filtered), TEST(unwound_parent))

@@ -874,8 +874,37 @@ static void test_built_blob(void)
 	}
 }
 
+/* perf's --raw-trace text: the event's own fields, " name=value" each */
+static void test_format_fields(void)
+{
+	struct prism_strbuf sb = STRBUF_INIT;
+	struct prism_tp *tp;
+	struct vec v;
+
+	NEED_TEP();
+	TEST_TRUE(find_vec("tp/f-sched-tp.vec", "prev_comm=perf ", &v));
+	tp = load("tp/f-sched-tp.blob");
+	TEST_TRUE(tp);
+	TEST_EQ(prism_tp__format_fields(tp, v.raw, v.size, &sb), 0);
+	TEST_TRUE(!strncmp(sb.buf, " prev_comm=perf prev_pid=", 25));
+	TEST_TRUE(strstr(sb.buf, " prev_state=") && strstr(sb.buf, " next_prio="));
+	TEST_TRUE(!strstr(sb.buf, "common_"));
+	prism_strbuf_reset(&sb);
+	TEST_EQ(prism_tp__format_fields(tp, v.raw, 63, &sb), -PRISM_E_TRUNCATED);
+	TEST_EQ(sb.len, 0);
+	prism_tp__free(tp);
+	/* an array of longs: its bytes */
+	TEST_TRUE(find_vec("tp/q-trace.vec", "NR 12 (", &v));
+	tp = load("tp/q-trace.blob");
+	TEST_TRUE(tp);
+	TEST_EQ(prism_tp__format_fields(tp, v.raw, v.size, &sb), 0);
+	TEST_TRUE(!strncmp(sb.buf, " id=", 4) && strstr(sb.buf, " args=ARRAY["));
+	prism_strbuf_release(&sb);
+	prism_tp__free(tp);
+}
+
 TEST_MAIN(TEST(blob_walk), TEST(no_feature), TEST(events), TEST(format_sched),
 	  TEST(format_syscalls), TEST(format_pipe_blob), TEST(format_errors),
 	  TEST(fields_sched_switch), TEST(fields_syscalls), TEST(fields_data_loc),
 	  TEST(data_loc_corrupt), TEST(truncated_blobs), TEST(pipe_blob_padding),
-	  TEST(corrupt_blobs), TEST(format_lint), TEST(built_blob));
+	  TEST(corrupt_blobs), TEST(format_lint), TEST(built_blob), TEST(format_fields));
