@@ -353,12 +353,18 @@ static void col_text(const struct report *r, int key, const struct prism_hist_en
 			comm = e->comm ? e->comm : "";
 		snprintf(buf, len, "%7d:%s", (int)e->tid, comm);
 		break;
-	case PRISM_SORT_DSO:
-		snprintf(buf, len, "%s", e->dso ? e->dso : "[unknown]");
+	case PRISM_SORT_DSO: /* -v: the long name */
+		snprintf(buf, len, "%s",
+			 verbose > 0 && e->dso_path ? e->dso_path :
+			 e->dso			    ? e->dso :
+						      "[unknown]");
 		break;
-	case PRISM_SORT_SYM:
-		sym_text(e, buf, len, 0);
+	case PRISM_SORT_SYM: {
+		size_t n = verbose > 0 ? report_verbose_sym(r, e, buf, len) : 0;
+
+		sym_text(e, buf + n, len - n, 0);
 		break;
+	}
 	case PRISM_SORT_SRCLINE:
 		snprintf(buf, len, "%s", e->srcline ? e->srcline : "??:0");
 		break;
@@ -792,6 +798,9 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 			/* perf: a symbol's width is its name's, " (inlined)" left out */
 			if (key == PRISM_SORT_SYM && e[i].sym && e[i].inlined)
 				buf[strlen(buf) - strlen(" (inlined)")] = '\0';
+			/* perf -v: an address's width (22), whatever it prints */
+			if (key == PRISM_SORT_SYM && !e[i].sym && verbose > 0)
+				buf[0] = '\0';
 			if (strlen(buf) > w[k])
 				w[k] = strlen(buf);
 			/* perf: an unresolved row widens symbol and DSO to an address's width */

@@ -376,6 +376,7 @@ static struct prism_profile *new_profile(struct report *r)
 		exit(1);
 	}
 	prism_profile__set_full_source_path(p, r->full_source_path);
+	prism_profile__set_verbose(p, verbose > 0); /* -v: rows' addresses, long DSO names */
 	return p;
 }
 
@@ -635,6 +636,7 @@ int cmd_report(int argc, const char **argv)
 	so.symfs = r.symfs;
 	so.path_map = r.map_path.v;
 	so.no_demangle = r.no_demangle;
+	so.demangle_params = verbose > 0; /* perf -v: C++ parameter lists */
 	so.kallsyms = input_kallsyms(r.s, r.kallsyms, r.kcore);
 	r.sy = prism_symbols__new(&so);
 	r.tasks = prism_tasks__new();

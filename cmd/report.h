@@ -276,6 +276,13 @@ double report_group_leader_pct(const struct report *r, const struct prism_hist_e
 void report_group_cells(const struct report *r, int key, const struct prism_hist_entry *e,
 			struct prism_strbuf *out);
 
+/*
+ * report-verbose.c: -v's text before a row's symbol (its first address,
+ * the origin of its DSO's symbols) into @buf; its length
+ */
+size_t report_verbose_sym(const struct report *r, const struct prism_hist_entry *e, char *buf,
+			  size_t len);
+
 /* report-keys.c: the columns of perf's sample keys (socket, cgroup, weights...) */
 bool report_is_sample_key(int key);
 /* the sample keys of @ev (socket, cgroup, weights, trace output...) for @p: 0 or -ENOMEM */

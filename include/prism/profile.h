@@ -152,6 +152,14 @@ struct prism_hist_entry {
 	uint64_t ins_lat, p_stage_cyc; /* sums over the row's own samples */
 	bool hidden; /* made by a sample added hidden: see prism_profile__set_hidden() */
 	bool filtered; /* made by a sample added filtered: prism_profile__set_filtered() */
+	/*
+	 * the address of the row's first sample as perf keeps it (he->ip): in
+	 * its map as the sample's own address, as it is in a call chain; with
+	 * prism_profile__set_verbose() that sample's, else its symbol's first
+	 */
+	uint64_t addr;
+	const struct prism_dso *dso_ref; /* the DSO of the row's frame, NULL for none */
+	const char *dso_path; /* its long name: "/usr/lib/.../libc.so.6" (owned by the symbols) */
 	const char *trace; /* PRISM_SORT_TRACE's text, NULL for a sample of no tracepoint */
 };
 
@@ -422,6 +430,12 @@ PRISM_API void prism_profile__set_hidden(struct prism_profile *p, bool hidden);
  * in every total
  */
 PRISM_API void prism_profile__set_filtered(struct prism_profile *p, bool filtered);
+/*
+ * prism_profile__set_verbose - perf report -v's rows: the frames added from
+ * now on are kept per address (not per symbol), so that a row's addr is its
+ * first sample's, and rows order DSOs by their long names
+ */
+PRISM_API void prism_profile__set_verbose(struct prism_profile *p, bool on);
 
 /*
  * prism_profile__set_full_source_path - PRISM_SORT_SRCLINE and

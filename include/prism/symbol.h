@@ -335,6 +335,13 @@ PRISM_API int prism_symbols__add_kernel_code(struct prism_symbols *sy, const cha
 /* DSO facts */
 PRISM_API const char *prism_dso__name(const struct prism_dso *dso); /* short name */
 PRISM_API const char *prism_dso__path(const struct prism_dso *dso); /* long name */
+/*
+ * where @dso's symbols came from as perf report -v shows it (its
+ * dso__symtab_origin()): 'k' kallsyms, 'd' the binary, 'b' the build-id
+ * debug file, 'l' its debuglink, 'B' perf's build-id cache, 'j' a JIT map...,
+ * '!' none (or not loaded yet); NULL @dso: '!'
+ */
+PRISM_API char prism_symbols__origin(struct prism_symbols *sy, const struct prism_dso *dso);
 /* the file symbols were read from, NULL when none was found (or not loaded yet) */
 PRISM_API const char *prism_dso__symsrc(const struct prism_dso *dso);
 PRISM_API size_t prism_dso__nr_symbols(const struct prism_dso *dso);

@@ -82,7 +82,8 @@ static void make_key(const struct prism_profile *p, const bool *use, const struc
 }
 
 static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const struct ekey *k,
-			   const struct pframe *f, const struct precord *r, const bool *use)
+			   const struct pframe *f, const struct precord *r, const bool *use,
+			   bool leaf)
 {
 	uint64_t h = ekey_hash(k);
 	struct prism_hist_entry *e;
@@ -133,6 +134,10 @@ static uint32_t find_entry(struct prism_profile *p, struct ebuild *b, const stru
 	e->dso = strtab__str(&p->strs, f->dso_id);
 	e->sym = f->name;
 	e->ip = k->leaf_form ? f->map_addr : f->ip;
+	/* perf's he->ip: the first sample's address in its map as a leaf, as it is in a chain */
+	e->addr = leaf ? f->map_addr : f->ip;
+	e->dso_ref = f->dso;
+	e->dso_path = f->dso_path ? f->dso_path : e->dso;
 	e->kernel = f->kernel;
 	e->inlined = f->kind == PRISM_FRAME_INLINED;
 	e->srcline = use[PRISM_SORT_SRCLINE] ? strtab__str(&p->strs, k->src) : NULL;
@@ -268,7 +273,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 
 		/* the sample's own row: self, and children for itself */
 		make_key(p, use, rec, rsk ? rsk[r] : rec->sk, f, true, &k);
-		e = find_entry(p, &b, &k, f, rec, use);
+		e = find_entry(p, &b, &k, f, rec, use, true);
 		if (e == UINT32_MAX)
 			goto out;
 		p->entries[e].self += rec->period;
@@ -292,7 +297,7 @@ int prism_profile__entries(struct prism_profile *p, const enum prism_sort_key *k
 			i = p->chain_caller ? rec->depth - 1 - j : j;
 			f = &p->frames[p->pool[rec->off + i]];
 			make_key(p, use, rec, rsk ? rsk[r] : rec->sk, f, false, &k);
-			e = find_entry(p, &b, &k, f, rec, use);
+			e = find_entry(p, &b, &k, f, rec, use, false);
 			if (e == UINT32_MAX)
 				goto out;
 			chain_depth(p, e, rec->depth, i, false);
@@ -536,7 +541,7 @@ static int build_graphs(struct prism_profile *p, const bool *want, bool caller)
 	int err = -ENOMEM;
 
 	/* per-address frames (source keys): a node per function, as perf's */
-	if (p->mask & (1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE) &&
+	if ((p->addrs || p->mask & (1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE)) &&
 	    profile_fn_frames(p, &fn))
 		goto out;
 	root = malloc((p->nr_entries + 1) * sizeof(*root));

@@ -30,6 +30,8 @@ static int cmp_dso(const struct prism_profile *p, uint32_t ia, uint32_t ib)
 
 	if (na || nb)
 		return na == nb ? 0 : na ? 1 : -1;
+	if (p->addrs) /* perf -v compares the long names */
+		return cmp_str(p->entries[ia].dso_path, p->entries[ib].dso_path);
 	return cmp_str(p->entries[ia].dso, p->entries[ib].dso);
 }
 

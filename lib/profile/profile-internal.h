@@ -16,6 +16,7 @@ struct pframe {
 	uint64_t addr_key; /* ip when unresolved or per-address (srcline) */
 	const char *name; /* symbol or NULL */
 	const char *dso_name;
+	const char *dso_path; /* the long name (prism_frame.dso_path) */
 	uint64_t ip;
 	uint64_t dso_addr;
 	uint64_t map_addr; /* perf's map_ip: how report shows an unresolved leaf */
@@ -102,6 +103,7 @@ struct prism_profile {
 	struct u32map psk_map;
 	uint8_t hidden; /* prism_profile__set_hidden()'s and set_filtered()'s */
 	bool full_src; /* prism_profile__set_full_source_path()'s */
+	bool addrs; /* prism_profile__set_verbose()'s: frames per address, long DSO names */
 	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */
 
 	/* last entries() result */

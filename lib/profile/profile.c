@@ -162,7 +162,7 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	bool per_addr = p->mask & (1u << PRISM_SORT_SRCLINE | 1u << PRISM_SORT_SRCFILE);
 	const void *dso_key = fr->dso ? (const void *)fr->dso : (const void *)fr->dso_name;
 	const void *sym_key = fr->sym_id;
-	uint64_t addr = (!sym_key || per_addr) ? fr->ip : 0;
+	uint64_t addr = (!sym_key || per_addr || p->addrs) ? fr->ip : 0;
 	uint64_t h = frame_hash(dso_key, sym_key, addr);
 	struct pframe *f;
 	size_t s;
@@ -187,6 +187,7 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 	f->addr_key = addr;
 	f->name = fr->sym;
 	f->dso_name = fr->dso_name;
+	f->dso_path = fr->dso_path;
 	f->ip = fr->ip;
 	f->dso_addr = fr->dso_addr;
 	f->map_addr = fr->map_addr;
@@ -446,6 +447,11 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
 {
 	p->hidden = (uint8_t)((p->hidden & ~PREC_HIDDEN) | (hidden ? PREC_HIDDEN : 0));
+}
+
+void prism_profile__set_verbose(struct prism_profile *p, bool on)
+{
+	p->addrs = on;
 }
 
 void prism_profile__set_filtered(struct prism_profile *p, bool filtered)

@@ -266,6 +266,7 @@ static int load_vdso(struct prism_symbols *sy, struct prism_dso *dso)
 			bool has;
 
 			dso->symsrc = strdup(path);
+			dso->origin = 'B'; /* perf's build-id cache */
 			return elf__load_syms(path, &dso->syms, true, false, &has);
 		}
 	}
@@ -344,6 +345,8 @@ static int load_user(struct prism_symbols *sy, struct prism_dso *dso, uint32_t p
 	pr_debug("symbol: %s: symbols from %s (%s), PLT from %s, code from %s\n", dso->name, syms,
 		 symsrc__type_name(pk->syms[0] ? pk->syms_type : pk->runtime_type), rt, code);
 	dso->symsrc = strdup(syms);
+	/* perf's dso__symtab_origin() letters, by symsrc_type */
+	dso->origin = "lBDfubdox"[pk->syms[0] ? pk->syms_type : pk->runtime_type];
 	dso->runtime = code[0] ? strdup(code) : NULL;
 	dso->debugsrc = pk->dwarf[0] ? strdup(pk->dwarf) : NULL;
 	if (!dso->symsrc || (code[0] && !dso->runtime) || (pk->dwarf[0] && !dso->debugsrc))
@@ -407,8 +410,10 @@ int dso__load(struct prism_symbols *sy, struct prism_dso *dso, uint32_t pid)
 		/* perf reads the file the name says; prism from its JIT directory */
 		snprintf(path, sizeof(path), "%s/%s", sy->jit_dir, strrchr(dso->path, '/') + 1);
 		err = jit__load(path, &dso->syms);
-		if (!err)
+		if (!err) {
 			dso->symsrc = strdup(path);
+			dso->origin = 'j';
+		}
 		break;
 	case DSO_USER:
 		if (dso->path[0] == '[') {

@@ -76,6 +76,7 @@ struct prism_dso {
 	bool code, data_only;
 	int8_t map_identity; /* perf's map_ip is the identity: 1 yes, -1 no, 0 not known yet */
 	char *symsrc; /* file the symbols came from */
+	char origin; /* perf's letter for where they came from (its -v), 0 for none */
 	char *debugsrc; /* file with DWARF, for source lines */
 	char *runtime; /* the binary itself (for PLT and segments) */
 	struct segment *segs;

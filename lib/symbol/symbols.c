@@ -878,3 +878,15 @@ int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f
 		return -ENOENT;
 	return srcline__find(f->dso, f->dso_addr, file, line);
 }
+
+char prism_symbols__origin(struct prism_symbols *sy, const struct prism_dso *dso)
+{
+	if (!dso)
+		return '!';
+	if (dso->kind == DSO_KERNEL || dso->kind == DSO_MODULE) {
+		if (!sy->ksyms_loaded)
+			ksyms__load_for(sy);
+		return sy->ksyms_usable ? 'k' : '!';
+	}
+	return dso->origin && !dso->load_failed ? dso->origin : '!';
+}

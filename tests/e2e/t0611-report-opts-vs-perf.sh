@@ -11,6 +11,9 @@
 #  - --socket-filter with --sort srcline: perf filters the rows as it
 #    merges its per-address entries by source line, each merged row by its
 #    first entry in address order; prism filters a row by its first sample;
+#  - -v with --sort sym first on a2-fp-shell and n-ns-cgroup: perf 6.1's
+#    row split of t0610 (its non-transitive compare of symbols);
+#  - -vv: perf prints the maps of a row's thread when the row has none;
 #  - --raw-trace without --sort on a file of tracepoints only: perf's
 #    default keys are then a column per field of each event (trace_fields),
 #    which prism refuses (checked below).
@@ -92,4 +95,22 @@ done
 same p-sched "$F/p-sched.data" --raw-trace
 expect_exit 129 prism report -i "$F/q-trace.data" --raw-trace 2>"$TMP/err"
 grep_q "trace_fields" "$TMP/err"
+
+# -v: the DSO's long name, "0xADDR  o " before the symbol (the address of
+# the row's first sample: in its map as a leaf, as it is in a chain; the
+# letter of where the symbols came from: '!' none, 'b' the build-id debug
+# file, 'd' the binary...), C++ parameter lists; rows order DSOs by long name
+for f in a-fp a2-fp-shell b-dwarf c-zstd d-pipe n-ns-cgroup e-two-events h-switch-cpu-wide; do
+	for o in "-v" "-v --no-children" "-v --sort dso" "-v --sort dso,sym" "-v -g caller" \
+		"-v --sort pid,dso" "-v -n --show-total-period"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
+for f in a-fp b-dwarf; do
+	for o in "-v --sort sym,dso" "-v -F overhead,sym,comm" "-v --sort comm,sym -g none"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" $o
+	done
+done
 done_testing

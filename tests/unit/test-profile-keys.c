@@ -244,6 +244,41 @@ static void test_filtered(void)
 	prism_profile__free(p);
 }
 
+/*
+ * perf -v: a row's address is its first sample's, in its map as a leaf
+ * (main's row, made by the leaf at 0x100), as it is in a chain (a's, made
+ * by the caller frame at 0x7f0208 before the leaf at 0x7f0200 came)
+ */
+static void test_verbose_addr(void)
+{
+	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
+	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SYM);
+	struct prism_frame leaf_main = frame("main", &sm, 0x7f0100, false);
+	struct prism_frame chain[2] = { frame("main", &sm, 0x7f0110, false),
+					frame("a", &sa, 0x7f0208, false) };
+	struct prism_frame leaf_a = frame("a", &sa, 0x7f0200, false);
+	struct prism_hist_entry *e;
+	const struct prism_hist_entry *x;
+	size_t n;
+
+	TEST_TRUE(p != NULL);
+	leaf_main.map_addr = 0x100;
+	leaf_a.map_addr = 0x200;
+	prism_profile__set_verbose(p, true);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 1, &leaf_main, 1), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 1, chain, 2), 0);
+	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 1, &leaf_a, 1), 0);
+	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
+	x = find_row(e, n, "main");
+	TEST_TRUE(x && x->addr == 0x100);
+	x = find_row(e, n, "a");
+	TEST_TRUE(x && x->addr == 0x7f0208);
+	TEST_EQ(prism_profile__entries(p, keys, 1, false, &e, &n), 0);
+	x = find_row(e, n, "a");
+	TEST_TRUE(x && x->addr == 0x200);
+	prism_profile__free(p);
+}
+
 /* an unwound chain's parent is among its kernel frames only */
 static void test_unwound_parent(void)
 {
@@ -271,4 +306,4 @@ static void test_unwound_parent(void)
 }
 
 TEST_MAIN(TEST(weight), TEST(ins_lat), TEST(socket_cgroup), TEST(source), TEST(hidden),
-	  TEST(filtered), TEST(unwound_parent))
+	  TEST(filtered), TEST(verbose_addr), TEST(unwound_parent))
