@@ -331,13 +331,20 @@ static void setup_columns(struct report *r, bool children)
 		add_order(r, r->cols[i]);
 }
 
-static bool is_field(int key)
+bool report_key_unpadded(int key)
+{
+	return key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE || key == PRISM_SORT_SRCFILE ||
+	       key == PRISM_SORT_TIME || key == PRISM_SORT_CGROUP || key == PRISM_SORT_CGROUP_ID ||
+	       key == PRISM_SORT_TRACE;
+}
+
+bool report_is_field(int key)
 {
 	return key >= PRISM_SORT_OVERHEAD && key <= PRISM_SORT_PERIOD;
 }
 
 /* the text of column @key for row @e */
-static void col_text(const struct report *r, int key, const struct prism_hist_entry *e, char *buf,
+void report_col_text(const struct report *r, int key, const struct prism_hist_entry *e, char *buf,
 		     size_t len)
 {
 	const char *comm;
@@ -424,10 +431,10 @@ static uint64_t col_period(int key, const struct prism_hist_entry *e)
 
 static bool is_percent(int key)
 {
-	return is_field(key) && key != PRISM_SORT_SAMPLE && key != PRISM_SORT_PERIOD;
+	return report_is_field(key) && key != PRISM_SORT_SAMPLE && key != PRISM_SORT_PERIOD;
 }
 
-static const char *col_header(const struct report *r, int key)
+const char *report_col_header(const struct report *r, int key)
 {
 	switch (key) {
 	case PRISM_SORT_COMM:
@@ -504,7 +511,7 @@ static bool sym_filtered(const struct report *r, const struct prism_hist_entry *
 }
 
 /* @limit: with --percent-limit (perf sizes the columns without it) */
-static bool row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
+bool report_row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
 			bool children, bool limit)
 {
 	uint64_t v = children ? e->children : e->self;
@@ -557,10 +564,10 @@ bool report_rows_equal(const struct report *r, const struct prism_hist_entry *a,
 	size_t i;
 
 	for (i = 0; i < r->nr_order; i++) {
-		if (is_field(r->order[i]))
+		if (report_is_field(r->order[i]))
 			continue;
-		col_text(r, r->order[i], a, x, sizeof(x));
-		col_text(r, r->order[i], b, y, sizeof(y));
+		report_col_text(r, r->order[i], a, x, sizeof(x));
+		report_col_text(r, r->order[i], b, y, sizeof(y));
 		if (strcmp(x, y) || (r->order[i] == PRISM_SORT_SYM && a->kernel != b->kernel))
 			return false;
 	}
@@ -637,11 +644,12 @@ static void print_headers(struct report *r, const size_t *w)
 		if (elided(r, key))
 			continue;
 		col_sep(r, &out, &first, true);
-		if (!is_field(key) && user_width(r, k)) /* perf: -w cuts the header too */
-			prism_strbuf_addf(&out, "%-*.*s", (int)w[k], (int)w[k], col_header(r, key));
+		if (!report_is_field(key) && user_width(r, k)) /* perf: -w cuts the header too */
+			prism_strbuf_addf(&out, "%-*.*s", (int)w[k], (int)w[k],
+					  report_col_header(r, key));
 		else
-			prism_strbuf_addf(&out, is_field(key) ? "%*s" : "%-*s", (int)w[k],
-					  col_header(r, key));
+			prism_strbuf_addf(&out, report_is_field(key) ? "%*s" : "%-*s", (int)w[k],
+					  report_col_header(r, key));
 	}
 	prism_strbuf_addch(&out, '\n');
 	first = true;
@@ -677,7 +685,7 @@ static size_t row_limit(const struct report *r, const size_t *w)
 	return lim;
 }
 
-static void print_row(struct report *r, const struct prism_hist_entry *e, const size_t *w,
+void report_print_row(struct report *r, const struct prism_hist_entry *e, const size_t *w,
 		      uint64_t total, bool children, struct prism_strbuf *out)
 {
 	size_t k, start = out->len;
@@ -716,14 +724,14 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 				continue;
 			}
 		} else {
-			col_text(r, key, e, buf, sizeof(buf));
+			report_col_text(r, key, e, buf, sizeof(buf));
 		}
 		/* perf's -t: a number a blank, then left-aligned */
-		if (r->field_sep && is_field(key)) {
+		if (r->field_sep && report_is_field(key)) {
 			prism_strbuf_addf(out, " %-*s", (int)w[k] - 1, buf);
 			continue;
 		}
-		if (is_field(key) && user_width(r, k)) { /* perf: " %*d" in -w's width */
+		if (report_is_field(key) && user_width(r, k)) { /* perf: " %*d" in -w's width */
 			size_t len = out->len;
 
 			prism_strbuf_addf(out, " %*s", (int)user_width(r, k) - 1, buf);
@@ -740,15 +748,12 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 		if (key == PRISM_SORT_COMM && strlen(buf) > w[k])
 			buf[w[k]] = '\0'; /* a name longer than its thread's last one */
 		/* perf pads every column to its width but a last symbol, source line, time, cgroup */
-		if (k + 1 == r->nr_cols && (key == PRISM_SORT_SYM || key == PRISM_SORT_SRCLINE ||
-					    key == PRISM_SORT_SRCFILE || key == PRISM_SORT_TIME ||
-					    key == PRISM_SORT_CGROUP ||
-					    key == PRISM_SORT_CGROUP_ID || key == PRISM_SORT_TRACE))
+		if (k + 1 == r->nr_cols && report_key_unpadded(key))
 			prism_strbuf_addstr(out, buf);
 		else
-			prism_strbuf_addf(out,
-					  is_field(key) || report_key_right(key) ? "%*s" : "%-*s",
-					  (int)w[k], buf);
+			prism_strbuf_addf(
+				out, report_is_field(key) || report_key_right(key) ? "%*s" : "%-*s",
+				(int)w[k], buf);
 	}
 	if (out->len - start > row_limit(r, w))
 		prism_strbuf_setlen(out, start + row_limit(r, w));
@@ -756,7 +761,7 @@ static void print_row(struct report *r, const struct prism_hist_entry *e, const 
 }
 
 /* the widths of the columns: their headers', perf's minimum, the rows' texts */
-static void col_widths(struct report *r, const struct prism_hist_entry *e, size_t n, uint64_t total,
+void report_col_widths(struct report *r, const struct prism_hist_entry *e, size_t n, uint64_t total,
 		       bool children, size_t *w)
 {
 	char buf[1024];
@@ -766,7 +771,7 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 	for (k = 0; k < r->nr_cols; k++) {
 		key = r->cols[k];
 		w[k] = report_is_sample_key(key) ? report_key_width(key) :
-						   strlen(col_header(r, key));
+						   strlen(report_col_header(r, key));
 		if (is_percent(key) && w[k] < 8)
 			w[k] = 8;
 		if (key == PRISM_SORT_SAMPLE || key == PRISM_SORT_PERIOD || key == PRISM_SORT_TIME)
@@ -778,19 +783,19 @@ static void col_widths(struct report *r, const struct prism_hist_entry *e, size_
 		/* perf's -w: a text column that wide, a number one at least its header's */
 		if (user_width(r, k)) {
 			w[k] = user_width(r, k);
-			if (is_field(key) && strlen(col_header(r, key)) > w[k])
-				w[k] = strlen(col_header(r, key));
+			if (report_is_field(key) && strlen(report_col_header(r, key)) > w[k])
+				w[k] = strlen(report_col_header(r, key));
 		}
 	}
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children, false))
+		if (!report_row_visible(r, &e[i], total, children, false))
 			continue;
 		for (k = 0; k < r->nr_cols; k++) {
 			key = r->cols[k];
 			if (is_percent(key) || key == PRISM_SORT_CPU || /* perf: CPU stays 3 wide */
 			    key == PRISM_SORT_SOCKET || user_width(r, k))
 				continue;
-			col_text(r, key, &e[i], buf, sizeof(buf));
+			report_col_text(r, key, &e[i], buf, sizeof(buf));
 			/* perf: the comm column fits the last name of each row's thread */
 			if (key == PRISM_SORT_COMM && prism_tasks__comm(r->tasks, e[i].thread))
 				snprintf(buf, sizeof(buf), "%s",
@@ -836,7 +841,10 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	size_t n, i;
 	uint64_t total = prism_profile__total_period(p);
 	uint64_t nr_samples = prism_profile__nr_samples(p), gmin, gtotal = total;
+	struct report_levels *lv = NULL;
 
+	if (r->hierarchy && !(lv = report_hierarchy_levels(r, p, graph, caller)))
+		return;
 	if (report_entries(r, p, children, graph, caller, &e, &n))
 		return;
 	/*
@@ -864,7 +872,12 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		return;
 	}
 	report_samples_header(nr_samples, total, name, r->leader);
-	report_print_table(r, p, e, n, total, gtotal, children, graph ? gmin : UINT64_MAX, caller);
+	if (lv)
+		report_print_hierarchy(r, p, lv, e, n, total, gtotal, graph ? gmin : UINT64_MAX,
+				       caller);
+	else
+		report_print_table(r, p, e, n, total, gtotal, children, graph ? gmin : UINT64_MAX,
+				   caller);
 }
 
 void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,
@@ -874,13 +887,13 @@ void report_print_table(struct report *r, struct prism_profile *p, const struct 
 	struct prism_strbuf out = STRBUF_INIT;
 	size_t i, w[PRISM_ARRAY_SIZE(r->cols)];
 
-	col_widths(r, e, n, total, children, w);
+	report_col_widths(r, e, n, total, children, w);
 	print_headers(r, w);
 	for (i = 0; i < n; i++) {
-		if (!row_visible(r, &e[i], total, children, true))
+		if (!report_row_visible(r, &e[i], total, children, true))
 			continue;
 		prism_strbuf_reset(&out);
-		print_row(r, &e[i], w, total, children, &out);
+		report_print_row(r, &e[i], w, total, children, &out);
 		if (gmin != UINT64_MAX && (children ? e[i].children : e[i].self) >= gmin)
 			report_print_graph(p, i, caller, prism_profile__total_period(p), gtotal,
 					   &r->cg,

@@ -91,6 +91,10 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 		OPT_BOOL(0, "no-branch-stack", &r->no_branch,
 			 "the usual report of a file whose samples have branch stacks"),
 		OPT_BOOL('n', "show-nr-samples", &r->show_nr, "add a Samples column"),
+		OPT_BOOL(0, "hierarchy", &r->hierarchy,
+			 "perf's hierarchy layout: a level per --sort key, each row under the "
+			 "row of the level above it, the call graphs under the last level's "
+			 "(no Children column; not with -F, as perf)"),
 		OPT_BOOL(0, "raw-trace", &r->raw_trace,
 			 "the trace key's text is the tracepoint's fields (' name=value' each), "
 			 "not its print format, as perf's --raw-trace"),
@@ -247,6 +251,8 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 	    (prism_itrace__parse(r->itrace, it, &bad) || report_itrace_unsupported(it)))
 		usage_error(report_usage, opts, "--itrace %s: %s", r->itrace,
 			    bad ? "a letter prism does not know" : report_itrace_unsupported(it));
+	if (r->hierarchy && r->fields)
+		usage_error(report_usage, opts, "--hierarchy and -F/--fields cannot be combined");
 	if (r->branch && r->no_branch)
 		usage_error(report_usage, opts, "-b and --no-branch-stack cannot be combined");
 	if (r->itrace &&

@@ -296,6 +296,8 @@ static int print_report(struct report *r)
 	if (r->children_set)
 		children = r->children && r->use_callchain;
 	caller = report_cg_caller(&r->cg, children, pipe, r->no_children);
+	if (r->hierarchy) /* perf: no Children column, the graphs' order as if there were */
+		children = false;
 
 	if (r->rb && report_branch__check(r->rb))
 		return 1;

@@ -214,6 +214,7 @@ struct report {
 	struct report_threads *thr; /* -T's counts */
 	int socket_filter; /* --socket-filter, -1 none */
 	bool raw_trace; /* --raw-trace */
+	bool hierarchy; /* --hierarchy */
 };
 
 /*
@@ -226,6 +227,38 @@ void report_threads__print(struct report *r);
 void report_threads__free(struct report *r);
 /* --percent-type's check: perf's local|global-period|hits, either way round */
 int report_opt_percent_type(const struct option_def *opt, const char *arg);
+
+/*
+ * report-columns.c: the columns' pieces (report-hierarchy.c's too): a key
+ * is an output field (overhead...); perf prints its text unpadded (symbol,
+ * source line, time...); its text and header for a row; a row shows (its
+ * filters, -x, --percent-limit when @limit); the widths of r->cols; a row
+ * of r->cols into @out
+ */
+bool report_is_field(int key);
+bool report_key_unpadded(int key);
+void report_col_text(const struct report *r, int key, const struct prism_hist_entry *e, char *buf,
+		     size_t len);
+const char *report_col_header(const struct report *r, int key);
+bool report_row_visible(struct report *r, const struct prism_hist_entry *e, uint64_t total,
+			bool children, bool limit);
+void report_col_widths(struct report *r, const struct prism_hist_entry *e, size_t n, uint64_t total,
+		       bool children, size_t *w);
+void report_print_row(struct report *r, const struct prism_hist_entry *e, const size_t *w,
+		      uint64_t total, bool children, struct prism_strbuf *out);
+
+/*
+ * report-hierarchy.c: --hierarchy; the rows of the levels above the last
+ * (report_entries() for fewer keys: before the last level's call), NULL
+ * after printing an error; then the table, with @e the last level's rows
+ * (it frees @lv)
+ */
+struct report_levels;
+struct report_levels *report_hierarchy_levels(struct report *r, struct prism_profile *p, bool graph,
+					      bool caller);
+void report_print_hierarchy(struct report *r, struct prism_profile *p, struct report_levels *lv,
+			    const struct prism_hist_entry *e, size_t n, uint64_t total,
+			    uint64_t gtotal, uint64_t gmin, bool caller);
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
 int report_parse_columns(struct report *r);
