@@ -125,7 +125,10 @@ static void print_hrow(struct hctx *h, const struct prism_hist_entry *e, size_t 
 	r->nr_cols = nr_cols;
 	prism_strbuf_setlen(&h->out, h->out.len - 1); /* its '\n' */
 	/* perf: room for the deepest level's indent, then the text, its blanks first trimmed */
-	prism_strbuf_addf(&h->out, "%*s  ", (int)((h->lv->nr - 1) * INDENT), "");
+	if (r->field_sep)
+		prism_strbuf_addstr(&h->out, r->field_sep);
+	else
+		prism_strbuf_addf(&h->out, "%*s  ", (int)((h->lv->nr - 1) * INDENT), "");
 	report_col_text(r, (int)key, e, buf, sizeof(buf));
 	for (k = 0; k < r->nr_cols && r->cols[k] != (int)key; k++)
 		;
@@ -187,21 +190,36 @@ static void print_level(struct hctx *h, size_t l, const char *parent)
 	}
 }
 
+/* perf: a level's header without its blanks (its pid's "    Pid:Command") */
+static int print_trimmed(const char *s)
+{
+	size_t n;
+
+	while (*s == ' ')
+		s++;
+	for (n = strlen(s); n && s[n - 1] == ' '; n--)
+		;
+	return printf("%.*s", (int)n, s);
+}
+
+/* -t SEP: none of the indents, SEP after the overhead columns */
 static void print_headers(const struct hctx *h)
 {
 	struct report *r = h->r;
-	size_t k, l, hw, len = 0, indent = (h->lv->nr - 1) * INDENT;
+	const char *sep = r->field_sep;
+	size_t k, l, hw, len = 0, indent = sep ? 0 : (h->lv->nr - 1) * INDENT;
 
 	printf("# %*s", (int)indent, "");
 	for (k = 0; k < h->nr_fields; k++)
-		printf("%*s  ", (int)h->w[k], report_col_header(r, r->cols[k]));
+		printf("%*s%s", (int)h->w[k], report_col_header(r, r->cols[k]), sep ? sep : "  ");
 	for (l = 0; l < h->lv->nr; l++)
-		len += printf("%s%s", l ? " / " : "", report_col_header(r, r->keys[l]));
+		len += (size_t)printf("%s", l ? " / " : "") +
+		       (size_t)print_trimmed(report_col_header(r, r->keys[l]));
 	printf("\n# ");
 	for (k = 0; k < indent; k++)
 		putchar('.');
 	for (k = 0; k < h->nr_fields; k++) {
-		printf("%s", k ? ".." : "");
+		printf("%s", k ? sep ? sep : ".." : "");
 		for (l = 0; l < h->w[k]; l++)
 			putchar('.');
 	}
@@ -212,7 +230,7 @@ static void print_headers(const struct hctx *h)
 		if (k < r->nr_cols && l * INDENT + h->w[k] > hw)
 			hw = l * INDENT + h->w[k];
 	}
-	printf("  ");
+	printf("%s", sep ? sep : "  ");
 	for (k = 0; k < hw; k++)
 		putchar('.');
 	printf("\n#\n");
@@ -231,7 +249,10 @@ void report_print_hierarchy(struct report *r, struct prism_profile *p, struct re
 			  .caller = caller,
 			  .out = STRBUF_INIT };
 	size_t *w = xcalloc(r->nr_cols + 1, sizeof(*w)), i, l = lv->nr - 1;
+	size_t nr_user_w = r->nr_user_w;
 
+	/* perf 6.1 sets -w's widths on columns its hierarchy copied before: none apply */
+	r->nr_user_w = 0;
 	report_col_widths(r, e, n, total, false, w);
 	h.w = w;
 	while (h.nr_fields < r->nr_cols && report_is_field(r->cols[h.nr_fields]))
@@ -252,4 +273,5 @@ void report_print_hierarchy(struct report *r, struct prism_profile *p, struct re
 	free_levels(lv);
 	free(w);
 	prism_strbuf_release(&h.out);
+	r->nr_user_w = nr_user_w;
 }
