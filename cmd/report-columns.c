@@ -871,13 +871,13 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 		error("out of memory building the call graphs");
 		return;
 	}
-	report_samples_header(nr_samples, total, name, r->leader);
-	if (lv)
+	if (lv) {
 		report_print_hierarchy(r, p, lv, e, n, total, gtotal, graph ? gmin : UINT64_MAX,
-				       caller);
-	else
-		report_print_table(r, p, e, n, total, gtotal, children, graph ? gmin : UINT64_MAX,
-				   caller);
+				       caller, name, nr_samples);
+		return;
+	}
+	report_samples_header(nr_samples, total, name, r->leader);
+	report_print_table(r, p, e, n, total, gtotal, children, graph ? gmin : UINT64_MAX, caller);
 }
 
 void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,

@@ -17,6 +17,7 @@
 #include <prism/strbuf.h>
 
 #include "cmd.h"
+#include "lists.h"
 #include "report.h"
 
 #define INDENT 3 /* perf's HIERARCHY_INDENT */
@@ -95,24 +96,146 @@ struct hctx {
 	size_t nr_fields; /* the overhead columns: r->cols' first */
 	uint64_t total, gtotal, gmin;
 	bool caller;
-	char **leaf_prefix; /* the last level's rows' */
+	bool *shown[PRISM_SORT__MAX]; /* per level and row: no filter leaves it out */
 	struct prism_strbuf out;
 };
 
-static size_t rows_at(const struct hctx *h, size_t l, const struct prism_hist_entry **e)
+static size_t last(const struct hctx *h)
 {
-	*e = h->lv->rows[l];
-	return h->lv->nr_rows[l];
+	return h->lv->nr - 1;
 }
 
-static const char *prefix_at(const struct hctx *h, size_t l, size_t i)
+/* row @j of level @m is under row @i of level @l (l <= m) */
+static bool under(const struct hctx *h, size_t l, size_t i, size_t m, size_t j)
 {
-	return l + 1 == h->lv->nr ? h->leaf_prefix[i] : h->lv->prefix[l][i];
+	const char *a = h->lv->prefix[l][i];
+
+	return !strncmp(h->lv->prefix[m][j], a, strlen(a));
+}
+
+/* perf's order of its first entries (ascending keys): which one made a row of a level above */
+static int leaf_cmp(const struct hctx *h, const struct prism_hist_entry *a,
+		    const struct prism_hist_entry *b)
+{
+	char x[1024], y[1024];
+	size_t k;
+	int c;
+
+	for (k = 0; k < h->lv->nr; k++) {
+		int key = h->r->keys[k];
+
+		if (key == PRISM_SORT_SYM && (!a->sym || !b->sym || a->dso == b->dso)) {
+			if (!a->sym != !b->sym)
+				return a->sym ? -1 : 1;
+			if (a->ip != b->ip)
+				return a->ip < b->ip ? -1 : 1;
+			continue;
+		}
+		if ((key == PRISM_SORT_PID || key == PRISM_SORT_TID) && a->tid != b->tid)
+			return (int32_t)a->tid < (int32_t)b->tid ? -1 : 1;
+		if (key == PRISM_SORT_CPU && a->cpu != b->cpu)
+			return a->cpu < b->cpu ? -1 : 1;
+		report_col_text(h->r, key, a, x, sizeof(x));
+		report_col_text(h->r, key, b, y, sizeof(y));
+		c = strcmp(x, y);
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+/* the last level's row that made row @i of level @l (perf's copy of it) */
+static const struct prism_hist_entry *first_leaf(const struct hctx *h, size_t l, size_t i)
+{
+	const struct prism_hist_entry *e = h->lv->rows[last(h)], *best = NULL;
+	size_t j;
+
+	if (l == last(h))
+		return &e[i];
+	for (j = 0; j < h->lv->nr_rows[last(h)]; j++)
+		if (under(h, l, i, last(h), j) && (!best || leaf_cmp(h, &e[j], best) < 0))
+			best = &e[j];
+	return best ? best : &h->lv->rows[l][i];
+}
+
+/* perf's filters of samples, by the key they name: THREAD, DSO, SYMBOL */
+static bool names(int key, int type)
+{
+	return type == 0 ?
+		       key == PRISM_SORT_COMM || key == PRISM_SORT_PID || key == PRISM_SORT_TID :
+	       type == 1 ? key == PRISM_SORT_DSO :
+			   key == PRISM_SORT_SYM;
+}
+
+static bool active(const struct report *r, int type)
+{
+	return type == 0 ? r->comms.nr || r->nr_pids || r->nr_tids :
+	       type == 1 ? r->dsos.nr :
+			   r->syms.nr;
+}
+
+static bool passes(const struct report *r, const struct prism_hist_entry *e, int type)
+{
+	if (type == 1)
+		return in_list(&r->dsos, e->dso ? e->dso : "[unknown]");
+	if (type == 2)
+		return e->sym && in_list(&r->syms, e->sym);
+	if (r->nr_pids || r->nr_tids) /* (the first sample's) */
+		return !e->hidden;
+	return in_list(&r->comms, e->comm ? e->comm : "");
+}
+
+/*
+ * perf's filters in its hierarchy: --comms, --dsos, --symbols judge a row
+ * at the level of their key and below by its value, a row above by
+ * whether one below passes (no level of their key: none passes);
+ * --symbol-filter and --socket-filter judge each row by the entry that
+ * made it
+ */
+static bool filtered(const struct hctx *h, size_t l, size_t i)
+{
+	const struct report *r = h->r;
+	const struct prism_hist_entry *e = &h->lv->rows[l][i], *f;
+	size_t m, j;
+	int t;
+
+	for (t = 0; t < 3; t++) {
+		bool ok = false;
+
+		if (!active(r, t))
+			continue;
+		for (m = 0; m < h->lv->nr && !names(r->keys[m], t); m++)
+			;
+		if (m == h->lv->nr)
+			return true;
+		if (l >= m)
+			ok = passes(r, e, t);
+		for (j = 0; l < m && j < h->lv->nr_rows[m] && !ok; j++)
+			ok = under(h, l, i, m, j) && passes(r, &h->lv->rows[m][j], t);
+		if (!ok)
+			return true;
+	}
+	if (!r->symbol_filter && r->socket_filter < 0)
+		return false;
+	f = first_leaf(h, l, i);
+	return f->filtered || (r->symbol_filter && (!f->sym || !strstr(f->sym, r->symbol_filter)));
+}
+
+static bool visible(const struct hctx *h, size_t l, size_t i)
+{
+	const struct prism_hist_entry *e = &h->lv->rows[l][i];
+	const struct report *r = h->r;
+
+	if (!h->shown[l][i] || (r->exclude_other && !e->parent) || !e->self)
+		return false;
+	return !(r->percent_limit > 0 && h->total &&
+		 100.0 * (double)e->self / (double)h->total < r->percent_limit);
 }
 
 /* a row: the overhead columns indented by its depth, then its level's text */
-static void print_hrow(struct hctx *h, const struct prism_hist_entry *e, size_t l, size_t idx)
+static void print_hrow(struct hctx *h, size_t l, size_t idx)
 {
+	const struct prism_hist_entry *e = &h->lv->rows[l][idx];
 	struct report *r = h->r;
 	size_t nr_cols = r->nr_cols, key = r->keys[l], k, len, pad;
 	char buf[1024];
@@ -128,7 +251,7 @@ static void print_hrow(struct hctx *h, const struct prism_hist_entry *e, size_t 
 	if (r->field_sep)
 		prism_strbuf_addstr(&h->out, r->field_sep);
 	else
-		prism_strbuf_addf(&h->out, "%*s  ", (int)((h->lv->nr - 1) * INDENT), "");
+		prism_strbuf_addf(&h->out, "%*s  ", (int)(last(h) * INDENT), "");
 	report_col_text(r, (int)key, e, buf, sizeof(buf));
 	for (k = 0; k < r->nr_cols && r->cols[k] != (int)key; k++)
 		;
@@ -137,10 +260,10 @@ static void print_hrow(struct hctx *h, const struct prism_hist_entry *e, size_t 
 	for (t = buf; *t == ' '; t++)
 		;
 	prism_strbuf_addf(&h->out, "%s%*s\n", t, (int)pad, "");
-	if (l + 1 == h->lv->nr && h->gmin != UINT64_MAX && e->self >= h->gmin)
-		report_print_graph(h->p, idx, h->caller, prism_profile__total_period(h->p),
-				   h->gtotal, &r->cg, r->sort && !strncmp(r->sort, "sym", 3),
-				   &h->out);
+	if (l == last(h) && h->gmin != UINT64_MAX && e->self >= h->gmin)
+		/* (perf's hierarchy: shares of the total --percentage relative gives) */
+		report_print_graph(h->p, idx, h->caller, h->total, h->gtotal, &r->cg,
+				   r->sort && !strncmp(r->sort, "sym", 3), &h->out);
 	fwrite(h->out.buf, 1, h->out.len, stdout);
 }
 
@@ -154,40 +277,56 @@ static size_t fields_width(const struct hctx *h)
 	return w;
 }
 
-/* level @l's rows under @parent (the prefix of the level above; NULL at the top) */
-static void print_level(struct hctx *h, size_t l, const char *parent)
+/*
+ * level @l's rows under row @pi of the level above (any at the top), and
+ * theirs: perf goes through every row, those under a row it leaves out too
+ */
+static void print_level(struct hctx *h, size_t l, size_t pi)
 {
-	const struct prism_hist_entry *e;
-	size_t n = rows_at(h, l, &e), plen = parent ? strlen(parent) : 0, i;
-	struct report *r = h->r;
+	size_t i, j;
 	bool any;
 
-	for (i = 0; i < n; i++) {
-		const char *pre = prefix_at(h, l, i);
-
-		if (parent && strncmp(pre, parent, plen))
+	for (i = 0; i < h->lv->nr_rows[l]; i++) {
+		if (l && !under(h, l - 1, pi, l, i))
 			continue;
-		if (!report_row_visible(r, &e[i], h->total, false, true))
-			continue;
-		print_hrow(h, &e[i], l, i);
-		if (l + 1 == h->lv->nr)
-			continue;
-		any = false;
-		{
-			const struct prism_hist_entry *c;
-			size_t m = rows_at(h, l + 1, &c), j;
-
-			for (j = 0; j < m && !any; j++)
-				any = !strncmp(prefix_at(h, l + 1, j), pre, strlen(pre)) &&
-				      report_row_visible(r, &c[j], h->total, false, true);
+		if (visible(h, l, i)) {
+			print_hrow(h, l, i);
+			for (j = 0, any = l == last(h); !any && j < h->lv->nr_rows[l + 1]; j++)
+				any = under(h, l, i, l + 1, j) && visible(h, l + 1, j);
+			/* perf's line for a row whose rows all fall below --percent-limit */
+			if (!any)
+				printf("%*s%*sno entry >= %.2f%%\n",
+				       (int)((h->lv->nr + l) * INDENT), "",
+				       (int)(fields_width(h) + 4), "", h->r->percent_limit);
 		}
-		if (!any) { /* perf's line for a row whose rows all fall below --percent-limit */
-			printf("%*s%*sno entry >= %.2f%%\n", (int)((h->lv->nr + l) * INDENT), "",
-			       (int)(fields_width(h) + 4), "", r->percent_limit);
-			continue;
-		}
-		print_level(h, l + 1, pre);
+		if (l < last(h))
+			print_level(h, l + 1, i);
 	}
+}
+
+/*
+ * perf sizes the columns by the entries it shows, each level's a copy of
+ * the entry that made it: all their columns count
+ */
+static void widths(struct hctx *h, size_t *w)
+{
+	struct report *r = h->r;
+	struct prism_hist_entry *v = xcalloc(h->lv->nr_rows[last(h)] * h->lv->nr + 1, sizeof(*v));
+	const char *symbol_filter = r->symbol_filter;
+	size_t l, i, n = 0;
+
+	for (l = 0; l < h->lv->nr; l++)
+		for (i = 0; i < h->lv->nr_rows[l]; i++) {
+			if (!h->shown[l][i])
+				continue;
+			v[n] = *first_leaf(h, l, i);
+			v[n].hidden = v[n].filtered = false;
+			n++;
+		}
+	r->symbol_filter = NULL;
+	report_col_widths(r, v, n, h->total, false, w);
+	r->symbol_filter = symbol_filter;
+	free(v);
 }
 
 /* perf: a level's header without its blanks (its pid's "    Pid:Command") */
@@ -238,7 +377,8 @@ static void print_headers(const struct hctx *h)
 
 void report_print_hierarchy(struct report *r, struct prism_profile *p, struct report_levels *lv,
 			    const struct prism_hist_entry *e, size_t n, uint64_t total,
-			    uint64_t gtotal, uint64_t gmin, bool caller)
+			    uint64_t gtotal, uint64_t gmin, bool caller, const char *name,
+			    uint64_t nr_samples)
 {
 	struct hctx h = { .r = r,
 			  .lv = lv,
@@ -251,25 +391,33 @@ void report_print_hierarchy(struct report *r, struct prism_profile *p, struct re
 	size_t *w = xcalloc(r->nr_cols + 1, sizeof(*w)), i, l = lv->nr - 1;
 	size_t nr_user_w = r->nr_user_w;
 
+	lv->rows[l] = (struct prism_hist_entry *)e; /* (not freed: the profile's) */
+	lv->nr_rows[l] = n;
+	lv->prefix[l] = xcalloc(n + 1, sizeof(char *));
+	for (i = 0; i < n; i++)
+		lv->prefix[l][i] = prefix_text(r, &e[i], l);
+	for (l = 0; l < lv->nr; l++) {
+		h.shown[l] = xcalloc(lv->nr_rows[l] + 1, sizeof(bool));
+		for (i = 0; i < lv->nr_rows[l]; i++)
+			h.shown[l][i] = !filtered(&h, l, i);
+	}
+	/* perf --percentage relative: of the top level's rows the filters leave */
+	if (r->relative)
+		for (i = 0, h.total = 0; i < lv->nr_rows[0]; i++)
+			h.total += h.shown[0][i] ? lv->rows[0][i].self : 0;
+	report_samples_header(nr_samples, h.total, name, r->leader);
 	/* perf 6.1 sets -w's widths on columns its hierarchy copied before: none apply */
 	r->nr_user_w = 0;
-	report_col_widths(r, e, n, total, false, w);
+	widths(&h, w);
 	h.w = w;
 	while (h.nr_fields < r->nr_cols && report_is_field(r->cols[h.nr_fields]))
 		h.nr_fields++;
-	lv->rows[l] = (struct prism_hist_entry *)e; /* (not freed: the profile's) */
-	lv->nr_rows[l] = n;
-	h.leaf_prefix = xcalloc(n + 1, sizeof(char *));
-	for (i = 0; i < n; i++)
-		h.leaf_prefix[i] = prefix_text(r, &e[i], l);
 	print_headers(&h);
-	print_level(&h, 0, NULL);
+	print_level(&h, 0, 0);
 	printf("\n\n");
-	for (i = 0; i < n; i++)
-		free(h.leaf_prefix[i]);
-	free(h.leaf_prefix);
-	lv->rows[l] = NULL;
-	lv->nr_rows[l] = 0;
+	for (l = 0; l < lv->nr; l++)
+		free(h.shown[l]);
+	lv->rows[lv->nr - 1] = NULL;
 	free_levels(lv);
 	free(w);
 	prism_strbuf_release(&h.out);

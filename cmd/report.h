@@ -250,15 +250,16 @@ void report_print_row(struct report *r, const struct prism_hist_entry *e, const 
 /*
  * report-hierarchy.c: --hierarchy; the rows of the levels above the last
  * (report_entries() for fewer keys: before the last level's call), NULL
- * after printing an error; then the table, with @e the last level's rows
- * (it frees @lv)
+ * after printing an error; then event @name's section, with @e the last
+ * level's rows (it frees @lv)
  */
 struct report_levels;
 struct report_levels *report_hierarchy_levels(struct report *r, struct prism_profile *p, bool graph,
 					      bool caller);
 void report_print_hierarchy(struct report *r, struct prism_profile *p, struct report_levels *lv,
 			    const struct prism_hist_entry *e, size_t n, uint64_t total,
-			    uint64_t gtotal, uint64_t gmin, bool caller);
+			    uint64_t gtotal, uint64_t gmin, bool caller, const char *name,
+			    uint64_t nr_samples);
 
 /* report-columns.c: --sort, -F and --srcline into @r; -1 after printing the error */
 int report_parse_columns(struct report *r);
