@@ -226,7 +226,8 @@ static bool visible(const struct hctx *h, size_t l, size_t i)
 	const struct prism_hist_entry *e = &h->lv->rows[l][i];
 	const struct report *r = h->r;
 
-	if (!h->shown[l][i] || (r->exclude_other && !e->parent) || !e->self)
+	/* -x: the parent of the entry that made the row */
+	if (!h->shown[l][i] || (r->exclude_other && !first_leaf(h, l, i)->parent) || !e->self)
 		return false;
 	return !(r->percent_limit > 0 && h->total &&
 		 100.0 * (double)e->self / (double)h->total < r->percent_limit);
@@ -256,7 +257,11 @@ static void print_hrow(struct hctx *h, size_t l, size_t idx)
 	for (k = 0; k < r->nr_cols && r->cols[k] != (int)key; k++)
 		;
 	len = strlen(buf);
-	pad = !report_key_unpadded((int)key) && k < r->nr_cols && len < h->w[k] ? h->w[k] - len : 0;
+	/* (a right-aligned text's blanks are on its left: trimmed) */
+	pad = !report_key_unpadded((int)key) && !report_key_right((int)key) && k < r->nr_cols &&
+			      len < h->w[k] ?
+		      h->w[k] - len :
+		      0;
 	for (t = buf; *t == ' '; t++)
 		;
 	prism_strbuf_addf(&h->out, "%s%*s\n", t, (int)pad, "");

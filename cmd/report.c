@@ -349,7 +349,13 @@ static int print_report(struct report *r)
 				ret = 1;
 			continue;
 		}
-		r->leader = g && g->leader_idx == i;
+		/*
+		 * perf: an explicit --no-group on a file without groups makes the
+		 * first event the leader of all (its "of events")
+		 */
+		r->leader = g ? g->leader_idx == i :
+				r->no_group && !r->itrace && i == 0 && !group_of(r, 0) &&
+					    prism_session__nr_evsels(r->s) > 1;
 		report_print_section(r, name, r->profiles[i], children, graph, caller);
 	}
 	return ret;
