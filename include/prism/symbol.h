@@ -257,6 +257,13 @@ PRISM_API const char *prism_unwind_stop__str(enum prism_unwind_stop why);
  */
 PRISM_API int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f,
 				     const char **file, unsigned int *line);
+/*
+ * the compilation directory (DW_AT_comp_dir) of the unit of @f's address,
+ * owned by @sy; NULL for none: binutils' addr2line (perf's) puts it before
+ * a relative file name ("./string" + "../sysdeps/.../strcmp-evex.S")
+ */
+PRISM_API const char *prism_symbols__comp_dir(struct prism_symbols *sy,
+					      const struct prism_frame *f);
 
 /**
  * prism_demangle - demangle a C++ or Rust (legacy and v0) symbol

@@ -135,15 +135,21 @@ static uint32_t srcline_text(struct prism_profile *p, const struct prism_frame *
 static uint32_t caller_file(struct prism_profile *p, const struct prism_frame *fr, uint32_t file)
 {
 	struct prism_frame at = *fr;
-	const char *name, *base;
+	const char *name, *base, *dir;
 	unsigned int line;
+	char path[512];
 
 	if (fr->ip == fr->dso_addr)
 		return file;
 	at.dso_addr = fr->ip;
 	if (!p->sy || prism_symbols__srcline(p->sy, &at, &name, &line))
 		return 0;
-	base = strrchr(name, '/');
+	base = p->full_src ? NULL : strrchr(name, '/');
+	dir = p->full_src && *name != '/' ? prism_symbols__comp_dir(p->sy, &at) : NULL;
+	if (dir) { /* (perf's addr2line, as for a leaf) */
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
+		name = path;
+	}
 	file = strtab__intern(&p->strs, base ? base + 1 : name);
 	return file ? file : UINT32_MAX;
 }
@@ -221,8 +227,16 @@ static uint32_t intern_frame(struct prism_profile *p, const struct prism_frame *
 				return UINT32_MAX;
 		} else if (!err) {
 			const char *base = p->full_src ? NULL : strrchr(file, '/');
-			char buf[512];
+			const char *dir = p->full_src && *file != '/' && p->sy ?
+						  prism_symbols__comp_dir(p->sy, fr) :
+						  NULL;
+			char buf[1024], path[512];
 
+			/* perf's addr2line: the unit's directory before a relative name */
+			if (dir) {
+				snprintf(path, sizeof(path), "%s/%s", dir, file);
+				file = path;
+			}
 			snprintf(buf, sizeof(buf), "%s:%u", base ? base + 1 : file, line);
 			f->src_id = strtab__intern(&p->strs, buf);
 			f->file_id = strtab__intern(&p->strs, base ? base + 1 : file);

@@ -9,6 +9,11 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	return -PRISM_E_NOFEATURE;
 }
 
+const char *srcline__comp_dir(struct prism_dso *dso, uint64_t dso_addr)
+{
+	return NULL;
+}
+
 int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **names, size_t max)
 {
 	return 0;

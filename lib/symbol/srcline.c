@@ -126,6 +126,17 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	return 0;
 }
 
+const char *srcline__comp_dir(struct prism_dso *dso, uint64_t dso_addr)
+{
+	Dwarf *dw = get_dwarf(dso);
+	Dwarf_Attribute a;
+	Dwarf_Die cu;
+
+	if (!dw || !dwarf_addrdie(dw, dso_addr, &cu))
+		return NULL;
+	return dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+}
+
 /*
  * a function DIE's name as binutils' addr2line (which perf asks) gives it:
  * its linkage name where it has one (glibc's __libc_write is

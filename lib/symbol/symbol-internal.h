@@ -393,6 +393,8 @@ void unwind__release(struct prism_symbols *sy);
 
 /* srcline.c (libdw) */
 int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line);
+/* the DW_AT_comp_dir of the unit at @dso_addr, NULL for none */
+const char *srcline__comp_dir(struct prism_dso *dso, uint64_t dso_addr);
 /*
  * the functions at @dso_addr, innermost inlined one first, the containing
  * function last, by linkage name where DWARF has one, else by name (NULL

@@ -879,6 +879,13 @@ int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f
 	return srcline__find(f->dso, f->dso_addr, file, line);
 }
 
+const char *prism_symbols__comp_dir(struct prism_symbols *sy, const struct prism_frame *f)
+{
+	if (!f->dso || f->kernel || !f->dso->loaded || f->dso->load_failed)
+		return NULL;
+	return srcline__comp_dir(f->dso, f->dso_addr);
+}
+
 char prism_symbols__origin(struct prism_symbols *sy, const struct prism_dso *dso)
 {
 	if (!dso)

@@ -152,10 +152,17 @@ for f in a-fp b-dwarf e-two-events f-sched-tp h-switch-cpu-wide h2-switch-task j
 	done
 done
 
-# --full-source-path (the workload's DWARF names are absolute: libc's
-# relative ones lack the compilation directory perf's addr2line puts first)
+# --full-source-path (the workload's DWARF names are absolute; libc's are
+# relative, the unit's compilation directory before them as perf's
+# addr2line gives it: ./string/../sysdeps/x86_64/multiarch/strcmp-evex.S)
 for f in a-fp e-two-events; do
 	for o in "--sort srcline -g none --no-children" "--sort srcfile -g none --no-children"; do
+		# shellcheck disable=SC2086
+		same "$f" "$F/$f.data" --full-source-path $o
+	done
+done
+for f in a2-fp-shell n-ns-cgroup; do
+	for o in "--sort srcfile -g none --no-children" "--sort srcfile" "--sort dso,srcfile -g none"; do
 		# shellcheck disable=SC2086
 		same "$f" "$F/$f.data" --full-source-path $o
 	done
