@@ -261,6 +261,8 @@ int report_parse_columns(struct report *r)
 		r->parent_key |= r->fkeys[i] == PRISM_SORT_PARENT;
 	if (r->parent_key && check_parent(r->parent ? r->parent : DEFAULT_PARENT))
 		return -1;
+	if (r->parent_key && report_cg_parent(&r->cg, r->parent ? r->parent : DEFAULT_PARENT))
+		return -1;
 	/* perf: a --sort naming "symbol" gets the IPC columns of branch stacks, empty here */
 	r->ipc_null = r->sort && strstr(r->sort, "symbol");
 	if (r->srcline && r->nr_keys < PRISM_SORT__MAX) {

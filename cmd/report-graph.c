@@ -3,6 +3,7 @@
  * prism report's call graphs under a row, in perf report --stdio's layout
  * ("---name", "|--12.34%--name", chains printed while they do not branch).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <regex.h>
@@ -154,11 +155,143 @@ void report_cg_release(struct report_cg *cg)
 		regfree(cg->ignore_callees);
 	free(cg->ignore_callees);
 	cg->ignore_callees = NULL;
+	if (cg->parent_re)
+		regfree(cg->parent_re);
+	free(cg->parent_re);
+	cg->parent_re = NULL;
 }
 
 static bool ignores_callees(const struct report_cg *cg, const struct prism_frame *f)
 {
 	return cg->ignore_callees && f->sym && !regexec(cg->ignore_callees, f->sym, 0, NULL, 0);
+}
+
+static bool is_parent(const struct report_cg *cg, const struct prism_frame *f)
+{
+	return cg->parent_re && f->sym && f->kind != PRISM_FRAME_INLINED &&
+	       !regexec(cg->parent_re, f->sym, 0, NULL, 0);
+}
+
+/*
+ * perf's walk of a recorded frame: the first that matches -p is the
+ * sample's parent, another that matches --ignore-callees restarts the chain
+ * (true)
+ */
+static bool walk(const struct report_cg *cg, const struct prism_frame *f,
+		 const struct prism_frame **parent, bool *found)
+{
+	if (!*found && is_parent(cg, f)) {
+		*parent = f;
+		*found = true;
+		return false;
+	}
+	return ignores_callees(cg, f);
+}
+
+int report_cg_parent(struct report_cg *cg, const char *regex)
+{
+	regex_t *re = calloc(1, sizeof(*re));
+
+	if (!re || regcomp(re, regex, REG_EXTENDED | REG_NOSUB)) {
+		free(re);
+		return -1;
+	}
+	cg->parent_re = re;
+	return 0;
+}
+
+/* the frames of the first @max entries of an unwound chain (an entry's inlined frames share its ip) */
+static size_t unwound_frames(const struct prism_frame *u, size_t nu, size_t max)
+{
+	size_t i = 0, entries = 0;
+
+	while (i < nu && entries < max) {
+		uint64_t ip = u[i].ip;
+
+		while (i < nu && u[i].ip == ip && u[i].kind == PRISM_FRAME_INLINED)
+			i++;
+		if (i < nu && u[i].ip == ip &&
+		    (!i || u[i - 1].ip != ip || u[i - 1].kind == PRISM_FRAME_INLINED))
+			i++; /* (the entry's own frame, where it has one) */
+		else if (i == 0 || u[i - 1].ip != ip)
+			i++;
+		entries++;
+	}
+	return i;
+}
+
+/*
+ * --call-graph dwarf: perf resolves the recorded (kernel) chain and the
+ * frames it unwinds from the stack copy apart, each cut at --max-stack
+ * entries: in callee order the recorded chain's leaf side, then the
+ * unwound frames from the leaf; in caller order the unwound frames (from
+ * the leaf, reversed), then the recorded chain's root side.  A recorded
+ * frame --ignore-callees matches restarts the chain there (all of it so
+ * far, the unwound frames too in caller order) and becomes the sample's
+ * row.  @self: the sample's row where it is not the chain's first frame
+ * (an address in inlined code: its symbol's row, the chain's inlined frames).
+ * The parent is the first recorded frame of the walk that matches -p, also
+ * where a restart left it out of the chain.  (A chain of recorded frames
+ * only, @nrec = @nr, is walked the same way.)
+ */
+static int add_walked(const struct report_cg *cg, bool caller, struct prism_profile *p,
+		      const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
+		      const struct prism_frame *frames, size_t nr, size_t nrec,
+		      const struct prism_frame *self)
+{
+	size_t max = (size_t)cg->max_stack, kk = nrec < max ? nrec : max;
+	size_t ku = unwound_frames(frames + nrec, nr - nrec, max), n = 0, nk = 0, i;
+	struct prism_frame *chain = malloc((kk + ku + 1) * sizeof(*chain));
+	const struct prism_frame *root = NULL, *parent = NULL;
+	bool found = false;
+	int err;
+
+	if (!chain)
+		return -ENOMEM;
+	if (!caller) {
+		for (i = 0; i < kk; i++) {
+			if (walk(cg, &frames[i], &parent, &found)) {
+				n = nk = 0;
+				root = &frames[i];
+			}
+			chain[n++] = frames[i];
+			nk++;
+		}
+		for (i = 0; i < ku; i++)
+			chain[n++] = frames[nrec + i];
+	} else { /* built root first, then turned leaf first */
+		for (i = ku; i-- > 0;)
+			chain[n++] = frames[nrec + i];
+		for (i = nrec; i-- > nrec - kk;) {
+			if (walk(cg, &frames[i], &parent, &found)) {
+				n = nk = 0;
+				root = &frames[i];
+			}
+			chain[n++] = frames[i];
+			nk++;
+		}
+		for (i = 0; i < n / 2; i++) {
+			struct prism_frame t = chain[i];
+
+			chain[i] = chain[n - 1 - i];
+			chain[n - 1 - i] = t;
+		}
+	}
+	prism_profile__set_parent_depth(p, nk); /* perf: the recorded frames it went through */
+	err = cg->parent_re ? prism_profile__set_parent_frame(p, parent, true) : 0;
+	/* the sample's row: a restart's frame, else its own (the chain's first if kept) */
+	if (!err && !root && !self && n && (!caller || kk == nrec))
+		err = prism_profile__add(p, comm, pid, tid, cpu, period, chain, n);
+	else if (!err)
+		err = prism_profile__add_cut(p, comm, pid, tid, cpu, period,
+					     root ? root :
+					     self ? self :
+						    &frames[0],
+					     chain, n);
+	if (cg->parent_re)
+		prism_profile__set_parent_frame(p, NULL, false);
+	free(chain);
+	return err;
 }
 
 /*
@@ -170,14 +303,15 @@ static bool ignores_callees(const struct report_cg *cg, const struct prism_frame
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-		  const struct prism_frame *frames, size_t nr, bool unwound)
+		  const struct prism_frame *frames, size_t nr, bool unwound, size_t nrec,
+		  const struct prism_frame *self)
 {
 	size_t keep = nr < (size_t)cg->max_stack ? nr : (size_t)cg->max_stack, i;
 	size_t from, to; /* frames kept */
 
-	/* perf unwinds a user stack from the leaf, in either order, and ignores no callee */
-	if (unwound)
-		caller = false;
+	if ((unwound || (cg->parent_re && cg->ignore_callees)) && keep)
+		return add_walked(cg, caller, p, comm, pid, tid, cpu, period, frames, nr,
+				  unwound ? nrec : nr, self);
 	from = caller ? nr - keep : 0;
 	to = caller ? nr : keep;
 	if (!keep) /* --max-stack 0: no chain, the sample's row alone */

@@ -90,7 +90,8 @@ static int sample_one(struct report *r, const struct prism_event *ev)
 	uint64_t period = period_of(ev);
 	struct prism_profile *p;
 	const char *comm;
-	bool chain, nochain, pipe, hidden, unwound;
+	bool chain, nochain, pipe, hidden, unwound, self_inl;
+	struct prism_frame self;
 	int err;
 
 	if (!ev->evsel || prism_evsel__idx(ev->evsel) < 0)
@@ -162,11 +163,17 @@ static int sample_one(struct report *r, const struct prism_event *ev)
 		return prism_profile__add_nochain(p, comm, s->pid, s->tid, s->cpu, period,
 						  r->cc.frames);
 	pipe = prism_session__file_info(r->s)->pipe;
+	/* perf: a sample address in inlined code has its symbol's row, its chain the inlined frames */
+	self_inl = unwound && r->cc.frames[0].kind == PRISM_FRAME_INLINED &&
+		   r->cc.frames[0].ip == s->ip;
+	if (self_inl)
+		prism_symbols__resolve(r->sy, s->pid, ev->raw->misc & PRISM_MISC_CPUMODE_MASK,
+				       s->ip, &self);
 	return report_cg_add(&r->cg,
 			     report_cg_caller(&r->cg, r->children_set ? r->children : !pipe, pipe,
 					      r->no_children),
 			     p, comm, s->pid, s->tid, s->cpu, period, r->cc.frames, r->cc.nr,
-			     unwound);
+			     unwound, r->cc.nr_recorded, self_inl ? &self : NULL);
 }
 
 /*

@@ -47,9 +47,12 @@ struct report_cg {
 	unsigned long print_limit; /* branches per node (0: all) */
 	int max_stack; /* --max-stack: frames of a chain kept (INT_MAX: all) */
 	void *ignore_callees; /* --ignore-callees: a regex_t, or NULL */
+	void *parent_re; /* -p's (with a parent key): a regex_t, or NULL */
 	bool set; /* -g given, not none */
 };
 int report_opt_ignore_callees(const struct option_def *opt, const char *arg);
+/* the parent key's regex for the samples' walks (report_cg_add); -1 when it does not compile */
+int report_cg_parent(struct report_cg *cg, const char *regex);
 void report_cg_release(struct report_cg *cg);
 /*
  * the graphs' order: callers first with -g caller or -G, or by default with
@@ -59,12 +62,15 @@ bool report_cg_caller(const struct report_cg *cg, bool children, bool pipe, bool
 struct prism_frame;
 /*
  * add a sample's chain to @p as perf cuts it at --max-stack (the outermost
- * frames for @caller) and --ignore-callees; @unwound: a chain unwound from
- * the user stack (DWARF), which perf cuts on the leaf's side and leaves whole
+ * frames for @caller) and --ignore-callees; @unwound: a chain whose frames
+ * past its first @nrec (recorded) were unwound from the user stack (DWARF),
+ * which perf cuts apart; @self: the sample's own row where the chain does
+ * not start with it (inlined code), else NULL
  */
 int report_cg_add(const struct report_cg *cg, bool caller, struct prism_profile *p,
 		  const char *comm, uint32_t pid, uint32_t tid, uint32_t cpu, uint64_t period,
-		  const struct prism_frame *frames, size_t nr, bool unwound);
+		  const struct prism_frame *frames, size_t nr, bool unwound, size_t nrec,
+		  const struct prism_frame *self);
 struct option_def;
 int report_opt_callgraph(const struct option_def *opt, const char *arg);
 /* -g takes the next word as its value, unless it is an option (perf's "-g caller") */

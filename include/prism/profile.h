@@ -436,6 +436,15 @@ PRISM_API void prism_profile__set_filtered(struct prism_profile *p, bool filtere
  * first sample's, and rows order DSOs by their long names
  */
 PRISM_API void prism_profile__set_verbose(struct prism_profile *p, bool on);
+/*
+ * prism_profile__set_parent_frame - the PRISM_SORT_PARENT value of the
+ * samples added from now on, when @fixed: @f (NULL: none), found by the
+ * caller in frames its chains lost (perf's walk before an
+ * --ignore-callees restart); !@fixed: looked for in their chains
+ * (prism_profile__set_parent()).  Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_profile__set_parent_frame(struct prism_profile *p, const struct prism_frame *f,
+					      bool fixed);
 
 /*
  * prism_profile__set_full_source_path - PRISM_SORT_SRCLINE and

@@ -62,6 +62,12 @@ int profile_parents(struct prism_profile *p)
 		struct precord *rec = &p->recs[r];
 
 		rec->parent = 0;
+		if (rec->parent_fixed) { /* prism_profile__set_parent_frame()'s */
+			rec->parent = p->parent_re && rec->parent_fixed != PARENT_NONE ?
+					      rec->parent_fixed :
+					      0;
+			continue;
+		}
 		for (j = 0; p->parent_re && !rec->nochain && j < rec->parent_depth; j++) {
 			uint32_t id;
 			const struct pframe *f;

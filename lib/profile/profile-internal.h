@@ -45,6 +45,7 @@ struct psk {
 	uint32_t trace; /* interned trace output, 0 none */
 };
 
+#define PARENT_NONE UINT32_MAX
 #define PREC_HIDDEN 1
 #define PREC_FILTERED 2
 
@@ -58,6 +59,8 @@ struct precord {
 	/* PREC_HIDDEN, PREC_FILTERED: prism_profile__set_hidden()'s, set_filtered()'s */
 	uint8_t hidden;
 	uint32_t parent; /* parent.c: the parent frame + 1 (0: none), set by entries() */
+	/* prism_profile__set_parent_frame()'s: frame + 1, PARENT_NONE, or 0 (the chain's) */
+	uint32_t parent_fixed;
 	uint32_t parent_depth; /* the first frames where the parent is looked for */
 	uint32_t off, depth;
 	uint32_t self; /* frame of its own row: the chain's first but for a cut chain */
@@ -102,6 +105,7 @@ struct prism_profile {
 	size_t nr_psks, alloc_psks;
 	struct u32map psk_map;
 	uint8_t hidden; /* prism_profile__set_hidden()'s and set_filtered()'s */
+	uint32_t parent_fixed; /* prism_profile__set_parent_frame()'s, as in records */
 	bool full_src; /* prism_profile__set_full_source_path()'s */
 	bool addrs; /* prism_profile__set_verbose()'s: frames per address, long DSO names */
 	uint32_t add_pid; /* of the sample being added (PRISM_SORT_DSO_SIZE's maps) */

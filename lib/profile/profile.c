@@ -357,6 +357,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 	r.sk = p->sk;
 	r.hidden = p->hidden;
 	r.parent_depth = p->parent_depth < nr ? (uint32_t)p->parent_depth : (uint32_t)nr;
+	r.parent_fixed = p->parent_fixed;
 	r.hash = rec_hash(&r, p->scratch) + nochain + 2 * r.hidden;
 	/*
 	 * Every sum of periods made from here on (rows, graphs, folded
@@ -377,6 +378,7 @@ static int add(struct prism_profile *p, const char *comm, uint32_t pid, uint32_t
 			    o->cpu == r.cpu && o->time == r.time && o->depth == r.depth &&
 			    o->sk == r.sk && o->self == r.self &&
 			    o->parent_depth == r.parent_depth &&
+			    o->parent_fixed == r.parent_fixed &&
 			    !memcmp(p->pool + o->off, p->scratch, nr * sizeof(uint32_t))) {
 				o->period += period;
 				o->count++;
@@ -461,6 +463,22 @@ int prism_profile__add_nochain(struct prism_profile *p, const char *comm, uint32
 void prism_profile__set_hidden(struct prism_profile *p, bool hidden)
 {
 	p->hidden = (uint8_t)((p->hidden & ~PREC_HIDDEN) | (hidden ? PREC_HIDDEN : 0));
+}
+
+int prism_profile__set_parent_frame(struct prism_profile *p, const struct prism_frame *f,
+				    bool fixed)
+{
+	uint32_t id;
+
+	if (!fixed || !f) {
+		p->parent_fixed = fixed ? PARENT_NONE : 0;
+		return 0;
+	}
+	id = intern_frame(p, f);
+	if (id == UINT32_MAX)
+		return -ENOMEM;
+	p->parent_fixed = id + 1;
+	return 0;
 }
 
 void prism_profile__set_verbose(struct prism_profile *p, bool on)
