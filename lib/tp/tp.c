@@ -730,17 +730,25 @@ static int check_args(const struct prism_tp_event *ev, const struct tep_print_ar
 	return err;
 }
 
+/* @raw's event (its size below 2 GiB); NULL with errno set */
+static const struct prism_tp_event *event_at(const struct prism_tp *tp, const void *raw,
+					     size_t raw_size)
+{
+	if (raw_size > INT32_MAX) {
+		errno = ERANGE;
+		return NULL;
+	}
+	return prism_tp__event_of(tp, raw, raw_size);
+}
+
 int prism_tp__format(const struct prism_tp *tp, const void *raw, size_t raw_size,
 		     struct prism_strbuf *out)
 {
 	struct prism_tp *mtp = (struct prism_tp *)tp; /* scratch buffers only */
 	struct tep_record record;
-	const struct prism_tp_event *ev;
+	const struct prism_tp_event *ev = event_at(tp, raw, raw_size);
 	int err;
 
-	if (raw_size > INT32_MAX)
-		return -ERANGE;
-	ev = prism_tp__event_of(tp, raw, raw_size);
 	if (!ev)
 		return -errno;
 	/*
@@ -834,14 +842,11 @@ static void raw_field(const struct prism_tp *tp, const struct prism_tp_field *f,
 int prism_tp__format_fields(const struct prism_tp *tp, const void *raw, size_t raw_size,
 			    struct prism_strbuf *out)
 {
-	const struct prism_tp_event *ev;
+	const struct prism_tp_event *ev = event_at(tp, raw, raw_size);
 	struct tep_format_field *tf;
 	size_t i;
 	int err;
 
-	if (raw_size > INT32_MAX)
-		return -ERANGE;
-	ev = prism_tp__event_of(tp, raw, raw_size);
 	if (!ev)
 		return -errno;
 	err = tp_fields__check(ev->fields, ev->nr_fields, raw, raw_size);

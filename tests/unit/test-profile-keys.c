@@ -183,9 +183,11 @@ static const struct prism_hist_entry *find_row(const struct prism_hist_entry *e,
 
 /*
  * main -> a: a hidden sample makes the row of main first, a kept one adds to
- * it; a's row is made by the kept one: shown, with both periods in main's
+ * it; a's row is made by the kept one: shown, with both periods in main's.
+ * @late: the same with the late filter (--socket-filter), the second sample
+ * hidden: each row marked by its first sample, the marks apart
  */
-static void test_hidden(void)
+static void hidden_rows(bool late)
 {
 	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
 	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SYM);
@@ -197,51 +199,30 @@ static void test_hidden(void)
 	size_t n;
 
 	TEST_TRUE(p != NULL);
-	prism_profile__set_hidden(p, true);
+	(late ? prism_profile__set_filtered : prism_profile__set_hidden)(p, true);
 	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &only_main, 1), 0);
-	prism_profile__set_hidden(p, false);
+	(late ? prism_profile__set_filtered : prism_profile__set_hidden)(p, false);
+	prism_profile__set_hidden(p, late);
 	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
 	TEST_EQ_U64(prism_profile__total_period(p), 15);
 	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
 	x = find_row(e, n, "main");
-	TEST_TRUE(x && x->hidden);
+	TEST_TRUE(x && (late ? x->filtered && !x->hidden : x->hidden && !x->filtered));
 	TEST_EQ_U64(x->children, 15);
 	x = find_row(e, n, "a");
-	TEST_TRUE(x && !x->hidden);
+	TEST_TRUE(x && !x->filtered && x->hidden == late);
 	TEST_EQ_U64(x->self, 5);
 	prism_profile__free(p);
 }
 
-/*
- * the same with the late filter (--socket-filter): a row is marked by its
- * first sample, apart from the hidden mark; the periods all count
- */
+static void test_hidden(void)
+{
+	hidden_rows(false);
+}
+
 static void test_filtered(void)
 {
-	static const enum prism_sort_key keys[] = { PRISM_SORT_SYM };
-	struct prism_profile *p = prism_profile__new(NULL, 1u << PRISM_SORT_SYM);
-	struct prism_frame only_main = frame("main", &sm, 0x100, false);
-	struct prism_frame chain[2] = { frame("a", &sa, 0x200, false),
-					frame("main", &sm, 0x100, false) };
-	struct prism_hist_entry *e;
-	const struct prism_hist_entry *x;
-	size_t n;
-
-	TEST_TRUE(p != NULL);
-	prism_profile__set_filtered(p, true);
-	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 10, &only_main, 1), 0);
-	prism_profile__set_hidden(p, true);
-	prism_profile__set_filtered(p, false);
-	TEST_EQ(prism_profile__add(p, "prog", 1, 1, 0, 5, chain, 2), 0);
-	TEST_EQ_U64(prism_profile__total_period(p), 15);
-	TEST_EQ(prism_profile__entries(p, keys, 1, true, &e, &n), 0);
-	x = find_row(e, n, "main");
-	TEST_TRUE(x && x->filtered && !x->hidden);
-	TEST_EQ_U64(x->children, 15);
-	x = find_row(e, n, "a");
-	TEST_TRUE(x && !x->filtered && x->hidden);
-	TEST_EQ_U64(x->self, 5);
-	prism_profile__free(p);
+	hidden_rows(true);
 }
 
 /*
