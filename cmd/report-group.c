@@ -25,6 +25,7 @@ struct report_group {
 	struct prism_hist_entry *rows; /* the rows, each its first event's entry */
 	const struct prism_hist_entry **m; /* row i's entry of event j: m[i * n + j], or NULL */
 	size_t nr_rows;
+	struct prism_hist_entry **copies; /* each event's rows */
 };
 
 static size_t row_of(const struct report_group *g, const struct prism_hist_entry *e)
@@ -152,73 +153,112 @@ static void merge(struct report *r, struct report_group *g, size_t j,
 	}
 }
 
-int report_print_group(struct report *r, size_t leader, size_t nr_members, const char *group_name)
+void report_group_free(struct report_group *g)
 {
-	struct report_group g = { .n = nr_members };
-	struct prism_hist_entry **es = xcalloc(nr_members, sizeof(*es));
+	size_t j;
+
+	if (!g)
+		return;
+	for (j = 0; g->copies && j < g->n; j++)
+		free(g->copies[j]);
+	free(g->copies);
+	free(g->rows);
+	free(g->m);
+	free(g->totals);
+	free(g);
+}
+
+const struct prism_hist_entry *report_group_rows(const struct report_group *g, size_t *n)
+{
+	*n = g->nr_rows;
+	return g->rows;
+}
+
+struct report_group *report_group_build(struct report *r, size_t leader, size_t nr_members,
+					uint64_t *nr_samples, uint64_t *total)
+{
+	struct report_group *g = xcalloc(1, sizeof(*g));
+	size_t *ns = xcalloc(nr_members, sizeof(*ns)), *order, total_rows = 0, i, j;
 	struct prism_hist_entry *rows;
 	const struct prism_hist_entry **m;
-	struct prism_strbuf name = STRBUF_INIT;
-	size_t *ns = xcalloc(nr_members, sizeof(*ns)), *order, total_rows = 0, i, j;
-	uint64_t nr_samples = 0, total = 0;
-	int ret = 0;
 
-	g.totals = xcalloc(nr_members, sizeof(*g.totals));
+	g->n = nr_members;
+	g->totals = xcalloc(nr_members, sizeof(*g->totals));
+	/* (copies: each profile keeps its rows until its next prism_profile__entries()) */
+	g->copies = xcalloc(nr_members, sizeof(*g->copies));
+	*nr_samples = *total = 0;
 	for (j = 0; j < nr_members; j++) {
 		struct prism_profile *p = leader + j < r->nr_evsels ? r->profiles[leader + j] :
 								      NULL;
+		struct prism_hist_entry *e;
 
 		if (!p)
 			continue;
-		/* (each profile keeps its rows until its next prism_profile__entries()) */
-		if (report_entries(r, p, false, false, false, &es[j], &ns[j])) {
-			ret = -1;
-			goto out;
+		if (report_entries(r, p, false, false, false, &e, &ns[j])) {
+			free(ns);
+			report_group_free(g);
+			return NULL;
 		}
-		g.totals[j] = prism_profile__total_period(p);
-		total += g.totals[j];
-		nr_samples += prism_profile__nr_samples(p);
+		g->copies[j] = xcalloc(ns[j] + 1, sizeof(*e));
+		memcpy(g->copies[j], e, ns[j] * sizeof(*e));
+		g->totals[j] = prism_profile__total_period(p);
+		*total += g->totals[j];
+		*nr_samples += prism_profile__nr_samples(p);
 		total_rows += ns[j];
 	}
-	g.rows = xcalloc(total_rows + 1, sizeof(*g.rows));
-	g.m = xcalloc((total_rows + 1) * nr_members, sizeof(*g.m));
+	g->rows = xcalloc(total_rows + 1, sizeof(*g->rows));
+	g->m = xcalloc((total_rows + 1) * nr_members, sizeof(*g->m));
 	for (j = 0; j < nr_members; j++)
-		merge(r, &g, j, es[j], ns[j]);
-	/* the rows in perf's order, then the table of them */
-	order = xcalloc(g.nr_rows + 1, sizeof(*order));
-	for (i = 0; i < g.nr_rows; i++)
+		merge(r, g, j, g->copies[j], ns[j]);
+	free(ns);
+	/* the rows in perf's order */
+	order = xcalloc(g->nr_rows + 1, sizeof(*order));
+	for (i = 0; i < g->nr_rows; i++)
 		order[i] = i;
-	sort_group = &g;
-	qsort(order, g.nr_rows, sizeof(*order), cmp_rows);
-	rows = xcalloc(g.nr_rows + 1, sizeof(*rows));
-	m = xcalloc((g.nr_rows + 1) * nr_members, sizeof(*m));
-	for (i = 0; i < g.nr_rows; i++) {
-		rows[i] = g.rows[order[i]];
-		memcpy(&m[i * nr_members], &g.m[order[i] * nr_members], nr_members * sizeof(*m));
+	sort_group = g;
+	qsort(order, g->nr_rows, sizeof(*order), cmp_rows);
+	rows = xcalloc(g->nr_rows + 1, sizeof(*rows));
+	m = xcalloc((g->nr_rows + 1) * nr_members, sizeof(*m));
+	for (i = 0; i < g->nr_rows; i++) {
+		rows[i] = g->rows[order[i]];
+		memcpy(&m[i * nr_members], &g->m[order[i] * nr_members], nr_members * sizeof(*m));
 	}
 	free(order);
-	free(g.rows);
-	free(g.m);
-	g.rows = rows;
-	g.m = m;
+	free(g->rows);
+	free(g->m);
+	g->rows = rows;
+	g->m = m;
+	return g;
+}
 
-	prism_strbuf_addstr(&name, !group_name || !strcmp(group_name, "{anon_group}") ?
-					   "anon group" :
-					   group_name);
+void report_group_name(struct report *r, size_t leader, size_t nr_members, const char *group_name,
+		       struct prism_strbuf *name)
+{
+	size_t j;
+
+	prism_strbuf_addstr(name, !group_name || !strcmp(group_name, "{anon_group}") ?
+					  "anon group" :
+					  group_name);
 	for (j = 0; j < nr_members; j++)
-		prism_strbuf_addf(&name, "%s%s", j ? ", " : " { ",
+		prism_strbuf_addf(name, "%s%s", j ? ", " : " { ",
 				  prism_evsel__name(prism_session__evsel(r->s, leader + j)));
-	prism_strbuf_addstr(&name, " }");
+	prism_strbuf_addstr(name, " }");
+}
+
+int report_print_group(struct report *r, size_t leader, size_t nr_members, const char *group_name)
+{
+	struct prism_strbuf name = STRBUF_INIT;
+	uint64_t nr_samples, total;
+	struct report_group *g = report_group_build(r, leader, nr_members, &nr_samples, &total);
+
+	if (!g)
+		return -1;
+	report_group_name(r, leader, nr_members, group_name, &name);
 	report_samples_header(nr_samples, total, name.buf, true);
-	r->grp = &g;
-	report_print_table(r, NULL, g.rows, g.nr_rows, total, total, false, UINT64_MAX, false);
+	r->grp = g;
+	report_print_table(r, NULL, g->rows, g->nr_rows, total, total, false, UINT64_MAX, false);
 	r->grp = NULL;
 	prism_strbuf_release(&name);
-out:
-	free(g.rows);
-	free(g.m);
-	free(g.totals);
-	free(es);
-	free(ns);
-	return ret;
+	report_group_free(g);
+	return 0;
 }

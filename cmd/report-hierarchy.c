@@ -27,6 +27,7 @@ struct report_levels {
 	struct prism_hist_entry *rows[PRISM_SORT__MAX]; /* levels 0 .. nr - 2 (copies) */
 	size_t nr_rows[PRISM_SORT__MAX];
 	char **prefix[PRISM_SORT__MAX]; /* per row, its keys' texts up to its level */
+	struct report_group *grp[PRISM_SORT__MAX]; /* a group's view: each level's, its rows */
 };
 
 /* the texts of @e's first @depth + 1 keys, joined by \x1f */
@@ -56,7 +57,10 @@ static void free_levels(struct report_levels *lv)
 		for (i = 0; lv->prefix[l] && i < lv->nr_rows[l]; i++)
 			free(lv->prefix[l][i]);
 		free(lv->prefix[l]);
-		free(lv->rows[l]);
+		if (lv->grp[l])
+			report_group_free(lv->grp[l]);
+		else
+			free(lv->rows[l]);
 	}
 	free(lv);
 }
@@ -224,8 +228,16 @@ static bool filtered(const struct hctx *h, size_t l, size_t i)
 static bool visible(const struct hctx *h, size_t l, size_t i)
 {
 	const struct prism_hist_entry *e = &h->lv->rows[l][i];
-	const struct report *r = h->r;
+	struct report *r = h->r;
+	bool v;
 
+	if (h->lv->grp[l]) { /* a group's row: any of its events', the leader's share */
+		r->grp = h->lv->grp[l];
+		v = h->shown[l][i] && report_group_period(r, e) > 0 &&
+		    !(r->percent_limit > 0 && report_group_leader_pct(r, e) < r->percent_limit);
+		r->grp = NULL;
+		return v;
+	}
 	/* -x: the parent of the entry that made the row */
 	if (!h->shown[l][i] || (r->exclude_other && !first_leaf(h, l, i)->parent) || !e->self)
 		return false;
@@ -245,7 +257,9 @@ static void print_hrow(struct hctx *h, size_t l, size_t idx)
 	prism_strbuf_reset(&h->out);
 	prism_strbuf_addf(&h->out, "%*s", (int)(l * INDENT), "");
 	r->nr_cols = h->nr_fields;
+	r->grp = h->lv->grp[l];
 	report_print_row(r, e, h->w, h->total, false, &h->out);
+	r->grp = NULL;
 	r->nr_cols = nr_cols;
 	prism_strbuf_setlen(&h->out, h->out.len - 1); /* its '\n' */
 	/* perf: room for the deepest level's indent, then the text, its blanks first trimmed */
@@ -320,6 +334,14 @@ static void widths(struct hctx *h, size_t *w)
 	const char *symbol_filter = r->symbol_filter;
 	size_t l, i, n = 0;
 
+	if (h->lv->grp[last(h)]) { /* a group's: its last level's rows */
+		r->grp = h->lv->grp[last(h)];
+		report_col_widths(r, h->lv->rows[last(h)], h->lv->nr_rows[last(h)], h->total, false,
+				  w);
+		r->grp = NULL;
+		free(v);
+		return;
+	}
 	for (l = 0; l < h->lv->nr; l++)
 		for (i = 0; i < h->lv->nr_rows[l]; i++) {
 			if (!h->shown[l][i])
@@ -427,4 +449,42 @@ void report_print_hierarchy(struct report *r, struct prism_profile *p, struct re
 	free(w);
 	prism_strbuf_release(&h.out);
 	r->nr_user_w = nr_user_w;
+}
+
+int report_print_group_hierarchy(struct report *r, size_t leader, size_t nr_members,
+				 const char *group_name)
+{
+	struct report_levels *lv = xcalloc(1, sizeof(*lv));
+	struct prism_strbuf name = STRBUF_INIT;
+	size_t nr_keys = r->nr_keys, l, i, n = 0;
+	const struct prism_hist_entry *e = NULL;
+	uint64_t nr_samples = 0, total = 0;
+	bool leader_set = r->leader;
+
+	lv->nr = nr_keys;
+	for (l = 0; l < nr_keys; l++) { /* the last level's last: the columns for every key */
+		r->nr_keys = l + 1;
+		lv->grp[l] = report_group_build(r, leader, nr_members, &nr_samples, &total);
+		if (!lv->grp[l]) {
+			r->nr_keys = nr_keys;
+			free_levels(lv);
+			return -1;
+		}
+		e = report_group_rows(lv->grp[l], &n);
+		lv->rows[l] = (struct prism_hist_entry *)e;
+		lv->nr_rows[l] = n;
+		if (l + 1 == nr_keys)
+			break;
+		lv->prefix[l] = xcalloc(n + 1, sizeof(char *));
+		for (i = 0; i < n; i++)
+			lv->prefix[l][i] = prefix_text(r, &e[i], l);
+	}
+	r->nr_keys = nr_keys;
+	report_group_name(r, leader, nr_members, group_name, &name);
+	r->leader = true; /* "of events" */
+	report_print_hierarchy(r, NULL, lv, e, n, total, total, UINT64_MAX, false, name.buf,
+			       nr_samples);
+	r->leader = leader_set;
+	prism_strbuf_release(&name);
+	return 0;
 }

@@ -352,11 +352,8 @@ static int print_report(struct report *r)
 		if (g && g->leader_idx != i && !r->no_group && !children)
 			continue; /* a member: in its leader's section */
 		if (g && !r->no_group && !children && r->hierarchy) {
-			error("--hierarchy: the group view of '%s' (a value per event) is not "
-			      "supported in the hierarchy layout",
-			      g->name ? g->name : "{anon_group}");
-			hint("--no-group: a section per event");
-			ret = 1;
+			if (report_print_group_hierarchy(r, i, g->nr_members, g->name))
+				ret = 1;
 			continue;
 		}
 		if (g && !r->no_group && !children) {

@@ -262,6 +262,9 @@ void report_print_row(struct report *r, const struct prism_hist_entry *e, const 
 struct report_levels;
 struct report_levels *report_hierarchy_levels(struct report *r, struct prism_profile *p, bool graph,
 					      bool caller);
+/* the same for the group view of the group led by event @leader; 0 or -1 */
+int report_print_group_hierarchy(struct report *r, size_t leader, size_t nr_members,
+				 const char *group_name);
 void report_print_hierarchy(struct report *r, struct prism_profile *p, struct report_levels *lv,
 			    const struct prism_hist_entry *e, size_t n, uint64_t total,
 			    uint64_t gtotal, uint64_t gmin, bool caller, const char *name,
@@ -305,6 +308,17 @@ struct report_group;
 struct prism_strbuf;
 /* the section of the group whose leader is event @leader; 0 or -1 */
 int report_print_group(struct report *r, size_t leader, size_t nr_members, const char *group_name);
+/*
+ * the group's rows for r's keys (the columns set up for them), in perf's
+ * order, their events' periods and samples summed; NULL after printing an
+ * error.  Its rows, its name ("anon group { a, b }").
+ */
+struct report_group *report_group_build(struct report *r, size_t leader, size_t nr_members,
+					uint64_t *nr_samples, uint64_t *total);
+void report_group_free(struct report_group *g);
+const struct prism_hist_entry *report_group_rows(const struct report_group *g, size_t *n);
+void report_group_name(struct report *r, size_t leader, size_t nr_members, const char *group_name,
+		       struct prism_strbuf *name);
 size_t report_group_size(const struct report *r);
 /* a group read's growth of the count of event @id since its last read */
 uint64_t report_read_delta(struct report *r, uint64_t id, uint64_t value);
