@@ -239,14 +239,9 @@ int report_parse_columns(struct report *r)
 	r->fields_plus = f && *f == '+';
 	if (f && parse_keys("-F/--fields", f + r->fields_plus, r->fkeys, &r->nr_fkeys))
 		return -1;
-	/* perf's default for tracepoints with --raw-trace: a column per field, which prism lacks */
-	if (r->raw_trace && !r->sort && (!f || r->fields_plus) &&
-	    !strcmp(default_sort(r), "trace")) {
-		error("--raw-trace: perf's default keys for a file of tracepoints are then each "
-		      "event's fields (its trace_fields), which prism report does not have");
-		hint("--sort trace --raw-trace shows the same fields as one column");
-		return -1;
-	}
+	/* perf's default for tracepoints with --raw-trace: a column per field */
+	r->tp_fields = r->raw_trace && !r->sort && (!f || r->fields_plus) &&
+		       !strcmp(default_sort(r), "trace");
 	/* perf: -F without --sort sorts by the fields alone */
 	if (r->sort || !f || r->fields_plus)
 		if (parse_keys("--sort", r->sort ? r->sort : default_sort(r), r->keys, &r->nr_keys))
@@ -321,8 +316,14 @@ static void setup_columns(struct report *r, bool children)
 	for (i = 0; i < r->nr_fkeys; i++)
 		add_col(r, r->fkeys[i]);
 	for (i = 0; i < r->nr_keys; i++) {
+		size_t k;
+
 		add_order(r, r->keys[i]);
-		add_col(r, r->keys[i]);
+		/* --raw-trace's default: the event's fields for the trace key */
+		for (k = 0; r->tp_fields && r->keys[i] == PRISM_SORT_TRACE && k < r->tpf.nr; k++)
+			add_col(r, COL_TP_FIELD + (int)k);
+		if (!r->tp_fields || r->keys[i] != PRISM_SORT_TRACE)
+			add_col(r, r->keys[i]);
 	}
 	/* perf's ipc_null key groups and sorts as symbol does */
 	if (r->ipc_null) {
@@ -351,6 +352,10 @@ void report_col_text(const struct report *r, int key, const struct prism_hist_en
 {
 	const char *comm;
 
+	if (key >= COL_TP_FIELD) {
+		report_tpf_text(r, key, e, buf, len);
+		return;
+	}
 	switch (key) {
 	case PRISM_SORT_COMM:
 		snprintf(buf, len, "%s", e->comm ? e->comm : "");
@@ -438,6 +443,8 @@ static bool is_percent(int key)
 
 const char *report_col_header(const struct report *r, int key)
 {
+	if (key >= COL_TP_FIELD)
+		return r->tpf.names[key - COL_TP_FIELD];
 	switch (key) {
 	case PRISM_SORT_COMM:
 		return "Command";
@@ -650,8 +657,9 @@ static void print_headers(struct report *r, const size_t *w)
 			prism_strbuf_addf(&out, "%-*.*s", (int)w[k], (int)w[k],
 					  report_col_header(r, key));
 		else
-			prism_strbuf_addf(&out, report_is_field(key) ? "%*s" : "%-*s", (int)w[k],
-					  report_col_header(r, key));
+			prism_strbuf_addf(
+				&out, report_is_field(key) || key >= COL_TP_FIELD ? "%*s" : "%-*s",
+				(int)w[k], report_col_header(r, key));
 	}
 	prism_strbuf_addch(&out, '\n');
 	first = true;
@@ -845,10 +853,16 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	uint64_t nr_samples = prism_profile__nr_samples(p), gmin, gtotal = total;
 	struct report_levels *lv = NULL;
 
+	struct prism_hist_entry *sorted = NULL;
+
 	if (r->hierarchy && !(lv = report_hierarchy_levels(r, p, graph, caller)))
 		return;
 	if (report_entries(r, p, children, graph, caller, &e, &n))
 		return;
+	if (r->tp_fields && !lv) { /* perf's order of the fields' rows (no graph then) */
+		e = sorted = report_tpf_sort(r, e, n);
+		graph = false;
+	}
 	/*
 	 * perf --percentage relative: shares of the rows the filters keep; its
 	 * sample count and the graphs' threshold (perf's non-filtered
@@ -880,6 +894,7 @@ void report_print_section(struct report *r, const char *name, struct prism_profi
 	}
 	report_samples_header(nr_samples, total, name, r->leader);
 	report_print_table(r, p, e, n, total, gtotal, children, graph ? gmin : UINT64_MAX, caller);
+	free(sorted);
 }
 
 void report_print_table(struct report *r, struct prism_profile *p, const struct prism_hist_entry *e,

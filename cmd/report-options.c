@@ -97,7 +97,8 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 			 "(no Children column; not with -F, as perf)"),
 		OPT_BOOL(0, "raw-trace", &r->raw_trace,
 			 "the trace key's text is the tracepoint's fields (' name=value' each), "
-			 "not its print format, as perf's --raw-trace"),
+			 "not its print format, as perf's --raw-trace; for a file of tracepoints "
+			 "only without --sort, perf's keys: a column per field of each event"),
 		OPT_BOOL('T', "threads", &r->threads,
 			 "after the report, perf's table of the counts per thread and event of "
 			 "the file's PERF_RECORD_READ records (perf record -s)"),

@@ -349,8 +349,22 @@ static int print_report(struct report *r)
 		if (r->rb || !r->profiles[i] || !prism_profile__nr_samples(r->profiles[i]))
 			continue;
 		g = r->itrace ? NULL : group_of(r, i);
+		if (r->tp_fields) /* the columns of the section's (its leader's) event's fields */
+			report_tpf_setup(r,
+					 prism_session__evsel(r->s, g && !r->no_group && !children ?
+									    g->leader_idx :
+									    i));
 		if (g && g->leader_idx != i && !r->no_group && !children)
 			continue; /* a member: in its leader's section */
+		if (g && !r->no_group && !children && r->tp_fields) {
+			error("--raw-trace: the group view of '%s' with perf's columns per field "
+			      "is not supported",
+			      g->name ? g->name : "{anon_group}");
+			hint("--no-group: a section per event; --sort trace: the fields as one "
+			     "column");
+			ret = 1;
+			continue;
+		}
 		if (g && !r->no_group && !children && r->hierarchy) {
 			if (report_print_group_hierarchy(r, i, g->nr_members, g->name))
 				ret = 1;

@@ -148,6 +148,10 @@ const char *report_itrace_unsupported(const struct prism_itrace *it);
 /* after reading a pipe without --itrace: the warning that its Intel PT trace is not decoded */
 void report_pt_pipe_hint(struct prism_session *s);
 
+/* report-tpfields.c: the columns of a tracepoint's fields, from COL_TP_FIELD on */
+#define REPORT_TP_FIELDS 32
+#define COL_TP_FIELD (PRISM_SORT__MAX + 1)
+
 /* prism report's options and state (report.c), shared with its columns (report-columns.c) */
 struct report {
 	/* options */
@@ -182,7 +186,7 @@ struct report {
 	size_t nr_fkeys;
 	bool fields_plus, ipc_null; /* -F +fields; --sort naming "symbol" */
 	/* report-columns.c, per section: the columns, the rows' order (perf's) */
-	int cols[PRISM_SORT__MAX + 1];
+	int cols[PRISM_SORT__MAX + 1 + REPORT_TP_FIELDS];
 	size_t nr_cols;
 	enum prism_sort_key order[PRISM_SORT__MAX];
 	size_t nr_order;
@@ -221,6 +225,13 @@ struct report {
 	int socket_filter; /* --socket-filter, -1 none */
 	bool raw_trace; /* --raw-trace */
 	bool hierarchy; /* --hierarchy */
+	bool tp_fields; /* --raw-trace, a file of tracepoints, perf's keys: their fields */
+	struct { /* the section's event's fields (report-tpfields.c) */
+		const char *names[REPORT_TP_FIELDS];
+		size_t width[REPORT_TP_FIELDS], size[REPORT_TP_FIELDS];
+		bool str[REPORT_TP_FIELDS];
+		size_t nr;
+	} tpf;
 };
 
 /*
@@ -336,6 +347,18 @@ void report_group_cells(const struct report *r, int key, const struct prism_hist
  */
 size_t report_verbose_sym(const struct report *r, const struct prism_hist_entry *e, char *buf,
 			  size_t len);
+
+/*
+ * report-tpfields.c: --raw-trace's columns per field of event @evsel's
+ * format (perf's trace_fields): set up for its section; a row's text of one
+ * (already aligned and cut); the rows in perf's order (a copy, to free)
+ */
+struct prism_evsel;
+void report_tpf_setup(struct report *r, struct prism_evsel *evsel);
+void report_tpf_text(const struct report *r, int key, const struct prism_hist_entry *e, char *buf,
+		     size_t len);
+struct prism_hist_entry *report_tpf_sort(const struct report *r, const struct prism_hist_entry *e,
+					 size_t n);
 
 /* report-keys.c: the columns of perf's sample keys (socket, cgroup, weights...) */
 bool report_is_sample_key(int key);
