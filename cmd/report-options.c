@@ -147,8 +147,9 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 			 "the report"),
 		OPT_BOOL(0, "mmaps", &r->mmaps_mode, "--tasks with each task's memory maps"),
 		OPT_BOOL(0, "full-source-path", &r->full_source_path,
-			 "srcline and srcfile name a source file by its path as the debug info "
-			 "has it (perf puts the compilation directory before a relative one)"),
+			 "srcline and srcfile name a source file by its whole path: the debug "
+			 "info's, its unit's compilation directory before a relative one, as "
+			 "perf's addr2line"),
 		OPT_BOOL(0, "srcline", &r->srcline,
 			 "add a Source:Line column (sort key srcline; needs debug info)"),
 		OPT_GROUP("Filters"),
@@ -169,9 +170,10 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 			   "only the first event's)"),
 		OPT_INT(0, "socket-filter", &r->socket_filter, "N",
 			"only rows made by samples on processor socket N (the header's CPU "
-			"topology; a sample without a CPU has none); percentages stay shares "
-			"of all samples but with --percentage relative, a '# Processor "
-			"Socket' line, as perf (-1: no filter)"),
+			"topology; a sample without a CPU has none), as perf 6.1 where a "
+			"--sort key merges rows by comm (or with --hierarchy), else every row; "
+			"percentages stay shares of all samples but with --percentage "
+			"relative, a '# Processor Socket' line (-1: no filter)"),
 		OPT_STRING('C', "cpu", &r->cpu_sf.cpu_list, "cpus",
 			   "only samples of these CPUs (0-3,6); the others do not count in the "
 			   "total, as perf"),
