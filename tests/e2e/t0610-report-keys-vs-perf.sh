@@ -35,6 +35,9 @@ require_perf
 require_fixtures
 F=$FIXTURES/perf-6.1
 TOOLS=$PRISM_SRC/tests/tools
+# an empty build-id cache: perf and prism find the same (absent) binaries
+export HOME=$TMP/home
+mkdir -p "$HOME"
 
 same() { report_vs_perf "$@"; }
 
