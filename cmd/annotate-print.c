@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: MIT
+/*
+ * prism annotate's output, perf annotate --stdio's (perf 6.1):
+ *
+ *	 Percent |	Source code & Disassembly of workload for cpu-clock (128 samples, percent: local period)
+ *	-----------------------------------------------------------------------------------------------
+ *	         : 5    0000000000001179 <leaf_a>:
+ *	    0.00 :   1179:   mov    %rdi,%rax
+ *	   78.12 :   1199:   add    %rcx,%rax
+ *
+ * a text line shows perf's line counter, an instruction its share, address
+ * and objdump's text.  -l puts a summary of the hot source lines first.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <prism/annotate.h>
+#include <prism/error.h>
+#include <prism/evsel.h>
+#include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/symbol.h>
+
+#include "annotate.h"
+#include "cmd.h"
+
+#define MIN_GREEN 0.5 /* perf: lines above it get a file:line with -l */
+
+struct src_sum {
+	char *path;
+	double pct;
+};
+
+static int cmp_path_desc(const void *a, const void *b)
+{
+	return strcmp(((const struct src_sum *)b)->path, ((const struct src_sum *)a)->path);
+}
+
+/* perf's order: by share, descending; equal shares keep the order of their paths, descending */
+static int cmp_sum(const void *pa, const void *pb)
+{
+	const struct src_sum *a = pa, *b = pb;
+
+	if (a->pct != b->pct)
+		return a->pct > b->pct ? -1 : 1;
+	return strcmp(b->path, a->path);
+}
+
+/*
+ * -l: each hot line's file:line (lines above 0.5%), and the summary of
+ * them by file:line; @paths[i] for line i (NULL for none)
+ */
+static void print_summary(struct annotate_cmd *c, const struct prism_annotate_sym *s,
+			  const struct prism_annotate_listing *l, char **paths)
+{
+	struct src_sum *sum = xcalloc(l->nr + 1, sizeof(*sum));
+	size_t i, j, nr = 0;
+
+	for (i = 0; i < l->nr; i++) {
+		const struct prism_annotate_line *ln = &l->lines[i];
+		struct prism_strbuf sb = STRBUF_INIT;
+
+		if (ln->offset < 0 || ln->percent[c->percent_type] <= MIN_GREEN)
+			continue;
+		prism_annotate__srcline(c->a, s, ln->addr, c->full_paths, &sb);
+		paths[i] = prism_strbuf_detach(&sb, NULL);
+		for (j = 0; j < nr && strcmp(sum[j].path, paths[i]); j++)
+			;
+		if (j == nr) {
+			sum[nr].path = paths[i];
+			sum[nr++].pct = 0;
+		}
+		sum[j].pct += ln->percent[c->percent_type];
+	}
+	qsort(sum, nr, sizeof(*sum), cmp_path_desc);
+	qsort(sum, nr, sizeof(*sum), cmp_sum);
+	printf("\nSorted summary for file %s\n", s->dso_path ? s->dso_path : s->dso_name);
+	printf("----------------------------------------------\n\n");
+	if (!nr)
+		printf(" Nothing higher than %1.1f%%\n", MIN_GREEN);
+	for (i = 0; i < nr; i++) {
+		const char *col = percent_color(sum[i].pct);
+
+		printf("%s %7.2f%s", col, sum[i].pct, *col ? COLOR_RESET : "");
+		printf("%s %s%s\n", col, sum[i].path, *col ? COLOR_RESET : "");
+	}
+	free(sum);
+}
+
+static void print_header(struct annotate_cmd *c, const struct prism_annotate_sym *s,
+			 const char *evname)
+{
+	const char *label = c->show_period ? "Period" : c->show_nr ? "Samples" : "Percent";
+	const char *dso = s->dso_path ? s->dso_path : s->dso_name, *base = strrchr(dso, '/');
+	int width = c->show_period ? 12 : 8, n;
+
+	if (!c->full_paths && base)
+		dso = base + 1;
+	n = printf(" %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64
+		   " samples, percent: %s)\n",
+		   width, width, label, dso, evname, s->nr_samples,
+		   prism_percent_type__str(c->percent_type));
+	/* perf draws the rule as long as the line it printed, newline included, and 4 more */
+	for (n += 4; n > 0; n--)
+		putchar('-');
+	putchar('\n');
+}
+
+static void print_listing(struct annotate_cmd *c, const struct prism_annotate_sym *s,
+			  const char *evname, const struct prism_annotate_listing *l)
+{
+	char **paths = xcalloc(l->nr + 1, sizeof(*paths));
+	int width = c->show_period ? 12 : 8;
+	size_t i;
+
+	if (c->print_line)
+		print_summary(c, s, l, paths);
+	print_header(c, s, evname);
+	for (i = 0; i < l->nr; i++) {
+		const struct prism_annotate_line *ln = &l->lines[i];
+		double pct = ln->percent[c->percent_type];
+		const char *col = percent_color(pct);
+
+		if (ln->offset < 0) {
+			if (!*ln->text)
+				printf(" %*s:\n", width, " ");
+			else
+				printf(" %*s: %-*d %s\n", width, " ", l->addr_width, ln->line_nr,
+				       ln->text);
+			continue;
+		}
+		if (c->show_period)
+			printf("%s %11" PRIu64 "%s", col, ln->period, *col ? COLOR_RESET : "");
+		else if (c->show_nr)
+			printf("%s %7" PRIu64 "%s", col, ln->nr_samples, *col ? COLOR_RESET : "");
+		else
+			printf("%s %7.2f%s", col, pct, *col ? COLOR_RESET : "");
+		printf(" :   %*" PRIx64 ":%s", l->addr_width, ln->addr, ln->text);
+		/* perf: a line's file:line when it differs from the last one shown, in any symbol */
+		if (paths[i] && (!c->last_path || strcmp(c->last_path, paths[i]))) {
+			printf("%s // %s%s", col, paths[i], *col ? COLOR_RESET : "");
+			free(c->last_path);
+			c->last_path = xstrdup(paths[i]);
+		}
+		putchar('\n');
+	}
+	for (i = 0; i < l->nr; i++)
+		free(paths[i]);
+	free(paths);
+}
+
+/* why a symbol's code cannot be shown; the DSO is skipped after it, as perf does */
+static void cannot_annotate(struct annotate_cmd *c, const struct prism_annotate_sym *s, int err)
+{
+	char bid[80];
+
+	if (!prism_dso__build_id(s->dso, bid, sizeof(bid)) || !*bid)
+		snprintf(bid, sizeof(bid), "unknown");
+	if (err == -PRISM_E_UNSUPPORTED) {
+		error("cannot annotate '%s': prism was built without libcapstone", s->name);
+		hint("install libcapstone-dev and rebuild prism");
+	} else if (s->kernel) {
+		error("cannot annotate '%s' in %s: no kernel code (a vmlinux with build id %s)",
+		      s->name, s->dso_name, bid);
+		hint("give it with -k/--vmlinux FILE; the DSO's other symbols are left out");
+	} else if (err == -ENOENT || err == -EIO) {
+		error("cannot annotate '%s': the binary of %s (build id %s) was not found or is "
+		      "short",
+		      s->name, s->dso_path ? s->dso_path : s->dso_name, bid);
+		hint("--symfs DIR looks for it under DIR; 'prism archive' packs a file's binaries "
+		     "where it was recorded, for ~/.debug here");
+	} else {
+		error_errno(err, "cannot annotate '%s'", s->name);
+	}
+}
+
+static bool in_warned(struct prism_dso **warned, size_t nr, const struct prism_dso *dso)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (warned[i] == dso)
+			return true;
+	return false;
+}
+
+/* the samples in DSOs whose binary is missing: nothing of them could be resolved */
+static void report_missing(struct annotate_cmd *c, bool none_shown)
+{
+	struct prism_dso *dso;
+	uint64_t nr;
+	size_t i;
+	char bid[80];
+
+	for (i = 0; (dso = prism_annotate__missing(c->a, i, &nr)); i++) {
+		if (!prism_dso__build_id(dso, bid, sizeof(bid)) || !*bid)
+			snprintf(bid, sizeof(bid), "unknown");
+		if (none_shown)
+			error("%" PRIu64 " samples in %s cannot be annotated: its binary (build id "
+			      "%s) was not found",
+			      nr, prism_dso__path(dso), bid);
+		else
+			warning("%" PRIu64 " samples in %s cannot be annotated: its binary (build "
+				"id %s) was not found",
+				nr, prism_dso__path(dso), bid);
+	}
+	if (i)
+		hint("--symfs DIR looks for binaries under DIR; 'prism archive' packs a file's "
+		     "binaries where it was recorded, for ~/.debug here");
+}
+
+int annotate_print(struct annotate_cmd *c)
+{
+	struct prism_annotate_opts o = { .source = c->source, .asm_raw = c->asm_raw };
+	size_t nr_ev = prism_session__nr_evsels(c->s), ev, i, nr_warned = 0, shown = 0;
+	struct prism_dso **warned = NULL;
+	uint64_t total_n = 0;
+	int ret = 0;
+
+	for (ev = 0; ev < nr_ev; ev++) {
+		const char *evname = prism_evsel__name(prism_session__evsel(c->s, ev));
+		const struct prism_annotate_sym *const *syms;
+		uint64_t nr_samples, period;
+		size_t nr;
+
+		prism_annotate__totals(c->a, ev, &nr_samples, &period);
+		total_n += nr_samples;
+		if (!nr_samples || prism_annotate__symbols(c->a, ev, &syms, &nr))
+			continue;
+		for (i = 0; i < nr; i++) {
+			const struct prism_annotate_sym *s = syms[i];
+			struct prism_annotate_listing l;
+			int err;
+
+			if (in_warned(warned, nr_warned, s->dso))
+				continue;
+			if (c->percent_limit > 0 &&
+			    (!period || 100.0 * s->period / period < c->percent_limit))
+				continue;
+			err = prism_annotate__listing(c->a, ev, s, &o, &l);
+			if (err) {
+				cannot_annotate(c, s, err);
+				warned = xrealloc(warned, (nr_warned + 1) * sizeof(*warned));
+				warned[nr_warned++] = s->dso;
+				ret = 1;
+				continue;
+			}
+			print_listing(c, s, evname, &l);
+			prism_annotate_listing__release(&l);
+			shown++;
+		}
+	}
+	free(warned);
+	free(c->last_path);
+	c->last_path = NULL;
+	report_missing(c, !shown);
+	if (!total_n) {
+		if (c->symbol)
+			error("no samples of symbol '%s' in '%s'", c->symbol, c->input);
+		else
+			error("'%s' has no samples%s", c->input, c->event ? " of that event" : "");
+		return 1;
+	}
+	if (!shown) {
+		if (c->symbol || !ret)
+			error("nothing to annotate in '%s'%s%s%s", c->input,
+			      c->symbol ? " for symbol '" : "", c->symbol ? c->symbol : "",
+			      c->symbol ? "'" : "");
+		return 1;
+	}
+	/* perf goes on after symbols it cannot annotate and exits 0 */
+	return 0;
+}

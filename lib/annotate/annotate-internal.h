@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* lib/annotate's objects, shared by its files */
+#ifndef PRISM_ANNOTATE_INTERNAL_H
+#define PRISM_ANNOTATE_INTERNAL_H
+
+#include <prism/annotate.h>
+#include <prism/strbuf.h>
+
+#include "internal.h"
+
+struct ann_sym {
+	struct prism_annotate_sym pub;
+	const void *id; /* the frame's sym_id */
+	size_t alloc_hits, last;
+};
+
+struct ann_event {
+	struct ann_sym *syms;
+	size_t nr_syms, alloc_syms;
+	uint32_t *slots; /* index + 1 of syms by id, open addressing */
+	size_t nr_slots;
+	struct prism_annotate_sym **sorted;
+	bool sorted_ok;
+	uint64_t nr_samples, period;
+};
+
+struct ann_missing {
+	struct prism_dso *dso;
+	uint64_t nr;
+};
+
+struct prism_annotate {
+	struct prism_symbols *sy;
+	struct ann_event *ev;
+	size_t nr_events;
+	struct ann_missing *missing;
+	size_t nr_missing, alloc_missing;
+};
+
+/* insn.c: one instruction at @addr as objdump -d writes it (AT&T), appended to @sb */
+struct prism_disasm;
+int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
+		  const struct prism_annotate_sym *s, const uint8_t *code, size_t len,
+		  uint64_t addr, struct prism_strbuf *sb);
+
+#endif /* PRISM_ANNOTATE_INTERNAL_H */

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT
+/*
+ * One instruction as objdump -d writes it in AT&T syntax (perf 6.1
+ * annotates objdump's text), from libcapstone's AT&T text:
+ *
+ *	capstone 4:  "imulq %rsi, %rax"   "subl $1, %edx"   "jne 0x1195"
+ *	objdump:     "imul   %rsi,%rax"   "sub    $0x1,%edx" "jne    1195 <leaf_a+0x1c>"
+ *
+ * The mnemonic is padded to 6 columns and a blank, operands are joined by
+ * ',' alone, numbers are hex, an index register always has its scale, an
+ * encoded zero displacement is written (0x0(%rax)), the size suffix goes
+ * where a register operand gives the size (and always on call/ret/jmp/
+ * push/pop/leave), branch targets are named "<sym+0xoff>" and a %rip
+ * relative operand gets objdump's "# addr <sym+0xoff>" comment.
+ * Note: what is left different (string instructions' implicit operands,
+ * prefixes written as separate words by objdump, x87) is listed in
+ * tests/e2e/t0620-annotate-vs-perf.sh.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <prism/disasm.h>
+
+#include "annotate-internal.h"
+
+#define CPUMODE_KERNEL 1
+#define CPUMODE_USER 2
+
+/* mnemonics whose AT&T size suffix objdump drops when a register operand gives the size */
+static const char *const sized[] = {
+	"mov",	 "add",	   "sub",   "and",   "or",   "xor",  "cmp", "test",    "lea",
+	"imul",	 "shl",	   "shr",   "sar",   "sal",  "rol",  "ror", "rcl",     "rcr",
+	"inc",	 "dec",	   "neg",   "not",   "xchg", "adc",  "sbb", "bsf",     "bsr",
+	"bt",	 "bts",	   "btr",   "btc",   "idiv", "div",  "mul", "cmpxchg", "xadd",
+	"bswap", "popcnt", "lzcnt", "tzcnt", "shld", "shrd",
+};
+
+/* always without a suffix in 64-bit code */
+static const char *const bare64[] = { "call",  "ret",	 "jmp",	 "push", "pop",
+				      "leave", "movabs", "iret", "lret" };
+
+static bool in_list(const char *const *l, size_t n, const char *m, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(l[i]) == len && !strncmp(l[i], m, len))
+			return true;
+	return false;
+}
+
+static bool suffix(char c)
+{
+	return c == 'b' || c == 'w' || c == 'l' || c == 'q';
+}
+
+/* a general-purpose register operand ("%eax", not "%xmm0", not memory) */
+static bool gp_reg_operand(const char *ops)
+{
+	const char *p = ops;
+	int depth = 0;
+
+	for (; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')')
+			depth--;
+		else if (*p == '%' && !depth &&
+			 (p == ops || p[-1] == ',' || p[-1] == ' ' || p[-1] == '*')) {
+			const char *e = p + 1;
+
+			while (isalnum((unsigned char)*e))
+				e++;
+			if (*e == ':') /* a segment override: memory */
+				continue;
+			if (!strncmp(p + 1, "xmm", 3) || !strncmp(p + 1, "ymm", 3) ||
+			    !strncmp(p + 1, "zmm", 3) || !strncmp(p + 1, "mm", 2) ||
+			    !strncmp(p + 1, "st", 2) || !strncmp(p + 1, "k", 1))
+				return false;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* @start: where the mnemonic's column starts (objdump pads prefix words and mnemonic together) */
+static void put_mnemonic(const char *m, size_t len, const char *ops, bool is64, size_t start,
+			 struct prism_strbuf *sb)
+{
+	if (len > 1 && suffix(m[len - 1])) {
+		if ((is64 && in_list(bare64, PRISM_ARRAY_SIZE(bare64), m, len - 1)) ||
+		    ((in_list(sized, PRISM_ARRAY_SIZE(sized), m, len - 1) ||
+		      (len > 5 && !strncmp(m, "cmov", 4))) &&
+		     gp_reg_operand(ops)))
+			len--;
+	}
+	prism_strbuf_add(sb, m, len);
+	prism_strbuf_pad_to(sb, start + 6, ' ');
+	prism_strbuf_addch(sb, ' ');
+}
+
+/*
+ * capstone's operands in objdump's spelling: ", " -> ",", decimal numbers
+ * in hex, the scale of an index, an encoded zero displacement
+ */
+static void put_operands(const char *ops, bool zero_disp, struct prism_strbuf *sb)
+{
+	const char *p = ops;
+	int depth = 0, commas = 0;
+
+	while (*p) {
+		if (*p == ',' && p[1] == ' ') {
+			prism_strbuf_addch(sb, ',');
+			if (depth)
+				commas++;
+			p += 2;
+			continue;
+		}
+		if (*p == '(') {
+			bool at_start = sb->len == 0 || strchr(",:$", sb->buf[sb->len - 1]) ||
+					sb->buf[sb->len - 1] == ' ';
+
+			if (zero_disp && at_start)
+				prism_strbuf_addstr(sb, "0x0");
+			depth++;
+			commas = 0;
+			prism_strbuf_addch(sb, *p++);
+			continue;
+		}
+		if (*p == ')') {
+			if (depth && commas == 1)
+				prism_strbuf_addstr(sb, ",1");
+			depth--;
+			prism_strbuf_addch(sb, *p++);
+			continue;
+		}
+		/* a decimal number: an immediate ($5) or a displacement (8(%rbp)); not a scale */
+		if (isdigit((unsigned char)*p) && !(depth && commas == 2) &&
+		    (p == ops || strchr("$-, ", p[-1]))) {
+			char *end;
+			unsigned long long v;
+
+			if (p[0] == '0' && p[1] == 'x') {
+				v = strtoull(p, &end, 16);
+				prism_strbuf_add(sb, p, (size_t)(end - p));
+			} else {
+				v = strtoull(p, &end, 10);
+				prism_strbuf_addf(sb, "0x%llx", v);
+			}
+			p = end;
+			continue;
+		}
+		prism_strbuf_addch(sb, *p++);
+	}
+}
+
+/* " <sym+0xoff>" for an address of the symbol's DSO, as objdump names it; nothing unresolved */
+static void put_target_name(struct prism_annotate *a, const struct prism_annotate_sym *s,
+			    uint64_t target, struct prism_strbuf *sb)
+{
+	struct prism_frame f;
+	uint64_t rt = s->kernel ? target : s->ip - s->dso_addr + target;
+
+	if (!a->sy ||
+	    prism_symbols__resolve(a->sy, s->pid, s->kernel ? CPUMODE_KERNEL : CPUMODE_USER, rt,
+				   &f) ||
+	    !f.sym)
+		return;
+	if (f.symoff)
+		prism_strbuf_addf(sb, " <%s+0x%" PRIx64 ">", f.sym, f.symoff);
+	else
+		prism_strbuf_addf(sb, " <%s>", f.sym);
+}
+
+static bool is_branch(const char *m)
+{
+	return m[0] == 'j' || !strncmp(m, "call", 4) || !strncmp(m, "loop", 4) ||
+	       !strncmp(m, "xbegin", 6);
+}
+
+int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
+		  const struct prism_annotate_sym *s, const uint8_t *code, size_t len,
+		  uint64_t addr, struct prism_strbuf *sb)
+{
+	struct prism_strbuf cs = STRBUF_INIT;
+	const char *ops, *rip;
+	uint64_t imm = 0;
+	size_t mnem_len = 0, start;
+	bool has_imm;
+	int n;
+
+	n = prism_disasm__insn(d, code, len, addr, true, &cs, &has_imm, &imm, &mnem_len);
+	if (n <= 0) {
+		prism_strbuf_release(&cs);
+		return n;
+	}
+	start = sb->len;
+	/* 66 90: objdump's "xchg %ax,%ax", capstone's "nop" */
+	if (n == 2 && code[0] == 0x66 && code[1] == 0x90) {
+		prism_strbuf_addstr(sb, "xchg   %ax,%ax");
+		prism_strbuf_release(&cs);
+		return n;
+	}
+	ops = cs.buf + mnem_len;
+	while (*ops == ' ')
+		ops++;
+	/* objdump writes a code segment override of a nop as a prefix word: "cs nopw" */
+	if (!strncmp(cs.buf, "nop", 3) && !strncmp(ops, "%cs:", 4)) {
+		prism_strbuf_addstr(sb, "cs ");
+		ops += 4;
+	}
+	put_mnemonic(cs.buf, mnem_len, ops, true, start, sb);
+	if (has_imm && is_branch(cs.buf)) {
+		prism_strbuf_addf(sb, "%s%" PRIx64, *ops == '*' ? "*" : "", imm);
+		put_target_name(a, s, imm, sb);
+	} else {
+		put_operands(ops, prism_disasm__zero_disp(d), sb);
+	}
+	rip = strstr(ops, "(%rip)");
+	if (rip) {
+		const char *q = rip;
+		int64_t disp;
+
+		while (q > ops && (isxdigit((unsigned char)q[-1]) || q[-1] == 'x' || q[-1] == '-'))
+			q--;
+		disp = (int64_t)strtoll(q, NULL, 0);
+		prism_strbuf_addf(sb, "        # %" PRIx64, addr + (uint64_t)n + (uint64_t)disp);
+		put_target_name(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
+	}
+	prism_strbuf_release(&cs);
+	return n;
+}
