@@ -258,9 +258,11 @@ int annotate_print(struct annotate_cmd *c)
 	c->last_path = NULL;
 	report_missing(c, !shown);
 	if (!total_n) {
-		if (c->symbol)
+		if (c->symbol) {
 			error("no samples of symbol '%s' in '%s'", c->symbol, c->input);
-		else
+			hint("'prism report -i %s --sort dso,sym' lists the symbols with samples",
+			     c->input);
+		} else
 			error("'%s' has no samples%s", c->input, c->event ? " of that event" : "");
 		return 1;
 	}

@@ -65,8 +65,12 @@ static int on_sample(void *ctx, const struct prism_event *ev)
 	if (c->dsos.nr && !in_list(&c->dsos, f.dso_name) &&
 	    !(f.dso_path && in_list(&c->dsos, f.dso_path)))
 		return 0;
-	if (c->symbol && (!f.sym || strcmp(f.sym, c->symbol)))
+	if (c->symbol && (!f.sym || strcmp(f.sym, c->symbol))) {
+		/* the symbol may be in a binary that is missing: say so */
+		if (!f.sym && f.dso && !f.kernel && !prism_dso__symsrc(f.dso))
+			return prism_annotate__add_missing(c->a, f.dso);
 		return 0;
+	}
 	return prism_annotate__add(c->a, (size_t)idx, s->pid, &f, period_of(ev));
 }
 

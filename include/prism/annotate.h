@@ -96,6 +96,11 @@ PRISM_API int prism_annotate__symbols(struct prism_annotate *a, size_t ev,
  */
 PRISM_API struct prism_dso *prism_annotate__missing(const struct prism_annotate *a, size_t i,
 						    uint64_t *nr);
+/*
+ * count a sample in @dso among those (prism_annotate__add() does it for the
+ * unresolved samples it is given).  Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_annotate__add_missing(struct prism_annotate *a, struct prism_dso *dso);
 
 struct prism_annotate_opts {
 	bool source; /* interleave source lines (objdump -S; perf's default) */

@@ -36,5 +36,7 @@ PRISM_API int prism_disasm__insn(struct prism_disasm *d, const uint8_t *code, si
  * capstone leaves it out)
  */
 PRISM_API bool prism_disasm__zero_disp(const struct prism_disasm *d);
+/* the size in bytes of the last instruction's immediate operand (its operand size), 0 for none */
+PRISM_API int prism_disasm__imm_size(const struct prism_disasm *d);
 
 #endif /* PRISM_DISASM_H */

@@ -175,7 +175,7 @@ static struct prism_annotate_hit *find_hit(struct ann_sym *s, uint64_t off)
 	return &p->hits[lo];
 }
 
-static int note_missing(struct prism_annotate *a, struct prism_dso *dso)
+int prism_annotate__add_missing(struct prism_annotate *a, struct prism_dso *dso)
 {
 	size_t i;
 
@@ -208,7 +208,7 @@ int prism_annotate__add(struct prism_annotate *a, size_t ev, uint32_t pid,
 	if (!f->sym || !f->sym_id) {
 		/* a user DSO whose binary was not found: say so, with its build id */
 		if (f->dso && !f->kernel && !prism_dso__symsrc(f->dso))
-			return note_missing(a, f->dso);
+			return prism_annotate__add_missing(a, f->dso);
 		return 0;
 	}
 	/* perf: an address past the symbol's end is not counted (ERANGE) */

@@ -104,7 +104,7 @@ static void put_mnemonic(const char *m, size_t len, const char *ops, bool is64, 
  * capstone's operands in objdump's spelling: ", " -> ",", decimal numbers
  * in hex, the scale of an index, an encoded zero displacement
  */
-static void put_operands(const char *ops, bool zero_disp, struct prism_strbuf *sb)
+static void put_operands(const char *ops, bool zero_disp, int imm_size, struct prism_strbuf *sb)
 {
 	const char *p = ops;
 	int depth = 0, commas = 0;
@@ -133,6 +133,18 @@ static void put_operands(const char *ops, bool zero_disp, struct prism_strbuf *s
 				prism_strbuf_addstr(sb, ",1");
 			depth--;
 			prism_strbuf_addch(sb, *p++);
+			continue;
+		}
+		/* a negative immediate: objdump writes its bits at the operand's size */
+		if (p[0] == '$' && p[1] == '-' && imm_size > 0 && imm_size <= 8) {
+			char *end;
+			uint64_t v = strtoull(p + 2, &end, 0);
+
+			v = (uint64_t)0 - v;
+			if (imm_size < 8)
+				v &= (1ull << (imm_size * 8)) - 1;
+			prism_strbuf_addf(sb, "$0x%" PRIx64, v);
+			p = end;
 			continue;
 		}
 		/* a decimal number: an immediate ($5) or a displacement (8(%rbp)); not a scale */
@@ -215,7 +227,7 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		prism_strbuf_addf(sb, "%s%" PRIx64, *ops == '*' ? "*" : "", imm);
 		put_target_name(a, s, imm, sb);
 	} else {
-		put_operands(ops, prism_disasm__zero_disp(d), sb);
+		put_operands(ops, prism_disasm__zero_disp(d), prism_disasm__imm_size(d), sb);
 	}
 	rip = strstr(ops, "(%rip)");
 	if (rip) {

@@ -15,6 +15,7 @@
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 #include <prism/disasm.h>
@@ -245,6 +246,34 @@ static void show_line(struct builder *b, uint64_t addr, bool source)
 	b->prev_disc = loc.discriminator;
 }
 
+/*
+ * the vdso's code: perf's cache copy its symbols came from (a vdso image is
+ * linked at 0: its addresses are its file offsets), else this process's own
+ * image, which prism's symbols take only when its build id is the file's
+ */
+static int read_vdso(const struct prism_annotate_sym *s, uint8_t *buf, size_t len)
+{
+	const char *path = prism_dso__symsrc(s->dso);
+	const uint8_t *img = (const void *)getauxval(AT_SYSINFO_EHDR);
+	ssize_t n;
+	int fd;
+
+	if (!path)
+		return -ENOENT;
+	if (path[0] != '/') {
+		if (!img)
+			return -ENOENT;
+		memcpy(buf, img + s->start, len);
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -ENOENT;
+	n = pread(fd, buf, len, (off_t)s->start);
+	close(fd);
+	return n == (ssize_t)len ? 0 : -EIO;
+}
+
 static int read_code(struct prism_annotate *a, const struct prism_annotate_sym *s, uint8_t *buf,
 		     size_t len)
 {
@@ -254,6 +283,8 @@ static int read_code(struct prism_annotate *a, const struct prism_annotate_sym *
 	int fd, err;
 
 	err = prism_symbols__code_map(a->sy, s->pid, rt, &cm);
+	if (err == -ENODATA && s->dso_name && !strcmp(s->dso_name, "[vdso]"))
+		return read_vdso(s, buf, len);
 	if (err)
 		return -ENOENT;
 	fd = open(cm.path, O_RDONLY | O_CLOEXEC);

@@ -31,3 +31,9 @@ bool prism_disasm__zero_disp(const struct prism_disasm *d)
 	(void)d;
 	return false;
 }
+
+int prism_disasm__imm_size(const struct prism_disasm *d)
+{
+	(void)d;
+	return 0;
+}

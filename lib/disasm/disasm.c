@@ -106,3 +106,14 @@ bool prism_disasm__zero_disp(const struct prism_disasm *d)
 			return true;
 	return false;
 }
+
+int prism_disasm__imm_size(const struct prism_disasm *d)
+{
+	const cs_x86 *x = d->insn && d->insn->detail ? &d->insn->detail->x86 : NULL;
+	int i;
+
+	for (i = 0; x && i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_IMM)
+			return x->operands[i].size;
+	return 0;
+}

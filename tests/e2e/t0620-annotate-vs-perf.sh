@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# prism annotate against perf 6.1's perf annotate --stdio on the same files,
+# whole outputs: the fixture a-fp (its workload's binary in a build-id cache
+# of the test's own) and a file recorded here of the annotate-mix workload
+# (two hot functions, one of them in two threads of different names; libc
+# and ld.so samples, kernel samples perf and prism cannot annotate without
+# a vmlinux), with -n, --show-total-period, --percent-type, -l, -P,
+# --asm-raw, --no-source, a symbol named (argument and -s), --percent-limit
+# and -d.  Then prism's errors: a binary that is missing (the DSO, its build
+# id and the hint), a symbol without samples, bad options.
+#
+# perf disassembles with objdump, prism with libcapstone (written as objdump
+# writes AT&T: lib/annotate/insn.c).  Normalized before comparing, with the
+# reason:
+#  - names in <...> outside the workload's own DSO (-d annotate-mix keeps
+#    them): objdump names an address by its own choice among aliases
+#    (libc's "<__clock_gettime>" where perf's and prism's symbol is
+#    clock_gettime@@GLIBC_2.17), with --no-source from the binary's own
+#    symbols instead of its separate debug file's, and names data symbols
+#    in %rip comments ("# 27300 <msg.0+0x60>"), which prism's function
+#    symbols do not have: " <name+0x10>" goes (the offsets from a
+#    different alias differ too).
+# Left out, with the reason:
+#  - --percent-type global-hits: perf 6.1 prints 0.00 on every line (its
+#    annotate never counts the hists' non-filtered samples it divides by);
+#    prism divides by the event's samples: checked against -n instead.
+. tests/e2e/lib.sh
+require_perf
+require_fixtures
+prism version --build-options | grep -q 'capstone: \[ on' || skip "prism built without libcapstone"
+F=$FIXTURES/perf-6.1
+export HOME=$TMP/home
+mkdir -p "$HOME"
+
+# run both on FILE with OPTS; NORM=1 normalizes names outside the workload's DSO
+vs_perf() { # WHAT FILE OPTS...
+	local what=$1 file=$2
+	shift 2
+	(
+		trap '' PIPE
+		perf annotate --stdio -i "$file" "$@" 2>/dev/null
+	) >"$TMP/perf.txt"
+	prism annotate -i "$file" "$@" 2>"$TMP/prism.err" >"$TMP/prism.txt"
+	if [ ! -s "$TMP/perf.txt" ]; then
+		fail "$what $*: perf printed nothing"
+		return
+	fi
+	if [ "${NORM:-}" = 1 ]; then
+		for f in perf prism; do
+			sed -E -e 's/ <[^>]*>//g' \
+				"$TMP/$f.txt" >"$TMP/$f.norm" && mv "$TMP/$f.norm" "$TMP/$f.txt"
+		done
+	fi
+	if diff -u "$TMP/perf.txt" "$TMP/prism.txt" >"$TMP/diff.out"; then
+		echo "ok: $what $* ($(wc -l <"$TMP/perf.txt") lines)" >&3
+	else
+		head -n 40 "$TMP/diff.out" >&3
+		fail "$what $*: prism annotate differs from perf annotate"
+	fi
+}
+
+OPTS=("" "-n" "--show-total-period" "--percent-type local-hits" "--percent-type global-period"
+	"-l" "-P -l" "--asm-raw" "--no-source" "--percent-limit 50")
+
+# the fixture: its workload's binary in this test's build-id cache
+perf buildid-cache -a "$F/perfdata-workload.bin" 2>/dev/null
+for o in "${OPTS[@]}" "leaf_b" "-s leaf_a -n" "-d perfdata-workload -l"; do
+	# shellcheck disable=SC2086
+	vs_perf a-fp "$F/a-fp.data" $o
+done
+
+# a binary that is missing: its DSO, build id and where to look
+HOME=$TMP/empty prism annotate -i "$F/a-fp.data" >"$TMP/out.txt" 2>"$TMP/err.txt"
+check "missing binary: exit 1" test $? = 1
+check "missing binary: no output" test ! -s "$TMP/out.txt"
+grep_q "244 samples in /tmp/perfdata-workload cannot be annotated: its binary \(build id a180af31cd2a189e14a804d9f723a9d3117b4e0d\) was not found" "$TMP/err.txt"
+grep_q "hint: --symfs DIR .*'prism archive'" "$TMP/err.txt"
+HOME=$TMP/empty prism annotate -i "$F/a-fp.data" leaf_a >"$TMP/out.txt" 2>"$TMP/err.txt"
+check "missing binary, symbol named: exit 1" test $? = 1
+grep_q "build id a180af31cd2a189e14a804d9f723a9d3117b4e0d" "$TMP/err.txt"
+grep_q "no samples of symbol 'leaf_a'" "$TMP/err.txt"
+
+# a symbol without samples (main calls the leaves, which have them all): perf's
+# "has no samples!", prism's error names it
+(
+	trap '' PIPE
+	perf annotate --stdio -i "$F/a-fp.data" main 2>&1
+) >"$TMP/perf.txt"
+grep_q "has no samples" "$TMP/perf.txt"
+expect_exit 1 prism annotate -i "$F/a-fp.data" main
+prism annotate -i "$F/a-fp.data" main 2>"$TMP/err.txt"
+grep_q "error: no samples of symbol 'main' in '.*a-fp.data'" "$TMP/err.txt"
+grep_q "hint: .*--sort dso,sym" "$TMP/err.txt"
+
+# usage errors
+expect_exit 129 prism annotate -i "$F/a-fp.data" --percent-type local
+expect_exit 129 prism annotate -i "$F/a-fp.data" a b
+expect_exit 129 prism annotate -i "$F/a-fp.data" -n --show-total-period
+prism annotate --help >"$TMP/help.txt"
+for o in --print-line --no-source --symbol --dsos --percent-type --show-nr-samples --stdio \
+	--asm-raw --percent-limit --event --input --symfs --vmlinux; do
+	grep -q -- "${o#--no-}" "$TMP/help.txt" || fail "--help does not explain $o"
+done
+
+# recorded here: the workload's source is here too (objdump -S's lines)
+WL=$PRISM_OUT/tests/workloads/annotate-mix
+[ -x "$WL" ] || skip "$WL is not built (make test-bins)"
+[ "$(id -u)" -eq 0 ] || { echo "skip: recording needs root (the fixture parts ran)"; done_testing; }
+perf record -q -e cpu-clock -F 4999 -o "$TMP/mix.data" -- "$WL" 300 >/dev/null 2>&1 ||
+	{ echo "skip: perf record -e cpu-clock failed here (the fixture parts ran)"; done_testing; }
+for o in "${OPTS[@]}" "mix_xor" "-s mix_mul --percent-type local-hits"; do
+	# shellcheck disable=SC2086
+	vs_perf "mix (workload's DSO)" "$TMP/mix.data" -d annotate-mix $o
+	# shellcheck disable=SC2086
+	NORM=1 vs_perf "mix (every DSO)" "$TMP/mix.data" $o
+done
+# the helper thread's mix_xor samples are in the symbol's count, as in perf (one
+# listing per symbol, not per command)
+prism annotate -i "$TMP/mix.data" -n mix_xor >"$TMP/x.txt"
+perf report --stdio -i "$TMP/mix.data" --sort sym -n 2>/dev/null |
+	awk '$NF == "mix_xor" { print $2 }' >"$TMP/n.txt"
+grep_q "\($(cat "$TMP/n.txt") samples" "$TMP/x.txt"
+check "mix_xor has samples of two commands" test "$(perf report --stdio -i "$TMP/mix.data" \
+	--sort comm,sym 2>/dev/null | grep -c ' mix_xor$')" = 2
+# global-hits: a line's samples over the event's (perf 6.1 prints 0.00)
+# (a symbol named or -d leave the other samples out of the event's)
+prism annotate -i "$TMP/mix.data" -n -d annotate-mix >"$TMP/n.txt"
+prism annotate -i "$TMP/mix.data" --percent-type global-hits -d annotate-mix >"$TMP/g.txt"
+total=$(sed -nE 's/.*\(([0-9]+) samples, .*/\1/p' "$TMP/n.txt" | awk '{ t += $1 } END { print t }')
+paste "$TMP/n.txt" "$TMP/g.txt" | awk -F'\t' -v t="$total" '
+	$1 ~ /^ +[0-9]+ :/ { split($1, n, " "); split($2, g, " ")
+		want = sprintf("%.2f", 100 * n[1] / t); if (want != g[1]) { print "bad: " $0; bad = 1 } }
+	END { exit bad }' >"$TMP/bad.txt"
+check "global-hits: each line's samples over the event's $total" test ! -s "$TMP/bad.txt"
+done_testing
