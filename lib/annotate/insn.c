@@ -29,11 +29,11 @@
 
 /* mnemonics whose AT&T size suffix objdump drops when a register operand gives the size */
 static const char *const sized[] = {
-	"mov",	 "add",	   "sub",   "and",   "or",   "xor",  "cmp", "test",    "lea",
-	"imul",	 "shl",	   "shr",   "sar",   "sal",  "rol",  "ror", "rcl",     "rcr",
-	"inc",	 "dec",	   "neg",   "not",   "xchg", "adc",  "sbb", "bsf",     "bsr",
-	"bt",	 "bts",	   "btr",   "btc",   "idiv", "div",  "mul", "cmpxchg", "xadd",
-	"bswap", "popcnt", "lzcnt", "tzcnt", "shld", "shrd",
+	"mov",	 "add",	   "sub",   "and",   "or",   "xor",  "cmp",  "test",	"lea",
+	"imul",	 "shl",	   "shr",   "sar",   "sal",  "rol",  "ror",  "rcl",	"rcr",
+	"inc",	 "dec",	   "neg",   "not",   "xchg", "adc",  "sbb",  "bsf",	"bsr",
+	"bt",	 "bts",	   "btr",   "btc",   "idiv", "div",  "mul",  "cmpxchg", "xadd",
+	"bswap", "popcnt", "lzcnt", "tzcnt", "shld", "shrd", "stos", "lods",	"scas",
 };
 
 /* always without a suffix in 64-bit code */
@@ -55,10 +55,11 @@ static bool suffix(char c)
 	return c == 'b' || c == 'w' || c == 'l' || c == 'q';
 }
 
-/* a general-purpose register operand ("%eax", not "%xmm0", not memory) */
+/* a general-purpose register operand ("%eax", not memory), and no vector or x87 one */
 static bool gp_reg_operand(const char *ops)
 {
 	const char *p = ops;
+	bool gp = false;
 	int depth = 0;
 
 	for (; *p; p++) {
@@ -78,16 +79,24 @@ static bool gp_reg_operand(const char *ops)
 			    !strncmp(p + 1, "zmm", 3) || !strncmp(p + 1, "mm", 2) ||
 			    !strncmp(p + 1, "st", 2) || !strncmp(p + 1, "k", 1))
 				return false;
-			return true;
+			gp = true;
 		}
 	}
-	return false;
+	return gp;
 }
 
 /* @start: where the mnemonic's column starts (objdump pads prefix words and mnemonic together) */
 static void put_mnemonic(const char *m, size_t len, const char *ops, bool is64, size_t start,
 			 struct prism_strbuf *sb)
 {
+	const char *sp = memrchr(m, ' ', len);
+
+	/* prefix words first ("lock cmpxchgl"): the suffix rules are the mnemonic's */
+	if (sp) {
+		prism_strbuf_add(sb, m, (size_t)(sp + 1 - m));
+		len -= (size_t)(sp + 1 - m);
+		m = sp + 1;
+	}
 	if (len > 1 && suffix(m[len - 1])) {
 		if ((is64 && in_list(bare64, PRISM_ARRAY_SIZE(bare64), m, len - 1)) ||
 		    ((in_list(sized, PRISM_ARRAY_SIZE(sized), m, len - 1) ||
@@ -149,7 +158,7 @@ static void put_operands(const char *ops, bool zero_disp, int imm_size, struct p
 		}
 		/* a decimal number: an immediate ($5) or a displacement (8(%rbp)); not a scale */
 		if (isdigit((unsigned char)*p) && !(depth && commas == 2) &&
-		    (p == ops || strchr("$-, ", p[-1]))) {
+		    (p == ops || strchr("$-, :*", p[-1]))) {
 			char *end;
 			unsigned long long v;
 
@@ -185,6 +194,80 @@ static void put_target_name(struct prism_annotate *a, const struct prism_annotat
 		prism_strbuf_addf(sb, " <%s>", f.sym);
 }
 
+/* the opcode byte after the legacy prefixes and REX; *rex_w: REX.W was set */
+static uint8_t opcode(const uint8_t *code, int n, bool *rex_w)
+{
+	static const uint8_t legacy[] = { 0x66, 0x67, 0xf0, 0xf2, 0xf3, 0x2e,
+					  0x36, 0x3e, 0x26, 0x64, 0x65 };
+	int i = 0;
+
+	*rex_w = false;
+	while (i < n && memchr(legacy, code[i], sizeof(legacy)))
+		i++;
+	if (i < n && (code[i] & 0xf0) == 0x40) {
+		*rex_w = code[i] & 8;
+		i++;
+	}
+	return i < n ? code[i] : 0;
+}
+
+/*
+ * x87 arithmetic with one register named: objdump names %st too, first
+ * for the popping forms and DC xx (%st(i) is the destination), second
+ * for D8 xx and the comparisons
+ */
+static bool x87_two_operands(const char *m, size_t len, uint8_t op, const char *ops,
+			     struct prism_strbuf *sb)
+{
+	static const char *const arith[] = { "fadd", "fmul", "fsub", "fsubr", "fdiv", "fdivr" };
+	static const char *const cmp[] = { "fucomi", "fcomi", "fucomip", "fcomip" };
+	const size_t na = PRISM_ARRAY_SIZE(arith);
+
+	if (in_list(cmp, PRISM_ARRAY_SIZE(cmp), m, len) ||
+	    (in_list(arith, na, m, len) && op == 0xd8)) {
+		prism_strbuf_addf(sb, "%s,%%st", ops);
+		return true;
+	}
+	if ((len > 1 && m[len - 1] == 'p' && in_list(arith, na, m, len - 1)) ||
+	    (in_list(arith, na, m, len) && op == 0xdc)) {
+		prism_strbuf_addf(sb, "%%st,%s", ops);
+		return true;
+	}
+	return false;
+}
+
+/* stos, lods, scas with a size suffix, movs, cmps (after prefix words) */
+static bool string_insn(const char *m, size_t len)
+{
+	const char *sp = memrchr(m, ' ', len);
+	static const char *const s[] = { "stos", "lods", "scas", "movs", "cmps" };
+
+	if (sp) {
+		len -= (size_t)(sp + 1 - m);
+		m = sp + 1;
+	}
+	return len == 5 && suffix(m[4]) && in_list(s, PRISM_ARRAY_SIZE(s), m, 4);
+}
+
+/* objdump names the string instructions' segments: %ds:(%rsi), %es:(%rdi) */
+static void put_string_operands(const char *ops, struct prism_strbuf *sb)
+{
+	const char *p = ops;
+
+	while (*p) {
+		if (*p == ',' && p[1] == ' ') {
+			prism_strbuf_addch(sb, ',');
+			p += 2;
+			continue;
+		}
+		if (!strncmp(p, "(%rsi)", 6) || !strncmp(p, "(%esi)", 6))
+			prism_strbuf_addstr(sb, "%ds:");
+		else if (!strncmp(p, "(%rdi)", 6) || !strncmp(p, "(%edi)", 6))
+			prism_strbuf_addstr(sb, "%es:");
+		prism_strbuf_addch(sb, *p++);
+	}
+}
+
 static bool is_branch(const char *m)
 {
 	return m[0] == 'j' || !strncmp(m, "call", 4) || !strncmp(m, "loop", 4) ||
@@ -199,7 +282,8 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 	const char *ops, *rip;
 	uint64_t imm = 0;
 	size_t mnem_len = 0, start;
-	bool has_imm;
+	bool has_imm, rex_w;
+	uint8_t op;
 	int n;
 
 	n = prism_disasm__insn(d, code, len, addr, true, &cs, &has_imm, &imm, &mnem_len);
@@ -217,13 +301,33 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 	ops = cs.buf + mnem_len;
 	while (*ops == ' ')
 		ops++;
-	/* objdump writes a code segment override of a nop as a prefix word: "cs nopw" */
+	op = opcode(code, n, &rex_w);
+	/* D0/D1, shifts and rotations by one: objdump writes no count, capstone "$1" */
+	if ((op == 0xd0 || op == 0xd1) && !strncmp(ops, "$1, ", 4))
+		ops += 4;
+	/* capstone 4 calls 66 REX.W 0F 6E/7E movd; it is movq */
+	if (rex_w && mnem_len == 4 && !strncmp(cs.buf, "movd", 4)) {
+		cs.buf[3] = 'q';
+	}
+	/*
+	 * objdump writes a code segment override of a nop as a prefix word,
+	 * and each operand size prefix but one: "data16 cs nopw"
+	 */
 	if (!strncmp(cs.buf, "nop", 3) && !strncmp(ops, "%cs:", 4)) {
+		int i;
+
+		for (i = 1; i < n && code[i] == 0x66 && code[0] == 0x66; i++)
+			prism_strbuf_addstr(sb, "data16 ");
 		prism_strbuf_addstr(sb, "cs ");
 		ops += 4;
 	}
 	put_mnemonic(cs.buf, mnem_len, ops, true, start, sb);
-	if (has_imm && is_branch(cs.buf)) {
+	if (cs.buf[0] == 'f' && !strncmp(ops, "%st(", 4) && !strchr(ops, ',') &&
+	    x87_two_operands(cs.buf, mnem_len, op, ops, sb)) {
+		/* written */
+	} else if (string_insn(cs.buf, mnem_len)) {
+		put_string_operands(ops, sb);
+	} else if (has_imm && is_branch(cs.buf)) {
 		prism_strbuf_addf(sb, "%s%" PRIx64, *ops == '*' ? "*" : "", imm);
 		put_target_name(a, s, imm, sb);
 	} else {

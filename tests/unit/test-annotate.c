@@ -174,6 +174,18 @@ static void test_objdump_text(void)
 		   "lea    0x12ca5(%rip),%rdi        # 27300");
 	check_insn(d, "\x48\x8b\x45\xf8", 4, 0x1000, "mov    -0x8(%rbp),%rax");
 	check_insn(d, "\xc7\x45\xfc\x00\x00\x00\x00", 7, 0x1000, "movl   $0x0,-0x4(%rbp)");
+	check_insn(d, "\x48\xd1\xe8", 3, 0x1000, "shr    %rax");
+	check_insn(d, "\x66\x48\x0f\x6e\xc0", 5, 0x1000, "movq   %rax,%xmm0");
+	check_insn(d, "\xf0\x0f\xb1\x17", 4, 0x1000, "lock cmpxchg %edx,(%rdi)");
+	check_insn(d, "\xf3\xab", 2, 0x1000, "rep stos %eax,%es:(%rdi)");
+	check_insn(d, "\xf3\x48\xa5", 3, 0x1000, "rep movsq %ds:(%rsi),%es:(%rdi)");
+	check_insn(d, "\xde\xc9", 2, 0x1000, "fmulp  %st,%st(1)");
+	check_insn(d, "\xdb\xe9", 2, 0x1000, "fucomi %st(1),%st");
+	check_insn(d, "\x64\x48\x03\x04\x25\x00\x00\x00\x00", 9, 0x1000, "add    %fs:0x0,%rax");
+	check_insn(d, "\x66\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00", 11, 0x1000,
+		   "data16 cs nopw 0x0(%rax,%rax,1)");
+	check_insn(d, "\x48\xc7\xc0\xff\xff\xff\xff", 7, 0x1000, "mov    $0xffffffffffffffff,%rax");
+	check_insn(d, "\xff\x60\x08", 3, 0x1000, "jmp    *0x8(%rax)");
 	prism_disasm__free(d);
 }
 
