@@ -278,7 +278,7 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		  const struct prism_annotate_sym *s, const uint8_t *code, size_t len,
 		  uint64_t addr, struct prism_strbuf *sb)
 {
-	struct prism_strbuf cs = STRBUF_INIT;
+	struct prism_strbuf cs = STRBUF_INIT, swapped = STRBUF_INIT;
 	const char *ops, *rip;
 	uint64_t imm = 0;
 	size_t mnem_len = 0, start;
@@ -305,6 +305,17 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 	/* D0/D1, shifts and rotations by one: objdump writes no count, capstone "$1" */
 	if ((op == 0xd0 || op == 0xd1) && !strncmp(ops, "$1, ", 4))
 		ops += 4;
+	/* 91-97, xchg with the accumulator: objdump names the accumulator first */
+	if (op >= 0x91 && op <= 0x97 && strchr(ops, ',')) {
+		const char *comma = strchr(ops, ',');
+		const char *second = comma[1] == ' ' ? comma + 2 : comma + 1;
+
+		prism_strbuf_reset(&swapped);
+		prism_strbuf_addstr(&swapped, second);
+		prism_strbuf_addstr(&swapped, ", ");
+		prism_strbuf_add(&swapped, ops, (size_t)(comma - ops));
+		ops = swapped.buf;
+	}
 	/* capstone 4 calls 66 REX.W 0F 6E/7E movd; it is movq */
 	if (rex_w && mnem_len == 4 && !strncmp(cs.buf, "movd", 4)) {
 		cs.buf[3] = 'q';
@@ -345,5 +356,6 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		put_target_name(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
 	}
 	prism_strbuf_release(&cs);
+	prism_strbuf_release(&swapped);
 	return n;
 }

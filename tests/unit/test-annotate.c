@@ -186,6 +186,8 @@ static void test_objdump_text(void)
 		   "data16 cs nopw 0x0(%rax,%rax,1)");
 	check_insn(d, "\x48\xc7\xc0\xff\xff\xff\xff", 7, 0x1000, "mov    $0xffffffffffffffff,%rax");
 	check_insn(d, "\xff\x60\x08", 3, 0x1000, "jmp    *0x8(%rax)");
+	check_insn(d, "\x91", 1, 0x1000, "xchg   %eax,%ecx");
+	check_insn(d, "\x48\x87\xf7", 3, 0x1000, "xchg   %rsi,%rdi");
 	prism_disasm__free(d);
 }
 
