@@ -152,4 +152,16 @@ PRISM_API void prism_annotate_listing__release(struct prism_annotate_listing *l)
 PRISM_API void prism_annotate__srcline(struct prism_annotate *a, const struct prism_annotate_sym *s,
 				       uint64_t addr, bool full, struct prism_strbuf *sb);
 
+/**
+ * prism_annotate__objdump_insn - the instruction at @code (at address
+ * @addr, 64-bit code) as objdump -d --no-show-raw-insn writes it in AT&T
+ * syntax, branch targets without their names; appended to @sb
+ * @d: an AT&T disassembler (prism_disasm__new())
+ *
+ * Return: its size, or -EINVAL when @code is no instruction.
+ */
+struct prism_disasm;
+PRISM_API int prism_annotate__objdump_insn(struct prism_disasm *d, const uint8_t *code, size_t len,
+					   uint64_t addr, struct prism_strbuf *sb);
+
 #endif /* PRISM_ANNOTATE_H */

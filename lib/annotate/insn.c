@@ -97,7 +97,10 @@ static void put_mnemonic(const char *m, size_t len, const char *ops, bool is64, 
 		len -= (size_t)(sp + 1 - m);
 		m = sp + 1;
 	}
-	if (len > 1 && suffix(m[len - 1])) {
+	/* cvtsi2sd/ss from a register: its name gives the size */
+	if (len == 9 && !strncmp(m, "cvtsi2s", 7) && suffix(m[8]) && ops[0] == '%')
+		len--;
+	else if (len > 1 && suffix(m[len - 1])) {
 		if ((is64 && in_list(bare64, PRISM_ARRAY_SIZE(bare64), m, len - 1)) ||
 		    ((in_list(sized, PRISM_ARRAY_SIZE(sized), m, len - 1) ||
 		      (len > 5 && !strncmp(m, "cmov", 4))) &&
@@ -342,7 +345,9 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		prism_strbuf_addf(sb, "%s%" PRIx64, *ops == '*' ? "*" : "", imm);
 		put_target_name(a, s, imm, sb);
 	} else {
-		put_operands(ops, prism_disasm__zero_disp(d), prism_disasm__imm_size(d), sb);
+		/* xabort's immediate is a byte, whatever capstone says */
+		put_operands(ops, prism_disasm__zero_disp(d),
+			     strncmp(cs.buf, "xabort", 6) ? prism_disasm__imm_size(d) : 1, sb);
 	}
 	rip = strstr(ops, "(%rip)");
 	if (rip) {
@@ -358,4 +363,13 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 	prism_strbuf_release(&cs);
 	prism_strbuf_release(&swapped);
 	return n;
+}
+
+int prism_annotate__objdump_insn(struct prism_disasm *d, const uint8_t *code, size_t len,
+				 uint64_t addr, struct prism_strbuf *sb)
+{
+	struct prism_annotate_sym s = { .start = addr, .end = addr + len };
+	struct prism_annotate a = { 0 };
+
+	return ann_insn_text(&a, d, &s, code, len, addr, sb);
 }

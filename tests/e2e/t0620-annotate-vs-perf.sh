@@ -125,6 +125,40 @@ for o in --print-line --no-source --symbol --dsos --percent-type --show-nr-sampl
 	grep -q -- "${o#--no-}" "$TMP/help.txt" || fail "--help does not explain $o"
 done
 
+# the instructions' text against objdump's, one by one, over whole sections:
+# the fixture's workload, a test workload, the first 384 KiB of libc's code
+# (where objdump has no AVX-512, which capstone 4 does not decode; a byte
+# that is no instruction: objdump's "rex.W" or ".byte", prism's "(bad)")
+INSNS=$PRISM_BUILD/tests/helper/objdump-insns
+insns_vs_objdump() { # FILE [MAXLEN]
+	local file=$1 max=${2:-} off size addr
+	read -r addr off size < <(readelf -SW "$file" |
+		awk '$2 == ".text" { print $4, $5, $6 } $3 == ".text" { print $5, $6, $7 }')
+	size=$((0x$size))
+	[ -n "$max" ] && [ "$size" -gt "$max" ] && size=$max
+	objdump -d --no-show-raw-insn --start-address=0x$addr \
+		--stop-address=$((0x$addr + size)) "$file" | grep -P '^ +[0-9a-f]+:\t' |
+		sed -E 's/^ +//; s/ <[^>]*>//; s/ +$//' >"$TMP/od.txt"
+	if grep -Eq '%k[0-7]|%zmm|\{' "$TMP/od.txt"; then
+		echo "note: $file has AVX-512 instructions there: not compared" >&3
+		return
+	fi
+	"$INSNS" "$file" 0x$off $size 0x$addr | sed -E 's/ <[^>]*>//' >"$TMP/pi.txt"
+	grep -Ev '	(\(bad\)|rex|\.byte)' "$TMP/od.txt" >"$TMP/od2.txt"
+	grep -Ev '	\(bad\)' "$TMP/pi.txt" >"$TMP/pi2.txt"
+	echo "note: $file: $(wc -l <"$TMP/pi2.txt") instructions" >&3
+	test_cmp "$TMP/od2.txt" "$TMP/pi2.txt"
+}
+if [ -x "$INSNS" ]; then
+	insns_vs_objdump "$F/perfdata-workload.bin"
+	[ -x "$PRISM_OUT/tests/workloads/annotate-mix" ] &&
+		insns_vs_objdump "$PRISM_OUT/tests/workloads/annotate-mix"
+	libc=$(ldd "$PRISM_OUT/tests/workloads/annotate-mix" 2>/dev/null | awk '/libc.so/ { print $3 }')
+	[ -f "$libc" ] && insns_vs_objdump "$libc" $((0x60000))
+else
+	fail "$INSNS is not built (make test-bins)"
+fi
+
 # recorded here: the workload's source is here too (objdump -S's lines)
 WL=$PRISM_OUT/tests/workloads/annotate-mix
 [ -x "$WL" ] || skip "$WL is not built (make test-bins)"
