@@ -43,4 +43,7 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		  const struct prism_annotate_sym *s, const uint8_t *code, size_t len,
 		  uint64_t addr, struct prism_strbuf *sb);
 
+/* section.c: the name of the section of ELF file @fd that holds @addr (NUL-terminated in @name) */
+int ann_section_name(int fd, uint64_t addr, char *name, size_t size);
+
 #endif /* PRISM_ANNOTATE_INTERNAL_H */

@@ -271,6 +271,55 @@ static void put_string_operands(const char *ops, struct prism_strbuf *sb)
 	}
 }
 
+/*
+ * The length of a VEX or EVEX instruction capstone 4 does not decode
+ * (AVX-512 and its mask instructions): the prefix (C5 and a byte, C4 and
+ * two, 62 and three), the opcode, ModRM, SIB and displacement as ModRM says,
+ * an immediate byte in map 0F3A and for a few opcodes of map 0F.
+ * Return: 0 when @code is none.
+ */
+static int vex_length(const uint8_t *code, size_t len)
+{
+	static const uint8_t imm_0f[] = { 0x70, 0x71, 0x72, 0x73, 0xc2, 0xc4, 0xc5, 0xc6 };
+	unsigned int map, mod, rm;
+	size_t n, p;
+
+	if (len < 3)
+		return 0;
+	switch (code[0]) {
+	case 0xc5:
+		p = 2, map = 1;
+		break;
+	case 0xc4:
+		p = 3, map = code[1] & 0x1f;
+		break;
+	case 0x62:
+		p = 4, map = code[1] & 7;
+		break;
+	default:
+		return 0;
+	}
+	if (len < p + 2)
+		return 0;
+	n = p + 2; /* the opcode and ModRM */
+	mod = code[p + 1] >> 6;
+	rm = code[p + 1] & 7;
+	if (mod != 3 && rm == 4) {
+		if (len < n + 1)
+			return 0;
+		if (mod == 0 && (code[n] & 7) == 5)
+			n += 4;
+		n++;
+	}
+	if (mod == 1)
+		n += 1;
+	else if (mod == 2 || (mod == 0 && rm == 5))
+		n += 4;
+	if (map == 3 || (map == 1 && memchr(imm_0f, code[p], sizeof(imm_0f))))
+		n++;
+	return n <= len ? (int)n : 0;
+}
+
 static bool is_branch(const char *m)
 {
 	return m[0] == 'j' || !strncmp(m, "call", 4) || !strncmp(m, "loop", 4) ||
@@ -292,7 +341,13 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 	n = prism_disasm__insn(d, code, len, addr, true, &cs, &has_imm, &imm, &mnem_len);
 	if (n <= 0) {
 		prism_strbuf_release(&cs);
-		return n;
+		/* AVX-512: its place and size, so the next instructions stay in step */
+		n = n == -EINVAL ? vex_length(code, len) : 0;
+		if (n > 0) {
+			prism_strbuf_addstr(sb, "(AVX-512, not decoded)");
+			return n;
+		}
+		return -EINVAL;
 	}
 	start = sb->len;
 	/* 66 90: objdump's "xchg %ax,%ax", capstone's "nop" */

@@ -251,7 +251,8 @@ static void show_line(struct builder *b, uint64_t addr, bool source)
  * linked at 0: its addresses are its file offsets), else this process's own
  * image, which prism's symbols take only when its build id is the file's
  */
-static int read_vdso(const struct prism_annotate_sym *s, uint8_t *buf, size_t len)
+static int read_vdso(const struct prism_annotate_sym *s, uint8_t *buf, size_t len, char *sect,
+		     size_t sect_size)
 {
 	const char *path = prism_dso__symsrc(s->dso);
 	const uint8_t *img = (const void *)getauxval(AT_SYSINFO_EHDR);
@@ -270,12 +271,14 @@ static int read_vdso(const struct prism_annotate_sym *s, uint8_t *buf, size_t le
 	if (fd < 0)
 		return -ENOENT;
 	n = pread(fd, buf, len, (off_t)s->start);
+	ann_section_name(fd, s->start, sect, sect_size);
 	close(fd);
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
+/* the symbol's bytes, and the name of their section (left as it is when unknown) */
 static int read_code(struct prism_annotate *a, const struct prism_annotate_sym *s, uint8_t *buf,
-		     size_t len)
+		     size_t len, char *sect, size_t sect_size)
 {
 	struct prism_code_map cm;
 	uint64_t rt = s->kernel ? s->start : s->ip - s->dso_addr + s->start;
@@ -284,13 +287,15 @@ static int read_code(struct prism_annotate *a, const struct prism_annotate_sym *
 
 	err = prism_symbols__code_map(a->sy, s->pid, rt, &cm);
 	if (err == -ENODATA && s->dso_name && !strcmp(s->dso_name, "[vdso]"))
-		return read_vdso(s, buf, len);
+		return read_vdso(s, buf, len, sect, sect_size);
 	if (err)
 		return -ENOENT;
 	fd = open(cm.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -ENOENT;
 	n = pread(fd, buf, len, (off_t)(rt - cm.start + cm.pgoff));
+	if (!s->kernel)
+		ann_section_name(fd, s->start, sect, sect_size);
 	close(fd);
 	return n == (ssize_t)len ? 0 : -EIO;
 }
@@ -409,6 +414,7 @@ int prism_annotate__listing(struct prism_annotate *a, size_t ev, const struct pr
 	struct prism_strbuf text = STRBUF_INIT;
 	size_t len = (size_t)(s->end - s->start), off;
 	uint8_t *code = NULL;
+	char sect[64] = ".text";
 	int err;
 
 	memset(out, 0, sizeof(*out));
@@ -418,7 +424,7 @@ int prism_annotate__listing(struct prism_annotate *a, size_t ev, const struct pr
 	code = malloc(len);
 	if (!code)
 		return -ENOMEM;
-	err = read_code(a, s, code, len);
+	err = read_code(a, s, code, len, sect, sizeof(sect));
 	if (err)
 		goto out;
 	d = prism_disasm__new(PRISM_DISASM_ATT);
@@ -430,7 +436,7 @@ int prism_annotate__listing(struct prism_annotate *a, size_t ev, const struct pr
 	text_line(&b, "", 0);
 	text_line(&b, "", 0);
 	text_line(&b, "", 0);
-	text_line(&b, "Disassembly of section .text:", 29);
+	text_linef(&b, "Disassembly of section %s:", sect);
 	text_line(&b, "", 0);
 	text_linef(&b, "%016" PRIx64 " <%s>:", s->start, s->name);
 	for (off = 0; off < len && !b.err;) {

@@ -18,14 +18,19 @@
 #  - outside the workload's own DSO (-d annotate-mix compares it whole),
 #    the instructions' text: samples land in libc, ld.so or the vdso where
 #    they will, in instructions capstone 4 may not decode (AVX-512: libc's
-#    evex string functions) or spell otherwise (xabort's immediate,
-#    cvtsi2sdl with a 32-bit register); their lines keep share and address.
+#    evex string functions) or objdump spells otherwise; their lines keep
+#    share and address.
 #    Names in <...> go there too: objdump names an address by its own
 #    choice among aliases (libc's "<__clock_gettime>" where perf's and
 #    prism's symbol is clock_gettime@@GLIBC_2.17, the vdso's
 #    __vdso_clock_gettime@@LINUX_2.6 where prism has __vdso_clock_gettime),
 #    with --no-source from the binary's own symbols instead of its separate
-#    debug file's (the offsets from another alias differ too)
+#    debug file's (the offsets from another alias differ too); the same for
+#    "func():" lines of assembly code, which binutils names from the symbol
+#    table (libc's __GI___sigsetjmp, __memcpy_avx512_unaligned_erms where
+#    prism has __sigsetjmp, __memmove_avx512_unaligned_erms).  AVX-512
+#    instructions (capstone 4 does not decode them) keep their place and
+#    size: "(AVX-512, not decoded)"
 #  - with -l, the " // file:line" after a symbol's hot lines: perf 6.1 shows
 #    one when it differs from the one it showed last, which it keeps as a
 #    pointer into the previous symbol's lines, freed by then: whether the
@@ -67,7 +72,8 @@ vs_perf() { # WHAT FILE OPTS...
 	fi
 	if [ "${NORM:-}" = 1 ]; then
 		for f in perf prism; do
-			sed -E -e 's/ <[^>]*>//g' \
+			sed -E -e 's/^( +: [0-9]+ +[0-9a-f]{16}) <.*>:$/\1:/' \
+				-e 's/^( +: [0-9]+ +)[^ ]+\(\):$/\1():/' -e 's/ <[^>]*>//g' \
 				-e 's/^( +[0-9.]+ : +[0-9a-f]+:).*/\1/' "$TMP/$f.txt" >"$TMP/$f.norm" &&
 				mv "$TMP/$f.norm" "$TMP/$f.txt"
 		done
@@ -91,6 +97,14 @@ for o in "${OPTS[@]}" "leaf_b" "-s leaf_a -n" "-d perfdata-workload -l" "-l leaf
 	# shellcheck disable=SC2086
 	NORM_L=$nl vs_perf a-fp "$F/a-fp.data" $o
 done
+
+# a2-fp-shell: sh and libc, where their build ids are this machine's (perf
+# annotates nothing of them otherwise)
+(
+	trap '' PIPE
+	perf annotate --stdio -i "$F/a2-fp-shell.data" 2>/dev/null
+) | grep -q 'Source code' && NORM=1 vs_perf a2-fp-shell "$F/a2-fp-shell.data" ||
+	echo "note: a2-fp-shell's sh and libc are not this machine's: not compared" >&3
 
 # a binary that is missing: its DSO, build id and where to look
 HOME=$TMP/empty prism annotate -i "$F/a-fp.data" >"$TMP/out.txt" 2>"$TMP/err.txt"
