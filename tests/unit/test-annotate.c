@@ -189,7 +189,7 @@ static void test_objdump_text(void)
 	check_insn(d, "\x91", 1, 0x1000, "xchg   %eax,%ecx");
 	/* AVX-512, which capstone 4 does not decode: its size, so the next ones stay in step */
 	check_insn(d, "\x62\xf3\x75\x22\x3f\x0e\x00", 7, 0x1000, "(AVX-512, not decoded)");
-	check_insn(d, "\x62\xe1\xfe\x28\x6f\x0f", 6, 0x1000, "(AVX-512, not decoded)");
+	check_insn(d, "\x62\xe1\xfe\x28\x6f\x0f", 6, 0x1000, "vmovdqu64 (%rdi),%ymm17");
 	check_insn(d, "\xc5\xfb\x93\xc9", 4, 0x1000, "(AVX-512, not decoded)");
 	check_insn(d, "\x48\x87\xf7", 3, 0x1000, "xchg   %rsi,%rdi");
 	prism_disasm__free(d);
