@@ -39,7 +39,10 @@ PRISM_API int prism_percent_type__parse(const char *s);
 /* "local period", as perf's header line says it */
 PRISM_API const char *prism_percent_type__str(enum prism_percent_type t);
 
-/* @sy resolves branch targets and source lines; NULL with errno set */
+/*
+ * @sy resolves branch targets and source lines; @nr_events: the events known
+ * (more are added as samples of them come).  NULL with errno set.
+ */
 PRISM_API struct prism_annotate *prism_annotate__new(struct prism_symbols *sy, size_t nr_events);
 PRISM_API void prism_annotate__free(struct prism_annotate *a); /* accepts NULL */
 
@@ -49,7 +52,7 @@ PRISM_API void prism_annotate__free(struct prism_annotate *a); /* accepts NULL *
  * @f: the sample's own address, resolved; an unresolved one only counts in
  *     the event's totals
  *
- * Return: 0, -EINVAL for a bad @ev, -ENOMEM.
+ * Return: 0, -EINVAL for an @ev of 65535 or more, -ENOMEM.
  */
 PRISM_API int prism_annotate__add(struct prism_annotate *a, size_t ev, uint32_t pid,
 				  const struct prism_frame *f, uint64_t period);

@@ -199,8 +199,19 @@ int prism_annotate__add(struct prism_annotate *a, size_t ev, uint32_t pid,
 	struct ann_sym *s;
 	struct prism_annotate_hit *h;
 
-	if (ev >= a->nr_events)
-		return -EINVAL;
+	/* a pipe's events are known as its records come */
+	if (ev >= a->nr_events) {
+		struct ann_event *n;
+
+		if (ev >= UINT16_MAX)
+			return -EINVAL;
+		n = prism_reallocarray(a->ev, ev + 1, sizeof(*a->ev));
+		if (!n)
+			return -ENOMEM;
+		memset(n + a->nr_events, 0, (ev + 1 - a->nr_events) * sizeof(*n));
+		a->ev = n;
+		a->nr_events = ev + 1;
+	}
 	e = &a->ev[ev];
 	e->nr_samples++;
 	e->period += period;

@@ -106,6 +106,22 @@ done
 ) | grep -q 'Source code' && NORM=1 vs_perf a2-fp-shell "$F/a2-fp-shell.data" ||
 	echo "note: a2-fp-shell's sh and libc are not this machine's: not compared" >&3
 
+# --symfs: the binary under a directory, no build-id cache
+mkdir -p "$TMP/symfs/tmp" "$TMP/empty"
+cp "$F/perfdata-workload.bin" "$TMP/symfs/tmp/perfdata-workload"
+HOME=$TMP/empty vs_perf "a-fp (no cache)" "$F/a-fp.data" --symfs "$TMP/symfs"
+
+# a pipe (d-pipe): its events come as records (the binary by --symfs: a
+# pipe's build ids come after the samples that need them)
+(
+	trap '' PIPE
+	HOME=$TMP/empty perf annotate --stdio -i - --symfs "$TMP/symfs" <"$F/d-pipe.data" 2>/dev/null
+) | sed -E 's/(# [0-9a-f]+) <[^>]*>$/\1/' >"$TMP/perf.txt"
+HOME=$TMP/empty prism annotate -i - --symfs "$TMP/symfs" <"$F/d-pipe.data" 2>/dev/null |
+	sed -E 's/(# [0-9a-f]+) <[^>]*>$/\1/' >"$TMP/prism.txt"
+grep_q 'Source code' "$TMP/perf.txt"
+test_cmp "$TMP/perf.txt" "$TMP/prism.txt"
+
 # a binary that is missing: its DSO, build id and where to look
 HOME=$TMP/empty prism annotate -i "$F/a-fp.data" >"$TMP/out.txt" 2>"$TMP/err.txt"
 check "missing binary: exit 1" test $? = 1

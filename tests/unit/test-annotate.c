@@ -77,7 +77,7 @@ static void test_aggregate(void)
 	TEST_EQ(prism_annotate__add(a, 0, 7, &u, 1), 0);
 	f = frame(&sym_b, "b", "x.so", 0x2000, 0x2010, 0x2004);
 	TEST_EQ(prism_annotate__add(a, 1, 7, &f, 2), 0);
-	TEST_EQ(prism_annotate__add(a, 2, 7, &f, 2), -EINVAL);
+	TEST_EQ(prism_annotate__add(a, 70000, 7, &f, 2), -EINVAL);
 
 	prism_annotate__totals(a, 0, &n, &p);
 	TEST_EQ_U64(n, 8);
