@@ -20,6 +20,7 @@
 #include <prism/annotate.h>
 #include <prism/error.h>
 #include <prism/evsel.h>
+#include <prism/features.h>
 #include <prism/session.h>
 #include <prism/strbuf.h>
 #include <prism/symbol.h>
@@ -31,39 +32,60 @@
 
 struct src_sum {
 	char *path;
-	double pct;
+	double *pct; /* one per event */
 };
+
+static size_t sum_nr; /* the events of the sums being sorted */
 
 static int cmp_path_desc(const void *a, const void *b)
 {
 	return strcmp(((const struct src_sum *)b)->path, ((const struct src_sum *)a)->path);
 }
 
-/* perf's order: by share, descending; equal shares keep the order of their paths, descending */
+/*
+ * perf's order: by the first event's share, descending, then the next
+ * one's...; equal shares keep the order of their paths, descending
+ */
 static int cmp_sum(const void *pa, const void *pb)
 {
 	const struct src_sum *a = pa, *b = pb;
+	size_t j;
 
-	if (a->pct != b->pct)
-		return a->pct > b->pct ? -1 : 1;
+	for (j = 0; j < sum_nr; j++)
+		if (a->pct[j] != b->pct[j])
+			return a->pct[j] > b->pct[j] ? -1 : 1;
 	return strcmp(b->path, a->path);
 }
 
+/* an instruction's largest share over the listing's events */
+static double max_pct(const struct annotate_cmd *c, const struct prism_annotate_listing *l,
+		      const struct prism_annotate_line *ln)
+{
+	double m = 0;
+	size_t j;
+
+	for (j = 0; j < l->nr_events; j++)
+		if (ln->v[j].percent[c->percent_type] > m)
+			m = ln->v[j].percent[c->percent_type];
+	return m;
+}
+
 /*
- * -l: each hot line's file:line (lines above 0.5%), and the summary of
- * them by file:line; @paths[i] for line i (NULL for none)
+ * -l: each hot line's file:line (lines above 0.5% in one of the events),
+ * and the summary of them by file:line; @paths[i] for line i (NULL for none)
  */
 static void print_summary(struct annotate_cmd *c, const struct prism_annotate_sym *s,
 			  const struct prism_annotate_listing *l, char **paths)
 {
 	struct src_sum *sum = xcalloc(l->nr + 1, sizeof(*sum));
-	size_t i, j, nr = 0;
+	double *pcts = xcalloc((l->nr + 1) * l->nr_events, sizeof(*pcts));
+	size_t i, j, k, nr = 0;
 
 	for (i = 0; i < l->nr; i++) {
 		const struct prism_annotate_line *ln = &l->lines[i];
 		struct prism_strbuf sb = STRBUF_INIT;
 
-		if (ln->offset < 0 || ln->percent[c->percent_type] <= MIN_GREEN)
+		if (ln->offset < 0 || max_pct(c, l, ln) <= MIN_GREEN)
 			continue;
 		prism_annotate__srcline(c->a, s, ln->addr, c->full_paths, &sb);
 		paths[i] = prism_strbuf_detach(&sb, NULL);
@@ -71,37 +93,47 @@ static void print_summary(struct annotate_cmd *c, const struct prism_annotate_sy
 			;
 		if (j == nr) {
 			sum[nr].path = paths[i];
-			sum[nr++].pct = 0;
+			sum[nr++].pct = &pcts[j * l->nr_events];
 		}
-		sum[j].pct += ln->percent[c->percent_type];
+		for (k = 0; k < l->nr_events; k++)
+			sum[j].pct[k] += ln->v[k].percent[c->percent_type];
 	}
 	qsort(sum, nr, sizeof(*sum), cmp_path_desc);
+	sum_nr = l->nr_events;
 	qsort(sum, nr, sizeof(*sum), cmp_sum);
 	printf("\nSorted summary for file %s\n", s->dso_path ? s->dso_path : s->dso_name);
 	printf("----------------------------------------------\n\n");
 	if (!nr)
 		printf(" Nothing higher than %1.1f%%\n", MIN_GREEN);
 	for (i = 0; i < nr; i++) {
-		const char *col = percent_color(sum[i].pct);
+		const char *col = "";
+		double m = 0;
 
-		printf("%s %7.2f%s", col, sum[i].pct, *col ? COLOR_RESET : "");
+		for (k = 0; k < l->nr_events; k++) {
+			col = percent_color(sum[i].pct[k]);
+			printf("%s %7.2f%s", col, sum[i].pct[k], *col ? COLOR_RESET : "");
+			if (sum[i].pct[k] > m)
+				m = sum[i].pct[k];
+		}
+		col = percent_color(m);
 		printf("%s %s%s\n", col, sum[i].path, *col ? COLOR_RESET : "");
 	}
+	free(pcts);
 	free(sum);
 }
 
 static void print_header(struct annotate_cmd *c, const struct prism_annotate_sym *s,
-			 const char *evname)
+			 const char *evname, uint64_t nr_samples, size_t nr_events)
 {
 	const char *label = c->show_period ? "Period" : c->show_nr ? "Samples" : "Percent";
 	const char *dso = s->dso_path ? s->dso_path : s->dso_name, *base = strrchr(dso, '/');
-	int width = c->show_period ? 12 : 8, n;
+	int width = (c->show_period ? 12 : 8) * (int)nr_events, n;
 
 	if (!c->full_paths && base)
 		dso = base + 1;
 	n = printf(" %-*.*s|\tSource code & Disassembly of %s for %s (%" PRIu64
 		   " samples, percent: %s)\n",
-		   width, width, label, dso, evname, s->nr_samples,
+		   width, width, label, dso, evname, nr_samples,
 		   prism_percent_type__str(c->percent_type));
 	/* perf draws the rule as long as the line it printed, newline included, and 4 more */
 	for (n += 4; n > 0; n--)
@@ -109,20 +141,21 @@ static void print_header(struct annotate_cmd *c, const struct prism_annotate_sym
 	putchar('\n');
 }
 
+/* @nr_samples: the samples of the symbol in the first event, the header's */
 static void print_listing(struct annotate_cmd *c, const struct prism_annotate_sym *s,
-			  const char *evname, const struct prism_annotate_listing *l)
+			  const char *evname, uint64_t nr_samples,
+			  const struct prism_annotate_listing *l)
 {
 	char **paths = xcalloc(l->nr + 1, sizeof(*paths));
-	int width = c->show_period ? 12 : 8;
-	size_t i;
+	int width = (c->show_period ? 12 : 8) * (int)l->nr_events;
+	size_t i, j;
 
 	if (c->print_line)
 		print_summary(c, s, l, paths);
-	print_header(c, s, evname);
+	print_header(c, s, evname, nr_samples, l->nr_events);
 	for (i = 0; i < l->nr; i++) {
 		const struct prism_annotate_line *ln = &l->lines[i];
-		double pct = ln->percent[c->percent_type];
-		const char *col = percent_color(pct);
+		const char *col = "";
 
 		if (ln->offset < 0) {
 			if (!*ln->text)
@@ -132,12 +165,20 @@ static void print_listing(struct annotate_cmd *c, const struct prism_annotate_sy
 				       ln->text);
 			continue;
 		}
-		if (c->show_period)
-			printf("%s %11" PRIu64 "%s", col, ln->period, *col ? COLOR_RESET : "");
-		else if (c->show_nr)
-			printf("%s %7" PRIu64 "%s", col, ln->nr_samples, *col ? COLOR_RESET : "");
-		else
-			printf("%s %7.2f%s", col, pct, *col ? COLOR_RESET : "");
+		for (j = 0; j < l->nr_events; j++) {
+			const struct prism_annotate_value *v = &ln->v[j];
+
+			col = percent_color(v->percent[c->percent_type]);
+			if (c->show_period)
+				printf("%s %11" PRIu64 "%s", col, v->period,
+				       *col ? COLOR_RESET : "");
+			else if (c->show_nr)
+				printf("%s %7" PRIu64 "%s", col, v->nr_samples,
+				       *col ? COLOR_RESET : "");
+			else
+				printf("%s %7.2f%s", col, v->percent[c->percent_type],
+				       *col ? COLOR_RESET : "");
+		}
 		printf(" :   %*" PRIx64 ":%s", l->addr_width, ln->addr, ln->text);
 		/* perf: a line's file:line when it differs from the last one shown, in any symbol */
 		if (paths[i] && (!c->last_path || strcmp(c->last_path, paths[i]))) {
@@ -212,35 +253,86 @@ static void report_missing(struct annotate_cmd *c, bool none_shown)
 		     "binaries where it was recorded, for ~/.debug here");
 }
 
+/*
+ * The sections perf prints, in the file's event order: a group of events
+ * (GROUP_DESC: perf's default group view) as one, with a column per event,
+ * other events alone; -e's event alone.  @name gets the section's name.
+ * Return: the number of events in @evs (0: @ev is a member, in its leader's).
+ */
+static size_t section_of(struct annotate_cmd *c, size_t ev, size_t *evs, struct prism_strbuf *name)
+{
+	const struct prism_feat_group_desc *gd =
+		prism_features__group_desc(prism_session__features(c->s));
+	size_t nr_ev = prism_session__nr_evsels(c->s), g, j;
+
+	prism_strbuf_reset(name);
+	for (g = 0; gd && !c->event && g < gd->nr; g++) {
+		const struct prism_feat_group *grp = &gd->groups[g];
+
+		if (grp->nr_members < 2 || ev < grp->leader_idx ||
+		    ev >= (size_t)grp->leader_idx + grp->nr_members ||
+		    (size_t)grp->leader_idx + grp->nr_members > nr_ev)
+			continue;
+		if (ev != grp->leader_idx)
+			return 0;
+		prism_strbuf_addstr(name, !grp->name || !strcmp(grp->name, "{anon_group}") ?
+						  "anon group" :
+						  grp->name);
+		for (j = 0; j < grp->nr_members; j++) {
+			evs[j] = ev + j;
+			prism_strbuf_addf(name, "%s%s", j ? ", " : " { ",
+					  prism_evsel__name(prism_session__evsel(c->s, ev + j)));
+		}
+		prism_strbuf_addstr(name, " }");
+		return grp->nr_members;
+	}
+	evs[0] = ev;
+	prism_strbuf_addstr(name, prism_evsel__name(prism_session__evsel(c->s, ev)));
+	return 1;
+}
+
 int annotate_print(struct annotate_cmd *c)
 {
 	struct prism_annotate_opts o = { .source = c->source, .asm_raw = c->asm_raw };
-	size_t nr_ev = prism_session__nr_evsels(c->s), ev, i, nr_warned = 0, shown = 0;
+	size_t nr_ev = prism_session__nr_evsels(c->s), ev, i, j, nr_warned = 0, shown = 0;
+	size_t *evs = xcalloc(nr_ev + 1, sizeof(*evs));
+	struct prism_strbuf name = STRBUF_INIT;
 	struct prism_dso **warned = NULL;
 	uint64_t total_n = 0;
 	int ret = 0;
 
 	for (ev = 0; ev < nr_ev; ev++) {
-		const char *evname = prism_evsel__name(prism_session__evsel(c->s, ev));
 		const struct prism_annotate_sym *const *syms;
-		uint64_t nr_samples, period;
-		size_t nr;
+		uint64_t nr_samples, period, n = 0;
+		size_t nr, nr_evs = section_of(c, ev, evs, &name);
 
 		prism_annotate__totals(c->a, ev, &nr_samples, &period);
 		total_n += nr_samples;
-		if (!nr_samples || prism_annotate__symbols(c->a, ev, &syms, &nr))
+		for (j = 0; j < nr_evs; j++) {
+			uint64_t sn, sp;
+
+			prism_annotate__totals(c->a, evs[j], &sn, &sp);
+			n += sn;
+		}
+		if (!n ||
+		    (nr_evs == 1 ? prism_annotate__symbols(c->a, ev, &syms, &nr) :
+				   prism_annotate__group_symbols(c->a, evs, nr_evs, &syms, &nr)))
 			continue;
 		for (i = 0; i < nr; i++) {
 			const struct prism_annotate_sym *s = syms[i];
+			const struct prism_annotate_sym *first =
+				prism_annotate__sym_of(c->a, ev, s);
 			struct prism_annotate_listing l;
 			int err;
 
 			if (in_warned(warned, nr_warned, s->dso))
 				continue;
+			/* perf: the share of the first event's period */
 			if (c->percent_limit > 0 &&
-			    (!period || 100.0 * s->period / period < c->percent_limit))
+			    (!period || !first ||
+			     100.0 * first->period / period < c->percent_limit))
 				continue;
-			err = prism_annotate__listing(c->a, ev, s, &o, &l);
+			err = prism_annotate__listing(c->a, evs, nr_evs, s, &o, &l);
 			if (err) {
 				cannot_annotate(c, s, err);
 				warned = xrealloc(warned, (nr_warned + 1) * sizeof(*warned));
@@ -248,11 +340,13 @@ int annotate_print(struct annotate_cmd *c)
 				ret = 1;
 				continue;
 			}
-			print_listing(c, s, evname, &l);
+			print_listing(c, s, name.buf, first ? first->nr_samples : 0, &l);
 			prism_annotate_listing__release(&l);
 			shown++;
 		}
 	}
+	free(evs);
+	prism_strbuf_release(&name);
 	free(warned);
 	free(c->last_path);
 	c->last_path = NULL;

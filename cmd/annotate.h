@@ -4,6 +4,8 @@
 #define PRISM_CMD_ANNOTATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "lists.h"
 
@@ -22,6 +24,10 @@ struct annotate_cmd {
 	struct prism_symbols *sy;
 	struct prism_annotate *a;
 	char *last_path; /* -l: the file:line shown last (perf keeps it across symbols) */
+	struct {
+		uint64_t id, value;
+	} * reads; /* leader sampling: each event's count at its last read */
+	size_t nr_reads;
 };
 
 /* every event's symbols, as perf annotate --stdio; returns the exit code */

@@ -93,6 +93,24 @@ struct prism_annotate_sym {
 PRISM_API int prism_annotate__symbols(struct prism_annotate *a, size_t ev,
 				      const struct prism_annotate_sym *const **out, size_t *nr);
 
+/**
+ * prism_annotate__group_symbols - the symbols of a group of events @evs
+ * (the leader first), in perf's order for a group: by the leader's period,
+ * then each member's, then DSO and name; each symbol as the first event
+ * that has it holds it (prism_annotate__sym_of() gives the others)
+ * @out: owned by @a, valid until the next call or prism_annotate__add()
+ *
+ * Return: 0 or -ENOMEM.
+ */
+PRISM_API int prism_annotate__group_symbols(struct prism_annotate *a, const size_t *evs,
+					    size_t nr_evs,
+					    const struct prism_annotate_sym *const **out,
+					    size_t *nr);
+/* the entry of @s's symbol in event @ev, NULL when @ev has no sample of it */
+PRISM_API const struct prism_annotate_sym *
+prism_annotate__sym_of(const struct prism_annotate *a, size_t ev,
+		       const struct prism_annotate_sym *s);
+
 /*
  * Samples in DSOs whose binary was not found (none of their addresses
  * resolved): @i-th such DSO, NULL past the last; its sample count in @nr.
@@ -110,6 +128,12 @@ struct prism_annotate_opts {
 	bool asm_raw; /* instruction bytes before the text (objdump without --no-show-raw-insn) */
 };
 
+/* the samples an instruction has of one event: from it up to the next instruction */
+struct prism_annotate_value {
+	uint64_t nr_samples, period;
+	double percent[PRISM_PERCENT__MAX];
+};
+
 /* one line of a listing */
 struct prism_annotate_line {
 	int64_t offset; /* of the instruction from the symbol's start; -1: a text line */
@@ -121,27 +145,26 @@ struct prism_annotate_line {
 	 */
 	char *text;
 	int line_nr; /* perf's line counter, shown on text lines */
-	/* the samples from this instruction up to the next one */
-	uint64_t nr_samples, period;
-	double percent[PRISM_PERCENT__MAX];
+	struct prism_annotate_value *v; /* instructions: one per event of the listing */
 };
 
 struct prism_annotate_listing {
 	struct prism_annotate_line *lines;
 	size_t nr, alloc;
+	size_t nr_events;
 	int addr_width; /* hex digits of the last instruction's address */
 };
 
 /**
- * prism_annotate__listing - disassemble @s and spread its samples over
- * its instructions
+ * prism_annotate__listing - disassemble @s and spread the samples of events
+ * @evs (one, or a group's: the leader first) over its instructions
  * @out: filled; release with prism_annotate_listing__release()
  *
  * Return: 0, -ENOENT when the code is not here (the binary or, for the
  * kernel, a vmlinux or kcore), -PRISM_E_UNSUPPORTED without libcapstone,
  * -ENOMEM, -EIO for a short read.
  */
-PRISM_API int prism_annotate__listing(struct prism_annotate *a, size_t ev,
+PRISM_API int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t nr_evs,
 				      const struct prism_annotate_sym *s,
 				      const struct prism_annotate_opts *opts,
 				      struct prism_annotate_listing *out);

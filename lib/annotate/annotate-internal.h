@@ -35,6 +35,7 @@ struct prism_annotate {
 	size_t nr_events;
 	struct ann_missing *missing;
 	size_t nr_missing, alloc_missing;
+	struct prism_annotate_sym **group; /* prism_annotate__group_symbols()' list */
 };
 
 /* insn.c: one instruction at @addr as objdump -d writes it (AT&T), appended to @sb */

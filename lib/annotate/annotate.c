@@ -82,6 +82,7 @@ void prism_annotate__free(struct prism_annotate *a)
 	}
 	free(a->ev);
 	free(a->missing);
+	free(a->group);
 	free(a);
 }
 
@@ -297,6 +298,103 @@ int prism_annotate__symbols(struct prism_annotate *a, size_t ev,
 	*out = (const struct prism_annotate_sym *const *)e->sorted;
 	*nr = e->nr_syms;
 	return 0;
+}
+
+static struct ann_sym *lookup(const struct ann_event *e, const void *id)
+{
+	size_t k;
+
+	if (!e->nr_slots)
+		return NULL;
+	for (k = hash_ptr(id) & (e->nr_slots - 1); e->slots[k]; k = (k + 1) & (e->nr_slots - 1))
+		if (e->syms[e->slots[k] - 1].id == id)
+			return &e->syms[e->slots[k] - 1];
+	return NULL;
+}
+
+const struct prism_annotate_sym *prism_annotate__sym_of(const struct prism_annotate *a, size_t ev,
+							const struct prism_annotate_sym *s)
+{
+	const struct ann_sym *as = (const struct ann_sym *)s; /* pub is its first member */
+	const struct ann_sym *f;
+
+	if (ev >= a->nr_events)
+		return NULL;
+	f = lookup(&a->ev[ev], as->id);
+	return f ? &f->pub : NULL;
+}
+
+/* a group's symbol: its periods in the group's events (0 where none), then perf's keys */
+struct group_row {
+	struct prism_annotate_sym *s;
+	uint64_t *periods;
+};
+
+static size_t group_nr; /* the events of the rows being sorted */
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct group_row *a = pa, *b = pb;
+	size_t j;
+
+	for (j = 0; j < group_nr; j++)
+		if (a->periods[j] != b->periods[j])
+			return a->periods[j] > b->periods[j] ? -1 : 1;
+	return cmp_sym(&a->s, &b->s);
+}
+
+int prism_annotate__group_symbols(struct prism_annotate *a, const size_t *evs, size_t nr_evs,
+				  const struct prism_annotate_sym *const **out, size_t *nr)
+{
+	struct group_row *rows = NULL;
+	uint64_t *periods = NULL;
+	size_t n = 0, cap = 0, i, j, k;
+	int err = -ENOMEM;
+
+	for (j = 0; j < nr_evs; j++)
+		cap += evs[j] < a->nr_events ? a->ev[evs[j]].nr_syms : 0;
+	rows = calloc(cap + 1, sizeof(*rows));
+	periods = calloc((cap + 1) * (nr_evs ? nr_evs : 1), sizeof(*periods));
+	if (!rows || !periods)
+		goto out;
+	/* each symbol once, from the first event that has it */
+	for (j = 0; j < nr_evs; j++) {
+		const struct ann_event *e = evs[j] < a->nr_events ? &a->ev[evs[j]] : NULL;
+
+		for (i = 0; e && i < e->nr_syms; i++) {
+			bool seen = false;
+
+			for (k = 0; k < j && !seen; k++)
+				seen = evs[k] < a->nr_events &&
+				       lookup(&a->ev[evs[k]], e->syms[i].id);
+			if (seen)
+				continue;
+			rows[n].s = &e->syms[i].pub;
+			rows[n].periods = &periods[n * nr_evs];
+			for (k = 0; k < nr_evs; k++) {
+				const struct prism_annotate_sym *o =
+					prism_annotate__sym_of(a, evs[k], &e->syms[i].pub);
+
+				rows[n].periods[k] = o ? o->period : 0;
+			}
+			n++;
+		}
+	}
+	group_nr = nr_evs;
+	qsort(rows, n, sizeof(*rows), cmp_group);
+	free(a->group);
+	a->group = calloc(n + 1, sizeof(*a->group));
+	if (!a->group)
+		goto out;
+	for (i = 0; i < n; i++)
+		a->group[i] = rows[i].s;
+	*out = (const struct prism_annotate_sym *const *)a->group;
+	*nr = n;
+	err = 0;
+out:
+	free(rows);
+	free(periods);
+	return err;
 }
 
 struct prism_dso *prism_annotate__missing(const struct prism_annotate *a, size_t i, uint64_t *nr)

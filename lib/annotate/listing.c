@@ -352,15 +352,16 @@ static void insn_line(struct builder *b, uint64_t addr, const uint8_t *code, siz
 }
 
 /* perf's calc_percent(): an instruction has the samples up to the next one */
-static void spread(struct prism_annotate *a, size_t ev, const struct prism_annotate_sym *s,
-		   struct prism_annotate_listing *l)
+static void spread(struct prism_annotate *a, size_t ev, size_t col,
+		   const struct prism_annotate_sym *s, struct prism_annotate_listing *l)
 {
-	uint64_t len = s->end - s->start, tot_n, tot_p;
+	uint64_t len = s ? s->end - s->start : 0, tot_n, tot_p;
 	size_t i, h = 0, next;
 
 	prism_annotate__totals(a, ev, &tot_n, &tot_p);
-	for (i = 0; i < l->nr; i++) {
+	for (i = 0; s && i < l->nr; i++) {
 		struct prism_annotate_line *ln = &l->lines[i];
+		struct prism_annotate_value *v = &ln->v[col];
 		uint64_t end = len;
 
 		if (ln->offset < 0)
@@ -373,22 +374,42 @@ static void spread(struct prism_annotate *a, size_t ev, const struct prism_annot
 		while (h < s->nr_hits && s->hits[h].offset < (uint64_t)ln->offset)
 			h++;
 		for (; h < s->nr_hits && s->hits[h].offset < end; h++) {
-			ln->nr_samples += s->hits[h].nr_samples;
-			ln->period += s->hits[h].period;
+			v->nr_samples += s->hits[h].nr_samples;
+			v->period += s->hits[h].period;
 		}
 		if (s->nr_samples)
-			ln->percent[PRISM_PERCENT_LOCAL_HITS] =
-				100.0 * ln->nr_samples / s->nr_samples;
+			v->percent[PRISM_PERCENT_LOCAL_HITS] =
+				100.0 * v->nr_samples / s->nr_samples;
 		if (tot_n)
-			ln->percent[PRISM_PERCENT_GLOBAL_HITS] = 100.0 * ln->nr_samples / tot_n;
+			v->percent[PRISM_PERCENT_GLOBAL_HITS] = 100.0 * v->nr_samples / tot_n;
 		if (s->period)
-			ln->percent[PRISM_PERCENT_LOCAL_PERIOD] = 100.0 * ln->period / s->period;
+			v->percent[PRISM_PERCENT_LOCAL_PERIOD] = 100.0 * v->period / s->period;
 		if (tot_p)
-			ln->percent[PRISM_PERCENT_GLOBAL_PERIOD] = 100.0 * ln->period / tot_p;
-		l->addr_width = 0;
-		for (end = ln->addr; end; end >>= 4)
-			l->addr_width++;
+			v->percent[PRISM_PERCENT_GLOBAL_PERIOD] = 100.0 * v->period / tot_p;
 	}
+}
+
+/* each instruction's values, one per event, and the width of the addresses */
+static int spread_events(struct prism_annotate *a, const size_t *evs, size_t nr_evs,
+			 const struct prism_annotate_sym *s, struct prism_annotate_listing *l)
+{
+	uint64_t last = 0;
+	size_t i, j;
+
+	l->nr_events = nr_evs;
+	for (i = 0; i < l->nr; i++) {
+		if (l->lines[i].offset < 0)
+			continue;
+		l->lines[i].v = calloc(nr_evs, sizeof(*l->lines[i].v));
+		if (!l->lines[i].v)
+			return -ENOMEM;
+		last = l->lines[i].addr;
+	}
+	for (j = 0; j < nr_evs; j++)
+		spread(a, evs[j], j, prism_annotate__sym_of(a, evs[j], s), l);
+	for (l->addr_width = 0; last; last >>= 4)
+		l->addr_width++;
+	return 0;
 }
 
 static void release_builder(struct builder *b)
@@ -405,7 +426,8 @@ static void release_builder(struct builder *b)
 	prism_strbuf_release(&b->tmp);
 }
 
-int prism_annotate__listing(struct prism_annotate *a, size_t ev, const struct prism_annotate_sym *s,
+int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t nr_evs,
+			    const struct prism_annotate_sym *s,
 			    const struct prism_annotate_opts *opts,
 			    struct prism_annotate_listing *out)
 {
@@ -457,7 +479,7 @@ int prism_annotate__listing(struct prism_annotate *a, size_t ev, const struct pr
 	}
 	err = b.err;
 	if (!err)
-		spread(a, ev, s, out);
+		err = spread_events(a, evs, nr_evs, s, out);
 out:
 	if (err)
 		prism_annotate_listing__release(out);
@@ -472,8 +494,10 @@ void prism_annotate_listing__release(struct prism_annotate_listing *l)
 {
 	size_t i;
 
-	for (i = 0; i < l->nr; i++)
+	for (i = 0; i < l->nr; i++) {
 		free(l->lines[i].text);
+		free(l->lines[i].v);
+	}
 	free(l->lines);
 	memset(l, 0, sizeof(*l));
 }

@@ -40,6 +40,8 @@
 #  - --percent-type global-hits: perf 6.1 prints 0.00 on every line (its
 #    annotate never counts the hists' non-filtered samples it divides by);
 #    prism divides by the event's samples: checked against -n instead.
+#  - --percent-type global-period on a group: perf 6.1 prints 0.00 for the
+#    members (their total period stays 0); prism divides by each event's.
 . tests/e2e/lib.sh
 require_perf
 require_fixtures
@@ -97,6 +99,24 @@ for o in "${OPTS[@]}" "leaf_b" "-s leaf_a -n" "-d perfdata-workload -l" "-l leaf
 	# shellcheck disable=SC2086
 	NORM_L=$nl vs_perf a-fp "$F/a-fp.data" $o
 done
+
+# l-group-read: a group with leader sampling, perf's group view (a column
+# per event, each event's samples from the leader's reads)
+for o in "${OPTS[@]}" "leaf_b -l"; do
+	[ "$o" = "--percent-type global-period" ] && continue
+	nl=
+	case $o in *-l) nl=1 ;; esac
+	# shellcheck disable=SC2086
+	NORM_L=$nl vs_perf l-group-read "$F/l-group-read.data" $o
+done
+# e-two-events: two events, one after the other
+for o in "" "-n -l" "leaf_a"; do
+	# shellcheck disable=SC2086
+	vs_perf e-two-events "$F/e-two-events.data" $o
+done
+expect_exit 0 prism annotate -i "$F/e-two-events.data" -e task-clock >"$TMP/e.txt"
+check "-e task-clock: only its section" test "$(grep -c 'for task-clock' "$TMP/e.txt")" = 2
+check "-e task-clock: no other" test "$(grep -c 'Source code' "$TMP/e.txt")" = 2
 
 # a2-fp-shell: sh and libc, where their build ids are this machine's (perf
 # annotates nothing of them otherwise)

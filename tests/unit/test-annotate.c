@@ -110,6 +110,36 @@ static void test_aggregate(void)
 	prism_annotate__free(a);
 }
 
+/*
+ * a group of two events: symbols by the leader's period, then the member's;
+ * one only the member has comes last, as perf's dummy leader entry
+ */
+static void test_group(void)
+{
+	struct prism_annotate *a = prism_annotate__new(NULL, 2);
+	const struct prism_annotate_sym *const *syms;
+	const size_t evs[] = { 0, 1 };
+	struct prism_frame fa = frame(&sym_a, "a", "x.so", 0x1000, 0x1040, 0x1010);
+	struct prism_frame fb = frame(&sym_b, "b", "x.so", 0x2000, 0x2010, 0x2000);
+	struct prism_frame fc = frame(&sym_c, "c", "x.so", 0x3000, 0x3010, 0x3000);
+	size_t nr;
+
+	TEST_EQ(prism_annotate__add(a, 0, 7, &fa, 10), 0);
+	TEST_EQ(prism_annotate__add(a, 0, 7, &fb, 10), 0);
+	TEST_EQ(prism_annotate__add(a, 1, 7, &fb, 5), 0);
+	TEST_EQ(prism_annotate__add(a, 1, 7, &fa, 3), 0);
+	TEST_EQ(prism_annotate__add(a, 1, 7, &fc, 50), 0);
+	TEST_EQ(prism_annotate__group_symbols(a, evs, 2, &syms, &nr), 0);
+	TEST_EQ(nr, 3);
+	TEST_STREQ(syms[0]->name, "b"); /* 10 = 10, then 5 > 3 */
+	TEST_STREQ(syms[1]->name, "a");
+	TEST_STREQ(syms[2]->name, "c");
+	TEST_TRUE(prism_annotate__sym_of(a, 0, syms[2]) == NULL);
+	TEST_EQ_U64(prism_annotate__sym_of(a, 1, syms[0])->period, 5);
+	TEST_EQ_U64(prism_annotate__sym_of(a, 1, syms[1])->period, 3);
+	prism_annotate__free(a);
+}
+
 /* many addresses, added out of order: kept sorted, each counted once per sample */
 static void test_many_addresses(void)
 {
@@ -195,4 +225,5 @@ static void test_objdump_text(void)
 	prism_disasm__free(d);
 }
 
-TEST_MAIN(TEST(percent_type), TEST(aggregate), TEST(many_addresses), TEST(objdump_text));
+TEST_MAIN(TEST(percent_type), TEST(aggregate), TEST(group), TEST(many_addresses),
+	  TEST(objdump_text));
