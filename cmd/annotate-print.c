@@ -193,12 +193,33 @@ static void print_listing(struct annotate_cmd *c, const struct prism_annotate_sy
 	free(paths);
 }
 
+/* the build id the file's header records for @name, "" when none */
+static void header_build_id(struct annotate_cmd *c, const char *name, char *hex, size_t len)
+{
+	const struct prism_feat_build_ids *ids =
+		prism_features__build_ids(prism_session__features(c->s));
+	size_t i, k;
+
+	*hex = '\0';
+	for (i = 0; ids && name && i < ids->nr; i++) {
+		const struct prism_feat_build_id *e = &ids->entries[i];
+
+		if (!e->filename || strcmp(e->filename, name))
+			continue;
+		for (k = 0; k < e->size && 2 * k + 2 < len; k++)
+			snprintf(hex + 2 * k, 3, "%02x", e->build_id[k]);
+		return;
+	}
+}
+
 /* why a symbol's code cannot be shown; the DSO is skipped after it, as perf does */
 static void cannot_annotate(struct annotate_cmd *c, const struct prism_annotate_sym *s, int err)
 {
 	char bid[80];
 
 	if (!prism_dso__build_id(s->dso, bid, sizeof(bid)) || !*bid)
+		header_build_id(c, s->dso_name, bid, sizeof(bid));
+	if (!*bid)
 		snprintf(bid, sizeof(bid), "unknown");
 	if (err == -PRISM_E_UNSUPPORTED) {
 		error("cannot annotate '%s': prism was built without libcapstone", s->name);
