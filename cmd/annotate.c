@@ -33,16 +33,15 @@ static uint64_t period_of(const struct prism_event *ev)
 static int on_task(void *ctx, const struct prism_event *ev)
 {
 	struct annotate_cmd *c = ctx;
+	int err = prism_symbols__event(c->sy, ev);
 
-	return prism_symbols__event(c->sy, ev);
+	return err ? err : prism_symbols__event(c->label_sy, ev);
 }
 
 static int on_other(void *ctx, const struct prism_event *ev)
 {
-	struct annotate_cmd *c = ctx;
-
 	if (ev->type == PERF_RECORD_KSYMBOL || ev->type == PRISM_RECORD_HEADER_BUILD_ID)
-		return prism_symbols__event(c->sy, ev);
+		return on_task(ctx, ev);
 	return 0;
 }
 
@@ -143,9 +142,14 @@ static int setup_symbols(struct annotate_cmd *c, const char *kallsyms)
 	so.symfs = c->symfs;
 	so.kallsyms = input_kallsyms(c->s, kallsyms, NULL);
 	c->sy = prism_symbols__new(&so);
-	if (!c->sy)
+	/* objdump -C's labels: C++ names with their parameters */
+	so.demangle_params = true;
+	c->label_sy = c->sy ? prism_symbols__new(&so) : NULL;
+	if (!c->sy || !c->label_sy)
 		return error_errno(errno, "cannot set up symbol resolution");
 	err = prism_symbols__set_features(c->sy, prism_session__features(c->s));
+	if (!err)
+		err = prism_symbols__set_features(c->label_sy, prism_session__features(c->s));
 	if (err)
 		return error_errno(err, "cannot read the build ids of '%s'", c->input);
 	if (c->vmlinux && input_kernel_code(c->sy, c->s, NULL, c->vmlinux))
@@ -153,6 +157,7 @@ static int setup_symbols(struct annotate_cmd *c, const char *kallsyms)
 	c->a = prism_annotate__new(c->sy, prism_session__nr_evsels(c->s));
 	if (!c->a)
 		return error_errno(errno, "cannot set up the annotation");
+	prism_annotate__set_label_symbols(c->a, c->label_sy);
 	return 0;
 }
 
@@ -245,6 +250,7 @@ int cmd_annotate(int argc, const char **argv)
 out:
 	prism_annotate__free(c.a);
 	prism_symbols__free(c.sy);
+	prism_symbols__free(c.label_sy);
 	prism_session__free(c.s);
 	strlist_release(&c.dsos);
 	free(c.reads);

@@ -22,6 +22,7 @@ struct annotate_cmd {
 	double percent_limit;
 	struct prism_session *s;
 	struct prism_symbols *sy;
+	struct prism_symbols *label_sy; /* the same with C++ parameters, for objdump's labels */
 	struct prism_annotate *a;
 	char *last_path; /* -l: the file:line shown last (perf keeps it across symbols) */
 	struct {

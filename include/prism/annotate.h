@@ -45,6 +45,13 @@ PRISM_API const char *prism_percent_type__str(enum prism_percent_type t);
  */
 PRISM_API struct prism_annotate *prism_annotate__new(struct prism_symbols *sy, size_t nr_events);
 PRISM_API void prism_annotate__free(struct prism_annotate *a); /* accepts NULL */
+/*
+ * the symbols objdump's labels are named from ("<sym+0x1c>"): objdump -C
+ * gives C++ names with their parameters, perf's symbols do not; a context
+ * made with demangle_params, fed the same records.  Default: @sy's names.
+ */
+PRISM_API void prism_annotate__set_label_symbols(struct prism_annotate *a,
+						 struct prism_symbols *sy);
 
 /**
  * prism_annotate__add - count one sample of event @ev

@@ -31,6 +31,7 @@ struct ann_missing {
 
 struct prism_annotate {
 	struct prism_symbols *sy;
+	struct prism_symbols *label_sy; /* names for objdump's labels, NULL: sy's */
 	struct ann_event *ev;
 	size_t nr_events;
 	struct ann_missing *missing;
@@ -43,6 +44,13 @@ struct prism_disasm;
 int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		  const struct prism_annotate_sym *s, const uint8_t *code, size_t len,
 		  uint64_t addr, struct prism_strbuf *sb);
+
+/*
+ * insn.c: " <sym+0xoff>" for an address of @s's DSO, as objdump -C labels it;
+ * returns the offset, -1 (nothing appended) when unresolved
+ */
+int64_t ann_put_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t target,
+		      struct prism_strbuf *sb);
 
 /* section.c: the name of the section of ELF file @fd that holds @addr (NUL-terminated in @name) */
 int ann_section_name(int fd, uint64_t addr, char *name, size_t size);

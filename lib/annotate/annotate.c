@@ -65,6 +65,11 @@ struct prism_annotate *prism_annotate__new(struct prism_symbols *sy, size_t nr_e
 	return a;
 }
 
+void prism_annotate__set_label_symbols(struct prism_annotate *a, struct prism_symbols *sy)
+{
+	a->label_sy = sy;
+}
+
 void prism_annotate__free(struct prism_annotate *a)
 {
 	size_t i, j;

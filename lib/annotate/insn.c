@@ -179,22 +179,27 @@ static void put_operands(const char *ops, bool zero_disp, int imm_size, struct p
 	}
 }
 
-/* " <sym+0xoff>" for an address of the symbol's DSO, as objdump names it; nothing unresolved */
-static void put_target_name(struct prism_annotate *a, const struct prism_annotate_sym *s,
-			    uint64_t target, struct prism_strbuf *sb)
+/*
+ * " <sym+0xoff>" for an address of the symbol's DSO, as objdump -C names it
+ * (C++ names with their parameters: the label symbols' names); nothing when
+ * unresolved.  Return: the offset from the symbol, -1 when unresolved.
+ */
+int64_t ann_put_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t target,
+		      struct prism_strbuf *sb)
 {
+	struct prism_symbols *sy = a->label_sy ? a->label_sy : a->sy;
 	struct prism_frame f;
 	uint64_t rt = s->kernel ? target : s->ip - s->dso_addr + target;
 
-	if (!a->sy ||
-	    prism_symbols__resolve(a->sy, s->pid, s->kernel ? CPUMODE_KERNEL : CPUMODE_USER, rt,
-				   &f) ||
+	if (!sy ||
+	    prism_symbols__resolve(sy, s->pid, s->kernel ? CPUMODE_KERNEL : CPUMODE_USER, rt, &f) ||
 	    !f.sym)
-		return;
+		return -1;
 	if (f.symoff)
 		prism_strbuf_addf(sb, " <%s+0x%" PRIx64 ">", f.sym, f.symoff);
 	else
 		prism_strbuf_addf(sb, " <%s>", f.sym);
+	return (int64_t)f.symoff;
 }
 
 /* the opcode byte after the legacy prefixes and REX; *rex_w: REX.W was set */
@@ -398,7 +403,7 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		put_string_operands(ops, sb);
 	} else if (has_imm && is_branch(cs.buf)) {
 		prism_strbuf_addf(sb, "%s%" PRIx64, *ops == '*' ? "*" : "", imm);
-		put_target_name(a, s, imm, sb);
+		ann_put_label(a, s, imm, sb);
 	} else {
 		/* xabort's immediate is a byte, whatever capstone says */
 		put_operands(ops, prism_disasm__zero_disp(d),
@@ -413,7 +418,7 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 			q--;
 		disp = (int64_t)strtoll(q, NULL, 0);
 		prism_strbuf_addf(sb, "        # %" PRIx64, addr + (uint64_t)n + (uint64_t)disp);
-		put_target_name(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
+		ann_put_label(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
 	}
 	prism_strbuf_release(&cs);
 	prism_strbuf_release(&swapped);

@@ -460,7 +460,12 @@ int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t 
 	text_line(&b, "", 0);
 	text_linef(&b, "Disassembly of section %s:", sect);
 	text_line(&b, "", 0);
-	text_linef(&b, "%016" PRIx64 " <%s>:", s->start, s->name);
+	prism_strbuf_reset(&text);
+	if (ann_put_label(a, s, s->start, &text)) { /* unresolved, or another symbol's */
+		prism_strbuf_reset(&text);
+		prism_strbuf_addf(&text, " <%s>", s->name);
+	}
+	text_linef(&b, "%016" PRIx64 "%s:", s->start, text.buf);
 	for (off = 0; off < len && !b.err;) {
 		uint64_t addr = s->start + off;
 		int n;

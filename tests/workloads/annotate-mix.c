@@ -3,7 +3,8 @@
  * annotate-mix MS: about MS milliseconds of CPU in two hot functions, for
  * prism annotate's tests: mix_mul() (two thirds, in main) and mix_xor() (a
  * third, half of it in a thread named "mix-helper"), so one symbol has
- * samples of two commands.
+ * samples of two commands; mix_xor's last shift is an inlined function
+ * (always_inline, whatever -fno-inline says): objdump -l's "func():" lines.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -27,6 +28,11 @@ __attribute__((noinline)) unsigned long mix_mul(unsigned long x)
 	return x;
 }
 
+static inline __attribute__((always_inline)) unsigned long mix_last(unsigned long x)
+{
+	return x ^ (x << 17);
+}
+
 __attribute__((noinline)) unsigned long mix_xor(unsigned long x)
 {
 	int i;
@@ -34,7 +40,7 @@ __attribute__((noinline)) unsigned long mix_xor(unsigned long x)
 	for (i = 0; i < 10000; i++) {
 		x ^= x << 13;
 		x ^= x >> 7;
-		x ^= x << 17;
+		x = mix_last(x);
 	}
 	return x;
 }
