@@ -116,7 +116,8 @@ static void print_summary(struct annotate_cmd *c, const struct prism_annotate_sy
 				m = sum[i].pct[k];
 		}
 		col = percent_color(m);
-		printf("%s %s%s\n", col, sum[i].path, *col ? COLOR_RESET : "");
+		/* perf's color_fprintf() resets after the newline */
+		printf("%s %s\n%s", col, sum[i].path, *col ? COLOR_RESET : "");
 	}
 	free(pcts);
 	free(sum);
@@ -179,7 +180,12 @@ static void print_listing(struct annotate_cmd *c, const struct prism_annotate_sy
 				printf("%s %7.2f%s", col, v->percent[c->percent_type],
 				       *col ? COLOR_RESET : "");
 		}
-		printf(" :   %*" PRIx64 ":%s", l->addr_width, ln->addr, ln->text);
+		/* perf colors the address magenta, the instruction blue */
+		if (use_color_stdout)
+			printf(" : \033[35m  %*" PRIx64 ":" COLOR_RESET "\033[34m%s" COLOR_RESET,
+			       l->addr_width, ln->addr, ln->text);
+		else
+			printf(" :   %*" PRIx64 ":%s", l->addr_width, ln->addr, ln->text);
 		/* perf: a line's file:line when it differs from the last one shown, in any symbol */
 		if (paths[i] && (!c->last_path || strcmp(c->last_path, paths[i]))) {
 			printf("%s // %s%s", col, paths[i], *col ? COLOR_RESET : "");

@@ -100,6 +100,20 @@ for o in "${OPTS[@]}" "leaf_b" "-s leaf_a -n" "-d perfdata-workload -l" "-l leaf
 	NORM_L=$nl vs_perf a-fp "$F/a-fp.data" $o
 done
 
+# colors: perf's --stdio-color always, prism's --color=always (shares red
+# and green, addresses magenta, instructions blue)
+for o in "" "-l"; do
+	(
+		trap '' PIPE
+		# shellcheck disable=SC2086
+		perf annotate --stdio --stdio-color always -i "$F/a-fp.data" $o 2>/dev/null
+	) >"$TMP/perf.txt"
+	# shellcheck disable=SC2086
+	prism --color=always annotate -i "$F/a-fp.data" $o >"$TMP/prism.txt" 2>/dev/null
+	grep -q $'\033\[35m' "$TMP/perf.txt" || fail "perf's output has no colors"
+	test_cmp "$TMP/perf.txt" "$TMP/prism.txt"
+done
+
 # l-group-read: a group with leader sampling, perf's group view (a column
 # per event, each event's samples from the leader's reads)
 for o in "${OPTS[@]}" "leaf_b -l"; do
