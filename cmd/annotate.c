@@ -181,7 +181,8 @@ int cmd_annotate(int argc, const char **argv)
 			   "libc.so.6, /usr/bin/bash, [kernel.kallsyms])"),
 		OPT_STRING('e', "event", &c.event, "name",
 			   "only this event (perf's name, e.g. cpu-clock) of a multi-event file; "
-			   "by default every event's symbols, event by event"),
+			   "by default every event's symbols, event by event, and an event group's "
+			   "(GROUP_DESC) in one listing with a column per event, as perf"),
 		OPT_BOOL('l', "print-line", &c.print_line,
 			 "before each symbol, a summary of its source lines above 0.5% of its "
 			 "samples, and those lines' file:line after their instructions"),

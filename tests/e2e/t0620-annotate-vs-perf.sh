@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # prism annotate against perf 6.1's perf annotate --stdio on the same files,
-# whole outputs: the fixture a-fp (its workload's binary in a build-id cache
-# of the test's own) and a file recorded here of the annotate-mix workload
-# (two hot functions, one of them in two threads of different names; libc
-# and ld.so samples, kernel samples perf and prism cannot annotate without
-# a vmlinux), with -n, --show-total-period, --percent-type, -l, -P,
-# --asm-raw, --no-source, a symbol named (argument and -s), --percent-limit
-# and -d.  Then prism's errors: a binary that is missing (the DSO, its build
-# id and the hint), a symbol without samples, bad options.
+# whole outputs: the fixtures a-fp (its workload's binary in a build-id
+# cache of the test's own; also found by --symfs, and with perf's colors),
+# l-group-read (a group with leader sampling: perf's group view),
+# e-two-events (two events), d-pipe (a pipe), a2-fp-shell (sh and libc,
+# where they are this machine's), and a file recorded here of the
+# annotate-mix workload (two hot functions, one of them in two threads of
+# different names, with an inlined function; libc, ld.so and vdso samples,
+# kernel samples perf and prism cannot annotate without a vmlinux), with -n,
+# --show-total-period, --percent-type, -l, -P, --asm-raw, --no-source, a
+# symbol named (argument and -s), --percent-limit and -d.  The instructions'
+# text against objdump's over whole sections (tests/helper/objdump-insns).
+# Then prism's errors: a binary that is missing (the DSO, its build id and
+# the hint), a symbol without samples, bad options.
 #
 # perf disassembles with objdump, prism with libcapstone (written as objdump
 # writes AT&T: lib/annotate/insn.c).  Normalized before comparing, with the
