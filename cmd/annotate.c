@@ -49,8 +49,9 @@ static int on_other(void *ctx, const struct prism_event *ev)
  * perf annotate: a sample outside --dsos, or (with a symbol named) of
  * another symbol, is not counted at all, not even in the event's totals
  */
-static int sample_one(struct annotate_cmd *c, const struct prism_event *ev)
+static int sample_one(void *ctx, const struct prism_event *ev)
 {
+	struct annotate_cmd *c = ctx;
 	const struct prism_sample *s = &ev->sample;
 	struct prism_frame f;
 	int idx;
@@ -72,54 +73,12 @@ static int sample_one(struct annotate_cmd *c, const struct prism_event *ev)
 	return prism_annotate__add(c->a, (size_t)idx, s->pid, &f, period_of(ev));
 }
 
-/* the growth of an event's count since its last read (perf: per sample id) */
-static uint64_t read_delta(struct annotate_cmd *c, uint64_t id, uint64_t value)
-{
-	uint64_t d;
-	size_t i;
-
-	for (i = 0; i < c->nr_reads && c->reads[i].id != id; i++)
-		;
-	if (i == c->nr_reads) {
-		c->reads = xrealloc(c->reads, (c->nr_reads + 1) * sizeof(*c->reads));
-		c->reads[c->nr_reads].id = id;
-		c->reads[c->nr_reads++].value = 0;
-	}
-	d = value - c->reads[i].value;
-	c->reads[i].value = value;
-	return d;
-}
-
-/*
- * perf's leader sampling (PERF_SAMPLE_READ of a group): a sample of each
- * event of the group whose count grew, its period the growth
- */
+/* leader sampling's group reads become a sample per event, as perf delivers them */
 static int on_sample(void *ctx, const struct prism_event *ev)
 {
 	struct annotate_cmd *c = ctx;
-	const struct perf_event_attr *attr = ev->evsel ? prism_evsel__attr(ev->evsel) : NULL;
-	const struct prism_sample *s = &ev->sample;
-	size_t entry, i;
-	int err = 0;
 
-	if (!attr || !(s->type & PERF_SAMPLE_READ) || !(attr->read_format & PERF_FORMAT_GROUP) ||
-	    !(attr->read_format & PERF_FORMAT_ID) || !s->read.values_raw)
-		return sample_one(c, ev);
-	entry = 16 + (attr->read_format & PERF_FORMAT_LOST ? 8 : 0);
-	for (i = 0; i < s->read.nr && !err; i++) {
-		const uint8_t *v = (const uint8_t *)s->read.values_raw + i * entry;
-		struct prism_event one = *ev;
-		uint64_t value, id;
-
-		memcpy(&value, v, 8);
-		memcpy(&id, v + 8, 8);
-		one.evsel = prism_session__evsel_by_id(c->s, id);
-		one.sample.period = read_delta(c, id, value);
-		one.sample.type |= PERF_SAMPLE_PERIOD;
-		if (one.evsel && one.sample.period)
-			err = sample_one(c, &one);
-	}
-	return err;
+	return prism_group_reads__split(c->reads, c->s, ev, sample_one, c);
 }
 
 static int parse_percent_type(const struct option_def *opt, const char *arg)
@@ -155,7 +114,8 @@ static int setup_symbols(struct annotate_cmd *c, const char *kallsyms)
 	if (c->vmlinux && input_kernel_code(c->sy, c->s, NULL, c->vmlinux))
 		return -1;
 	c->a = prism_annotate__new(c->sy, prism_session__nr_evsels(c->s));
-	if (!c->a)
+	c->reads = prism_group_reads__new();
+	if (!c->a || !c->reads)
 		return error_errno(errno, "cannot set up the annotation");
 	prism_annotate__set_label_symbols(c->a, c->label_sy);
 	return 0;
@@ -254,6 +214,6 @@ out:
 	prism_symbols__free(c.label_sy);
 	prism_session__free(c.s);
 	strlist_release(&c.dsos);
-	free(c.reads);
+	prism_group_reads__free(c.reads);
 	return ret;
 }

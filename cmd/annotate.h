@@ -12,6 +12,7 @@
 struct prism_session;
 struct prism_symbols;
 struct prism_annotate;
+struct prism_group_reads;
 
 struct annotate_cmd {
 	const char *input; /* as named to the user */
@@ -25,10 +26,7 @@ struct annotate_cmd {
 	struct prism_symbols *label_sy; /* the same with C++ parameters, for objdump's labels */
 	struct prism_annotate *a;
 	char *last_path; /* -l: the file:line shown last (perf keeps it across symbols) */
-	struct {
-		uint64_t id, value;
-	} * reads; /* leader sampling: each event's count at its last read */
-	size_t nr_reads;
+	struct prism_group_reads *reads; /* leader sampling: the counts last read */
 };
 
 /* every event's symbols, as perf annotate --stdio; returns the exit code */
