@@ -264,16 +264,21 @@ static void report_missing(struct annotate_cmd *c, bool none_shown)
 	char bid[80];
 
 	for (i = 0; (dso = prism_annotate__missing(c->a, i, &nr)); i++) {
+		char what[160];
+
 		if (!prism_dso__build_id(dso, bid, sizeof(bid)) || !*bid)
-			snprintf(bid, sizeof(bid), "unknown");
-		if (none_shown)
-			error("%" PRIu64 " samples in %s cannot be annotated: its binary (build id "
-			      "%s) was not found",
-			      nr, prism_dso__path(dso), bid);
+			header_build_id(c, prism_dso__path(dso), bid, sizeof(bid));
+		if (*bid)
+			snprintf(what, sizeof(what), "its binary (build id %s) was not found", bid);
 		else
-			warning("%" PRIu64 " samples in %s cannot be annotated: its binary (build "
-				"id %s) was not found",
-				nr, prism_dso__path(dso), bid);
+			snprintf(what, sizeof(what),
+				 "its binary was not found (the file records no build id for it)");
+		if (none_shown)
+			error("%" PRIu64 " samples in %s cannot be annotated: %s", nr,
+			      prism_dso__path(dso), what);
+		else
+			warning("%" PRIu64 " samples in %s cannot be annotated: %s", nr,
+				prism_dso__path(dso), what);
 	}
 	if (i)
 		hint("--symfs DIR looks for binaries under DIR; 'prism archive' packs a file's "

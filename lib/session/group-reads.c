@@ -12,7 +12,7 @@
 struct prism_group_reads {
 	struct {
 		uint64_t id, value;
-	} *last;
+	} * last;
 	size_t nr, alloc;
 };
 
