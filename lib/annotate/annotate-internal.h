@@ -37,6 +37,8 @@ struct prism_annotate {
 	struct ann_missing *missing;
 	size_t nr_missing, alloc_missing;
 	struct prism_annotate_sym **group; /* prism_annotate__group_symbols()' list */
+	struct ann_label_file *label_files; /* labels.c: .symtab of the files read */
+	size_t nr_label_files, alloc_label_files;
 };
 
 /* insn.c: one instruction at @addr as objdump -d writes it (AT&T), appended to @sb */
@@ -51,6 +53,16 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
  */
 int64_t ann_put_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t target,
 		      struct prism_strbuf *sb);
+
+/*
+ * labels.c: " <sym+0xoff>" for a data address of @s's DSO as objdump names
+ * it, from the .symtab of the file its symbols came from; returns the
+ * offset, -1 (nothing appended) without one
+ */
+struct ann_label_file;
+int64_t ann_data_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t addr,
+		       struct prism_strbuf *sb);
+void ann_labels_free(struct prism_annotate *a);
 
 /* section.c: the name of the section of ELF file @fd that holds @addr (NUL-terminated in @name) */
 int ann_section_name(int fd, uint64_t addr, char *name, size_t size);

@@ -88,6 +88,7 @@ void prism_annotate__free(struct prism_annotate *a)
 	free(a->ev);
 	free(a->missing);
 	free(a->group);
+	ann_labels_free(a);
 	free(a);
 }
 

@@ -418,7 +418,8 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 			q--;
 		disp = (int64_t)strtoll(q, NULL, 0);
 		prism_strbuf_addf(sb, "        # %" PRIx64, addr + (uint64_t)n + (uint64_t)disp);
-		ann_put_label(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
+		if (ann_data_label(a, s, addr + (uint64_t)n + (uint64_t)disp, sb) < 0)
+			ann_put_label(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
 	}
 	prism_strbuf_release(&cs);
 	prism_strbuf_release(&swapped);
