@@ -37,6 +37,7 @@ struct prism_annotate {
 	struct ann_missing *missing;
 	size_t nr_missing, alloc_missing;
 	struct prism_annotate_sym **group; /* prism_annotate__group_symbols()' list */
+	const char *label_path; /* the file objdump would read symbols from, while listing */
 	struct ann_label_file *label_files; /* labels.c: .symtab of the files read */
 	size_t nr_label_files, alloc_label_files;
 };
@@ -55,13 +56,14 @@ int64_t ann_put_label(struct prism_annotate *a, const struct prism_annotate_sym 
 		      struct prism_strbuf *sb);
 
 /*
- * labels.c: " <sym+0xoff>" for a data address of @s's DSO as objdump names
- * it, from the .symtab of the file its symbols came from; returns the
- * offset, -1 (nothing appended) without one
+ * labels.c: " <sym+0xoff>" for an address of @s's DSO (@code: a branch
+ * target or the symbol's start) as objdump names it, from the .symtab of
+ * a->label_path; returns the offset, -1 (nothing appended) without one or
+ * for a PLT entry
  */
 struct ann_label_file;
-int64_t ann_data_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t addr,
-		       struct prism_strbuf *sb);
+int64_t ann_file_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t addr,
+		       bool code, struct prism_strbuf *sb);
 void ann_labels_free(struct prism_annotate *a);
 
 /* section.c: the name of the section of ELF file @fd that holds @addr (NUL-terminated in @name) */

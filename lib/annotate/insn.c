@@ -403,7 +403,8 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 		put_string_operands(ops, sb);
 	} else if (has_imm && is_branch(cs.buf)) {
 		prism_strbuf_addf(sb, "%s%" PRIx64, *ops == '*' ? "*" : "", imm);
-		ann_put_label(a, s, imm, sb);
+		if (ann_file_label(a, s, imm, true, sb) < 0)
+			ann_put_label(a, s, imm, sb);
 	} else {
 		/* xabort's immediate is a byte, whatever capstone says */
 		put_operands(ops, prism_disasm__zero_disp(d),
@@ -418,7 +419,7 @@ int ann_insn_text(struct prism_annotate *a, struct prism_disasm *d,
 			q--;
 		disp = (int64_t)strtoll(q, NULL, 0);
 		prism_strbuf_addf(sb, "        # %" PRIx64, addr + (uint64_t)n + (uint64_t)disp);
-		if (ann_data_label(a, s, addr + (uint64_t)n + (uint64_t)disp, sb) < 0)
+		if (ann_file_label(a, s, addr + (uint64_t)n + (uint64_t)disp, false, sb) < 0)
 			ann_put_label(a, s, addr + (uint64_t)n + (uint64_t)disp, sb);
 	}
 	prism_strbuf_release(&cs);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * objdump's names of data addresses ("# 2010 <_IO_stdin_used+0x10>" after
+ * objdump's labels ("<leaf_a+0x1c>", "# 2010 <_IO_stdin_used+0x10>" after
  * a %rip-relative operand): the nearest symbol at or below the address of
- * the ELF file's .symtab, objects included (prism's symbols are functions),
+ * the ELF file objdump reads symbols from (its .symtab, objects included),
  * among symbols of one value the first in binutils' order (compare_symbols:
  * by section, file-name-like symbols last, functions, then objects first,
  * locals last, globals first, larger first, names starting with '.' last,
- * then by name).
+ * then by name), for code the first in the code's own section.  objdump's
+ * PLT entries ("printf@plt") are synthetic: those are prism's names.
  */
 #include <elf.h>
 #include <fcntl.h>
@@ -22,11 +23,18 @@ struct lsym {
 	const char *name;
 };
 
+struct lsect {
+	uint64_t addr, size;
+	bool plt; /* .plt, .plt.sec, .plt.got */
+};
+
 struct ann_label_file {
 	char *path;
 	char *strtab;
 	struct lsym *syms; /* sorted as objdump sorts them; NULL: no .symtab */
 	size_t nr;
+	struct lsect *sects; /* by section index */
+	size_t nr_sects;
 };
 
 static bool file_like(const char *n)
@@ -95,6 +103,21 @@ static void load(struct ann_label_file *lf)
 	    eh.e_shentsize != sizeof(*sh) || !eh.e_shnum)
 		goto out;
 	sh = read_at(fd, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof(*sh));
+	lf->sects = sh ? calloc(eh.e_shnum, sizeof(*lf->sects)) : NULL;
+	if (lf->sects && eh.e_shstrndx < eh.e_shnum) {
+		char *names = read_at(fd, sh[eh.e_shstrndx].sh_offset, sh[eh.e_shstrndx].sh_size);
+
+		for (i = 0; names && i < eh.e_shnum; i++) {
+			if (!(sh[i].sh_flags & SHF_ALLOC))
+				continue;
+			lf->sects[i].addr = sh[i].sh_addr;
+			lf->sects[i].size = sh[i].sh_size;
+			lf->sects[i].plt = sh[i].sh_name < sh[eh.e_shstrndx].sh_size &&
+					   !strncmp(names + sh[i].sh_name, ".plt", 4);
+		}
+		lf->nr_sects = eh.e_shnum;
+		free(names);
+	}
 	for (i = 0; sh && i < eh.e_shnum; i++)
 		if (sh[i].sh_type == SHT_SYMTAB && sh[i].sh_link < eh.e_shnum)
 			break;
@@ -112,8 +135,9 @@ static void load(struct ann_label_file *lf)
 		const Elf64_Sym *s = &es[i];
 		uint8_t type = ELF64_ST_TYPE(s->st_info);
 
-		if (!s->st_name || s->st_name >= strsz || type == STT_SECTION || type == STT_FILE || s->st_shndx == SHN_UNDEF ||
-		    s->st_shndx >= SHN_LORESERVE || !lf->strtab[s->st_name])
+		if (!s->st_name || s->st_name >= strsz || type == STT_SECTION || type == STT_FILE ||
+		    s->st_shndx == SHN_UNDEF || s->st_shndx >= SHN_LORESERVE ||
+		    !lf->strtab[s->st_name])
 			continue;
 		lf->syms[lf->nr++] = (struct lsym){ .value = s->st_value,
 						    .size = s->st_size,
@@ -138,16 +162,47 @@ void ann_labels_free(struct prism_annotate *a)
 		free(a->label_files[i].path);
 		free(a->label_files[i].strtab);
 		free(a->label_files[i].syms);
+		free(a->label_files[i].sects);
 	}
 	free(a->label_files);
 }
 
-int64_t ann_data_label(struct prism_annotate *a, const struct prism_annotate_sym *s,
-		       uint64_t addr, struct prism_strbuf *sb)
+/* a name as objdump -C writes it: demangled with parameters, a version suffix kept */
+static void put_name(const char *name, struct prism_strbuf *sb)
 {
-	const char *path = s->dso && !s->kernel ? prism_dso__symsrc(s->dso) : NULL;
+	const char *at = strchr(name, '@');
+	char *base = at ? strndup(name, (size_t)(at - name)) : NULL;
+	char *dem = prism_demangle(base ? base : name, true);
+
+	if (dem) {
+		prism_strbuf_addstr(sb, dem);
+		if (at)
+			prism_strbuf_addstr(sb, at);
+	} else {
+		prism_strbuf_addstr(sb, name);
+	}
+	free(dem);
+	free(base);
+}
+
+/* the section index holding @addr, 0 for none */
+static size_t section_of(const struct ann_label_file *lf, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 1; i < lf->nr_sects; i++)
+		if (lf->sects[i].size && addr >= lf->sects[i].addr &&
+		    addr - lf->sects[i].addr < lf->sects[i].size)
+			return i;
+	return 0;
+}
+
+int64_t ann_file_label(struct prism_annotate *a, const struct prism_annotate_sym *s, uint64_t addr,
+		       bool code, struct prism_strbuf *sb)
+{
+	const char *path = s->kernel ? NULL : a->label_path;
 	struct ann_label_file *lf = NULL;
-	size_t i, lo = 0, hi;
+	size_t i, first, lo = 0, hi, sect;
 
 	if (!path || path[0] != '/')
 		return -1;
@@ -166,6 +221,8 @@ int64_t ann_data_label(struct prism_annotate *a, const struct prism_annotate_sym
 		a->nr_label_files++;
 		load(lf);
 	}
+	if (!lf->nr || (code && lf->sects[section_of(lf, addr)].plt))
+		return -1;
 	/* the last symbol at or below addr, then the first of its value */
 	for (hi = lf->nr; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -177,12 +234,20 @@ int64_t ann_data_label(struct prism_annotate *a, const struct prism_annotate_sym
 	}
 	if (!lo)
 		return -1;
-	for (i = lo - 1; i > 0 && lf->syms[i - 1].value == lf->syms[i].value; i--)
+	for (first = lo - 1; first > 0 && lf->syms[first - 1].value == lf->syms[first].value;
+	     first--)
 		;
+	/* code: the first of that value in the code's section, if one is */
+	sect = code ? section_of(lf, s->start) : 0;
+	for (i = first; sect && i < lo && lf->syms[i].shndx != sect; i++)
+		;
+	if (!sect || i == lo)
+		i = first;
+	prism_strbuf_addstr(sb, " <");
+	put_name(lf->syms[i].name, sb);
 	if (addr == lf->syms[i].value)
-		prism_strbuf_addf(sb, " <%s>", lf->syms[i].name);
+		prism_strbuf_addch(sb, '>');
 	else
-		prism_strbuf_addf(sb, " <%s+0x%" PRIx64 ">", lf->syms[i].name,
-				  addr - lf->syms[i].value);
+		prism_strbuf_addf(sb, "+0x%" PRIx64 ">", addr - lf->syms[i].value);
 	return (int64_t)(addr - lf->syms[i].value);
 }

@@ -276,9 +276,12 @@ static int read_vdso(const struct prism_annotate_sym *s, uint8_t *buf, size_t le
 	return n == (ssize_t)len ? 0 : -EIO;
 }
 
-/* the symbol's bytes, and the name of their section (left as it is when unknown) */
+/*
+ * the symbol's bytes, the name of their section (left as it is when
+ * unknown), and the file read (NULL for this process's vdso)
+ */
 static int read_code(struct prism_annotate *a, const struct prism_annotate_sym *s, uint8_t *buf,
-		     size_t len, char *sect, size_t sect_size)
+		     size_t len, char *sect, size_t sect_size, const char **file)
 {
 	struct prism_code_map cm;
 	uint64_t rt = s->kernel ? s->start : s->ip - s->dso_addr + s->start;
@@ -286,13 +289,16 @@ static int read_code(struct prism_annotate *a, const struct prism_annotate_sym *
 	int fd, err;
 
 	err = prism_symbols__code_map(a->sy, s->pid, rt, &cm);
-	if (err == -ENODATA && s->dso_name && !strcmp(s->dso_name, "[vdso]"))
+	if (err == -ENODATA && s->dso_name && !strcmp(s->dso_name, "[vdso]")) {
+		*file = prism_dso__symsrc(s->dso);
 		return read_vdso(s, buf, len, sect, sect_size);
+	}
 	if (err)
 		return -ENOENT;
 	fd = open(cm.path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -ENOENT;
+	*file = cm.path;
 	n = pread(fd, buf, len, (off_t)(rt - cm.start + cm.pgoff));
 	if (!s->kernel)
 		ann_section_name(fd, s->start, sect, sect_size);
@@ -436,6 +442,7 @@ int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t 
 	struct prism_strbuf text = STRBUF_INIT;
 	size_t len = (size_t)(s->end - s->start), off;
 	uint8_t *code = NULL;
+	const char *file = NULL;
 	char sect[64] = ".text";
 	int err;
 
@@ -446,9 +453,11 @@ int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t 
 	code = malloc(len);
 	if (!code)
 		return -ENOMEM;
-	err = read_code(a, s, code, len, sect, sizeof(sect));
+	err = read_code(a, s, code, len, sect, sizeof(sect), &file);
 	if (err)
 		goto out;
+	/* objdump -S reads the debug file's symbols, objdump without it the binary's */
+	a->label_path = opts && opts->source && s->dso ? prism_dso__symsrc(s->dso) : file;
 	d = prism_disasm__new(PRISM_DISASM_ATT);
 	if (!d) {
 		err = -errno;
@@ -461,9 +470,12 @@ int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t 
 	text_linef(&b, "Disassembly of section %s:", sect);
 	text_line(&b, "", 0);
 	prism_strbuf_reset(&text);
-	if (ann_put_label(a, s, s->start, &text)) { /* unresolved, or another symbol's */
+	if (ann_file_label(a, s, s->start, true, &text)) {
 		prism_strbuf_reset(&text);
-		prism_strbuf_addf(&text, " <%s>", s->name);
+		if (ann_put_label(a, s, s->start, &text)) { /* unresolved, or another symbol's */
+			prism_strbuf_reset(&text);
+			prism_strbuf_addf(&text, " <%s>", s->name);
+		}
 	}
 	text_linef(&b, "%016" PRIx64 "%s:", s->start, text.buf);
 	for (off = 0; off < len && !b.err;) {
@@ -486,6 +498,7 @@ int prism_annotate__listing(struct prism_annotate *a, const size_t *evs, size_t 
 	if (!err)
 		err = spread_events(a, evs, nr_evs, s, out);
 out:
+	a->label_path = NULL;
 	if (err)
 		prism_annotate_listing__release(out);
 	prism_strbuf_release(&text);
