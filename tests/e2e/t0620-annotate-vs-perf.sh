@@ -23,17 +23,16 @@
 #    they will, in instructions capstone 4 may not decode (AVX-512: libc's
 #    evex string functions) or objdump spells otherwise; their lines keep
 #    share and address.
-#    Names in <...> go there too: objdump names an address by its own
-#    choice among aliases (libc's "<__clock_gettime>" where perf's and
-#    prism's symbol is clock_gettime@@GLIBC_2.17, the vdso's
-#    __vdso_clock_gettime@@LINUX_2.6 where prism has __vdso_clock_gettime),
-#    with --no-source from the binary's own symbols instead of its separate
-#    debug file's (the offsets from another alias differ too), and data
-#    addresses in %rip comments by its dynamic symbols and version names
-#    too ("# 0 <GLIBC_2.2.5>", prism: the .symtab's "<__ehdr_start>"); the
-#    same for "func():" lines of assembly code, which binutils names from
-#    the symbol table (libc's __GI___sigsetjmp, __memcpy_avx512_unaligned_erms where
-#    prism has __sigsetjmp, __memmove_avx512_unaligned_erms).  AVX-512
+#    Names in <...> go there too: prism takes objdump's labels from the
+#    .symtab objdump reads (the debug file's with -S, the binary's without),
+#    but objdump also names addresses by a binary's dynamic symbols with
+#    their versions ("<__clock_gettime@@GLIBC_PRIVATE>", "# 0
+#    <GLIBC_2.2.5>", the vdso's "<__vdso_clock_gettime@@LINUX_2.6>"; a
+#    stripped binary's only names) and its GOT slots by their relocations
+#    ("<_rtld_global_ro@GLIBC_PRIVATE>"), which prism does not; the same
+#    for "func():" lines of assembly code, which binutils names from the
+#    symbol table (libc's __GI___sigsetjmp, __memcpy_avx512_unaligned_erms
+#    where prism has __sigsetjmp, __memmove_avx512_unaligned_erms).  AVX-512
 #    instructions (capstone 4 does not decode them) keep their place and
 #    size: "(AVX-512, not decoded)"
 #  - with -l, the " // file:line" after a symbol's hot lines: perf 6.1 shows
