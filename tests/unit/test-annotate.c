@@ -4,6 +4,10 @@
  * perf annotate's order of symbols, its percent types, and instructions
  * written as objdump writes them.
  */
+#include <link.h>
+#include <limits.h>
+#include <stdlib.h>
+
 #include <prism/annotate.h>
 #include <prism/core.h>
 #include <prism/disasm.h>
@@ -225,5 +229,43 @@ static void test_objdump_text(void)
 	prism_disasm__free(d);
 }
 
+static int first_bias(struct dl_phdr_info *info, size_t size, void *data)
+{
+	(void)size;
+	*(uintptr_t *)data = info->dlpi_addr; /* the executable comes first */
+	return 1;
+}
+
+/* objdump's labels from this test's own .symtab: functions, objects, offsets */
+static void test_file_labels(void)
+{
+	struct prism_annotate_sym s = { .name = "x" };
+	struct prism_strbuf sb = STRBUF_INIT;
+	struct prism_annotate a = { 0 };
+	char self[PATH_MAX];
+	uintptr_t bias = 0;
+	uint64_t fn, obj;
+
+	if (!realpath("/proc/self/exe", self))
+		TEST_SKIP("no /proc/self/exe");
+	dl_iterate_phdr(first_bias, &bias);
+	fn = (uint64_t)((uintptr_t)&test_group - bias);
+	obj = (uint64_t)((uintptr_t)&sym_b - bias);
+	s.start = fn;
+	a.label_path = self;
+	TEST_EQ(ann_file_label(&a, &s, fn, true, &sb), 0);
+	TEST_STREQ(sb.buf, " <test_group>");
+	prism_strbuf_reset(&sb);
+	TEST_EQ(ann_file_label(&a, &s, fn + 3, true, &sb), 3);
+	TEST_STREQ(sb.buf, " <test_group+0x3>");
+	prism_strbuf_reset(&sb);
+	TEST_EQ(ann_file_label(&a, &s, obj, false, &sb), 0);
+	TEST_STREQ(sb.buf, " <sym_b>");
+	a.label_path = "relative";
+	TEST_EQ(ann_file_label(&a, &s, obj, false, &sb), -1);
+	ann_labels_free(&a);
+	prism_strbuf_release(&sb);
+}
+
 TEST_MAIN(TEST(percent_type), TEST(aggregate), TEST(group), TEST(many_addresses),
-	  TEST(objdump_text));
+	  TEST(objdump_text), TEST(file_labels));
