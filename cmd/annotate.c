@@ -23,13 +23,6 @@
 #include "lists.h"
 #include "options.h"
 
-static uint64_t period_of(const struct prism_event *ev)
-{
-	if (ev->sample.type & PERF_SAMPLE_PERIOD)
-		return ev->sample.period;
-	return ev->evsel ? prism_evsel__fixed_period(ev->evsel) : 1;
-}
-
 static int on_task(void *ctx, const struct prism_event *ev)
 {
 	struct annotate_cmd *c = ctx;
@@ -70,7 +63,7 @@ static int sample_one(void *ctx, const struct prism_event *ev)
 			return prism_annotate__add_missing(c->a, f.dso);
 		return 0;
 	}
-	return prism_annotate__add(c->a, (size_t)idx, s->pid, &f, period_of(ev));
+	return prism_annotate__add(c->a, (size_t)idx, s->pid, &f, prism_sample__period(ev));
 }
 
 /* leader sampling's group reads become a sample per event, as perf delivers them */
