@@ -32,6 +32,9 @@ const struct cmd_struct commands[] = {
 	{ "report", cmd_report,
 	  "symbolized profile: hot functions, call graphs, flame graphs (like perf report)" },
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
+	{ "annotate", cmd_annotate,
+	  "disassembly of the hottest symbols with each instruction's share of samples (like perf "
+	  "annotate)" },
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
 	{ "export", cmd_export,
