@@ -384,6 +384,7 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 	if (max_stack_i < 0)
 		usage_error(usage, opts, "--max-stack must be 0 or more");
 	max_stack = (unsigned int)max_stack_i;
+	o.wakeups = t.wakeups;
 	(void)max_stack;
 	if (pids && parse_num_list(pids, &pv, &o.nr_pids))
 		usage_error(usage, opts, "invalid -p list '%s'", pids);

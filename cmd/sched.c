@@ -132,6 +132,8 @@ int sched_latency(int argc, const char **argv, const char *input, bool force)
 	argc = parse_options(argc, argv, opts, usage, 0);
 	if (argc)
 		usage_error(usage, opts, "unexpected argument '%s'", argv[0]);
+	if (prism_sched__check_sort(sort, &bad))
+		usage_error(usage, opts, "unknown --sort key: '%s'", bad);
 	s = run(input, force, &o, NULL, NULL, &ss);
 	if (!s)
 		return 1;
@@ -142,11 +144,6 @@ int sched_latency(int argc, const char **argv, const char *input, bool force)
 	printf(" -----------------------------------------------------------------------------------"
 	       "--------------------------------------------------------\n");
 	err = prism_sched__latency(s, sort, per_pid, lat_row, NULL, &bad);
-	if (err == -EINVAL && bad) {
-		prism_sched__free(s);
-		prism_session__free(ss);
-		usage_error(usage, opts, "unknown --sort key: '%s'", bad);
-	}
 	printf(" -----------------------------------------------------------------------------------"
 	       "------------------------------\n");
 	printf("  TOTAL:                |%11.3f ms |%9" PRIu64 " |\n", (double)all_runtime / 1e6,

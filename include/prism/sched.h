@@ -170,6 +170,8 @@ struct prism_sched_lat_stats {
 PRISM_API int prism_sched__latency(struct prism_sched *s, const char *keys, bool per_pid,
 				   int (*row)(void *ctx, const struct prism_sched_lat_row *r),
 				   void *ctx, const char **bad_key);
+/* whether @keys are all latency sort keys; -EINVAL with *@bad_key set if not */
+PRISM_API int prism_sched__check_sort(const char *keys, const char **bad_key);
 PRISM_API void prism_sched__lat_stats(const struct prism_sched *s,
 				      struct prism_sched_lat_stats *st);
 

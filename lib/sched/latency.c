@@ -269,6 +269,11 @@ static int parse_keys(const char *keys, const char **bad_key)
 	return 0;
 }
 
+int prism_sched__check_sort(const char *keys, const char **bad_key)
+{
+	return parse_keys(keys, bad_key);
+}
+
 int prism_sched__latency(struct prism_sched *s, const char *keys, bool per_pid,
 			 int (*row)(void *ctx, const struct prism_sched_lat_row *r), void *ctx,
 			 const char **bad_key)
