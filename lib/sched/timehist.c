@@ -201,7 +201,8 @@ int timehist__switch(struct prism_sched *s, const struct sched_ev *e)
 	if (tprev && start > tprev)
 		tprev = start;
 	if (end) {
-		if (tprev > end)
+		/* without the CPU's previous switch, perf cannot tell it is in the window */
+		if (!tprev || tprev > end)
 			goto out;
 		if (t > end)
 			t = end;
