@@ -11,6 +11,8 @@
 
 #include <prism/sched.h>
 #include <prism/session.h>
+#include <prism/strbuf.h>
+#include <prism/symbol.h>
 #include <prism/time-filter.h>
 
 #include "cmd.h"
@@ -22,8 +24,23 @@ static const char dots[] = "----------------------------------------------------
 			   "----------------------------------------------------------------"
 			   "----------------------------------------------------------------";
 
+struct idle_chain {
+	uint32_t cpu;
+	char *folded;
+	uint64_t hit, count;
+};
+
 struct th {
 	bool state, next, wakeups, cpu_visual, callchain;
+	unsigned int max_stack;
+	struct prism_sched *s;
+	struct prism_symbols *sy;
+	struct prism_callchain cc;
+	/* -I: per CPU the chain that left it idle, and the idle time per chain */
+	char **saved;
+	size_t nr_saved;
+	struct idle_chain *chains;
+	size_t nr_chains;
 	int comm_width; /* perf widens it as longer names come */
 	char commstr[32];
 };
@@ -105,6 +122,134 @@ static char state_char(const struct prism_sched_row *r)
 	return bit < sizeof(str) - 1 ? str[bit] : '?';
 }
 
+static bool ignored(const char *sym)
+{
+	return sym && (!strcmp(sym, "schedule") || !strcmp(sym, "__schedule") ||
+		       !strcmp(sym, "preempt_schedule"));
+}
+
+/* the first max-stack + 2 frames of a sample's chain in @t->cc; false: none */
+static bool resolve_chain(struct th *t, const struct prism_event *ev, size_t *n)
+{
+	if (!ev || !t->sy || !(ev->sample.type & PERF_SAMPLE_CALLCHAIN) ||
+	    prism_symbols__callchain(t->sy, ev, &t->cc, 0))
+		return false;
+	*n = t->cc.nr < (size_t)t->max_stack + 2 ? t->cc.nr : (size_t)t->max_stack + 2;
+	return true;
+}
+
+static int on_idle_chain(void *ctx, uint32_t cpu, bool append, const struct prism_event *ev,
+			 uint64_t idle_ns)
+{
+	struct th *t = ctx;
+	struct prism_strbuf sb = STRBUF_INIT;
+	size_t i, n;
+
+	if (!t->callchain)
+		return 0;
+	if (cpu >= t->nr_saved) {
+		size_t nn = (size_t)cpu + 1;
+
+		t->saved = xrealloc(t->saved, nn * sizeof(*t->saved));
+		memset(t->saved + t->nr_saved, 0, (nn - t->nr_saved) * sizeof(*t->saved));
+		t->nr_saved = nn;
+	}
+	if (!append) {
+		if (!resolve_chain(t, ev, &n))
+			return 0;
+		/* perf's folded form: unresolved frames as their address */
+		for (i = 0; i < n; i++) {
+			const struct prism_frame *f = &t->cc.frames[i];
+
+			if (ignored(f->sym))
+				continue;
+			if (sb.len)
+				prism_strbuf_addstr(&sb, " <- ");
+			if (f->sym)
+				prism_strbuf_addstr(&sb, f->sym);
+			else
+				prism_strbuf_addf(&sb, "%#" PRIx64, f->ip);
+		}
+		free(t->saved[cpu]);
+		t->saved[cpu] = n ? prism_strbuf_detach(&sb, NULL) : NULL;
+		prism_strbuf_release(&sb);
+		return 0;
+	}
+	if (!t->saved[cpu])
+		return 0;
+	for (i = 0; i < t->nr_chains; i++) {
+		if (t->chains[i].cpu == cpu && !strcmp(t->chains[i].folded, t->saved[cpu])) {
+			t->chains[i].hit += idle_ns;
+			t->chains[i].count++;
+			return 0;
+		}
+	}
+	t->chains = xrealloc(t->chains, (t->nr_chains + 1) * sizeof(*t->chains));
+	t->chains[t->nr_chains].cpu = cpu;
+	t->chains[t->nr_chains].folded = xstrdup(t->saved[cpu]);
+	t->chains[t->nr_chains].hit = idle_ns;
+	t->chains[t->nr_chains].count = 1;
+	t->nr_chains++;
+	return 0;
+}
+
+static int by_hit(const void *a, const void *b)
+{
+	const struct idle_chain *x = a, *y = b;
+
+	if (x->hit != y->hit)
+		return x->hit > y->hit ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void idle_chains(struct th *t)
+{
+	uint32_t cpu, n = prism_sched__nr_idle(t->s);
+	uint64_t ns;
+	size_t i;
+
+	printf("\nIdle stats by callchain:\n");
+	qsort(t->chains, t->nr_chains, sizeof(*t->chains), by_hit);
+	for (cpu = 0; cpu < n; cpu++) {
+		if (prism_sched__idle_time(t->s, cpu, &ns))
+			continue;
+		printf("  CPU %2u:", cpu);
+		sched_time(ns, 6);
+		printf(" msec\n");
+		printf("  %16s  %8s  %s\n", "Idle time (msec)", "Count", "Callchains");
+		printf("  %.16s  %.8s  %.50s\n", dots, dots, dots);
+		for (i = 0; i < t->nr_chains; i++) {
+			if (t->chains[i].cpu != cpu)
+				continue;
+			printf("  ");
+			sched_time(t->chains[i].hit, 12);
+			printf(" %8" PRIu64 "  %s\n", t->chains[i].count, t->chains[i].folded);
+		}
+		printf("\n");
+	}
+}
+
+/*
+ * perf's one-line chain: the first max-stack + 2 frames, leaf first, the
+ * scheduler's own functions left out, "[unknown]" for what does not resolve
+ */
+static void print_chain(struct th *t, const struct prism_event *ev)
+{
+	bool first = true;
+	size_t i, n;
+
+	if (!resolve_chain(t, ev, &n))
+		return;
+	for (i = 0; i < n; i++) {
+		const char *sym = t->cc.frames[i].sym;
+
+		if (ignored(sym))
+			continue;
+		printf("%s %s", first ? "" : " <-", sym ? sym : "[unknown]");
+		first = false;
+	}
+}
+
 static int on_row(void *ctx, const struct prism_sched_row *r)
 {
 	struct th *t = ctx;
@@ -133,8 +278,10 @@ static int on_row(void *ctx, const struct prism_sched_row *r)
 	}
 	if (t->wakeups && !t->next)
 		printf("  %-*s", t->comm_width, "");
-	if (r->task.tid != 0 && t->callchain)
+	if (r->task.tid != 0 && t->callchain) {
 		printf("  ");
+		print_chain(t, r->ev);
+	}
 	printf("\n");
 	return 0;
 }
@@ -292,6 +439,8 @@ static int summary(struct prism_sched *s, struct th *t, bool idle_hist)
 	err = prism_sched__timehist_summary(s, both_task, both_idle, &b, &sum);
 	if (err || sum.skipped)
 		return err;
+	if (idle_hist && t->callchain)
+		idle_chains(t);
 	printf("\n"
 	       "    Total number of unique tasks: %" PRIu64 "\n"
 	       "Total number of context switches: %" PRIu64 "\n",
@@ -303,6 +452,26 @@ static int summary(struct prism_sched *s, struct th *t, bool idle_hist)
 	sched_time(sum.hist_time, 2);
 	printf(" (x %u)\n", sum.max_cpu);
 	return 0;
+}
+
+/* the analysis, and the address spaces for the call chains */
+static int on_record(void *ctx, const struct prism_event *ev)
+{
+	struct th *t = ctx;
+	int err = t->sy ? prism_symbols__event(t->sy, ev) : 0;
+
+	if (err)
+		return err;
+	return ev->type == PERF_RECORD_MMAP || ev->type == PERF_RECORD_MMAP2 ?
+		       0 :
+		       prism_sched__event(t->s, ev);
+}
+
+static int on_other(void *ctx, const struct prism_event *ev)
+{
+	struct th *t = ctx;
+
+	return t->sy ? prism_symbols__event(t->sy, ev) : 0;
 }
 
 static int parse_cpus(const char *str, uint8_t **out, size_t *nr)
@@ -339,8 +508,8 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 	struct prism_sched_opts o = { .mode = PRISM_SCHED_TIMEHIST, .profile_cpu = -1 };
 	bool with_summary = false, callchain = true;
 	const char *pids = NULL, *tids = NULL, *cpus = NULL, *time_str = NULL;
-	unsigned int max_stack = 5;
 	int max_stack_i = 5;
+	struct prism_symbols_opts so = { 0 };
 	struct th t = { .comm_width = 30 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
@@ -349,7 +518,10 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 			 "display call chains if present (default on; the chains themselves are "
 			 "not printed yet)"),
 		OPT_INT(0, "max-stack", &max_stack_i, "n",
-			"maximum number of functions to display backtrace"),
+			"maximum number of functions to display backtrace (default 5)"),
+		OPT_STRING(0, "kallsyms", &so.kallsyms, "file", "kernel symbols from this file"),
+		OPT_STRING(0, "symfs", &so.symfs, "directory",
+			   "look for files with symbols relative to this directory"),
 		OPT_BOOL('s', "summary", &o.summary_only,
 			 "show only the summary with statistics"),
 		OPT_BOOL('S', "with-summary", &with_summary,
@@ -369,7 +541,20 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 		OPT_STRING('C', "cpu", &cpus, "cpu", "list of cpus to profile"),
 		OPT_END(),
 	};
-	struct prism_sched_ops ops = { .row = on_row, .event = on_event, .lost = on_lost };
+	struct prism_sched_ops ops = {
+		.row = on_row, .event = on_event, .lost = on_lost, .idle_chain = on_idle_chain
+	};
+	size_t i;
+	const struct prism_tool tool = {
+		.sample = on_record,
+		.mmap = on_record,
+		.comm = on_record,
+		.fork = on_record,
+		.exit = on_record,
+		.lost = on_record,
+		.other = on_other,
+		.user = on_other,
+	};
 	int64_t *pv = NULL, *tv = NULL;
 	uint8_t *cv = NULL;
 	struct prism_session *ss;
@@ -383,9 +568,8 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 		usage_error(usage, opts, "-s and -[n|w] are mutually exclusive");
 	if (max_stack_i < 0)
 		usage_error(usage, opts, "--max-stack must be 0 or more");
-	max_stack = (unsigned int)max_stack_i;
+	t.max_stack = (unsigned int)max_stack_i;
 	o.wakeups = t.wakeups;
-	(void)max_stack;
 	if (pids && parse_num_list(pids, &pv, &o.nr_pids))
 		usage_error(usage, opts, "invalid -p list '%s'", pids);
 	if (tids && parse_num_list(tids, &tv, &o.nr_tids))
@@ -422,6 +606,15 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 		callchain = false;
 	}
 	t.callchain = callchain;
+	if (callchain) {
+		so.kallsyms = input_kallsyms(ss, so.kallsyms, NULL);
+		t.sy = prism_symbols__new(&so);
+		if (!t.sy || prism_symbols__set_features(t.sy, prism_session__features(ss))) {
+			error_errno(errno ? errno : ENOMEM, "cannot set up symbol resolution");
+			prism_session__free(ss);
+			goto out;
+		}
+	}
 	if (!prism_sched__has_event(ss, "sched_switch") && !prism_session__file_info(ss)->pipe) {
 		error("no sched_switch events in '%s'", input ? input : "perf.data");
 		hint("record them with 'prism sched record' (or perf sched record)");
@@ -435,9 +628,10 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 		goto out;
 	}
 	prism_sched__bind(s, ss);
+	t.s = s;
 	if (!o.summary_only)
 		header(&t, o.nr_cpus_online ? o.nr_cpus_online : 4);
-	err = prism_session__process(ss, prism_sched__tool(), s);
+	err = prism_session__process(ss, &tool, &t);
 	if (report_process_result(ss, input, err))
 		goto out_free;
 	if ((o.summary_only || with_summary) && summary(s, &t, o.idle_hist))
@@ -447,6 +641,14 @@ out_free:
 	prism_sched__free(s);
 	prism_session__free(ss);
 out:
+	prism_callchain__release(&t.cc);
+	prism_symbols__free(t.sy);
+	for (i = 0; i < t.nr_saved; i++)
+		free(t.saved[i]);
+	free(t.saved);
+	for (i = 0; i < t.nr_chains; i++)
+		free(t.chains[i].folded);
+	free(t.chains);
 	free(pv);
 	free(tv);
 	free(cv);

@@ -67,6 +67,7 @@ struct prism_sched_row {
 	int64_t state; /* prev_state */
 	const char *next_comm;
 	uint32_t next_pid;
+	const struct prism_event *ev; /* the sched_switch sample (its call chain) */
 };
 
 /* a timehist wakeup (-w) or migration (-M) row */
@@ -99,6 +100,13 @@ struct prism_sched_ops {
 	int (*event)(void *ctx, const struct prism_sched_event_row *r);
 	int (*lost)(void *ctx, uint64_t time, uint64_t lost, uint32_t cpu);
 	int (*map)(void *ctx, const struct prism_sched_map_row *r);
+	/*
+	 * timehist -I: a task of sample @ev left @cpu idle (@append false: its
+	 * call chain is the one to charge), or the idle task left @cpu after
+	 * @idle_ns (@append true: charge the last chain kept for the CPU)
+	 */
+	int (*idle_chain)(void *ctx, uint32_t cpu, bool append, const struct prism_event *ev,
+			  uint64_t idle_ns);
 };
 
 /* NULL + errno (ENOMEM, EINVAL) */
@@ -147,6 +155,13 @@ PRISM_API int prism_sched__timehist_summary(
 	int (*task)(void *ctx, const struct prism_sched_task_stats *st, bool dead),
 	int (*idle)(void *ctx, uint32_t cpu, const struct prism_sched_task_stats *st), void *ctx,
 	struct prism_sched_summary *sum);
+
+/*
+ * timehist: the idle time of CPU @cpu (for each CPU below
+ * prism_sched__nr_idle()); -ENOENT when the CPU has no idle task
+ */
+PRISM_API uint32_t prism_sched__nr_idle(const struct prism_sched *s);
+PRISM_API int prism_sched__idle_time(const struct prism_sched *s, uint32_t cpu, uint64_t *ns);
 
 /* latency: one line per task (or per comm when merged) */
 struct prism_sched_lat_row {

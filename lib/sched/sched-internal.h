@@ -106,6 +106,7 @@ struct sched_ev {
 	/* wakeup/migrate/runtime: the 'pid' field */
 	uint32_t tpid, orig_cpu, dest_cpu;
 	uint64_t runtime;
+	const struct prism_event *ev; /* the sample (NULL in unit tests) */
 };
 
 struct prism_sched {

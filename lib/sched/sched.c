@@ -213,6 +213,7 @@ static int decode(struct prism_sched *s, const struct prism_event *ev, struct sc
 	const struct prism_tp_event *te;
 
 	memset(e, 0, sizeof(*e));
+	e->ev = ev;
 	e->kind = ev->evsel ? kind_of(s, ev->evsel) : SK_OTHER;
 	e->time = smp->time;
 	e->cpu = smp->cpu;

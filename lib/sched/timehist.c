@@ -167,6 +167,7 @@ static int print_row(struct prism_sched *s, const struct sched_ev *e, struct sch
 	r.state = (int32_t)e->prev_state;
 	r.next_comm = e->next_comm;
 	r.next_pid = e->next_pid;
+	r.ev = e->ev;
 	return s->ops.row(s->ctx, &r);
 }
 
@@ -187,6 +188,12 @@ int timehist__switch(struct prism_sched *s, const struct sched_ev *e)
 			if (!idle_thread(s, e->cpu))
 				return -ENOMEM;
 			s->idle_last[e->cpu] = th;
+			/* the chain of the task that leaves the CPU idle */
+			if (e->next_pid == 0 && s->ops.idle_chain) {
+				rc = s->ops.idle_chain(s->ctx, e->cpu, false, e->ev, 0);
+				if (rc)
+					return rc;
+			}
 		}
 	}
 	if (!th)
@@ -218,6 +225,11 @@ int timehist__switch(struct prism_sched *s, const struct sched_ev *e)
 			last->dt_run = last->dt_delay = last->dt_sleep = 0;
 			last->dt_iowait = last->dt_preempt = 0;
 			s->idle_last[e->cpu] = NULL;
+			if (s->ops.idle_chain) {
+				rc = s->ops.idle_chain(s->ctx, e->cpu, true, NULL, t - tprev);
+				if (rc)
+					return rc;
+			}
 		}
 	}
 	if (!s->o.summary_only)
@@ -291,6 +303,19 @@ int timehist__migrate(struct prism_sched *s, const struct sched_ev *e)
 	if (s->o.summary_only)
 		return 0;
 	return print_event(s, e, th, true);
+}
+
+uint32_t prism_sched__nr_idle(const struct prism_sched *s)
+{
+	return s->idle_max_cpu;
+}
+
+int prism_sched__idle_time(const struct prism_sched *s, uint32_t cpu, uint64_t *ns)
+{
+	if (cpu >= s->idle_max_cpu || !s->idle[cpu])
+		return -ENOENT;
+	*ns = s->idle[cpu]->rt.total_run;
+	return 0;
 }
 
 static void stats_of(const struct sched_thread *th, struct prism_sched_task_stats *st)

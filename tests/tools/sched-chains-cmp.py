@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Compare prism sched timehist output (PRISM) with perf's (PERF) line by line.
+
+perf 6.1's timehist reads only MMAP records, not MMAP2, so every user-space
+frame of its call chains is "[unknown]" (or an address in -I's folded
+chains), where prism names the function.  Those frames may differ; every
+other character must be equal, kernel frames included.  Exit 0 when equal.
+"""
+import re
+import sys
+
+UNRESOLVED = re.compile(r'^(\[unknown\]|0x[0-9a-f]+)$')
+
+
+def same(p, q):
+    if p == q:
+        return True
+    a, b = p.split(' <- '), q.split(' <- ')
+    if len(a) != len(b):
+        return False
+    for i, (x, y) in enumerate(zip(a, b)):
+        if x == y:
+            continue
+        if i == 0:
+            # the columns before the first frame, then the frame itself
+            hx, _, fx = x.rpartition(' ')
+            hy, _, fy = y.rpartition(' ')
+            if hx != hy or not UNRESOLVED.match(fx):
+                return False
+        elif not UNRESOLVED.match(x):
+            return False
+    return True
+
+
+def main():
+    perf = open(sys.argv[1]).read().split('\n')
+    prism = open(sys.argv[2]).read().split('\n')
+    if len(perf) != len(prism):
+        print(f'{len(perf)} lines from perf, {len(prism)} from prism')
+        return 1
+    bad = 0
+    for n, (p, q) in enumerate(zip(perf, prism), 1):
+        if not same(p, q):
+            bad += 1
+            if bad <= 10:
+                print(f'line {n}:\n- {p}\n+ {q}')
+    if bad:
+        print(f'{bad} lines differ')
+    return 1 if bad else 0
+
+
+sys.exit(main())
