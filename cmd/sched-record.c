@@ -15,7 +15,7 @@
 
 /* perf sched record's events, in its order; those the kernel lacks are left out */
 static const char *const events[] = {
-	"sched_switch",	      "sched_stat_wait",    "sched_stat_sleep",	  "sched_stat_iowait",
+	"sched_switch",	      "sched_stat_wait",    "sched_stat_sleep", "sched_stat_iowait",
 	"sched_stat_runtime", "sched_process_fork", "sched_wakeup_new", "sched_migrate_task",
 };
 
@@ -39,7 +39,8 @@ int sched_record(int argc, const char **argv)
 	}
 	if (tracefs_setup("prism sched record"))
 		return 1;
-	rec = xcalloc(PRISM_ARRAY_SIZE(fixed) + 2 * (PRISM_ARRAY_SIZE(events) + 1) + (size_t)argc + 1,
+	rec = xcalloc(PRISM_ARRAY_SIZE(fixed) + 2 * (PRISM_ARRAY_SIZE(events) + 1) + (size_t)argc +
+			      1,
 		      sizeof(*rec));
 	names = xcalloc(PRISM_ARRAY_SIZE(events) + 1, sizeof(*names));
 	for (i = 0; i < PRISM_ARRAY_SIZE(fixed); i++)

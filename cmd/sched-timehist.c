@@ -428,7 +428,8 @@ static int summary(struct prism_sched *s, struct th *t, bool idle_hist)
 		printf("   run-time    min-run     avg-run     max-run  stddev  migrations\n");
 	}
 	printf("%*s            (count)  ", t->comm_width, "");
-	printf("     (msec)     (msec)      (msec)      (msec)       %s\n", t->state ? "(msec)" : "%");
+	printf("     (msec)     (msec)      (msec)      (msec)       %s\n",
+	       t->state ? "(msec)" : "%");
 	printf("%.117s\n", dots);
 	/* the idle lines need the window, known only at the end: a first pass gets it */
 	err = prism_sched__timehist_summary(s, NULL, NULL, NULL, &sum);
@@ -522,8 +523,7 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 		OPT_STRING(0, "kallsyms", &so.kallsyms, "file", "kernel symbols from this file"),
 		OPT_STRING(0, "symfs", &so.symfs, "directory",
 			   "look for files with symbols relative to this directory"),
-		OPT_BOOL('s', "summary", &o.summary_only,
-			 "show only the summary with statistics"),
+		OPT_BOOL('s', "summary", &o.summary_only, "show only the summary with statistics"),
 		OPT_BOOL('S', "with-summary", &with_summary,
 			 "show all events and the summary with statistics"),
 		OPT_BOOL('w', "wakeups", &t.wakeups, "show wakeup events"),

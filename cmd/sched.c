@@ -117,8 +117,9 @@ int sched_latency(int argc, const char **argv, const char *input, bool force)
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
-		OPT_STRING('s', "sort", &sort, "key[,key2...]",
-			   "sort by key(s): runtime, switch, avg, max (default avg,max,switch,runtime)"),
+		OPT_STRING(
+			's', "sort", &sort, "key[,key2...]",
+			"sort by key(s): runtime, switch, avg, max (default avg,max,switch,runtime)"),
 		OPT_INT('C', "CPU", &o.profile_cpu, "n",
 			"CPU to profile on (wakeups and migrations read as on one CPU)"),
 		OPT_BOOL('p', "pids", &per_pid, "latency stats per pid instead of per comm"),
@@ -199,8 +200,9 @@ int sched_map(int argc, const char **argv, const char *input, bool force)
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
 		OPT_BOOL(0, "compact", &o.compact, "map output in compact mode"),
-		OPT_STRING(0, "color-pids", &color_pids, "pids",
-			   "highlight given pids in map (blue, on a terminal or with --color=always)"),
+		OPT_STRING(
+			0, "color-pids", &color_pids, "pids",
+			"highlight given pids in map (blue, on a terminal or with --color=always)"),
 		OPT_STRING(0, "cpus", &cpus, "cpus", "display given CPUs in map"),
 		OPT_END(),
 	};
@@ -252,7 +254,8 @@ int cmd_sched(int argc, const char **argv)
 
 	argc = parse_options(argc, argv, opts, usage, PARSE_OPT_STOP_AT_NON_OPTION);
 	if (!argc)
-		usage_error(usage, opts, "a subcommand is needed: timehist, latency, map or record");
+		usage_error(usage, opts,
+			    "a subcommand is needed: timehist, latency, map or record");
 	if (!strncmp(argv[0], "rec", 3))
 		return sched_record(argc, argv);
 	if (!strncmp(argv[0], "lat", 3))

@@ -24,7 +24,8 @@ static bool cpu_listed(const struct prism_sched *s, int64_t cpu)
 static bool has_color(const struct prism_sched *s, struct sched_thread *th)
 {
 	if (th->color < 0)
-		th->color = s->o.color_pids && in_list(s->o.color_pids, s->o.nr_color_pids, th->tid);
+		th->color = s->o.color_pids &&
+			    in_list(s->o.color_pids, s->o.nr_color_pids, th->tid);
 	return th->color > 0;
 }
 

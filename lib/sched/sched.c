@@ -15,8 +15,8 @@ static const struct {
 	const char *name;
 	enum sched_kind kind;
 } names[] = {
-	{ "sched_switch", SK_SWITCH },	   { "sched_wakeup", SK_WAKEUP },
-	{ "sched_waking", SK_WAKING },	   { "sched_wakeup_new", SK_WAKEUP_NEW },
+	{ "sched_switch", SK_SWITCH },	      { "sched_wakeup", SK_WAKEUP },
+	{ "sched_waking", SK_WAKING },	      { "sched_wakeup_new", SK_WAKEUP_NEW },
 	{ "sched_migrate_task", SK_MIGRATE }, { "sched_stat_runtime", SK_RUNTIME },
 };
 
@@ -78,12 +78,12 @@ int sched__cpu_slots(struct prism_sched *s, uint32_t cpu)
 		return -EINVAL;
 	while (n <= cpu)
 		n = n ? n * 2 : 8;
-#define GROW(p)                                                \
-	do {                                                   \
+#define GROW(p)                                                     \
+	do {                                                        \
 		void *q = prism_reallocarray((p), n, sizeof(*(p))); \
-		if (!q)                                        \
-			return -ENOMEM;                        \
-		(p) = q;                                       \
+		if (!q)                                             \
+			return -ENOMEM;                             \
+		(p) = q;                                            \
 	} while (0)
 	GROW(s->last_switch);
 	GROW(s->cpu_last_switched);
@@ -137,7 +137,8 @@ bool prism_sched__all_callchains(struct prism_session *session)
 	size_t i, n = prism_session__nr_evsels(session);
 
 	for (i = 0; i < n; i++) {
-		const struct perf_event_attr *a = prism_evsel__attr(prism_session__evsel(session, i));
+		const struct perf_event_attr *a =
+			prism_evsel__attr(prism_session__evsel(session, i));
 
 		if (!(a->sample_type & PERF_SAMPLE_CALLCHAIN))
 			return false;
@@ -175,8 +176,9 @@ static enum sched_kind kind_of(struct prism_sched *s, struct prism_evsel *evsel)
 	for (i = 0; i < PRISM_ARRAY_SIZE(names); i++)
 		if (!strcmp(prism_tp_event__name(te), names[i].name))
 			s->kinds[idx] = names[i].kind;
-	if (s->kinds[idx] == SK_WAKING)
-		s->has_waking = true;
+	/* pipe input: the events are known once their formats are */
+	if (!s->has_waking)
+		s->has_waking = prism_sched__has_event(s->session, "sched_waking");
 	return s->kinds[idx];
 }
 
@@ -277,7 +279,7 @@ static int sample(struct prism_sched *s, const struct prism_event *ev)
 			if (s->curr_pid[e.cpu] != UINT32_MAX && s->curr_pid[e.cpu] != e.prev_pid)
 				s->nr_cs_bugs++;
 			err = s->o.mode == PRISM_SCHED_MAP ? map__switch(s, &e) :
-							       latency__switch(s, &e);
+							     latency__switch(s, &e);
 			s->curr_pid[e.cpu] = e.next_pid;
 			return err;
 		}

@@ -253,8 +253,8 @@ static bool time_skip(const struct prism_sched *s, uint64_t t)
 	return (s->o.time_start && t < s->o.time_start) || (s->o.time_end && t > s->o.time_end);
 }
 
-static int print_event(struct prism_sched *s, const struct sched_ev *e,
-		       struct sched_thread *target, bool migration)
+static int print_event(struct prism_sched *s, const struct sched_ev *e, struct sched_thread *target,
+		       bool migration)
 {
 	struct prism_sched_event_row r = { 0 };
 	struct sched_thread *th = threads__findnew(&s->threads, (int32_t)e->pid, (int32_t)e->tid);
@@ -340,11 +340,12 @@ static void stats_of(const struct sched_thread *th, struct prism_sched_task_stat
 	st->delay = r->total_delay;
 }
 
-int prism_sched__timehist_summary(
-	struct prism_sched *s,
-	int (*task)(void *ctx, const struct prism_sched_task_stats *st, bool dead),
-	int (*idle)(void *ctx, uint32_t cpu, const struct prism_sched_task_stats *st), void *ctx,
-	struct prism_sched_summary *sum)
+int prism_sched__timehist_summary(struct prism_sched *s,
+				  int (*task)(void *ctx, const struct prism_sched_task_stats *st,
+					      bool dead),
+				  int (*idle)(void *ctx, uint32_t cpu,
+					      const struct prism_sched_task_stats *st),
+				  void *ctx, struct prism_sched_summary *sum)
 {
 	struct prism_sched_task_stats st;
 	struct sched_thread **v;

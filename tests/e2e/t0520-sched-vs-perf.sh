@@ -87,6 +87,22 @@ all_options "$F/p-sched.data" 15393 15394 608.25,608.26
 # shellcheck disable=SC2046
 all_options "$F/f-sched-tp.data" $(pick "$F/f-sched-tp.data")
 
+# pipe input, which perf 6.1 cannot analyze: the pipe stream of a file
+# read by prism gives perf's output on the file (but for what depends on
+# the CPUs online, which a pipe's reader learns only later: -V, -s/-S)
+for f in p-sched f-sched-tp; do
+	python3 "$PRISM_SRC/tests/tools/perfdata-pipe.py" "$F/$f.data" "$f.pipe"
+	for o in timehist "timehist -w -M -n --state" "timehist -p 1" latency "latency -p" \
+		map "map --compact"; do
+		# shellcheck disable=SC2086
+		perf sched -i "$F/$f.data" $o >pipe.perf 2>/dev/null
+		# shellcheck disable=SC2086
+		prism sched $o <"$f.pipe" -i - >pipe.prism 2>pipe.err
+		check "prism sched $o on $f's pipe stream exits 0" test $? -eq 0
+		test_cmp pipe.perf pipe.prism
+	done
+done
+
 # usage errors as perf's
 expect_exit 129 prism sched -i "$F/p-sched.data" timehist -s -w >/dev/null 2>&1
 expect_exit 129 prism sched -i "$F/p-sched.data" nosuch >/dev/null 2>&1
@@ -111,5 +127,22 @@ test_cmp ev.perf ev.prism
 for f in perf-live.data prism-live.data; do
 	# shellcheck disable=SC2046
 	all_options "$f" $(pick "$f")
+done
+
+# call chains (-g at record time): perf prints them by default; its user
+# frames stay "[unknown]" (it reads no MMAP2 records), prism names them:
+# those frames may differ, nothing else
+# shellcheck disable=SC2086
+perf sched record -g -N -o perf-g.data -- $WL >rec3.out 2>&1
+check "perf sched record -g succeeded" test $? -eq 0
+read -r pid tid _ < <(pick perf-g.data)
+for o in "" -S "--max-stack 1" "--max-stack 9 -S" "-w -n --state -V -M" "-I -S" "-p $pid" \
+	--no-call-graph; do
+	# shellcheck disable=SC2086
+	perf sched -i perf-g.data timehist $o >g.perf 2>/dev/null
+	# shellcheck disable=SC2086
+	prism sched -i perf-g.data timehist $o >g.prism 2>/dev/null
+	check "timehist -g $o: perf's output but for user frames" \
+		python3 "$PRISM_SRC/tests/tools/sched-chains-cmp.py" g.perf g.prism
 done
 done_testing

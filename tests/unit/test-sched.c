@@ -214,5 +214,5 @@ static void test_threads_naming_and_order(void)
 	threads__release(&t);
 }
 
-TEST_MAIN(TEST(timehist_wait_delay_run), TEST(timehist_missing_switch_in),
-	  TEST(latency_delays), TEST(threads_naming_and_order));
+TEST_MAIN(TEST(timehist_wait_delay_run), TEST(timehist_missing_switch_in), TEST(latency_delays),
+	  TEST(threads_naming_and_order));
