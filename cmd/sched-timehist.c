@@ -71,6 +71,18 @@ static void sched_time(uint64_t ns, int width)
 	printf("%*" PRIu64 ".%03" PRIu64 " ", width, ms, (ns - ms * 1000000) / 1000);
 }
 
+/* perf's columns of times, a blank between */
+static void sched_times(const uint64_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sched_time(v[i], 6);
+		if (i + 1 < n)
+			printf(" ");
+	}
+}
+
 void sched_tstamp(uint64_t ns, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
@@ -346,22 +358,17 @@ static int on_task(void *ctx, const struct prism_sched_task_stats *st, bool dead
 	printf("%*s   %5d  %9" PRIu64 " ", t->comm_width, name, st->task.ppid, st->count);
 	sched_time(st->run, 8);
 	if (t->state) {
-		sched_time(st->sleep, 6);
-		printf(" ");
-		sched_time(st->iowait, 6);
-		printf(" ");
-		sched_time(st->preempt, 6);
-		printf(" ");
-		sched_time(st->delay, 6);
+		const uint64_t v[] = { st->sleep, st->iowait, st->preempt, st->delay };
+
+		sched_times(v, 4);
 		printf("\n");
 		return 0;
+	} else {
+		const uint64_t v[] = { st->min, st->mean, st->max };
+
+		sched_times(v, 3);
 	}
-	sched_time(st->min, 6);
 	printf(" ");
-	sched_time(st->mean, 6);
-	printf(" ");
-	sched_time(st->max, 6);
-	printf("  ");
 	printf("%5.2f", (float)st->stddev_pct);
 	printf("   %5" PRIu64, st->migrations);
 	printf("\n");
@@ -516,8 +523,8 @@ int sched_timehist(int argc, const char **argv, const char *input, bool force)
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
 		OPT_BOOL('g', "call-graph", &callchain,
-			 "display call chains if present (default on; the chains themselves are "
-			 "not printed yet)"),
+			 "display call chains if every event has them (default on), leaf first, "
+			 "the scheduler's functions left out"),
 		OPT_INT(0, "max-stack", &max_stack_i, "n",
 			"maximum number of functions to display backtrace (default 5)"),
 		OPT_STRING(0, "kallsyms", &so.kallsyms, "file", "kernel symbols from this file"),

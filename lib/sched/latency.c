@@ -100,19 +100,27 @@ int latency__switch(struct prism_sched *s, const struct sched_ev *e)
 	return 0;
 }
 
-int latency__runtime(struct prism_sched *s, const struct sched_ev *e)
+/* the atoms of the event's 'pid' task; a task first met starts in @state */
+static struct work_atoms *atoms_of_pid(struct prism_sched *s, const struct sched_ev *e, char state)
 {
 	struct sched_thread *th = threads__findnew(&s->threads, -1, (int32_t)e->tpid);
 	struct work_atoms *a;
 	bool created;
 
 	if (!th)
-		return -ENOMEM;
+		return NULL;
 	a = atoms_of(s, th, &created);
+	if (a && created)
+		add_out(a, state, e->time);
+	return a;
+}
+
+int latency__runtime(struct prism_sched *s, const struct sched_ev *e)
+{
+	struct work_atoms *a = atoms_of_pid(s, e, 'R');
+
 	if (!a)
 		return -ENOMEM;
-	if (created)
-		add_out(a, 'R', e->time);
 	a->last.runtime += e->runtime;
 	a->total_runtime += e->runtime;
 	return 0;
@@ -120,17 +128,10 @@ int latency__runtime(struct prism_sched *s, const struct sched_ev *e)
 
 int latency__wakeup(struct prism_sched *s, const struct sched_ev *e)
 {
-	struct sched_thread *th = threads__findnew(&s->threads, -1, (int32_t)e->tpid);
-	struct work_atoms *a;
-	bool created;
+	struct work_atoms *a = atoms_of_pid(s, e, 'S');
 
-	if (!th)
-		return -ENOMEM;
-	a = atoms_of(s, th, &created);
 	if (!a)
 		return -ENOMEM;
-	if (created)
-		add_out(a, 'S', e->time);
 	/*
 	 * A wakeup of a task still on a run queue only sets its state; unless
 	 * one CPU is profiled (-C), where other CPUs' events are missing.
@@ -149,21 +150,14 @@ int latency__wakeup(struct prism_sched *s, const struct sched_ev *e)
 
 int latency__migrate(struct prism_sched *s, const struct sched_ev *e)
 {
-	struct sched_thread *th;
 	struct work_atoms *a;
-	bool created;
 
 	/* only needed when profiling one CPU */
 	if (s->o.profile_cpu == -1)
 		return 0;
-	th = threads__findnew(&s->threads, -1, (int32_t)e->tpid);
-	if (!th)
-		return -ENOMEM;
-	a = atoms_of(s, th, &created);
+	a = atoms_of_pid(s, e, 'R');
 	if (!a)
 		return -ENOMEM;
-	if (created)
-		add_out(a, 'R', e->time);
 	a->last.sched_in_time = a->last.sched_out_time = a->last.wake_up_time = e->time;
 	s->nr_timestamps++;
 	return 0;

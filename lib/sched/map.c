@@ -6,16 +6,6 @@
  */
 #include "sched/sched-internal.h"
 
-static bool in_list(const int64_t *v, size_t n, int64_t x)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 static bool cpu_listed(const struct prism_sched *s, int64_t cpu)
 {
 	return !s->o.cpus || (cpu >= 0 && (size_t)cpu < s->o.nr_cpus && s->o.cpus[cpu]);
@@ -25,7 +15,7 @@ static bool has_color(const struct prism_sched *s, struct sched_thread *th)
 {
 	if (th->color < 0)
 		th->color = s->o.color_pids &&
-			    in_list(s->o.color_pids, s->o.nr_color_pids, th->tid);
+			    sched_in_list(s->o.color_pids, s->o.nr_color_pids, th->tid);
 	return th->color > 0;
 }
 

@@ -159,5 +159,6 @@ void latency__free(struct prism_sched *s);
 int map__switch(struct prism_sched *s, const struct sched_ev *e);
 void map__free(struct prism_sched *s);
 void run_stats__update(struct run_stats *st, uint64_t val);
+bool sched_in_list(const int64_t *v, size_t n, int64_t x);
 
 #endif /* PRISM_SCHED_INTERNAL_H */

@@ -344,6 +344,16 @@ const struct prism_tool *prism_sched__tool(void)
 	return &sched_tool;
 }
 
+bool sched_in_list(const int64_t *v, size_t n, int64_t x)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
 void run_stats__update(struct run_stats *st, uint64_t val)
 {
 	double delta;

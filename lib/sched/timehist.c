@@ -79,22 +79,12 @@ void timehist__free(struct prism_sched *s)
 	zfree(&s->idle_last);
 }
 
-static bool in_list(const int64_t *v, size_t n, int64_t x)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (v[i] == x)
-			return true;
-	return false;
-}
-
 /* perf's thread__is_filtered() (-p, -t) */
 static bool filtered(const struct prism_sched *s, const struct sched_thread *th)
 {
-	if (s->o.pids && !in_list(s->o.pids, s->o.nr_pids, th->pid))
+	if (s->o.pids && !sched_in_list(s->o.pids, s->o.nr_pids, th->pid))
 		return true;
-	if (s->o.tids && !in_list(s->o.tids, s->o.nr_tids, th->tid))
+	if (s->o.tids && !sched_in_list(s->o.tids, s->o.nr_tids, th->tid))
 		return true;
 	return false;
 }
