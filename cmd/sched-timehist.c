@@ -368,7 +368,7 @@ static int on_task(void *ctx, const struct prism_sched_task_stats *st, bool dead
 
 		sched_times(v, 3);
 	}
-	printf(" ");
+	printf("  ");
 	printf("%5.2f", (float)st->stddev_pct);
 	printf("   %5" PRIu64, st->migrations);
 	printf("\n");
