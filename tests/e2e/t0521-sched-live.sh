@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# prism sched on fresh system-wide recordings, against perf sched on the
+# same files (whole outputs, every option): one made by perf sched record,
+# one by prism sched record (which must record perf's event set), and one
+# with call chains (perf sched record -g).
+. tests/e2e/lib.sh
+. tests/e2e/sched-lib.sh
+require_perf
+require_tracefs
+require_cmd python3
+perf bench sched messaging -g 1 -l 1 >/dev/null 2>&1 || skip "perf bench sched messaging does not run here"
+cd "$TMP" || exit 1
+
+# live: perf's recording and prism's, each read by both
+export HOME=$TMP # no build-id cache writes into the real ~/.debug
+WL="perf bench sched messaging -g 2 -l 10"
+# shellcheck disable=SC2086
+perf sched record -N -o perf-live.data -- $WL >rec1.out 2>&1
+check "perf sched record succeeded" test $? -eq 0
+# shellcheck disable=SC2086
+prism sched record -N -o prism-live.data -- $WL >rec2.out 2>&1
+check "prism sched record succeeded" test $? -eq 0
+perf evlist -i perf-live.data | grep -v '^dummy\|^#' >ev.perf
+perf evlist -i prism-live.data | grep -v '^dummy\|^#' >ev.prism
+test_cmp ev.perf ev.prism
+for f in perf-live.data prism-live.data; do
+	# shellcheck disable=SC2046
+	all_options "$f" $(pick "$f")
+done
+
+# call chains (-g at record time): perf prints them by default; its user
+# frames stay "[unknown]" (it reads no MMAP2 records), prism names them:
+# those frames may differ, nothing else
+# shellcheck disable=SC2086
+perf sched record -g -N -o perf-g.data -- $WL >rec3.out 2>&1
+check "perf sched record -g succeeded" test $? -eq 0
+read -r pid tid _ < <(pick perf-g.data)
+for o in "" -S "--max-stack 1" "--max-stack 9 -S" "-w -n --state -V -M" "-I -S" "-p $pid" \
+	--no-call-graph; do
+	# shellcheck disable=SC2086
+	perf sched -i perf-g.data timehist $o >g.perf 2>/dev/null
+	# shellcheck disable=SC2086
+	prism sched -i perf-g.data timehist $o >g.prism 2>/dev/null
+	check "timehist -g $o: perf's output but for user frames" \
+		python3 "$PRISM_SRC/tests/tools/sched-chains-cmp.py" g.perf g.prism
+done
+done_testing
