@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: MIT
+# shellcheck shell=bash
 #
 # Helpers of the prism sched tests (t052x), after tests/e2e/lib.sh.
 
