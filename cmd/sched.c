@@ -22,6 +22,7 @@
 #include "sched.h"
 
 #define COLOR_BLUE "\033[34m"
+#define COLOR_BG_RED "\033[41m"
 
 uint32_t sched_nr_cpus_online(struct prism_session *s)
 {
@@ -73,6 +74,10 @@ static struct prism_sched *run(const char *input, bool force, struct prism_sched
 		return NULL;
 	}
 	prism_sched__bind(s, ss);
+	if (!prism_session__file_info(ss)->pipe && !prism_sched__has_event(ss, "sched_switch")) {
+		warning("no sched_switch events in '%s'", input ? input : "perf.data");
+		hint("record them with 'prism sched record' (or perf sched record)");
+	}
 	err = prism_session__process(ss, prism_sched__tool(), s);
 	if (report_process_result(ss, input, err)) {
 		prism_sched__free(s);
@@ -158,17 +163,28 @@ int sched_latency(int argc, const char **argv, const char *input, bool force)
 	return err ? 1 : 0;
 }
 
+struct map_ctx {
+	uint8_t *color_cpus; /* --color-cpus */
+	size_t nr_color_cpus;
+};
+
 static int map_row(void *ctx, const struct prism_sched_map_row *r)
 {
+	struct map_ctx *mc = ctx;
 	char ts[32];
 	size_t i;
 
-	(void)ctx;
 	printf("  ");
 	for (i = 0; i < r->nr_cols; i++) {
 		bool color = use_color_stdout && r->col_color[i];
+		uint32_t cpu = (uint32_t)r->col_cpu[i];
 
-		putchar((uint32_t)r->col_cpu[i] == r->this_cpu ? '*' : ' ');
+		if (cpu != r->this_cpu)
+			putchar(' ');
+		else if (use_color_stdout && cpu < mc->nr_color_cpus && mc->color_cpus[cpu])
+			printf(COLOR_BG_RED "*" COLOR_RESET);
+		else
+			putchar('*');
 		if (r->col_name[i])
 			printf("%s%2s %s", color ? COLOR_BLUE : "", r->col_name[i],
 			       color ? COLOR_RESET : "");
@@ -195,7 +211,8 @@ int sched_map(int argc, const char **argv, const char *input, bool force)
 {
 	static const char *const usage[] = { "prism sched map [<options>]", NULL };
 	struct prism_sched_opts o = { .mode = PRISM_SCHED_MAP, .profile_cpu = -1 };
-	const char *cpus = NULL, *color_pids = NULL;
+	const char *cpus = NULL, *color_pids = NULL, *color_cpus = NULL;
+	struct map_ctx mc = { 0 };
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
@@ -203,6 +220,9 @@ int sched_map(int argc, const char **argv, const char *input, bool force)
 		OPT_STRING(
 			0, "color-pids", &color_pids, "pids",
 			"highlight given pids in map (blue, on a terminal or with --color=always)"),
+		OPT_STRING(
+			0, "color-cpus", &color_cpus, "cpus",
+			"highlight given CPUs in map (red, on a terminal or with --color=always)"),
 		OPT_STRING(0, "cpus", &cpus, "cpus", "display given CPUs in map"),
 		OPT_END(),
 	};
@@ -223,11 +243,15 @@ int sched_map(int argc, const char **argv, const char *input, bool force)
 	if (color_pids && parse_num_list(color_pids, &pv, &o.nr_color_pids))
 		usage_error(usage, opts, "invalid --color-pids list '%s'", color_pids);
 	o.color_pids = pv;
+	if (color_cpus && sched_parse_cpus(color_cpus, &mc.color_cpus, &mc.nr_color_cpus))
+		usage_error(usage, opts, "invalid --color-cpus list '%s' (CPU numbers below 4096)",
+			    color_cpus);
 	/* perf draws a column per CPU of the machine that reads the file */
 	o.map_max_cpu = n > 0 ? (uint32_t)n : 1;
-	s = run(input, force, &o, &ops, NULL, &ss);
+	s = run(input, force, &o, &ops, &mc, &ss);
 	free(pv);
 	free(cv);
+	free(mc.color_cpus);
 	if (!s)
 		return 1;
 	prism_sched__lat_stats(s, &st);

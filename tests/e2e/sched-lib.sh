@@ -38,7 +38,7 @@ all_options() {
 		# shellcheck disable=SC2086
 		vs_perf "$f" latency $o
 	done
-	for o in "" --compact "--cpus 1" "--compact --cpus 0" "--color-pids 999999"; do
+	for o in "" --compact "--cpus 1" "--compact --cpus 0" "--color-pids 999999" "--color-cpus 1"; do
 		# shellcheck disable=SC2086
 		vs_perf "$f" map $o
 	done
