@@ -29,6 +29,23 @@ for f in perf-live.data prism-live.data; do
 	all_options "$f" $(pick "$f")
 done
 
+# one-page buffers that lose events: timehist's "lost N events on cpu C"
+# lines, latency's and map's INFO lines
+perf record -N -a -m 1 -c 1 -o lossy.data \
+	-e sched:sched_switch,sched:sched_waking,sched:sched_wakeup_new,sched:sched_stat_runtime \
+	-- perf bench sched messaging -g 4 -l 30 >rec4.out 2>&1
+check "perf record of a lossy trace succeeded" test $? -eq 0
+if perf report --stats -i lossy.data 2>/dev/null | grep -q 'LOST events'; then
+	for o in timehist "timehist -s" latency map; do
+		# shellcheck disable=SC2086
+		vs_perf lossy.data $o
+	done
+	# the map's (the last output) INFO line: the lost events were counted
+	grep_q 'INFO: .* lost events' "prism.$n_cmp"
+else
+	echo "ok: # nothing was lost with one-page buffers this time" >&3
+fi
+
 # call chains (-g at record time): perf prints them by default; its user
 # frames stay "[unknown]" (it reads no MMAP2 records), prism names them:
 # those frames may differ, nothing else
