@@ -42,6 +42,7 @@ struct th {
 	struct idle_chain *chains;
 	size_t nr_chains;
 	int comm_width; /* perf widens it as longer names come */
+	uint64_t listed; /* summary: tasks of the current list */
 	char commstr[32];
 };
 
@@ -342,18 +343,17 @@ static int on_lost(void *ctx, uint64_t time, uint64_t lost, uint32_t cpu)
 static int on_task(void *ctx, const struct prism_sched_task_stats *st, bool dead)
 {
 	struct th *t = ctx;
-	static uint64_t n;
 	const char *name;
 
 	if (!st) {
-		if (!n)
+		if (!t->listed)
 			printf(dead ? "<no terminated tasks>\n" : "<no still running tasks>\n");
 		if (!dead)
 			printf("\nTerminated tasks:\n");
-		n = 0;
+		t->listed = 0;
 		return 0;
 	}
-	n++;
+	t->listed++;
 	name = commstr(t, &st->task);
 	printf("%*s   %5d  %9" PRIu64 " ", t->comm_width, name, st->task.ppid, st->count);
 	sched_time(st->run, 8);

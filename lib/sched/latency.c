@@ -173,8 +173,10 @@ enum key { KEY_PID, KEY_AVG, KEY_MAX, KEY_SWITCH, KEY_RUNTIME };
 
 static const char *const key_names[] = { "pid", "avg", "max", "switch", "runtime" };
 
-static int nkeys;
-static enum key keys_v[16];
+struct keys {
+	int n;
+	enum key v[16];
+};
 
 static int cmp3(uint64_t a, uint64_t b)
 {
@@ -199,14 +201,15 @@ static int key_cmp(enum key k, const struct work_atoms *l, const struct work_ato
 }
 
 /* perf's tree puts the greater first and equal ones in insertion order */
-static int sort_cmp(const void *a, const void *b)
+static int sort_cmp(const void *a, const void *b, void *arg)
 {
 	const struct work_atoms *l = *(struct work_atoms *const *)a;
 	const struct work_atoms *r = *(struct work_atoms *const *)b;
+	const struct keys *k = arg;
 	int i, c;
 
-	for (i = 0; i < nkeys; i++) {
-		c = key_cmp(keys_v[i], l, r);
+	for (i = 0; i < k->n; i++) {
+		c = key_cmp(k->v[i], l, r);
 		if (c)
 			return -c;
 	}
@@ -235,12 +238,12 @@ static int comm_desc(const void *a, const void *b)
 	return l->seq < r->seq ? -1 : l->seq > r->seq;
 }
 
-static int parse_keys(const char *keys, const char **bad_key)
+static int parse_keys(const char *keys, struct keys *k, const char **bad_key)
 {
-	static char bad[64];
+	static __thread char bad[64];
 	const char *p = keys;
 
-	nkeys = 0;
+	k->n = 0;
 	while (*p) {
 		size_t n, i;
 
@@ -256,8 +259,8 @@ static int parse_keys(const char *keys, const char **bad_key)
 			*bad_key = bad;
 			return -EINVAL;
 		}
-		if (nkeys < (int)PRISM_ARRAY_SIZE(keys_v))
-			keys_v[nkeys++] = (enum key)i;
+		if (k->n < (int)PRISM_ARRAY_SIZE(k->v))
+			k->v[k->n++] = (enum key)i;
 		p += n;
 	}
 	return 0;
@@ -265,7 +268,9 @@ static int parse_keys(const char *keys, const char **bad_key)
 
 int prism_sched__check_sort(const char *keys, const char **bad_key)
 {
-	return parse_keys(keys, bad_key);
+	struct keys k;
+
+	return parse_keys(keys, &k, bad_key);
 }
 
 int prism_sched__latency(struct prism_sched *s, const char *keys, bool per_pid,
@@ -274,7 +279,8 @@ int prism_sched__latency(struct prism_sched *s, const char *keys, bool per_pid,
 {
 	struct work_atoms **v;
 	size_t i, n = 0, seq = 0;
-	int err = parse_keys(keys ? keys : "avg, max, switch, runtime", bad_key);
+	struct keys k;
+	int err = parse_keys(keys ? keys : "avg, max, switch, runtime", &k, bad_key);
 
 	if (err)
 		return err;
@@ -316,7 +322,7 @@ int prism_sched__latency(struct prism_sched *s, const char *keys, bool per_pid,
 	n = seq;
 	for (i = 0; i < n; i++)
 		v[i]->seq = i;
-	qsort(v, n, sizeof(*v), sort_cmp);
+	qsort_r(v, n, sizeof(*v), sort_cmp, &k);
 	for (i = 0; i < n && !err; i++) {
 		struct prism_sched_lat_row r;
 
