@@ -10,6 +10,9 @@
  *	prism_sched__timehist_summary(s, on_task, ctx);
  *	prism_sched__free(s);
  *
+ * Ownership: the analysis copies @opts (not the arrays it points to, which
+ * must outlive it) and owns every thread; rows point into it.
+ *
  * Threads follow perf's machine model (a thread first seen without a COMM
  * record is named ":TID", a pid is only ever filled in when unknown), so the
  * names and groupings are perf's.  Rows are handed to callbacks; nothing here
@@ -145,10 +148,19 @@ struct prism_sched_summary {
 	bool skipped; /* -p/-t left samples out: perf prints no idle stats or totals */
 };
 
-/*
- * prism_sched__timehist_summary - the runtime summary: @task for each live
- * then each terminated task (@dead), in perf's thread order; @idle for each
- * CPU (stats NULL: idle the entire window), then the totals in @sum.
+/**
+ * prism_sched__timehist_summary - timehist's runtime summary
+ * @s: a timehist analysis fed with the whole file
+ * @task: called for each task that ran, live ones first then the terminated
+ *	ones (@dead), in perf's thread order; with @st NULL after each of the
+ *	two lists (NULL callback: none)
+ * @idle: called for each CPU with an idle task (@st NULL: idle the entire
+ *	window), unless -p/-t left samples out (then @sum->skipped is set, and
+ *	perf prints no idle stats and no totals)
+ * @ctx: passed to both
+ * @sum: the totals (its hist_time and max_cpu are set before the first call)
+ *
+ * Return: 0, -ENOMEM, or a callback's non-zero value.
  */
 PRISM_API int prism_sched__timehist_summary(
 	struct prism_sched *s,
