@@ -141,13 +141,45 @@ static bool ignored(const char *sym)
 		       !strcmp(sym, "preempt_schedule"));
 }
 
-/* the first max-stack + 2 frames of a sample's chain in @t->cc; false: none */
+/*
+ * Whether perf 6.1 discards the chain as corrupted: a context value other
+ * than kernel, user or hypervisor among the entries it reads (the first
+ * @max real ones and the markers between them), e.g. a garbage user return
+ * address of -1 from a frame-pointer walk through code built without them.
+ */
+static bool perf_discards(const struct prism_sample *smp, size_t max)
+{
+	size_t real = 0;
+	uint64_t i;
+
+	for (i = 0; i < smp->callchain_nr && real < max; i++) {
+		uint64_t ip = smp->callchain[i];
+
+		if (ip < PERF_CONTEXT_MAX)
+			real++;
+		else if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+			 ip != PERF_CONTEXT_USER)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * the first max-stack + 2 frames of a sample's chain in @t->cc (*@n 0: the
+ * chain perf discards); false: no chain
+ */
 static bool resolve_chain(struct th *t, const struct prism_event *ev, size_t *n)
 {
-	if (!ev || !t->sy || !(ev->sample.type & PERF_SAMPLE_CALLCHAIN) ||
-	    prism_symbols__callchain(t->sy, ev, &t->cc, 0))
+	size_t max = (size_t)t->max_stack + 2;
+
+	*n = 0;
+	if (!ev || !t->sy || !(ev->sample.type & PERF_SAMPLE_CALLCHAIN))
 		return false;
-	*n = t->cc.nr < (size_t)t->max_stack + 2 ? t->cc.nr : (size_t)t->max_stack + 2;
+	if (perf_discards(&ev->sample, max))
+		return true;
+	if (prism_symbols__callchain(t->sy, ev, &t->cc, 0))
+		return false;
+	*n = t->cc.nr < max ? t->cc.nr : max;
 	return true;
 }
 

@@ -62,4 +62,16 @@ for o in "" -S "--max-stack 1" "--max-stack 9 -S" "-w -n --state -V -M" "-I -S" 
 	check "timehist -g $o: perf's output but for user frames" \
 		python3 "$PRISM_SRC/tests/tools/sched-chains-cmp.py" g.perf g.prism
 done
+# garbage in the user part of a chain (a -1 return address read by a
+# frame-pointer walk): perf drops such a sample's whole chain
+n=$(python3 "$PRISM_SRC/tests/tools/perfdata-badchain.py" perf-g.data bad-g.data 3)
+check "garbage put in $n chains" test "${n:-0}" -gt 0
+for o in "" "--max-stack 1" "-I -S"; do
+	# shellcheck disable=SC2086
+	perf sched -i bad-g.data timehist $o >b.perf 2>/dev/null
+	# shellcheck disable=SC2086
+	prism sched -i bad-g.data timehist $o >b.prism 2>/dev/null
+	check "timehist -g $o with corrupted chains: perf's output but for user frames" \
+		python3 "$PRISM_SRC/tests/tools/sched-chains-cmp.py" b.perf b.prism
+done
 done_testing
