@@ -207,8 +207,13 @@ int timehist__switch(struct prism_sched *s, const struct sched_ev *e)
 	if (!s->o.idle_hist || th->tid == 0) {
 		if (cpu_shown(s, e->cpu))
 			update_runtime(tr, t, tprev);
-		if (s->o.idle_hist && s->idle_last[e->cpu]) {
-			struct thread_runtime *last = &s->idle_last[e->cpu]->rt;
+		if (s->o.idle_hist) {
+			struct thread_runtime *last;
+
+			/* no task ran here since the last idle period: perf shows no row */
+			if (!s->idle_last[e->cpu])
+				goto out;
+			last = &s->idle_last[e->cpu]->rt;
 
 			/* the idle time counts as the last task's (its totals only) */
 			update_runtime(last, t, tprev);

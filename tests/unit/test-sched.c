@@ -121,6 +121,33 @@ static void test_timehist_missing_switch_in(void)
 	prism_sched__free(s);
 }
 
+static void test_timehist_idle_hist(void)
+{
+	struct prism_sched_opts o = { .mode = PRISM_SCHED_TIMEHIST,
+				      .profile_cpu = -1,
+				      .nr_cpus_online = 2,
+				      .idle_hist = true };
+	struct prism_sched_ops ops = { .row = on_row };
+	struct rows rs = { 0 };
+	struct prism_sched *s = prism_sched__new(&o, &ops, &rs);
+	struct sched_ev e;
+
+	TEST_TRUE(s != NULL);
+	e = sw(1000, 0, 0, 0, 10); /* idle leaves, no task known to have left it idle: no row */
+	TEST_EQ(timehist__switch(s, &e), 0);
+	e = sw(2000, 0, 10, 1, 0); /* 10 leaves the CPU idle */
+	TEST_EQ(timehist__switch(s, &e), 0);
+	e = sw(5000, 0, 0, 0, 10); /* 3000 of idle, charged to 10 */
+	TEST_EQ(timehist__switch(s, &e), 0);
+	e = sw(6000, 0, 10, 0, 20); /* neither side idle: not shown */
+	TEST_EQ(timehist__switch(s, &e), 0);
+	TEST_EQ(rs.n, 2);
+	TEST_EQ(rs.r[0].task.tid, 10);
+	TEST_TRUE(rs.r[1].idle);
+	TEST_EQ_U64(rs.r[1].run, 3000);
+	prism_sched__free(s);
+}
+
 struct lat {
 	struct prism_sched_lat_row r[8];
 	int n;
@@ -214,5 +241,5 @@ static void test_threads_naming_and_order(void)
 	threads__release(&t);
 }
 
-TEST_MAIN(TEST(timehist_wait_delay_run), TEST(timehist_missing_switch_in), TEST(latency_delays),
-	  TEST(threads_naming_and_order));
+TEST_MAIN(TEST(timehist_wait_delay_run), TEST(timehist_missing_switch_in), TEST(timehist_idle_hist),
+	  TEST(latency_delays), TEST(threads_naming_and_order));
