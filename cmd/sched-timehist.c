@@ -254,7 +254,8 @@ static void idle_chains(struct th *t)
 	size_t i;
 
 	printf("\nIdle stats by callchain:\n");
-	qsort(t->chains, t->nr_chains, sizeof(*t->chains), by_hit);
+	if (t->nr_chains)
+		qsort(t->chains, t->nr_chains, sizeof(*t->chains), by_hit);
 	for (cpu = 0; cpu < n; cpu++) {
 		if (prism_sched__idle_time(t->s, cpu, &ns))
 			continue;

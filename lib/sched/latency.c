@@ -287,7 +287,8 @@ int prism_sched__latency(struct prism_sched *s, const char *keys, bool per_pid,
 	v = calloc(s->nr_atoms ? s->nr_atoms : 1, sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	memcpy(v, s->atoms, s->nr_atoms * sizeof(*v));
+	if (s->nr_atoms)
+		memcpy(v, s->atoms, s->nr_atoms * sizeof(*v));
 	qsort(v, s->nr_atoms, sizeof(*v), tid_desc);
 	for (i = 0; i < s->nr_atoms; i++)
 		v[i]->seq = i;

@@ -49,6 +49,11 @@ for f in p-sched f-sched-tp; do
 	done
 done
 
+# a file without scheduler events: latency and map print their empty tables
+vs_perf "$F/a-fp.data" latency
+vs_perf "$F/a-fp.data" map
+expect_exit 1 prism sched -i "$F/a-fp.data" timehist >/dev/null 2>&1
+
 # usage errors as perf's
 expect_exit 129 prism sched -i "$F/p-sched.data" timehist -s -w >/dev/null 2>&1
 expect_exit 129 prism sched -i "$F/p-sched.data" nosuch >/dev/null 2>&1
