@@ -95,5 +95,6 @@ int cmd_annotate(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_sched(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

@@ -41,6 +41,8 @@ const struct cmd_struct commands[] = {
 	  "write a profile or trace for other tools: sqlite, postgresql, pprof, perfetto, speedscope" },
 	{ "stat", cmd_stat, "count events of a command, CPUs or threads (like perf stat)" },
 	{ "top", cmd_top, "live CPU utilization per task, CPU and syscall, refreshed (like top)" },
+	{ "sched", cmd_sched,
+	  "scheduler analyses in perf sched's layouts: timehist, latency, map; record" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 
