@@ -91,8 +91,10 @@ int cmd_list(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_offcpu(int argc, const char **argv);
 int cmd_archive(int argc, const char **argv);
+int cmd_annotate(int argc, const char **argv);
 int cmd_top(int argc, const char **argv);
 int cmd_export(int argc, const char **argv);
 int cmd_stat(int argc, const char **argv);
+int cmd_sched(int argc, const char **argv);
 
 #endif /* PRISM_CMD_H */

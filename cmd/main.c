@@ -32,12 +32,17 @@ const struct cmd_struct commands[] = {
 	{ "report", cmd_report,
 	  "symbolized profile: hot functions, call graphs, flame graphs (like perf report)" },
 	{ "offcpu", cmd_offcpu, "off-CPU time by function, task and stack (record --off-cpu)" },
+	{ "annotate", cmd_annotate,
+	  "disassembly of the hottest symbols with each instruction's share of samples (like perf "
+	  "annotate)" },
 	{ "archive", cmd_archive,
 	  "pack the kallsyms and binaries a perf.data file needs (like perf archive)" },
 	{ "export", cmd_export,
 	  "write a profile or trace for other tools: sqlite, postgresql, pprof, perfetto, speedscope" },
 	{ "stat", cmd_stat, "count events of a command, CPUs or threads (like perf stat)" },
 	{ "top", cmd_top, "live CPU utilization per task, CPU and syscall, refreshed (like top)" },
+	{ "sched", cmd_sched,
+	  "scheduler analyses in perf sched's layouts: timehist, latency, map; record" },
 };
 const size_t nr_commands = PRISM_ARRAY_SIZE(commands);
 

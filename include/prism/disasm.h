@@ -30,4 +30,13 @@ PRISM_API int prism_disasm__insn(struct prism_disasm *d, const uint8_t *code, si
 				 uint64_t ip, bool is64, struct prism_strbuf *sb, bool *has_imm,
 				 uint64_t *imm, size_t *mnem_len);
 
+/*
+ * prism_disasm__zero_disp - whether the last instruction prism_disasm__insn()
+ * decoded encodes a memory displacement of 0 (objdump writes it: "0x0(%rax)",
+ * capstone leaves it out)
+ */
+PRISM_API bool prism_disasm__zero_disp(const struct prism_disasm *d);
+/* the size in bytes of the last instruction's immediate operand (its operand size), 0 for none */
+PRISM_API int prism_disasm__imm_size(const struct prism_disasm *d);
+
 #endif /* PRISM_DISASM_H */

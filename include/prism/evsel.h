@@ -25,6 +25,12 @@ PRISM_API const uint64_t *prism_evsel__ids(const struct prism_evsel *evsel);
 PRISM_API bool prism_evsel__is_tracepoint(const struct prism_evsel *evsel);
 /* the sample period for samples without PERF_SAMPLE_PERIOD (attr.sample_period, or 0 in freq mode) */
 PRISM_API uint64_t prism_evsel__fixed_period(const struct prism_evsel *evsel);
+/*
+ * a sample's period as perf counts it: PERF_SAMPLE_PERIOD's, else its
+ * event's fixed period, 1 for a sample of no known event
+ */
+struct prism_event;
+PRISM_API uint64_t prism_sample__period(const struct prism_event *ev);
 /* samples and lost samples delivered for this event so far */
 PRISM_API uint64_t prism_evsel__nr_samples(const struct prism_evsel *evsel);
 PRISM_API uint64_t prism_evsel__nr_lost_samples(const struct prism_evsel *evsel);

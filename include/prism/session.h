@@ -185,4 +185,28 @@ struct prism_session_stats {
 };
 PRISM_API const struct prism_session_stats *prism_session__stats(const struct prism_session *s);
 
+/*
+ * perf's leader sampling (perf record -e '{a,b}:S'): a sample whose
+ * PERF_SAMPLE_READ holds its group's counts (read_format GROUP and ID)
+ * stands for one sample of each event of the group whose count grew since
+ * the last read, with the growth as its period.  One object per reading.
+ */
+struct prism_group_reads;
+/* NULL with errno set */
+PRISM_API struct prism_group_reads *prism_group_reads__new(void);
+PRISM_API void prism_group_reads__free(struct prism_group_reads *g); /* accepts NULL */
+/**
+ * prism_group_reads__split - deliver a sample as perf does
+ * @s: the session (its events by sample id)
+ * @ev: a sample; one that is no group read goes to @fn as it is
+ * @fn: called with a copy of @ev per event whose count grew (evsel, and
+ *      period with PERF_SAMPLE_PERIOD, set)
+ *
+ * Return: 0, @fn's first non-zero value, -ENOMEM.
+ */
+PRISM_API int prism_group_reads__split(struct prism_group_reads *g, struct prism_session *s,
+				       const struct prism_event *ev,
+				       int (*fn)(void *ctx, const struct prism_event *ev),
+				       void *ctx);
+
 #endif /* PRISM_SESSION_H */

@@ -370,4 +370,26 @@ PRISM_API uint32_t prism_dso__seq(const struct prism_dso *dso);
 PRISM_API uint64_t prism_symbols__map_size(struct prism_symbols *sy, uint32_t pid,
 					   const struct prism_frame *f);
 
+/*
+ * An address's row of the DWARF line table, as objdump -l shows it: the
+ * source file as binutils names it (a relative name after its unit's
+ * compilation directory), line, discriminator (0 for none) and the
+ * innermost function there (an inlined one's, by DWARF's linkage name or
+ * name; NULL when none); strings owned by the DSO's context or @path.
+ */
+struct prism_src_loc {
+	const char *file;
+	unsigned int line, discriminator;
+	const char *func;
+	char path[512];
+};
+/*
+ * prism_dso__src_loc - the line table row of @dso_addr in a user DSO whose
+ * symbols were loaded
+ * Return: 0, -ENOENT (no binary, not loaded, a kernel DSO), -ENODATA (no
+ * line for it), -PRISM_E_NOFEATURE without libdw.
+ */
+PRISM_API int prism_dso__src_loc(struct prism_dso *dso, uint64_t dso_addr,
+				 struct prism_src_loc *out);
+
 #endif /* PRISM_SYMBOL_H */

@@ -25,3 +25,15 @@ int prism_disasm__insn(struct prism_disasm *d, const uint8_t *code, size_t len, 
 	*has_imm = false;
 	return -PRISM_E_UNSUPPORTED;
 }
+
+bool prism_disasm__zero_disp(const struct prism_disasm *d)
+{
+	(void)d;
+	return false;
+}
+
+int prism_disasm__imm_size(const struct prism_disasm *d)
+{
+	(void)d;
+	return 0;
+}

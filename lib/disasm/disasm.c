@@ -93,3 +93,27 @@ int prism_disasm__insn(struct prism_disasm *d, const uint8_t *code, size_t len, 
 	}
 	return d->insn->size;
 }
+
+bool prism_disasm__zero_disp(const struct prism_disasm *d)
+{
+	const cs_x86 *x = d->insn && d->insn->detail ? &d->insn->detail->x86 : NULL;
+	int i;
+
+	if (!x || !x->encoding.disp_size)
+		return false;
+	for (i = 0; i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_MEM && x->operands[i].mem.disp == 0)
+			return true;
+	return false;
+}
+
+int prism_disasm__imm_size(const struct prism_disasm *d)
+{
+	const cs_x86 *x = d->insn && d->insn->detail ? &d->insn->detail->x86 : NULL;
+	int i;
+
+	for (i = 0; x && i < x->op_count; i++)
+		if (x->operands[i].type == X86_OP_IMM)
+			return x->operands[i].size;
+	return 0;
+}

@@ -214,6 +214,13 @@ uint64_t prism_evsel__fixed_period(const struct prism_evsel *evsel)
 	return evsel->a.attr.freq ? 0 : evsel->a.attr.sample_period;
 }
 
+uint64_t prism_sample__period(const struct prism_event *ev)
+{
+	if (ev->sample.type & PERF_SAMPLE_PERIOD)
+		return ev->sample.period;
+	return ev->evsel ? prism_evsel__fixed_period(ev->evsel) : 1;
+}
+
 uint64_t prism_evsel__nr_samples(const struct prism_evsel *evsel)
 {
 	return evsel->nr_samples;

@@ -9,9 +9,10 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	return -PRISM_E_NOFEATURE;
 }
 
-const char *srcline__comp_dir(struct prism_dso *dso, uint64_t dso_addr)
+int srcline__find_disc(struct prism_dso *dso, uint64_t dso_addr, const char **file,
+		       unsigned int *line, unsigned int *disc, const char **comp_dir)
 {
-	return NULL;
+	return -PRISM_E_NOFEATURE;
 }
 
 int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **names, size_t max)

@@ -106,6 +106,14 @@ static const char *line_file(Dwarf_Die *cu, Dwarf_Line *l, uint64_t addr)
 
 int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line)
 {
+	unsigned int disc;
+
+	return srcline__find_disc(dso, dso_addr, file, line, &disc, NULL);
+}
+
+int srcline__find_disc(struct prism_dso *dso, uint64_t dso_addr, const char **file,
+		       unsigned int *line, unsigned int *disc, const char **comp_dir)
+{
 	Dwarf *dw = get_dwarf(dso);
 	Dwarf_Die cu;
 	Dwarf_Line *l;
@@ -123,18 +131,14 @@ int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, u
 	if (!*file || dwarf_lineno(l, &lineno))
 		return -ENOENT;
 	*line = (unsigned int)lineno;
+	if (dwarf_linediscriminator(l, disc))
+		*disc = 0;
+	if (comp_dir) {
+		Dwarf_Attribute a;
+
+		*comp_dir = dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
+	}
 	return 0;
-}
-
-const char *srcline__comp_dir(struct prism_dso *dso, uint64_t dso_addr)
-{
-	Dwarf *dw = get_dwarf(dso);
-	Dwarf_Attribute a;
-	Dwarf_Die cu;
-
-	if (!dw || !dwarf_addrdie(dw, dso_addr, &cu))
-		return NULL;
-	return dwarf_formstring(dwarf_attr(&cu, DW_AT_comp_dir, &a));
 }
 
 /*

@@ -393,8 +393,9 @@ void unwind__release(struct prism_symbols *sy);
 
 /* srcline.c (libdw) */
 int srcline__find(struct prism_dso *dso, uint64_t dso_addr, const char **file, unsigned int *line);
-/* the DW_AT_comp_dir of the unit at @dso_addr, NULL for none */
-const char *srcline__comp_dir(struct prism_dso *dso, uint64_t dso_addr);
+/* the same with the line's DWARF discriminator (0 for none) and its unit's DW_AT_comp_dir */
+int srcline__find_disc(struct prism_dso *dso, uint64_t dso_addr, const char **file,
+		       unsigned int *line, unsigned int *disc, const char **comp_dir);
 /*
  * the functions at @dso_addr, innermost inlined one first, the containing
  * function last, by linkage name where DWARF has one, else by name (NULL

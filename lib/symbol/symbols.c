@@ -881,9 +881,14 @@ int prism_symbols__srcline(struct prism_symbols *sy, const struct prism_frame *f
 
 const char *prism_symbols__comp_dir(struct prism_symbols *sy, const struct prism_frame *f)
 {
+	const char *file, *dir = NULL;
+	unsigned int line, disc;
+
 	if (!f->dso || f->kernel || !f->dso->loaded || f->dso->load_failed)
 		return NULL;
-	return srcline__comp_dir(f->dso, f->dso_addr);
+	if (srcline__find_disc(f->dso, f->dso_addr, &file, &line, &disc, &dir))
+		return NULL;
+	return dir && *dir ? dir : NULL;
 }
 
 char prism_symbols__origin(struct prism_symbols *sy, const struct prism_dso *dso)

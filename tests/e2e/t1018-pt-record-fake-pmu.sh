@@ -50,6 +50,18 @@ if [ "$(id -u)" = 0 ] && command -v perf >/dev/null && command -v unshare >/dev/
 	unshare -m true 2>/dev/null; then
 	oracle=1
 fi
+# perf sets intel_pt up as an AUX tracer (its dummies, side-band, the caps/
+# checks of mtc_period, psb_period and cyc_thresh) only on a GenuineIntel CPU
+# (arch/x86/util/auxtrace.c); elsewhere it opens the event alone, so those
+# comparisons need an Intel CPU.  The config perf computes from the terms and
+# its address filters do not depend on the vendor.
+aux_oracle=
+vendor=$(sed -n 's/^vendor_id[[:space:]]*: //p' /proc/cpuinfo | head -1)
+if [ -n "$oracle" ] && [ "$vendor" = GenuineIntel ]; then
+	aux_oracle=1
+elif [ -n "$oracle" ]; then
+	echo "# perf's intel_pt set-up not compared: perf does it only on GenuineIntel CPUs, this one is ${vendor:-unknown}" >&3
+fi
 
 for spec in 'intel_pt//u:0x300e601' 'intel_pt/cyc,mtc_period=3/u:0x300e603' \
 	'intel_pt/noretcomp,tsc=0/:0x300ea01' 'intel_pt/cyc,cyc_thresh=2,psb_period=0/u:0x10e603' \
@@ -90,7 +102,7 @@ for bad in 'mtc_period=2:mtc_periods:0,3,6,9' 'psb_period=7:psb_periods:0-5' \
 	prism record -e "intel_pt/$term/u" -o "$TMP/pt.data" -- true >"$TMP/out" 2>"$TMP/err"
 	check "$term: not in caps/${rest%%:*}: valid values ${rest#*:}" \
 		grep -q "invalid $term for intel_pt (caps/${rest%%:*}): valid values are ${rest#*:}$" "$TMP/err"
-	if [ -n "$oracle" ]; then
+	if [ -n "$aux_oracle" ]; then
 		unshare -m sh -c "mount --bind '$devs' /sys/bus/event_source/devices &&
 			perf record -e 'intel_pt/$term/u' -o '$TMP/perf.data' -- true" >/dev/null 2>"$TMP/perr"
 		check "$term: perf lists the same values" grep -q "Valid values are: ${rest#*:}$" "$TMP/perr"
@@ -208,8 +220,10 @@ perf_sched_switch() { # $1: the normalized attrs, $2: 1 when CPU-wide
 }
 mkdir -p "$TMP/u" && chmod 711 "$TMP" && chmod 777 "$TMP/u"
 if [ -n "$oracle" ]; then
-	sleep 30 &
+	# a target for -p and -t that lives until the end, however slow the machine
+	sleep 3600 &
 	spid=$!
+	trap 'kill $spid 2>/dev/null; rm -rf "$TMP"' EXIT
 	for c in "workload|-e intel_pt//u -- true" "pid|-e intel_pt//u -p $spid" \
 		"tid|-e intel_pt//u -t $spid" "snapshot|-e intel_pt//u --snapshot -- true" \
 		"system-wide|-e intel_pt//u -a -- true" "cpu|-e intel_pt//u -C 0 -- true" \
@@ -221,11 +235,12 @@ if [ -n "$oracle" ]; then
 		name=${c%%|*} args=${c#*|} RUNAS=
 		# not root: the cpu-wide event only as perf_event_paranoid allows
 		case $name in unprivileged*) RUNAS=65534 ;; esac
-		perf_attrs $args >"$TMP/perf.attrs"
 		# shellcheck disable=SC2086
 		prism_attrs $args >"$TMP/pt.attrs"
-		check "$name: perf opens intel_pt, dummies" grep -q '^E1 type: 1' "$TMP/perf.attrs"
 		check "$name: prism stops at the AUX area's mmap" grep -q 'cannot map the .* AUX area' "$TMP/u/err"
+		[ -n "$aux_oracle" ] || continue
+		perf_attrs $args >"$TMP/perf.attrs"
+		check "$name: perf opens intel_pt, dummies" grep -q '^E1 type: 1' "$TMP/perf.attrs"
 		check "$name: the events, attrs and opens of perf" diff "$TMP/perf.attrs" "$TMP/pt.attrs"
 		wide=
 		case $args in *-a*|*-C*) wide=1 ;; esac
