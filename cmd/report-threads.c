@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <prism/annotate.h>
 #include <prism/evsel.h>
 #include <prism/session.h>
 
@@ -171,16 +172,7 @@ void report_threads__free(struct report *r)
 /* perf: two words, local or global and period or hits, either first */
 int report_opt_percent_type(const struct option_def *opt, const char *arg)
 {
-	const char *dash = strchr(arg, '-');
-	size_t n = dash ? (size_t)(dash - arg) : 0;
-	bool scope, kind;
-
-	scope = dash &&
-		((n == 5 && !strncmp(arg, "local", 5)) || (n == 6 && !strncmp(arg, "global", 6)));
-	kind = dash &&
-	       ((n == 6 && !strncmp(arg, "period", 6)) || (n == 4 && !strncmp(arg, "hits", 4)));
-	if ((scope && (!strcmp(dash + 1, "period") || !strcmp(dash + 1, "hits"))) ||
-	    (kind && (!strcmp(dash + 1, "local") || !strcmp(dash + 1, "global")))) {
+	if (prism_percent_type__parse(arg) >= 0) {
 		*(const char **)opt->value = arg;
 		return 0;
 	}
