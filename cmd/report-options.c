@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <prism/annotate.h>
 #include <prism/pt.h>
 
 #include "cmd.h"
@@ -15,6 +16,18 @@
 #include "options.h"
 #include "report.h"
 #include "sample-filter.h"
+
+/* perf: two words, local or global and period or hits, either first */
+static int opt_percent_type(const struct option_def *opt, const char *arg)
+{
+	if (prism_percent_type__parse(arg) >= 0) {
+		*(const char **)opt->value = arg;
+		return 0;
+	}
+	error("--percent-type: '%s' is not a percent type", arg);
+	hint("global-period (the default), local-period, global-hits, local-hits");
+	return -1;
+}
 
 const char *const report_usage[] = {
 	"prism report [-i <file>] [--sort <keys>] [-g <graph|flat|folded,caller|callee,...>] "
@@ -109,7 +122,7 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 			     "perf's annotation percentages, global-period (default), local-period, "
 			     "global-hits or local-hits: checked, and no change to the report, as "
 			     "in perf report --stdio",
-			     report_opt_percent_type),
+			     opt_percent_type),
 		OPT_DOUBLE(0, "percent-limit", &r->percent_limit, "P",
 			   "hide rows whose overhead is below P percent"),
 		OPT_BOOL(0, "children", &r->children,

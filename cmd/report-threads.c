@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <prism/annotate.h>
 #include <prism/evsel.h>
 #include <prism/session.h>
 
@@ -167,16 +166,4 @@ void report_threads__free(struct report *r)
 	free(t->name);
 	free(t);
 	r->thr = NULL;
-}
-
-/* perf: two words, local or global and period or hits, either first */
-int report_opt_percent_type(const struct option_def *opt, const char *arg)
-{
-	if (prism_percent_type__parse(arg) >= 0) {
-		*(const char **)opt->value = arg;
-		return 0;
-	}
-	error("--percent-type: '%s' is not a percent type", arg);
-	hint("global-period (the default), local-period, global-hits, local-hits");
-	return -1;
 }

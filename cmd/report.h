@@ -242,8 +242,6 @@ int report_threads__read(struct report *r, const struct prism_event *ev);
 /* the table after the report, perf's layout (--pretty raw: its raw one) */
 void report_threads__print(struct report *r);
 void report_threads__free(struct report *r);
-/* --percent-type's check: perf's local|global-period|hits, either way round */
-int report_opt_percent_type(const struct option_def *opt, const char *arg);
 
 /*
  * report-columns.c: the columns' pieces (report-hierarchy.c's too): a key
