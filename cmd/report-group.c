@@ -33,45 +33,6 @@ static size_t row_of(const struct report_group *g, const struct prism_hist_entry
 	return (size_t)(e - g->rows);
 }
 
-struct report_read {
-	uint64_t *ids, *values;
-	size_t nr, alloc;
-};
-
-uint64_t report_read_delta(struct report *r, uint64_t id, uint64_t value)
-{
-	struct report_read *rd = r->reads;
-	uint64_t d;
-	size_t i;
-
-	if (!rd)
-		rd = r->reads = xcalloc(1, sizeof(*rd));
-	for (i = 0; i < rd->nr && rd->ids[i] != id; i++)
-		;
-	if (i == rd->nr) {
-		if (rd->nr == rd->alloc) {
-			rd->alloc = rd->alloc ? 2 * rd->alloc : 8;
-			rd->ids = xrealloc(rd->ids, rd->alloc * sizeof(*rd->ids));
-			rd->values = xrealloc(rd->values, rd->alloc * sizeof(*rd->values));
-		}
-		rd->ids[rd->nr] = id;
-		rd->values[rd->nr++] = 0;
-	}
-	d = value - rd->values[i];
-	rd->values[i] = value;
-	return d;
-}
-
-void report_read_free(struct report *r)
-{
-	if (!r->reads)
-		return;
-	free(r->reads->ids);
-	free(r->reads->values);
-	free(r->reads);
-	r->reads = NULL;
-}
-
 size_t report_group_size(const struct report *r)
 {
 	return r->grp->n;

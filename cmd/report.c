@@ -31,13 +31,6 @@
 
 static struct prism_profile *profile_of(struct report *r, struct prism_evsel *evsel);
 
-static uint64_t period_of(const struct prism_event *ev)
-{
-	if (ev->sample.type & PERF_SAMPLE_PERIOD)
-		return ev->sample.period;
-	return ev->evsel ? prism_evsel__fixed_period(ev->evsel) : 1;
-}
-
 /* perf: a thread's first COMM replaces its ":TID" name, in the rows it has already too */
 static int on_task(void *ctx, const struct prism_event *ev)
 {
@@ -84,10 +77,11 @@ static bool leaf_matches(struct report *r, const struct prism_frame *f)
 	return true;
 }
 
-static int sample_one(struct report *r, const struct prism_event *ev)
+static int sample_one(void *ctx, const struct prism_event *ev)
 {
+	struct report *r = ctx;
 	const struct prism_sample *s = &ev->sample;
-	uint64_t period = period_of(ev);
+	uint64_t period = prism_sample__period(ev);
 	struct prism_profile *p;
 	const char *comm;
 	bool chain, nochain, pipe, hidden, unwound, self_inl;
@@ -183,31 +177,14 @@ static int sample_one(struct report *r, const struct prism_event *ev)
 static int on_sample(void *ctx, const struct prism_event *ev)
 {
 	struct report *r = ctx;
-	const struct perf_event_attr *attr = ev->evsel ? prism_evsel__attr(ev->evsel) : NULL;
-	const struct prism_sample *s = &ev->sample;
-	size_t entry, i;
-	int err = 0;
 
 	if (r->csv)
-		report_csv__record(r->csv, ev, period_of(ev));
-	if (!attr || !(s->type & PERF_SAMPLE_READ) || !(attr->read_format & PERF_FORMAT_GROUP) ||
-	    !(attr->read_format & PERF_FORMAT_ID) || !s->read.values_raw)
-		return sample_one(r, ev);
-	entry = 16 + (attr->read_format & PERF_FORMAT_LOST ? 8 : 0);
-	for (i = 0; i < s->read.nr && !err; i++) {
-		const uint8_t *v = (const uint8_t *)s->read.values_raw + i * entry;
-		struct prism_event one = *ev;
-		uint64_t value, id;
-
-		memcpy(&value, v, 8);
-		memcpy(&id, v + 8, 8);
-		one.evsel = prism_session__evsel_by_id(r->s, id);
-		one.sample.period = report_read_delta(r, id, value);
-		one.sample.type |= PERF_SAMPLE_PERIOD;
-		if (one.evsel && one.sample.period)
-			err = sample_one(r, &one);
-	}
-	return err;
+		report_csv__record(r->csv, ev, prism_sample__period(ev));
+	if (!r->reads)
+		r->reads = prism_group_reads__new();
+	if (!r->reads)
+		return -ENOMEM;
+	return prism_group_reads__split(r->reads, r->s, ev, sample_one, r);
 }
 
 /* ---- text output ---- */
@@ -596,7 +573,8 @@ static void free_report(struct report *r)
 	strlist_release(&r->dsos);
 	prism_key_source__free(r->ks);
 	prism_strbuf_release(&r->trace);
-	report_read_free(r);
+	prism_group_reads__free(r->reads);
+	r->reads = NULL;
 	report_threads__free(r);
 	sample_filter_release(&r->cpu_sf);
 	prism_time_filter__release(&r->time);

@@ -213,7 +213,7 @@ struct report {
 	struct report_group *grp; /* while a group's section is printed */
 	bool leader; /* the section's event leads a group (perf's "of events") */
 	bool no_group; /* --no-group */
-	struct report_read *reads; /* the last count of each event of a group read */
+	struct prism_group_reads *reads; /* leader sampling: the last count of each event */
 	struct sample_filter cpu_sf; /* -C/--cpu (its other filters unused) */
 	bool stats_mode, tasks_mode, mmaps_mode; /* --stats, --tasks, --mmaps */
 	const char *symbol_filter; /* --symbol-filter */
@@ -330,8 +330,6 @@ void report_group_name(struct report *r, size_t leader, size_t nr_members, const
 		       struct prism_strbuf *name);
 size_t report_group_size(const struct report *r);
 /* a group read's growth of the count of event @id since its last read */
-uint64_t report_read_delta(struct report *r, uint64_t id, uint64_t value);
-void report_read_free(struct report *r);
 /* the row's period in any event (whether perf shows it) */
 uint64_t report_group_period(const struct report *r, const struct prism_hist_entry *e);
 /* the row's share of the leader's period, in percent */
