@@ -21,8 +21,9 @@
  * then go to the queue's samples in perf's order.
  *
  * After an error, perf's decoder reads the packets up to the next IP
- * (walk-resync.c) without events but a CBR's (at the trace start, IP 0)
- * and a PSB's; the events due at the next instruction when an error
+ * (walk-resync.c) without events but a PSB's and the CBR (the last one
+ * read, if it changed: a sample of the trace start, IP 0, not of an error
+ * such as an overflow in between); the events due at the next instruction when an error
  * comes are at the error's IP, those waiting for a FUP's are lost.
  */
 #include <string.h>
@@ -167,14 +168,27 @@ static void cbr_event(struct queue *q, bool psb)
 {
 	struct prism_pt_item *it;
 
-	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr)
+	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr ||
+	    q->ev.resync) /* (perf's: the last one, at the trace start: pt_events_resync_cbr) */
 		return;
 	q->ev.cbr_seen = q->tm.cbr;
 	it = psb ? stash(q, PRISM_PT_CBR, 0, 0) : stash_here(q, PRISM_PT_CBR);
 	if (it)
 		it->cbr = (uint8_t)q->tm.cbr;
-	if (it && q->ev.resync) /* perf's: a sample of the trace start, at its time */
+}
+
+void pt_events_resync_cbr(struct queue *q)
+{
+	struct prism_pt_item *it;
+
+	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr)
+		return;
+	q->ev.cbr_seen = q->tm.cbr;
+	it = stash(q, PRISM_PT_CBR, 0, 0);
+	if (it) { /* a sample of the trace start, at its time */
+		it->cbr = (uint8_t)q->tm.cbr;
 		it->time = 0;
+	}
 }
 
 /* PWRE's payload: h/w-initiated (bit 7), sub C-state (8-11), C-state (12-15) */

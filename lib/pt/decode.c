@@ -449,13 +449,18 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		    (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 			pend_branch(q, ip, q->pend_flags);
 		q->pend = false;
+		bool psb = !ev->ip_suppressed && pt_ovf_psb(q);
+
 		error(q, ERR_OVR, ip);
-		if (!ev->ip_suppressed &&
-		    pt_ovf_psb(q)) /* perf: its walk from no IP to the PSB's FUP */
+		if (psb) /* perf: its walk from no IP to the PSB's FUP */
 			error(q, ERR_NOINSN, 0);
 		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
 		q->flags_lazy = false;
 		pt_time_overflow(q);
+		if (psb) { /* the PSB+'s CBR: perf's walk to its FUP read it, a trace start's */
+			pt_events_resync_cbr(q);
+			pt_events_flush(q, 0);
+		}
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
 		break;

@@ -328,6 +328,8 @@ void pt_events_flush_n(struct queue *q, uint64_t ip, size_t max);
 void pt_events_insn(struct queue *q, uint32_t flags);
 void pt_events_tsx(struct queue *q, const struct pt_event *ev);
 uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);
+/* a trace start after an error: the CBR read since the last CBR sample, if it changed */
+void pt_events_resync_cbr(struct queue *q);
 /* an error at @ip: the events due at the next instruction there, those at a FUP's address dropped */
 void pt_events_error(struct queue *q, uint64_t ip);
 

@@ -190,6 +190,7 @@ bool pt_walk_resync(struct queue *q)
 	q->ev.resync = true;
 	pt_time_skip(q, units, pt_ip_packet_end(q, w->ip));
 	q->ev.resync = false;
+	pt_events_resync_cbr(q);
 	if (w->enabled) {
 		ev.variant.enabled.ip = w->ip;
 		pt_on_event(q, &ev);

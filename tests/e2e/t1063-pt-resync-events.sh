@@ -13,7 +13,9 @@
 #   not an asynchronous branch; a compressed return that fails took its bit;
 # - an overflow in the packets skipped: perf's error (IP 0), then on from
 #   its FUP; a PSB+ right after an OVF gives no psb event (perf's walk from
-#   no IP to its FUP fails first), also where no error came before;
+#   no IP to its FUP fails first), also where no error came before; the
+#   CBRs read on the way are one cbr sample, the last one's, at the trace
+#   start (none at the overflow's error), also with the code there;
 # - a mismatch where a period ends (in instructions or ticks): perf counts
 #   the branch and starts the next period there, without a sample;
 # - per CPU, a thread that moves to another CPU keeps its call stack for
@@ -76,7 +78,11 @@ for it in be i1ie bge; do
 done
 
 for c in "ovf:--loops 10 --ovf 3 --power 4 $miss" "ovf-tsc:--loops 10 --ovf 3 --per-cpu --tsc-every 2 $miss" \
-	"ovf-psb:--loops 10 --ovf-psb 4 --tsc-every 1 $miss" "ovf-psb-code:--loops 10 --ovf-psb 4 --tsc-every 1"; do
+	"ovf-psb:--loops 10 --ovf-psb 4 --tsc-every 1 $miss" "ovf-psb-code:--loops 10 --ovf-psb 4 --tsc-every 1" \
+	"ovf-pwr:--loops 10 --ovf 4 --power 2 --tsc-every 1 $miss" \
+	"ovf-psb-pwr:--loops 10 --ovf-psb 4 --power 2 --tsc-every 1 $miss" \
+	"ovf-psb-pwr-code:--loops 10 --ovf-psb 4 --power 2 --tsc-every 1" \
+	"ovf-psb-pwr-percpu:--loops 12 --ovf-psb 5 --power 2 --tsc-every 2 --per-cpu $miss"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
@@ -86,6 +92,11 @@ for c in "ovf:--loops 10 --ovf 3 --power 4 $miss" "ovf-tsc:--loops 10 --ovf 3 --
 done
 prism script -i "$TMP/ovf.data" --itrace=e --ns >"$TMP/prism.txt" 2>/dev/null
 check "ovf: the overflow in the packets skipped is reported" grep -q 'ip 0 code 7' "$TMP/prism.txt"
+prism script -i "$TMP/ovf-psb-pwr.data" --itrace=pe --ns >"$TMP/prism.txt" 2>/dev/null
+check "ovf-psb-pwr: the CBR skipped before the overflow is not sampled, as perf's" \
+	test "$(grep -c 'cbr: 24' "$TMP/prism.txt")" -eq 0
+check "ovf-psb-pwr: the PSB+'s CBR at the trace start after the overflow (IP 0)" \
+	sh -c "sed -n '/code 7/,\$p' '$TMP/prism.txt' | grep -q 'cbr: 40 freq: 3333 MHz (167%) *0 \[unknown\]'"
 
 $GEN --loops 8 --tsx 1 $miss "$WL" "$TMP/tsx.data"
 prism script -i "$TMP/tsx.data" --itrace=b --ns >"$TMP/prism.txt" 2>/dev/null
