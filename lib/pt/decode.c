@@ -412,6 +412,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
 		pt_time_at(q, ev->variant.enabled.ip);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
+		pt_time_started(q);
 		break;
 	case ptev_disabled:
 	case ptev_async_disabled:
@@ -442,8 +443,14 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_overflow: {
-		/* with tracing off: where the last branch went, as perf's decoder stands */
-		uint64_t ip = ev->ip_suppressed ? pt_ovf_disabled_ip(q) : ev->variant.overflow.ip;
+		/*
+		 * where the last branch went, as perf's decoder stands (also
+		 * where tracing resumes at a FUP elsewhere); else at the FUP
+		 */
+		uint64_t ip = pt_ovf_disabled_ip(q);
+
+		if (!ip && !ev->ip_suppressed)
+			ip = ev->variant.overflow.ip;
 
 		if (q->pend && ip &&
 		    (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
@@ -463,6 +470,10 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		}
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
+		else if ((ip = pt_ovf_fup(q))) { /* APL12's FUP (libipt's workaround took it) */
+			branch(q, 0, ip, PRISM_PT_FL_TRACE_BEGIN);
+			q->ev.after_fup = true; /* (perf's events after it: no flags) */
+		}
 		break;
 	}
 	case ptev_tsx:

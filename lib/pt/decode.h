@@ -165,6 +165,12 @@ struct queue {
 	size_t tq_head, tq_n;
 	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
 	uint64_t tq_until; /* packets past this offset wait (a resync's; 0: none) */
+	/*
+	 * where the last TIP.PGE read ends: perf's trace start there comes
+	 * before the packets after it (pt_time_event, pt_time_started)
+	 */
+	uint64_t pge_end;
+	bool pge_until; /* tq_until is pge_end's */
 	struct pt_timing tm; /* perf's time (decode-timing.c) */
 	uint64_t pend_time; /* the sample time of the pending branch */
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
@@ -299,6 +305,8 @@ bool pt_ovf_psb(struct queue *q);
 uint64_t pt_ovf_disabled_ip(struct queue *q);
 /* where the last packet with an IP (@ip: that one) that the decoder read ends (UINT64_MAX: not known) */
 uint64_t pt_ip_packet_end(struct queue *q, uint64_t ip);
+/* the IP of the FUP right after the last OVF (0: none) */
+uint64_t pt_ovf_fup(struct queue *q);
 /* the instruction decoder's calls and returns, as libipt's call stack takes them */
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
@@ -337,6 +345,8 @@ void pt_events_error(struct queue *q, uint64_t ip);
 int pt_time_start(struct queue *q, const struct pt_config *cfg);
 void pt_time_sync(struct queue *q);
 void pt_time_event(struct queue *q, const struct pt_event *ev);
+/* after a trace start's branch: the packets after its TIP.PGE */
+void pt_time_started(struct queue *q);
 void pt_time_at(struct queue *q, uint64_t ip);
 uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);

@@ -15,7 +15,9 @@
 #   its FUP; a PSB+ right after an OVF gives no psb event (perf's walk from
 #   no IP to its FUP fails first), also where no error came before; the
 #   CBRs read on the way are one cbr sample, the last one's, at the trace
-#   start (none at the overflow's error), also with the code there;
+#   start (none at the overflow's error), also with the code there; the
+#   overflow's error is where the last branch before it went, also where
+#   tracing resumes at a FUP elsewhere (--ovf-mid);
 # - a mismatch where a period ends (in instructions or ticks): perf counts
 #   the branch and starts the next period there, without a sample;
 # - per CPU, a thread that moves to another CPU keeps its call stack for
@@ -82,7 +84,10 @@ for c in "ovf:--loops 10 --ovf 3 --power 4 $miss" "ovf-tsc:--loops 10 --ovf 3 --
 	"ovf-pwr:--loops 10 --ovf 4 --power 2 --tsc-every 1 $miss" \
 	"ovf-psb-pwr:--loops 10 --ovf-psb 4 --power 2 --tsc-every 1 $miss" \
 	"ovf-psb-pwr-code:--loops 10 --ovf-psb 4 --power 2 --tsc-every 1" \
-	"ovf-psb-pwr-percpu:--loops 12 --ovf-psb 5 --power 2 --tsc-every 2 --per-cpu $miss"; do
+	"ovf-psb-pwr-percpu:--loops 12 --ovf-psb 5 --power 2 --tsc-every 2 --per-cpu $miss" \
+	"ovf-mid:--loops 10 --ovf 3 --ovf-mid --tsc-every 1 --power 2" \
+	"ovf-mid-percpu:--loops 12 --ovf 4 --ovf-mid --per-cpu --tsc-every 2" \
+	"ovf-mid-miss:--loops 10 --ovf 3 --ovf-mid --tsc-every 1 --power 2 $miss"; do
 	name=${c%%:*}
 	# shellcheck disable=SC2086
 	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"

@@ -22,6 +22,9 @@ options:
   --tsc-every K   a TSC packet every K iterations (default 0: only in the PSB)
   --ovf K         an OVF after iteration K, the next 2 iterations lost, FUP
                   to the loop top
+  --ovf-mid       with --ovf, the FUP at pt_loop+0xa (after pt_leaf's return),
+                  the iteration's jz and jnz bits after it: tracing resumes
+                  elsewhere than where the last branch before the OVF went
   --ovf-psb K     an OVF after iteration K, the next 2 iterations lost, the
                   trace restarting at a PSB+ (TSC, CBR, MODE.Exec, FUP to the
                   loop top) with no FUP after the OVF
@@ -432,7 +435,12 @@ def run(o, t, ret_main, loops, tsc, first):
         if o.ovf and it == o.ovf and i > 3:
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
-            t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+            if o.ovf_mid:  # FUP: tracing resumes after pt_leaf's return
+                t.ip(0x1D, loop + 0xA)
+                t.branch(i % 2 == 0)  # jz 2f
+                t.branch(True)  # jnz 1b
+            else:
+                t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
         if it in (o.ovf_fup, o.ovf_pge) and i > 3 and o.ovf_at != 4:
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF, resolved with tracing off
@@ -928,7 +936,7 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = kvm = False
-    kabort = kabort_jcc = False
+    kabort = kabort_jcc = ovf_mid = False
     split_packets = False
     no_branch = False
     calls = None
@@ -969,7 +977,7 @@ def main(argv):
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
                    "--fup-nlip", "--no-branch", "--kvm", "--index", "--split-packets",
-                   "--kabort", "--kabort-jcc"):
+                   "--kabort", "--kabort-jcc", "--ovf-mid"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -981,6 +989,8 @@ def main(argv):
     Trace.pip = o.pip
     if o.ovf_at not in (1, 2, 3, 4) or (o.ovf_at != 3 and not o.ovf_pge):
         die("--ovf-at takes 1, 2, 3 or 4, with --ovf-pge")
+    if o.ovf_mid and (not o.ovf or o.mtc is not None or o.cyc or o.cbr_at or o.calls is not None):
+        die("--ovf-mid needs --ovf, without --mtc, --cyc, --cbr-at or --calls")
     if o.kernel and o.loops < 2:
         die("--kernel needs --loops 2 or more")
     if o.ovf_psb and (o.mtc is not None or o.cyc or o.calls is not None):
