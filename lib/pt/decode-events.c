@@ -354,6 +354,8 @@ void pt_events_tsx(struct queue *q, const struct pt_event *ev)
 	if (q->pend && ip && (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 		pt_pend_branch(q, ip, q->pend_flags);
 	q->pend = false;
+	if (ip && q->ev.n) /* the events of FUPs there before its own (a PTWRITE's), as perf's */
+		pt_events_flush(q, ip);
 	if (q->pkt) /* perf: the time of its FUP */
 		q->time = q->ev.fup_time;
 	it = pt_push(q, PRISM_PT_TRANSACTION);

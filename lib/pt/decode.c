@@ -61,8 +61,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	/* blocks (and a walk that goes on after errors as perf's), but for the last branches */
-	d->blocks = !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
+	/* blocks (and a walk that goes on after errors as perf's) */
+	d->blocks = !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -135,12 +135,18 @@ static struct pt_stack *stack(struct queue *q)
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
 
-/* an instruction or event sample's call chain (itrace.callchain), from its thread's stack */
+/*
+ * an instruction or event sample's call chain (itrace.callchain) and last
+ * branches (itrace.last_branch), from its thread's stack
+ */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	uint64_t *cc;
 
+	if (o->last_branch)
+		pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO, o->last_branch_sz, stack(q),
+			      it);
 	if (!o->callchain)
 		return;
 	cc = q->chains + (size_t)(it - q->fifo) * o->callchain_sz;
@@ -374,9 +380,6 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				q->hold = q->d->has_tsc && (insn->ip >> 63) &&
 					  (insn->iclass == ptic_far_return ||
 					   insn->iclass == ptic_far_jump);
-				if (o->last_branch)
-					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
-						      o->last_branch_sz, stack(q), it);
 			}
 			q->insn_count = 0;
 		}

@@ -244,7 +244,7 @@ struct prism_pt_item *pt_insn_sample(struct queue *q, const struct pt_insn *insn
 				     struct pt_ipc_snap *snap);
 /* the last branch's bytes in pend_raw, pend_size (read where blocks left them out) */
 void pt_branch_bytes(struct queue *q);
-/* an instruction or event sample's call chain, where call chains are asked for */
+/* an instruction or event sample's call chain and last branches, where asked for */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 /* the pending branch to @to, with the time of its instruction */
