@@ -84,20 +84,11 @@ for dec in "" PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
 done
 # power events and TSCs after the TIP.PGE (perf's trace start before them),
 # also where the code is missing (perf's walk to an IP takes the stray FUP)
-for c in "events:--tsc-every 1 --power 1" "events-skl:--tsc-every 1 --power 1 --cpuid $SKL" \
-	"miss:--tsc-every 1 --power 1 --map-path /nonexistent/pt-loop" \
-	"pge-events:--tsc-every 1 --power 1 --ovf-pge 2"; do
-	name=${c%%:*}
-	# shellcheck disable=SC2086
-	if [ $name = pge-events ]; then
-		$GEN --loops 10 ${c#*:} "$WL" "$TMP/$name.data"
-	else
-		$GEN --loops 10 --ovf-fup 2 ${c#*:} "$WL" "$TMP/$name.data"
-	fi || fail "$name: the generator failed"
-	for it in be i1ie i3tbgxe bpwxe; do
-		pt_vs_perf "apl12-$name" "$TMP/$name.data" $it -F +flags --ns
-	done
-done
+pt_cases "be i1ie i3tbgxe bpwxe" "-F +flags --ns" \
+	"apl12-events:--loops 10 --ovf-fup 2 --tsc-every 1 --power 1" \
+	"apl12-events-skl:--loops 10 --ovf-fup 2 --tsc-every 1 --power 1 --cpuid $SKL" \
+	"apl12-miss:--loops 10 --ovf-fup 2 --tsc-every 1 --power 1 --map-path /nonexistent/pt-loop" \
+	"apl12-pge-events:--loops 10 --tsc-every 1 --power 1 --ovf-pge 2"
 
 # TSX with Broadwell's CPUID: libipt's BDM64 applies, so its block decoder
 # takes the queue, not prism's walk (lib/pt/walk.c); equal to perf either way

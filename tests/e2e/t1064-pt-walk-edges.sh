@@ -17,32 +17,20 @@
 . tests/e2e/lib.sh
 require_pt_files
 
-for c in "ptw-tsx:--loops 6 --ptw 2 --tsx 2" "ptw-tsx-next:--loops 10 --ptw 3 --tsx 2" \
+pt_cases "bepwxe i1ipwxe i3tbgxe i1ixgecr" "-F +flags --ns" \
+	"ptw-tsx:--loops 6 --ptw 2 --tsx 2" "ptw-tsx-next:--loops 10 --ptw 3 --tsx 2" \
 	"ptw-tsx-tsc:--loops 10 --ptw 2 --tsx 2 --tsc-every 1" \
-	"ptw-tsx-percpu:--loops 10 --ptw 3 --tsx 2 --per-cpu --tsc-every 2"; do
-	name=${c%%:*}
-	# shellcheck disable=SC2086
-	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
-	for it in bepwxe i1ipwxe i3tbgxe i1ixgecr; do
-		pt_vs_perf "$name" "$TMP/$name.data" $it -F +flags --ns
-	done
-done
+	"ptw-tsx-percpu:--loops 10 --ptw 3 --tsx 2 --per-cpu --tsc-every 2"
 prism script -i "$TMP/ptw-tsx.data" --itrace=bepwxe >"$TMP/prism.txt" 2>/dev/null
 check "ptw-tsx: no mismatch" test "$(grep -c 'trace error' "$TMP/prism.txt")" -eq 0
 check "ptw-tsx: the transaction after the ptwrite at its IP" \
 	grep -A1 'ptwrite: .* 0x1122334455667788' "$TMP/prism.txt" | grep -q 'transactions: *x *555555555140'
 
 miss="--map-path /nonexistent/pt-loop"
-for c in "l-miss:--loops 10 --power 2 --tsc-every 1 $miss" "l-kernel:--loops 10 --kernel --tsc-every 1" \
+pt_cases "i1il i3il4 bl i2ile i1tle i1ilgxpwe" "-F +brstack --ns" \
+	"l-miss:--loops 10 --power 2 --tsc-every 1 $miss" "l-kernel:--loops 10 --kernel --tsc-every 1" \
 	"l-ovf:--loops 10 --ovf 3 --ovf-mid" "l-nlip:--loops 10 --fup-nlip --tsc-every 3" \
-	"l-percpu:--loops 10 --tsc-every 1 --per-cpu $miss"; do
-	name=${c%%:*}
-	# shellcheck disable=SC2086
-	$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
-	for it in i1il i3il4 bl i2ile i1tle i1ilgxpwe; do
-		pt_vs_perf "$name" "$TMP/$name.data" $it -F +brstack --ns
-	done
-done
+	"l-percpu:--loops 10 --tsc-every 1 --per-cpu $miss"
 prism script -v -i "$TMP/l-miss.data" --itrace=i1il 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
 check "l-miss: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 
