@@ -137,12 +137,16 @@ static struct prism_pt_item *stash(struct queue *q, enum prism_pt_item_kind kind
 	return it;
 }
 
-/* perf's flags of an event at the decoder's place: the last branch's, none after a FUP's */
+/*
+ * perf's flags of an event at the decoder's place: the last branch's, none
+ * after a FUP's; never "in a transaction" (perf's decoder says so only of
+ * the states it walked code for: branches, instructions, events at a FUP)
+ */
 static uint32_t here_flags(const struct queue *q)
 {
 	if (q->ev.after_fup)
-		return q->ev.in_tx ? PRISM_PT_FL_IN_TX : 0;
-	return q->pend_flags;
+		return 0;
+	return q->pend_flags & ~PRISM_PT_FL_IN_TX;
 }
 
 /*

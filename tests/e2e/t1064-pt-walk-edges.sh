@@ -6,6 +6,9 @@
 # - a PTWRITE's FUP, then a TSX event's FUP at the same IP (--ptw K --tsx K):
 #   perf's decoder stands at the PTWRITE's FUP, the instruction there not
 #   done, so the transaction is there too (no mismatch), then the instruction;
+# - power events (not at a FUP) inside a transaction: the last branch's flags
+#   without "in a transaction", as perf's (it says so only of states it
+#   walked code for), none after a FUP;
 # - the last branches (l) are walked by prism's walk as every --itrace: after
 #   code that is missing (a binary, the kernel without kcore) or trace that
 #   does not match (Apollo Lake's FUP with the next IP on another CPU) on
@@ -21,12 +24,19 @@ pt_cases "bepwxe i1ipwxe i3tbgxe i1ixgecr" "-F +flags --ns" \
 	"ptw-tsx:--loops 6 --ptw 2 --tsx 2" "ptw-tsx-next:--loops 10 --ptw 3 --tsx 2" \
 	"ptw-tsx-tsc:--loops 10 --ptw 2 --tsx 2 --tsc-every 1" \
 	"ptw-tsx-percpu:--loops 10 --ptw 3 --tsx 2 --per-cpu --tsc-every 2"
+# power events inside a transaction: perf's flags without its (x)
+miss="--map-path /nonexistent/pt-loop"
+pt_cases "bepwxe i1ipwxe i3tbgxe pwx" "-F +flags --ns" \
+	"tsx-pwr:--loops 10 --tsx 2 --power 3 --tsc-every 1" \
+	"tsx-pwr-ptw:--loops 10 --ptw 3 --tsx 2 --power 2 --mtc 1" \
+	"tsx-pwr-percpu:--loops 12 --tsx 2 --power 3 --ptw 4 --per-cpu --tsc-every 2" \
+	"tsx-pwr-miss:--loops 10 --tsx 3 --power 4 $miss" \
+	"tsx-pwr-kernel:--loops 10 --tsx 2 --power 3 --kernel --tsc-every 1"
 prism script -i "$TMP/ptw-tsx.data" --itrace=bepwxe >"$TMP/prism.txt" 2>/dev/null
 check "ptw-tsx: no mismatch" test "$(grep -c 'trace error' "$TMP/prism.txt")" -eq 0
 check "ptw-tsx: the transaction after the ptwrite at its IP" \
 	grep -A1 'ptwrite: .* 0x1122334455667788' "$TMP/prism.txt" | grep -q 'transactions: *x *555555555140'
 
-miss="--map-path /nonexistent/pt-loop"
 pt_cases "i1il i3il4 bl i2ile i1tle i1ilgxpwe" "-F +brstack --ns" \
 	"l-miss:--loops 10 --power 2 --tsc-every 1 $miss" "l-kernel:--loops 10 --kernel --tsc-every 1" \
 	"l-ovf:--loops 10 --ovf 3 --ovf-mid" "l-nlip:--loops 10 --fup-nlip --tsc-every 3" \
