@@ -5,7 +5,8 @@
 # line for line:
 # - a PTWRITE's FUP, then a TSX event's FUP at the same IP (--ptw K --tsx K):
 #   perf's decoder stands at the PTWRITE's FUP, the instruction there not
-#   done, so the transaction is there too (no mismatch), then the instruction;
+#   done, so the transaction is there too (no mismatch), then the
+#   instruction (counted then: periods in ticks with an overflow after it);
 # - power events (not at a FUP) inside a transaction: the last branch's flags
 #   without "in a transaction", as perf's (it says so only of states it
 #   walked code for), none after a FUP;
@@ -23,7 +24,8 @@ require_pt_files
 pt_cases "bepwxe i1ipwxe i3tbgxe i1ixgecr" "-F +flags --ns" \
 	"ptw-tsx:--loops 6 --ptw 2 --tsx 2" "ptw-tsx-next:--loops 10 --ptw 3 --tsx 2" \
 	"ptw-tsx-tsc:--loops 10 --ptw 2 --tsx 2 --tsc-every 1" \
-	"ptw-tsx-percpu:--loops 10 --ptw 3 --tsx 2 --per-cpu --tsc-every 2"
+	"ptw-tsx-percpu:--loops 10 --ptw 3 --tsx 2 --per-cpu --tsc-every 2" \
+	"ptw-ovf:--loops 10 --ovf 3 --ptw 2" "ptw-ovf-tsc:--loops 10 --ovf 3 --ptw 2 --tsc-every 1"
 # power events inside a transaction: perf's flags without its (x)
 miss="--map-path /nonexistent/pt-loop"
 pt_cases "bepwxe i1ipwxe i3tbgxe pwx" "-F +flags --ns" \
