@@ -17,7 +17,7 @@
 #   instruction, branch and event samples;
 # - kernel code changed by TEXT_POKE records is walked by prism's walk too
 #   (its runs there read anew each time): missing user code, on from the
-#   next IP as perf.
+#   next IP as perf; so are traces with MNT packets (perf skips them).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -58,4 +58,10 @@ for c in "poke-miss:$miss" "poke-miss-pwr:--power 3 $miss"; do
 done
 prism script -v -i "$TMP/poke-miss" --itrace=be 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
 check "poke-miss: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
+
+pt_cases "be i1ie i3tbgxe bpwxe i1il" "-F +flags --ns" "mnt:--loops 10 --mnt 3" \
+	"mnt-miss:--loops 10 --mnt 3 --tsc-every 1 --power 2 $miss" \
+	"mnt-percpu:--loops 10 --mnt 2 --per-cpu --tsc-every 2" "mnt-mtc:--loops 10 --mnt 3 --mtc 1 --cyc 1"
+prism script -v -i "$TMP/mnt-miss.data" --itrace=be 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "mnt-miss: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 done_testing
