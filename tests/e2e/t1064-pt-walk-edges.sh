@@ -17,7 +17,9 @@
 #   instruction, branch and event samples;
 # - kernel code changed by TEXT_POKE records is walked by prism's walk too
 #   (its runs there read anew each time): missing user code, on from the
-#   next IP as perf; so are traces with MNT packets (perf skips them).
+#   next IP as perf; so are traces with MNT packets (perf skips them) and
+#   VMCS packets (perf keeps the value only; libipt's decoders wait for the
+#   VMPTRLD it binds to and lose the trace after it).
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -64,4 +66,10 @@ pt_cases "be i1ie i3tbgxe bpwxe i1il" "-F +flags --ns" "mnt:--loops 10 --mnt 3" 
 	"mnt-percpu:--loops 10 --mnt 2 --per-cpu --tsc-every 2" "mnt-mtc:--loops 10 --mnt 3 --mtc 1 --cyc 1"
 prism script -v -i "$TMP/mnt-miss.data" --itrace=be 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
 check "mnt-miss: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
+pt_cases "be i1ie i3tbgxe bpwxe i1il" "-F +flags --ns" "vmcs:--loops 10 --vmcs 3" \
+	"vmcs-miss:--loops 10 --vmcs 3 --tsc-every 1 --power 2 $miss" \
+	"vmcs-percpu:--loops 10 --vmcs 2 --per-cpu --tsc-every 2" \
+	"vmcs-kernel:--loops 10 --vmcs 3 --kernel --tsc-every 1 --ptw 3"
+prism script -v -i "$TMP/vmcs.data" --itrace=be 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "vmcs: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 done_testing

@@ -86,6 +86,7 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   PWRX; after K+1: EXSTOP without IP, PWRX, CBR 24
   --hw-pwre       with --power, a PWRE without MWAIT after K+1 (h/w C1)
   --mnt K         an MNT (maintenance) packet after iteration K
+  --vmcs K        a VMCS packet after iteration K (as a VMPTRLD writes it)
   --ptw K         PTWRITE after iteration K (the event with ptw, fup_on_ptw):
                   PTW 8 bytes, then after K+1 PTW 4 bytes, each with a FUP at
                   the loop's top
@@ -494,6 +495,8 @@ def events(o, t, it, top, clock=None):
         t.put(bytes([0x02, 0x03, 24, 0]))  # CBR 24
         if clock:
             clock.cbr = 24
+    if o.vmcs and it == o.vmcs:
+        t.put(b"\x02\xc8" + struct.pack("<Q", 0xABCDE)[:5])  # VMCS
     if o.mnt and it == o.mnt:
         t.put(b"\x02\xc3\x88" + struct.pack("<Q", 0xFEEDFACE))  # MNT
     if o.ptw and it == o.ptw:
@@ -943,7 +946,7 @@ class Opts:
     split_packets = False
     no_branch = False
     calls = None
-    power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = mnt = 0
+    power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = mnt = vmcs = 0
     ovf_at = 3
     kcore_dir = proc_dir = vmlinux = cpuid = None
     nrcpus = index = False
@@ -957,7 +960,7 @@ def main(argv):
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
                  "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop",
-                 "--ovf-fup", "--ovf-pge", "--ovf-at", "--mnt"):
+                 "--ovf-fup", "--ovf-pge", "--ovf-at", "--mnt", "--vmcs"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
