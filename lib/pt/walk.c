@@ -97,6 +97,8 @@ static size_t packet_size(const uint8_t *p, size_t n, bool tsx)
 		return n > 2 && p[2] == 0x88 ? 11 : 0;
 	case 0xc8: /* VMCS: perf keeps its value only, prism leaves the event out */
 		return 7;
+	case 0x83: /* TraceStop: after the TIP.PGD where tracing stopped */
+		return 2;
 	default: /* PTW: 4 or 8 bytes of payload */
 		if ((p[1] & 0x1f) == 0x12 && ((p[1] >> 5) & 3) < 2)
 			return 2u + (((p[1] >> 5) & 3) ? 8 : 4);

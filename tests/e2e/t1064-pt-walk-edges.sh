@@ -19,7 +19,7 @@
 #   (its runs there read anew each time): missing user code, on from the
 #   next IP as perf; so are traces with MNT packets (perf skips them) and
 #   VMCS packets (perf keeps the value only; libipt's decoders wait for the
-#   VMPTRLD it binds to and lose the trace after it).
+#   VMPTRLD it binds to and lose the trace after it), and a TraceStop.
 . tests/e2e/lib.sh
 require_pt_files
 
@@ -72,4 +72,9 @@ pt_cases "be i1ie i3tbgxe bpwxe i1il" "-F +flags --ns" "vmcs:--loops 10 --vmcs 3
 	"vmcs-kernel:--loops 10 --vmcs 3 --kernel --tsc-every 1 --ptw 3"
 prism script -v -i "$TMP/vmcs.data" --itrace=be 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
 check "vmcs: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
+pt_cases "be i1ie i3tbgxe bpwxe i1il" "-F +flags --ns" "stop:--loops 10 --trace-stop" \
+	"stop-miss:--loops 10 --trace-stop --tsc-every 1 --power 2 $miss" \
+	"stop-percpu:--loops 10 --trace-stop --per-cpu --tsc-every 2"
+prism script -v -i "$TMP/stop-miss.data" --itrace=be 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
+check "stop-miss: walked by prism" grep -q "(1 queues by prism's walk)" "$TMP/v"
 done_testing

@@ -87,6 +87,8 @@ TSC * D / N; a TSC packet is followed by a TMA):
   --hw-pwre       with --power, a PWRE without MWAIT after K+1 (h/w C1)
   --mnt K         an MNT (maintenance) packet after iteration K
   --vmcs K        a VMCS packet after iteration K (as a VMPTRLD writes it)
+  --trace-stop    a TraceStop packet after the TIP.PGD where tracing stops (as
+                  a TraceStop address filter writes it)
   --ptw K         PTWRITE after iteration K (the event with ptw, fup_on_ptw):
                   PTW 8 bytes, then after K+1 PTW 4 bytes, each with a FUP at
                   the loop's top
@@ -354,6 +356,8 @@ def loop_end(o, t, loop, leaf, ret_main):
     else:
         t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+    if o.trace_stop:
+        t.put(b"\x02\x83")  # TraceStop
 
 
 def run_timed(o, t, ret_main, loops, tsc, first):
@@ -942,7 +946,7 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = kvm = False
-    kabort = kabort_jcc = ovf_mid = False
+    kabort = kabort_jcc = ovf_mid = trace_stop = False
     split_packets = False
     no_branch = False
     calls = None
@@ -983,7 +987,7 @@ def main(argv):
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
                    "--fup-nlip", "--no-branch", "--kvm", "--index", "--split-packets",
-                   "--kabort", "--kabort-jcc", "--ovf-mid"):
+                   "--kabort", "--kabort-jcc", "--ovf-mid", "--trace-stop"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
