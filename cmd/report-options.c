@@ -139,7 +139,9 @@ int report_parse_options(struct report *r, int argc, const char **argv, struct p
 			   "b branches, c calls, r returns, g[N] call chains (of N entries, default "
 			   "16) on instruction samples for -g, --children, --folded, --flamegraph, "
 			   "x transactions, p power events (cbr, psb, mwait, pwre, exstop, pwrx), "
-			   "w ptwrite, s[N] skip the first N samples; without it an Intel PT file "
+			   "w ptwrite, l[N] last branches (the branch report), d the decoder's "
+			   "log (./intel_pt.log), s[N] skip the first N samples; without it an "
+			   "Intel PT file "
 			   "is decoded with perf report's default i100usgxwp"),
 		OPT_BOOL(0, "header", &r->header,
 			 "print the file's header (every feature, as perf's --header -I) before "

@@ -40,11 +40,6 @@ size_t report_pt_section(const struct prism_pt_item *it)
 
 const char *report_itrace_unsupported(const struct prism_itrace *it)
 {
-	if (it->log)
-		return "d is prism script's (prism report makes the sections of i, b, c, r, x, "
-		       "p and w)";
-	if (it->last_branch && (it->transactions || it->pwr_events || it->ptwrites))
-		return "l (the branch report) goes with i, b, c and r only in prism report";
 	return script_itrace_unsupported(it);
 }
 

@@ -429,6 +429,9 @@ static int pt_sample(void *ctx, const struct prism_pt_item *it, const char *name
 		r->profiles = xcalloc(REPORT_PT_SECTIONS, sizeof(*r->profiles));
 		r->nr_evsels = REPORT_PT_SECTIONS;
 	}
+	/* perf: a sample without branches, no row (a psb at the start: no section) */
+	if (r->rb && it->kind != PRISM_PT_BRANCH && !it->nr_brstack)
+		return 0;
 	if (!r->pt_names[idx])
 		r->pt_names[idx] = xstrdup(name);
 	comm = it->tid >= 0 ? prism_tasks__comm(r->tasks, (uint32_t)it->tid) : NULL;

@@ -460,6 +460,19 @@ static void put_callindent(struct spt *p, const struct prism_pt_item *it, unsign
 		spaces(sb, (size_t)(p->spacing - len));
 }
 
+/* a decoding error's line, as perf script prints it */
+static void error_line(struct prism_strbuf *sb, const struct prism_pt_item *it)
+{
+	prism_strbuf_addstr(sb, " instruction trace error type 1 time ");
+	if (it->time) /* perf: "0" without timestamps */
+		prism_strbuf_addf(sb, "%" PRIu64 ".%09" PRIu64, it->time / 1000000000,
+				  it->time % 1000000000);
+	else
+		prism_strbuf_addch(sb, '0');
+	prism_strbuf_addf(sb, " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n", (int)it->cpu,
+			  (int)it->pid, (int)it->tid, it->ip, it->code, it->msg);
+}
+
 static int print_item(void *ctx, const struct prism_pt_item *it)
 {
 	struct spt *p = ctx;
@@ -468,8 +481,15 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 	char name[32];
 
 	if (p->fn) {
-		if (it->kind == PRISM_PT_ERROR)
+		if (it->kind == PRISM_PT_ERROR) { /* --itrace=d: in the log all the same */
+			if (p->log.f) {
+				prism_strbuf_reset(sb);
+				error_line(sb, it);
+				script_pt_log_line(&p->log, sb->buf, sb->len);
+				prism_strbuf_reset(sb);
+			}
 			return 0;
+		}
 		if (script_pt_event_name(it->kind))
 			return p->fn(p->fn_ctx, it, script_pt_event_name(it->kind));
 		snprintf(name, sizeof(name), "%s%s",
@@ -489,15 +509,7 @@ static int print_item(void *ctx, const struct prism_pt_item *it)
 		size_t at = sb->len;
 
 		p->nr_errors++;
-		prism_strbuf_addstr(sb, " instruction trace error type 1 time ");
-		if (it->time) /* perf: "0" without timestamps */
-			prism_strbuf_addf(sb, "%" PRIu64 ".%09" PRIu64, it->time / 1000000000,
-					  it->time % 1000000000);
-		else
-			prism_strbuf_addch(sb, '0');
-		prism_strbuf_addf(sb, " cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s\n",
-				  (int)it->cpu, (int)it->pid, (int)it->tid, it->ip, it->code,
-				  it->msg);
+		error_line(sb, it);
 		script_pt_log_line(&p->log, sb->buf + at, sb->len - at);
 	} else {
 		unsigned int fl = script_pt_event_synth(it->kind) ? p->synth : p->hw;

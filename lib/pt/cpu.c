@@ -3,8 +3,9 @@
  * The CPU that recorded an Intel PT trace, from the CPUID feature perf's
  * x86 writes ("GenuineIntel,6,142,10": vendor, family, model, stepping in
  * decimal), and the errata workarounds libipt applies for it
- * (pt_cpu_errata), with skd010 (an OVF not followed by a FUP) always on:
- * perf's decoder takes such an OVF on every CPU.
+ * (pt_cpu_errata), with skd010 (an OVF not followed by a FUP) and apl12
+ * (a FUP after an OVF, then TIP.PGE) always on: perf's decoder takes such
+ * an OVF so on every CPU.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -97,6 +98,11 @@ void pt_cpu_config(struct pt_config *cfg, const struct prism_pt_cpu *cpu)
 	}
 	/* an OVF whose trace restarts at a PSB+ with a FUP: on from there, as perf */
 	cfg->errata.skd010 = 1;
+	/*
+	 * a FUP after an OVF where tracing is off (TIP.PGE next): perf's
+	 * decoder walks no code from it on every CPU (decode-ovf.c)
+	 */
+	cfg->errata.apl12 = 1;
 }
 
 int prism_pt_cpu__errata(const struct prism_pt_cpu *cpu, struct prism_strbuf *sb)

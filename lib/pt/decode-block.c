@@ -15,10 +15,11 @@
  * (periods in instructions and ticks, the loop guard), the instructions
  * before a block's last see the time and trace position from before the
  * block's query, the last one those after it; so the samples are the same.
- * Used for every --itrace but the last branches (l), also for short
- * periods: after an error a walk goes on from the next IP, as perf's
- * decoder (walk-resync.c), the instruction decoder only from the next PSB;
- * with the call stacks (call chains, call traces) the blocks end at calls.
+ * Used for every --itrace, also for short periods and the last branches
+ * (l): after an error a walk goes on from the next IP, as perf's decoder
+ * (walk-resync.c); with the call stacks (call chains, call traces) the
+ * blocks end at calls, with branches, periods in ticks, events or the last
+ * branches at every branch.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ int pt_block_start(struct queue *q, const struct pt_config *cfg)
 	if (q->d->o.itrace.callchain || q->d->o.itrace.thread_stack)
 		c.flags.variant.block.end_on_call = 1;
 	if (q->d->o.itrace.branches || q->d->period_ticks || pt_events_scan(q->d) ||
-	    q->d->o.insn_to || q->d->o.ipc) {
+	    q->d->o.insn_to || q->d->o.ipc || q->d->o.itrace.last_branch) {
 		c.flags.variant.block.end_on_call = 1;
 		c.flags.variant.block.end_on_jump = 1;
 	}
@@ -330,8 +331,8 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 
-	return !o->branches && !q->d->period_ticks && !q->pend && !blk->truncated &&
-	       !stack_insn(q, blk) && !q->d->o.ipc &&
+	return !o->branches && !o->last_branch && !q->d->period_ticks && !q->pend &&
+	       !blk->truncated && !stack_insn(q, blk) && !q->d->o.ipc &&
 	       (!o->instructions || q->insn_count + 1 < o->period);
 }
 
@@ -341,8 +342,9 @@ static bool plain_insn(const struct queue *q, const struct pt_block *blk)
  */
 static bool plain_tick(const struct queue *q, const struct pt_block *blk)
 {
-	return q->d->period_ticks && !q->d->o.itrace.branches && !q->pend && !blk->truncated &&
-	       !stack_insn(q, blk) && !q->d->o.ipc && !ticks_may_be_due(q);
+	return q->d->period_ticks && !q->d->o.itrace.branches && !q->d->o.itrace.last_branch &&
+	       !q->pend && !blk->truncated && !stack_insn(q, blk) && !q->d->o.ipc &&
+	       !ticks_may_be_due(q);
 }
 
 /*
@@ -375,7 +377,7 @@ static void last_insn(struct queue *q, const struct pt_block *blk, bool plain, s
 	insn->raw[0] = 0;
 	if ((!q->pkt || !reads_packet_class(blk->iclass)) && !flags_of_bytes(q, blk) &&
 	    !q->d->o.ipc &&
-	    (plain || (!o->branches && !blk->truncated && q->d->period_ticks &&
+	    (plain || (!o->branches && !o->last_branch && !blk->truncated && q->d->period_ticks &&
 		       !ticks_may_be_due(q) && !stack_insn(q, blk))))
 		return;
 	b = br_insn(q, blk->end_ip, blk->mode);

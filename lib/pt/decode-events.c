@@ -21,8 +21,9 @@
  * then go to the queue's samples in perf's order.
  *
  * After an error, perf's decoder reads the packets up to the next IP
- * (walk-resync.c) without events but a CBR's (at the trace start, IP 0)
- * and a PSB's; the events due at the next instruction when an error
+ * (walk-resync.c) without events but a PSB's and the CBR (the last one
+ * read, if it changed: a sample of the trace start, IP 0, not of an error
+ * such as an overflow in between); the events due at the next instruction when an error
  * comes are at the error's IP, those waiting for a FUP's are lost.
  */
 #include <string.h>
@@ -136,12 +137,16 @@ static struct prism_pt_item *stash(struct queue *q, enum prism_pt_item_kind kind
 	return it;
 }
 
-/* perf's flags of an event at the decoder's place: the last branch's, none after a FUP's */
+/*
+ * perf's flags of an event at the decoder's place: the last branch's, none
+ * after a FUP's; never "in a transaction" (perf's decoder says so only of
+ * the states it walked code for: branches, instructions, events at a FUP)
+ */
 static uint32_t here_flags(const struct queue *q)
 {
 	if (q->ev.after_fup)
-		return q->ev.in_tx ? PRISM_PT_FL_IN_TX : 0;
-	return q->pend_flags;
+		return 0;
+	return q->pend_flags & ~PRISM_PT_FL_IN_TX;
 }
 
 /*
@@ -167,14 +172,27 @@ static void cbr_event(struct queue *q, bool psb)
 {
 	struct prism_pt_item *it;
 
-	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr)
+	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr ||
+	    q->ev.resync) /* (perf's: the last one, at the trace start: pt_events_resync_cbr) */
 		return;
 	q->ev.cbr_seen = q->tm.cbr;
 	it = psb ? stash(q, PRISM_PT_CBR, 0, 0) : stash_here(q, PRISM_PT_CBR);
 	if (it)
 		it->cbr = (uint8_t)q->tm.cbr;
-	if (it && q->ev.resync) /* perf's: a sample of the trace start, at its time */
+}
+
+void pt_events_resync_cbr(struct queue *q)
+{
+	struct prism_pt_item *it;
+
+	if (!q->d->o.itrace.pwr_events || q->tm.cbr == q->ev.cbr_seen || !q->tm.cbr)
+		return;
+	q->ev.cbr_seen = q->tm.cbr;
+	it = stash(q, PRISM_PT_CBR, 0, 0);
+	if (it) { /* a sample of the trace start, at its time */
+		it->cbr = (uint8_t)q->tm.cbr;
 		it->time = 0;
+	}
 }
 
 /* PWRE's payload: h/w-initiated (bit 7), sub C-state (8-11), C-state (12-15) */
@@ -340,6 +358,8 @@ void pt_events_tsx(struct queue *q, const struct pt_event *ev)
 	if (q->pend && ip && (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 		pt_pend_branch(q, ip, q->pend_flags);
 	q->pend = false;
+	if (ip && q->ev.n) /* the events of FUPs there before its own (a PTWRITE's), as perf's */
+		pt_events_flush(q, ip);
 	if (q->pkt) /* perf: the time of its FUP */
 		q->time = q->ev.fup_time;
 	it = pt_push(q, PRISM_PT_TRANSACTION);

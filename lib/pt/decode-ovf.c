@@ -12,6 +12,10 @@
  *   libipt reports it without an IP.  perf's decoder stands where the
  *   last branch before it went (a TNT bit, a TIP's IP), does that branch
  *   and reports the overflow there.
+ * - An overflow that resolved with tracing off after a FUP all the same
+ *   (Apollo Lake's erratum APL12, which libipt's workaround skips, on for
+ *   every CPU: pt_cpu_config): perf's decoder starts the trace at the FUP,
+ *   then again at the TIP.PGE, walking no code between them.
  * - Where the last packet with an IP ends (walk-resync.c: the timing
  *   packets after it wait for the instructions after it): the packet at
  *   the decoder's place where it holds the IP wanted and the last before
@@ -28,6 +32,8 @@ struct ovf_scan {
 	/* the last branch packet before the last OVF: a TNT bit or a TIP's IP */
 	bool tnt, taken, tip;
 	uint64_t tip_ip;
+	/* the FUP right after the last OVF (its IP; 0: none), a stray one if tracing was off */
+	uint64_t ovf_fup;
 	uint64_t ip_end; /* the end of the last TIP, TIP.PGE, TIP.PGD or FUP with an IP */
 	uint64_t want; /* the IP wanted at ip_end (0: any) */
 };
@@ -76,6 +82,7 @@ static int scan(struct queue *q, struct ovf_scan *s)
 			case ppt_ovf:
 				in_ovf = true;
 				s->psb = false;
+				s->ovf_fup = 0;
 				s->tnt = tnt, s->taken = taken, s->tip = tip, s->tip_ip = ip;
 				tnt = tip = false;
 				break;
@@ -90,6 +97,8 @@ static int scan(struct queue *q, struct ovf_scan *s)
 				}
 				break;
 			case ppt_fup:
+				if (in_ovf && has_ip && !s->psb)
+					s->ovf_fup = ip;
 				in_ovf = false; /* tracing resumes */
 				break;
 			case ppt_tip:
@@ -120,6 +129,13 @@ bool pt_ovf_psb(struct queue *q)
 	struct ovf_scan s = { 0 };
 
 	return !scan(q, &s) && s.psb;
+}
+
+uint64_t pt_ovf_fup(struct queue *q)
+{
+	struct ovf_scan s = { 0 };
+
+	return scan(q, &s) ? 0 : s.ovf_fup;
 }
 
 /* a conditional jump's target from its bytes (pend_raw), @next the address after it */

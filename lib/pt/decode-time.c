@@ -236,7 +236,7 @@ static void count_units(struct queue *q, const struct pt_packet *p, struct tpend
 	if (p->type == ppt_ovf) { /* the units before it are dropped */
 		q->wait_ovf = q->in_ovf = e->ovf = true;
 		q->ovf_units = q->units_seen;
-	} else if (p->type == ppt_fup) {
+	} else if (p->type == ppt_fup || p->type == ppt_tip_pge) {
 		q->in_ovf = false; /* tracing resumes */
 	} else if (p->type == ppt_tnt_8 || p->type == ppt_tnt_64) {
 		if (q->d->o.ipc)
@@ -291,6 +291,8 @@ static void scan_to(struct queue *q, uint64_t off)
 			pos = off;
 		if (p.type == ppt_pad)
 			continue;
+		if (p.type == ppt_tip_pge)
+			q->pge_end = pos;
 		at = q->units_seen;
 		e.type = tpkt(&p, &e.payload, &e.fc);
 		count_units(q, &p, &e);
@@ -332,6 +334,8 @@ static void scan_events(struct queue *q, uint64_t off)
 			count_units(q, &p, &e);
 			if (pt_pkt_get_offset(q->pkt, &e.next_off) < 0)
 				e.next_off = off;
+			if (p.type == ppt_tip_pge)
+				q->pge_end = e.next_off;
 			tq_add(q, &e);
 		}
 	q->pkt_off = pos > off ? pos : off;
@@ -361,6 +365,9 @@ void pt_time_sync(struct queue *q)
 	q->quiet_end = 0;
 	q->tq_n = 0;
 	q->wait_ovf = q->in_ovf = false;
+	q->pge_end = 0;
+	if (q->pge_until)
+		q->pge_until = false, q->tq_until = 0;
 	if (pt_dec_sync_offset(q, &q->pkt_off) < 0)
 		q->pkt_off = 0;
 	scan(q);
@@ -375,6 +382,11 @@ void pt_time_sync(struct queue *q)
 void pt_time_event(struct queue *q, const struct pt_event *ev)
 {
 	scan(q);
+	/* a TIP.PGE's trace start: not the packets after it yet (pt_time_started) */
+	if (ev->type == ptev_enabled && !q->tq_until && q->pge_end) {
+		q->tq_until = q->pge_end;
+		q->pge_until = true;
+	}
 	/*
 	 * an interrupt's or a TSX abort's TIP, an interrupt's TIP.PGD (after
 	 * their FUP): units no instruction takes
@@ -394,6 +406,15 @@ void pt_time_event(struct queue *q, const struct pt_event *ev)
 	default:
 		break;
 	}
+}
+
+void pt_time_started(struct queue *q)
+{
+	if (!q->pge_until)
+		return;
+	q->pge_until = false;
+	q->tq_until = 0;
+	apply_due(q);
 }
 
 /*

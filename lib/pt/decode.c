@@ -61,8 +61,8 @@ struct prism_pt_decoder *prism_pt_decoder__new(const struct prism_pt_decoder_opt
 			d->period_ticks *= 2;
 	}
 	d->per_cpu = o->info.per_cpu_mmaps;
-	/* blocks (and a walk that goes on after errors as perf's), but for the last branches */
-	d->blocks = !o->itrace.last_branch && !getenv("PRISM_PT_INSN_DECODER");
+	/* blocks (and a walk that goes on after errors as perf's) */
+	d->blocks = !getenv("PRISM_PT_INSN_DECODER");
 	d->has_tsc = o->info.tsc_bit && (o->config & o->info.tsc_bit);
 	return d;
 }
@@ -135,12 +135,18 @@ static struct pt_stack *stack(struct queue *q)
 	return pt_stacks_get(&q->d->stacks, q->pid, q->tid, q->cpu);
 }
 
-/* an instruction or event sample's call chain (itrace.callchain), from its thread's stack */
+/*
+ * an instruction or event sample's call chain (itrace.callchain) and last
+ * branches (itrace.last_branch), from its thread's stack
+ */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it)
 {
 	const struct prism_itrace *o = &q->d->o.itrace;
 	uint64_t *cc;
 
+	if (o->last_branch)
+		pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO, o->last_branch_sz, stack(q),
+			      it);
 	if (!o->callchain)
 		return;
 	cc = q->chains + (size_t)(it - q->fifo) * o->callchain_sz;
@@ -374,9 +380,6 @@ static void on_insn(struct queue *q, const struct pt_insn *insn)
 				q->hold = q->d->has_tsc && (insn->ip >> 63) &&
 					  (insn->iclass == ptic_far_return ||
 					   insn->iclass == ptic_far_jump);
-				if (o->last_branch)
-					pt_lbr_sample(&q->lbrs, (size_t)(it - q->fifo), FIFO,
-						      o->last_branch_sz, stack(q), it);
 			}
 			q->insn_count = 0;
 		}
@@ -412,6 +415,7 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->in_kernel = true; /* a trace start: from no code, as from the kernel */
 		pt_time_at(q, ev->variant.enabled.ip);
 		branch(q, 0, ev->variant.enabled.ip, PRISM_PT_FL_TRACE_BEGIN);
+		pt_time_started(q);
 		break;
 	case ptev_disabled:
 	case ptev_async_disabled:
@@ -442,22 +446,37 @@ static void on_event(struct queue *q, const struct pt_event *ev)
 		q->pend = false;
 		break;
 	case ptev_overflow: {
-		/* with tracing off: where the last branch went, as perf's decoder stands */
-		uint64_t ip = ev->ip_suppressed ? pt_ovf_disabled_ip(q) : ev->variant.overflow.ip;
+		/*
+		 * where the last branch went, as perf's decoder stands (also
+		 * where tracing resumes at a FUP elsewhere); else at the FUP
+		 */
+		uint64_t ip = pt_ovf_disabled_ip(q);
+
+		if (!ip && !ev->ip_suppressed)
+			ip = ev->variant.overflow.ip;
 
 		if (q->pend && ip &&
 		    (ip != q->pend_next || !(q->pend_flags & PRISM_PT_FL_CONDITIONAL)))
 			pend_branch(q, ip, q->pend_flags);
 		q->pend = false;
+		bool psb = !ev->ip_suppressed && pt_ovf_psb(q);
+
 		error(q, ERR_OVR, ip);
-		if (!ev->ip_suppressed &&
-		    pt_ovf_psb(q)) /* perf: its walk from no IP to the PSB's FUP */
+		if (psb) /* perf: its walk from no IP to the PSB's FUP */
 			error(q, ERR_NOINSN, 0);
 		q->pend_size = 0; /* perf: no instruction bytes after an overflow */
 		q->flags_lazy = false;
 		pt_time_overflow(q);
+		if (psb) { /* the PSB+'s CBR: perf's walk to its FUP read it, a trace start's */
+			pt_events_resync_cbr(q);
+			pt_events_flush(q, 0);
+		}
 		if (!ev->ip_suppressed)
 			branch(q, 0, ev->variant.overflow.ip, PRISM_PT_FL_TRACE_BEGIN);
+		else if ((ip = pt_ovf_fup(q))) { /* APL12's FUP (libipt's workaround took it) */
+			branch(q, 0, ip, PRISM_PT_FL_TRACE_BEGIN);
+			q->ev.after_fup = true; /* (perf's events after it: no flags) */
+		}
 		break;
 	}
 	case ptev_tsx:

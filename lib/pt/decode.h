@@ -165,6 +165,12 @@ struct queue {
 	size_t tq_head, tq_n;
 	bool wait_ovf, in_ovf; /* packets from an OVF on wait for its event */
 	uint64_t tq_until; /* packets past this offset wait (a resync's; 0: none) */
+	/*
+	 * where the last TIP.PGE read ends: perf's trace start there comes
+	 * before the packets after it (pt_time_event, pt_time_started)
+	 */
+	uint64_t pge_end;
+	bool pge_until; /* tq_until is pge_end's */
 	struct pt_timing tm; /* perf's time (decode-timing.c) */
 	uint64_t pend_time; /* the sample time of the pending branch */
 	uint64_t stall_off, stall_n; /* where the trace stood, instructions since */
@@ -238,7 +244,7 @@ struct prism_pt_item *pt_insn_sample(struct queue *q, const struct pt_insn *insn
 				     struct pt_ipc_snap *snap);
 /* the last branch's bytes in pend_raw, pend_size (read where blocks left them out) */
 void pt_branch_bytes(struct queue *q);
-/* an instruction or event sample's call chain, where call chains are asked for */
+/* an instruction or event sample's call chain and last branches, where asked for */
 void pt_insn_chain(struct queue *q, struct prism_pt_item *it);
 void pt_on_event(struct queue *q, const struct pt_event *ev);
 /* the pending branch to @to, with the time of its instruction */
@@ -299,6 +305,8 @@ bool pt_ovf_psb(struct queue *q);
 uint64_t pt_ovf_disabled_ip(struct queue *q);
 /* where the last packet with an IP (@ip: that one) that the decoder read ends (UINT64_MAX: not known) */
 uint64_t pt_ip_packet_end(struct queue *q, uint64_t ip);
+/* the IP of the FUP right after the last OVF (0: none) */
+uint64_t pt_ovf_fup(struct queue *q);
 /* the instruction decoder's calls and returns, as libipt's call stack takes them */
 void pt_ovf_calls(struct queue *q, const struct pt_insn *insn);
 
@@ -328,6 +336,8 @@ void pt_events_flush_n(struct queue *q, uint64_t ip, size_t max);
 void pt_events_insn(struct queue *q, uint32_t flags);
 void pt_events_tsx(struct queue *q, const struct pt_event *ev);
 uint32_t pt_events_async_flags(struct queue *q, bool ip_suppressed);
+/* a trace start after an error: the CBR read since the last CBR sample, if it changed */
+void pt_events_resync_cbr(struct queue *q);
 /* an error at @ip: the events due at the next instruction there, those at a FUP's address dropped */
 void pt_events_error(struct queue *q, uint64_t ip);
 
@@ -335,6 +345,8 @@ void pt_events_error(struct queue *q, uint64_t ip);
 int pt_time_start(struct queue *q, const struct pt_config *cfg);
 void pt_time_sync(struct queue *q);
 void pt_time_event(struct queue *q, const struct pt_event *ev);
+/* after a trace start's branch: the packets after its TIP.PGE */
+void pt_time_started(struct queue *q);
 void pt_time_at(struct queue *q, uint64_t ip);
 uint64_t pt_sample_time(struct queue *q);
 void pt_time_overflow(struct queue *q);

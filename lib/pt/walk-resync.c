@@ -11,8 +11,10 @@
  * FUP (an interrupt's, a TSX abort's) is then a plain one for perf, taken
  * by the next branch that needs trace (the walk's tip_pend); where the
  * error came while the walk went to the FUP, perf had read it: on from the
- * TIP's IP.  The events in the packets skipped are perf's too (only CBRs
- * and PSBs: decode-events.c).  The call stack stays, as perf's.
+ * TIP's IP.  An overflow there is perf's error without IP, then on from
+ * its FUP (also a stray one before a TIP.PGE, APL12's).  The events in the
+ * packets skipped are perf's too (only CBRs and PSBs: decode-events.c).
+ * The call stack stays, as perf's.
  */
 #include "walk.h"
 
@@ -133,6 +135,24 @@ static int to_ip(struct pt_walk *w, uint64_t *units)
 	}
 }
 
+/*
+ * an overflow that resolved with tracing off after a FUP all the same
+ * (APL12's, which libipt took): perf's walk to an IP starts the trace at
+ * the FUP, then on to the next IP
+ */
+static void stray_fup(struct queue *q)
+{
+	uint64_t ip = pt_ovf_fup(q);
+
+	if (!ip)
+		return;
+	pt_time_now(q);
+	pt_events_resync_cbr(q);
+	pt_events_flush(q, 0);
+	pt_branch(q, 0, ip, PRISM_PT_FL_TRACE_BEGIN);
+	q->ev.after_fup = true; /* (perf's events after it: no flags) */
+}
+
 bool pt_walk_resyncs(int err)
 {
 	switch (-err) {
@@ -182,6 +202,7 @@ bool pt_walk_resync(struct queue *q)
 			st = 1;
 			break;
 		}
+		stray_fup(q);
 	}
 	if (st <= 0)
 		return false;
@@ -190,6 +211,7 @@ bool pt_walk_resync(struct queue *q)
 	q->ev.resync = true;
 	pt_time_skip(q, units, pt_ip_packet_end(q, w->ip));
 	q->ev.resync = false;
+	pt_events_resync_cbr(q);
 	if (w->enabled) {
 		ev.variant.enabled.ip = w->ip;
 		pt_on_event(q, &ev);

@@ -93,6 +93,12 @@ static size_t packet_size(const uint8_t *p, size_t n, bool tsx)
 		return 4;
 	case 0xa2: /* PWRX */
 		return 7;
+	case 0xc3: /* MNT: an event of no IP that perf and prism leave out */
+		return n > 2 && p[2] == 0x88 ? 11 : 0;
+	case 0xc8: /* VMCS: perf keeps its value only, prism leaves the event out */
+		return 7;
+	case 0x83: /* TraceStop: after the TIP.PGD where tracing stopped */
+		return 2;
 	default: /* PTW: 4 or 8 bytes of payload */
 		if ((p[1] & 0x1f) == 0x12 && ((p[1] >> 5) & 3) < 2)
 			return 2u + (((p[1] >> 5) & 3) ? 8 : 4);
@@ -106,7 +112,7 @@ bool pt_walk_fits(const struct prism_pt_decoder *d, const uint8_t *t, size_t len
 {
 	size_t off = 0, n, end, dropped = 0;
 
-	if (d->nr_pokes || getenv("PRISM_PT_LIBIPT_BLOCKS"))
+	if (getenv("PRISM_PT_LIBIPT_BLOCKS"))
 		return false;
 	while (off < len) {
 		/* (the PADs and short TNTs most of a trace is, one byte each, up to the next release) */
@@ -178,11 +184,6 @@ static bool is_ptwrite(const struct pt_insn *insn)
 	return insn->iclass == ptic_ptwrite;
 }
 
-static bool any_insn(const struct pt_insn *insn)
-{
-	return insn->size;
-}
-
 /* a PIP binds to it (libipt's pt_insn_binds_to_pip): those and far branches */
 static bool binds_pip(const struct pt_insn *insn)
 {
@@ -224,6 +225,19 @@ static void run_fill(struct run *r, const struct pt_insn *insn, const struct pt_
 }
 
 /*
+ * kernel code a TEXT_POKE record changes (decode-poke.c): the run is read
+ * anew each time (its bytes depend on the queue's time), a pid no queue has
+ * keeps lookups from taking it
+ */
+static void unkept_if_poked(const struct queue *q, struct run *r)
+{
+	uint64_t end = (r->target > r->end_ip ? r->target : r->end_ip) + 16;
+
+	if (q->d->nr_pokes && (r->ip >> 63) && pt_poked(q->d, r->ip, end))
+		r->pid = INT32_MIN;
+}
+
+/*
  * the run from @ip: decoded by the helper decoder (a taken TNT bit after
  * its start gives a conditional branch's target, a direct branch's comes
  * without trace; the others need trace, which the helper has not).  An
@@ -256,6 +270,7 @@ __attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
 		if (insn.iclass == ptic_other || insn.iclass == ptic_ptwrite) {
 			if (r->n == MAX_RUN) {
 				run_fill(r, &insn, NULL);
+				unkept_if_poked(q, r);
 				return 0;
 			}
 			r->end_ip = insn.ip;
@@ -271,6 +286,7 @@ __attribute__((noinline)) int pt_walk_run_decode(struct queue *q, uint64_t ip,
 		} else {
 			run_fill(r, &insn, NULL);
 		}
+		unkept_if_poked(q, r);
 		return 0;
 	}
 	r->ip = 0;
@@ -622,13 +638,14 @@ static int proceed_event(struct queue *q, struct pt_block *blk)
 			no_branch_to(q, ev->variant.ptwrite.ip);
 			break;
 		} else {
+			/*
+			 * perf's decoder stands at its FUP, the instruction
+			 * there not done (another event's FUP may be there)
+			 */
 			st = proceed_run(q, blk, ev->variant.ptwrite.ip, &r);
 			if (st <= 0)
 				return st;
-			/* the instruction there, taken for its PTWRITE */
-			st = proceed_to_insn(q, blk, any_insn, 0, &insn, &r);
-			if (st <= 0)
-				return st;
+			break;
 		}
 		postpone(w, r, &insn);
 		break;

@@ -240,3 +240,19 @@ pt_vs_perf() {
 	shift 3
 	script_vs_perf "$name" "$f" --itrace="$it" "$@"
 }
+
+# pt_cases "ITRACE..." "ARG..." "NAME:GENERATOR OPTIONS"...: each case's file
+# ($TMP/NAME.data, by the generator), then pt_vs_perf with each ITRACE and the ARGs
+pt_cases() {
+	local its=$1 args=$2 c name it
+	shift 2
+	for c in "$@"; do
+		name=${c%%:*}
+		# shellcheck disable=SC2086
+		$GEN ${c#*:} "$WL" "$TMP/$name.data" || fail "$name: the generator failed"
+		for it in $its; do
+			# shellcheck disable=SC2086
+			pt_vs_perf "$name" "$TMP/$name.data" "$it" $args
+		done
+	done
+}

@@ -208,5 +208,6 @@ check "PRISM_PT_INSN_DECODER=1: no block" grep -q ', 0 blocks walked' "$TMP/v"
 prism script -v -i "$TMP/long.data" --itrace=i1i 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
 check "short periods: blocks walked too" grep -qE ', [1-9][0-9]* blocks walked' "$TMP/v"
 prism script -v -i "$TMP/long.data" --itrace=i10il 2>&1 >/dev/null | grep '^Intel PT: ' >"$TMP/v"
-check "the last branches (l): one instruction at a time" grep -q ', 0 blocks walked' "$TMP/v"
+check "the last branches (l): blocks walked too" grep -qE ', [1-9][0-9]* blocks walked' "$TMP/v"
+check "the last branches (l): by prism's walk" grep -q "(1 queues by prism's walk)" "$TMP/v"
 done_testing

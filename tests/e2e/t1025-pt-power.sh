@@ -100,7 +100,8 @@ check "d: its packets as -D shows them" grep -q '^\.  00000000:  02 82 02 82 .* 
 check "d: the overflow error" grep -q 'code 7: Overflow packet' "$TMP/intel_pt.log"
 check "d: no log without d" test "$(cd "$TMP" && rm -f intel_pt.log &&
 	prism script -i log.data --itrace=b >/dev/null && ls intel_pt.log 2>/dev/null)" = ""
-expect_exit 129 prism report -i "$TMP/all.data" --itrace=bd
+(cd "$TMP" && rm -f intel_pt.log && prism report -i log.data --itrace=bed >/dev/null 2>&1)
+check "d: prism report writes the log too" grep -q 'code 7: Overflow packet' "$TMP/intel_pt.log"
 
 # the letters in --itrace's error message and --help
 expect_exit 129 prism script -i "$TMP/all.data" --itrace=k

@@ -77,8 +77,13 @@ prism report -i - --itrace=i100usgxwp <"$TMP/pipe.data" >"$TMP/p2" 2>/dev/null
 check "pipe --itrace=i100usgxwp: perf report's default on the file" \
 	cmp -s <(report_body "$TMP/p1") <(report_body "$TMP/p2")
 
-# what prism report does not do with them: d, l with x, p or w
-for it in d pl i1ilx; do
-	expect_exit 129 prism report -i "$TMP/all.data" --itrace=$it
+# l with x, p or w: the branch report of each section, as perf's (t1065);
+# d alone synthesizes nothing (perf: "no samples")
+for it in pl i1ilx; do
+	perf report -i "$TMP/all.data" --stdio --itrace=$it >"$TMP/p1" 2>/dev/null
+	prism report -i "$TMP/all.data" --stdio --itrace=$it >"$TMP/p2" 2>/dev/null
+	check "all --itrace=$it: the report equals perf's" \
+		cmp -s <(report_rows "$TMP/p1") <(report_rows "$TMP/p2")
 done
+expect_exit 129 prism report -i "$TMP/all.data" --itrace=d
 done_testing

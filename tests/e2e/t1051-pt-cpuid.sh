@@ -3,13 +3,12 @@
 # The recording CPU from the file's CPUID feature (tests/tools/perfdata-pt.py
 # --cpuid): prism script -v names it and the errata libipt applies for it
 # (skd010 always), per file and pipe; with any CPUID, an odd or a bad one, or
-# none, the plain trace decodes as perf 6.1 decodes it.  Proof that the
-# decoder applies them: an OVF that resolves with tracing off followed by a
-# stray FUP (Apollo Lake's erratum APL12, --ovf-fup) decodes past the
-# overflow with an Apollo Lake CPUID, as perf does (less perf's "tr strt" to
-# the stray FUP's address), and not with a Skylake CPUID, through prism's
-# walk, libipt's block decoder and its instruction decoder; a TSX trace with
-# Broadwell's CPUID (BDM64) goes to libipt's block decoder.  perf's own
+# none, the plain trace decodes as perf 6.1 decodes it.  An OVF that
+# resolves with tracing off followed by a stray FUP (Apollo Lake's erratum
+# APL12, --ovf-fup) decodes as perf's with any CPUID or none (libipt's
+# workaround on for every CPU, as skd010), through prism's walk, libipt's
+# block decoder and its instruction decoder; a TSX trace with Broadwell's
+# CPUID (BDM64) goes to libipt's block decoder.  perf's own
 # Apollo Lake flag (FUP_WITH_NLIP, --fup-nlip: a FUP with the IP after an
 # indirect call, then its TIP, taken as an interrupt at the call) has no
 # libipt erratum: prism's walk follows it, equal to perf line for line (per
@@ -23,13 +22,13 @@ require_pt_files
 APL="GenuineIntel,6,92,9" SKL="GenuineIntel,6,142,10"
 declare -A want=(
 	[apl]="GenuineIntel family 6 model 92 stepping 9 (CPUID), errata skd010 apl12 apl11"
-	[skl]="GenuineIntel family 6 model 142 stepping 10 (CPUID), errata bdm70 skd007 skd022 skd010 skl014 skl168"
+	[skl]="GenuineIntel family 6 model 142 stepping 10 (CPUID), errata bdm70 skd007 skd022 skd010 skl014 apl12 skl168"
 	[nostep]="GenuineIntel family 6 model 92 (CPUID), errata skd010 apl12 apl11"
-	[amd]="AuthenticAMD family 25 model 33 stepping 0 (CPUID), errata skd010"
-	[unknown]="GenuineIntel family 6 model 1 stepping 0 (CPUID), errata skd010"
-	[bad]="unknown (the CPUID feature 'garbage' is not vendor,family,model), errata skd010"
-	[empty]="unknown (the CPUID feature '' is not vendor,family,model), errata skd010"
-	[none]="none (no CPUID feature in the file), errata skd010"
+	[amd]="AuthenticAMD family 25 model 33 stepping 0 (CPUID), errata skd010 apl12"
+	[unknown]="GenuineIntel family 6 model 1 stepping 0 (CPUID), errata skd010 apl12"
+	[bad]="unknown (the CPUID feature 'garbage' is not vendor,family,model), errata skd010 apl12"
+	[empty]="unknown (the CPUID feature '' is not vendor,family,model), errata skd010 apl12"
+	[none]="none (no CPUID feature in the file), errata skd010 apl12"
 )
 declare -A cpuid=([apl]=$APL [skl]=$SKL [nostep]="GenuineIntel,6,92" [amd]="AuthenticAMD,25,33,0"
 	[unknown]="GenuineIntel,6,1,0" [bad]="garbage" [empty]="")
@@ -53,39 +52,43 @@ prism script -v -i "$TMP/pipe.data" --itrace=be >"$TMP/out" 2>"$TMP/err"
 check "pipe: -v names the CPU and the errata" grep -qxF "Intel PT CPU: ${want[apl]}" "$TMP/err"
 check "pipe: decodes as the file without CPUID" cmp -s "$TMP/none.txt" "$TMP/out"
 
-# APL12: OVF, a stray FUP to pt_leaf, TIP.PGE at the loop's top
-after_ovf() { sed -n '/code 7: Overflow packet/,$p' "$1" | tail -n +2; }
-for cpu in apl skl; do
-	$GEN --loops 10 --ovf-fup 2 --cpuid "${cpuid[$cpu]}" "$WL" "$TMP/apl12-$cpu.data" ||
-		fail "the generator failed (--ovf-fup)"
+# APL12: OVF, a stray FUP to pt_leaf, TIP.PGE at the loop's top: perf has no
+# workaround, it starts the trace at the FUP, then again at the TIP.PGE,
+# walking no code between (its overflow error where the last branch went);
+# prism applies libipt's workaround on every CPU, so that all three decoders
+# give perf's lines, also without a CPUID (perf's walk is the same)
+for cpu in apl skl none; do
+	f=$TMP/apl12-$cpu.data
+	if [ $cpu = none ]; then
+		$GEN --loops 10 --ovf-fup 2 "$WL" "$f" || fail "the generator failed (--ovf-fup)"
+	else
+		$GEN --loops 10 --ovf-fup 2 --cpuid "${cpuid[$cpu]}" "$WL" "$f" ||
+			fail "the generator failed (--ovf-fup)"
+	fi
+	perf script -i "$f" --itrace=be -F +flags >"$TMP/perf-$cpu" 2>/dev/null
 done
-perf script -i "$TMP/apl12-apl.data" --itrace=b -F +flags >"$TMP/perf-apl" 2>/dev/null
-perf script -i "$TMP/apl12-skl.data" --itrace=b -F +flags >"$TMP/perf-skl" 2>/dev/null
 check "apl12: perf has no workaround (the same with either CPUID)" cmp -s "$TMP/perf-apl" "$TMP/perf-skl"
 check "apl12: perf starts at the stray FUP" \
 	grep -q 'tr strt .*=> *555555555139 pt_leaf+0x0' "$TMP/perf-apl"
-perf script -i "$TMP/apl12-apl.data" --itrace=be -F +flags >"$TMP/perf.txt" 2>/dev/null
-after_ovf "$TMP/perf.txt" | grep -v 'tr strt .*=> *555555555139 pt_leaf+0x0' >"$TMP/perf-after"
+after_ovf() { sed -n '/code 7: Overflow packet/,$p' "$1" | tail -n +2; }
+after_ovf "$TMP/perf-apl" >"$TMP/perf-after"
 check "apl12: perf decodes 6 iterations after the overflow" \
 	test "$(grep -c 'call .*pt_loop+0x5 ' "$TMP/perf-after")" -eq 6
 for dec in "" PRISM_PT_LIBIPT_BLOCKS PRISM_PT_INSN_DECODER; do
-	for cpu in apl skl; do
-		(if [ -n "$dec" ]; then export "$dec=1"; fi
-			prism script -i "$TMP/apl12-$cpu.data" --itrace=be -F +flags >"$TMP/$cpu.txt" 2>/dev/null)
-		after_ovf "$TMP/$cpu.txt" >"$TMP/$cpu-after"
+	for cpu in apl skl none; do
+		for it in be i1ie i3tbgxe; do
+			(if [ -n "$dec" ]; then export "$dec=1"; fi
+				pt_vs_perf "apl12-$cpu ${dec:-walk}" "$TMP/apl12-$cpu.data" $it -F +flags)
+		done
 	done
-	check "apl12 ${dec:-walk}: with Apollo Lake's CPUID, the trace after the overflow as perf's" \
-		cmp -s "$TMP/perf-after" "$TMP/apl-after"
-	if [ -z "$dec" ]; then # prism's walk goes on from the next IP after the mismatch, as perf
-		check "apl12 walk: with Skylake's, libipt takes the FUP: a mismatch, then on" \
-			grep -q 'code 6: Trace doesn.t match instruction' "$TMP/skl-after"
-		check "apl12 walk: with Skylake's, the 6 iterations after it" \
-			test "$(grep -c 'call .*pt_loop+0x5 ' "$TMP/skl-after")" -eq 6
-	else
-		check "apl12 $dec: with Skylake's, libipt takes the FUP: decoding stops" \
-			test "$(grep -c 'call .*pt_loop+0x5 ' "$TMP/skl-after")" -lt 6
-	fi
 done
+# power events and TSCs after the TIP.PGE (perf's trace start before them),
+# also where the code is missing (perf's walk to an IP takes the stray FUP)
+pt_cases "be i1ie i3tbgxe bpwxe" "-F +flags --ns" \
+	"apl12-events:--loops 10 --ovf-fup 2 --tsc-every 1 --power 1" \
+	"apl12-events-skl:--loops 10 --ovf-fup 2 --tsc-every 1 --power 1 --cpuid $SKL" \
+	"apl12-miss:--loops 10 --ovf-fup 2 --tsc-every 1 --power 1 --map-path /nonexistent/pt-loop" \
+	"apl12-pge-events:--loops 10 --tsc-every 1 --power 1 --ovf-pge 2"
 
 # TSX with Broadwell's CPUID: libipt's BDM64 applies, so its block decoder
 # takes the queue, not prism's walk (lib/pt/walk.c); equal to perf either way
@@ -99,7 +102,7 @@ for c in "bdw:GenuineIntel,6,61,4" "skl:$SKL"; do
 	prism script -v -i "$TMP/tsx-$name.data" --itrace=bex >/dev/null 2>"$TMP/err-$name"
 done
 check "tsx-bdw: -v names Broadwell's errata" \
-	grep -qxF "Intel PT CPU: GenuineIntel family 6 model 61 stepping 4 (CPUID), errata bdm70 bdm64 skd010" "$TMP/err-bdw"
+	grep -qxF "Intel PT CPU: GenuineIntel family 6 model 61 stepping 4 (CPUID), errata bdm70 bdm64 skd010 apl12" "$TMP/err-bdw"
 check "tsx-bdw: no queue walked by prism's walk (BDM64)" grep -q "(0 queues by prism's walk)" "$TMP/err-bdw"
 check "tsx-skl: the queue walked by prism's walk" grep -q "(1 queues by prism's walk)" "$TMP/err-skl"
 

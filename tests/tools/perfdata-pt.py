@@ -22,6 +22,9 @@ options:
   --tsc-every K   a TSC packet every K iterations (default 0: only in the PSB)
   --ovf K         an OVF after iteration K, the next 2 iterations lost, FUP
                   to the loop top
+  --ovf-mid       with --ovf, the FUP at pt_loop+0xa (after pt_leaf's return),
+                  the iteration's jz and jnz bits after it: tracing resumes
+                  elsewhere than where the last branch before the OVF went
   --ovf-psb K     an OVF after iteration K, the next 2 iterations lost, the
                   trace restarting at a PSB+ (TSC, CBR, MODE.Exec, FUP to the
                   loop top) with no FUP after the OVF
@@ -82,6 +85,10 @@ TSC * D / N; a TSC packet is followed by a TMA):
                   30, MWAIT, PWRE, EXSTOP with the IP of a FUP at the loop's top,
                   PWRX; after K+1: EXSTOP without IP, PWRX, CBR 24
   --hw-pwre       with --power, a PWRE without MWAIT after K+1 (h/w C1)
+  --mnt K         an MNT (maintenance) packet after iteration K
+  --vmcs K        a VMCS packet after iteration K (as a VMPTRLD writes it)
+  --trace-stop    a TraceStop packet after the TIP.PGD where tracing stops (as
+                  a TraceStop address filter writes it)
   --ptw K         PTWRITE after iteration K (the event with ptw, fup_on_ptw):
                   PTW 8 bytes, then after K+1 PTW 4 bytes, each with a FUP at
                   the loop's top
@@ -349,6 +356,8 @@ def loop_end(o, t, loop, leaf, ret_main):
     else:
         t.branch(True)  # pt_leaf's ret
     t.ip(0x01, ret_main)  # pt_loop's ret, tracing stops
+    if o.trace_stop:
+        t.put(b"\x02\x83")  # TraceStop
 
 
 def run_timed(o, t, ret_main, loops, tsc, first):
@@ -432,7 +441,12 @@ def run(o, t, ret_main, loops, tsc, first):
         if o.ovf and it == o.ovf and i > 3:
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF
-            t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
+            if o.ovf_mid:  # FUP: tracing resumes after pt_leaf's return
+                t.ip(0x1D, loop + 0xA)
+                t.branch(i % 2 == 0)  # jz 2f
+                t.branch(True)  # jnz 1b
+            else:
+                t.ip(0x1D, loop + 3)  # FUP: tracing resumes at the loop's top
         if it in (o.ovf_fup, o.ovf_pge) and i > 3 and o.ovf_at != 4:
             i -= 2  # two iterations lost in the overflow
             t.put(b"\x02\xf3")  # OVF, resolved with tracing off
@@ -485,6 +499,10 @@ def events(o, t, it, top, clock=None):
         t.put(bytes([0x02, 0x03, 24, 0]))  # CBR 24
         if clock:
             clock.cbr = 24
+    if o.vmcs and it == o.vmcs:
+        t.put(b"\x02\xc8" + struct.pack("<Q", 0xABCDE)[:5])  # VMCS
+    if o.mnt and it == o.mnt:
+        t.put(b"\x02\xc3\x88" + struct.pack("<Q", 0xFEEDFACE))  # MNT
     if o.ptw and it == o.ptw:
         t.put(b"\x02\xb2" + struct.pack("<Q", 0x1122334455667788))  # PTW 8 bytes, IP
         t.ip(0x1D, top)
@@ -928,11 +946,11 @@ class Opts:
     loops, tsc, tsc_every, ovf, truncated, pipe, split, map_path, error, zoo = 3, True, 0, \
         0, False, False, 0, None, False, False
     per_cpu = thread2 = kernel = text_poke = hw_pwre = pip = cr3 = far_pip = fup_nlip = kvm = False
-    kabort = kabort_jcc = False
+    kabort = kabort_jcc = ovf_mid = trace_stop = False
     split_packets = False
     no_branch = False
     calls = None
-    power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = 0
+    power = ptw = tsx = ovf_psb = cr3_stop = ovf_fup = ovf_pge = mnt = vmcs = 0
     ovf_at = 3
     kcore_dir = proc_dir = vmlinux = cpuid = None
     nrcpus = index = False
@@ -946,7 +964,7 @@ def main(argv):
     for a in it:
         if a in ("--loops", "--tsc-every", "--ovf", "--split", "--mtc", "--cyc",
                  "--iter-cycles", "--calls", "--power", "--ptw", "--tsx", "--ovf-psb", "--cr3-stop",
-                 "--ovf-fup", "--ovf-pge", "--ovf-at"):
+                 "--ovf-fup", "--ovf-pge", "--ovf-at", "--mnt", "--vmcs"):
             try:
                 setattr(o, a[2:].replace("-", "_"), int(next(it)))
             except (StopIteration, ValueError):
@@ -969,7 +987,7 @@ def main(argv):
         elif a in ("--truncated", "--pipe", "--error", "--zoo", "--per-cpu", "--thread2",
                    "--kernel", "--text-poke", "--hw-pwre", "--pip", "--cr3", "--far-pip",
                    "--fup-nlip", "--no-branch", "--kvm", "--index", "--split-packets",
-                   "--kabort", "--kabort-jcc"):
+                   "--kabort", "--kabort-jcc", "--ovf-mid", "--trace-stop"):
             setattr(o, a[2:].replace("-", "_"), True)
         elif a.startswith("-"):
             die("unknown option %s\n%s" % (a, __doc__))
@@ -981,6 +999,8 @@ def main(argv):
     Trace.pip = o.pip
     if o.ovf_at not in (1, 2, 3, 4) or (o.ovf_at != 3 and not o.ovf_pge):
         die("--ovf-at takes 1, 2, 3 or 4, with --ovf-pge")
+    if o.ovf_mid and (not o.ovf or o.mtc is not None or o.cyc or o.cbr_at or o.calls is not None):
+        die("--ovf-mid needs --ovf, without --mtc, --cyc, --cbr-at or --calls")
     if o.kernel and o.loops < 2:
         die("--kernel needs --loops 2 or more")
     if o.ovf_psb and (o.mtc is not None or o.cyc or o.calls is not None):

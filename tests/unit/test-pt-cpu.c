@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * lib/pt/cpu.c: the CPUID feature's "vendor,family,model,stepping" and the
- * errata libipt applies for it (skd010 always).
+ * errata libipt applies for it (skd010 and apl12 always).
  */
 #include <errno.h>
 #include <string.h>
@@ -105,21 +105,21 @@ static void test_errata(void)
 		prism_strbuf_release(&sb);
 		TEST_SKIP("built without libipt");
 	}
-	TEST_STREQ(sb.buf, "skd010");
+	TEST_STREQ(sb.buf, "skd010 apl12");
 	/* Apollo Lake: libipt's apl12 and apl11 */
 	TEST_EQ(errata("GenuineIntel,6,92,9", &sb), 0);
 	TEST_STREQ(sb.buf, "skd010 apl12 apl11");
 	/* Skylake (Kaby Lake's model): its six */
 	TEST_EQ(errata("GenuineIntel,6,142,10", &sb), 0);
-	TEST_STREQ(sb.buf, "bdm70 skd007 skd022 skd010 skl014 skl168");
+	TEST_STREQ(sb.buf, "bdm70 skd007 skd022 skd010 skl014 apl12 skl168");
 	/* Broadwell */
 	TEST_EQ(errata("GenuineIntel,6,61,4", &sb), 0);
-	TEST_STREQ(sb.buf, "bdm70 bdm64 skd010");
-	/* a model libipt does not know, another vendor: none but skd010 */
+	TEST_STREQ(sb.buf, "bdm70 bdm64 skd010 apl12");
+	/* a model libipt does not know, another vendor: none but skd010 and apl12 */
 	TEST_EQ(errata("GenuineIntel,6,1,0", &sb), 0);
-	TEST_STREQ(sb.buf, "skd010");
+	TEST_STREQ(sb.buf, "skd010 apl12");
 	TEST_EQ(errata("AuthenticAMD,6,92,9", &sb), 0);
-	TEST_STREQ(sb.buf, "skd010");
+	TEST_STREQ(sb.buf, "skd010 apl12");
 	prism_strbuf_release(&sb);
 }
 
