@@ -31,6 +31,12 @@ struct prism_session {
 	size_t time_is_min; /* other records need this size to carry the trailer */
 	struct prism_features *features;
 	struct prism_tp *tp;
+	/*
+	 * the formats a later TRACING_DATA replaced (pipe mode): kept to the end,
+	 * as consumers hold their events and fields
+	 */
+	struct prism_tp **old_tp;
+	size_t nr_old_tp, alloc_old_tp;
 	struct prism_session_stats stats;
 	bool no_order;
 	size_t order_mem_limit;

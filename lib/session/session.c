@@ -152,6 +152,9 @@ void prism_session__free(struct prism_session *s)
 	prism_idmap__release(&s->ids);
 	prism_features__free(s->features);
 	prism_tp__free(s->tp);
+	for (i = 0; i < s->nr_old_tp; i++)
+		prism_tp__free(s->old_tp[i]);
+	free(s->old_tp);
 	prism_ordered__free(s->ordered);
 	prism_views__free(s->views); /* after the queue: its runs give their views back */
 	prism_decomp__free(s->decomp);
@@ -260,7 +263,14 @@ int prism_session__decode_feature(struct prism_session *s, unsigned int feat, co
 				size, prism_strerror(errno, buf, sizeof(buf)));
 			return 0;
 		}
-		prism_tp__free(s->tp);
+		if (s->tp) {
+			if (prism_ensure_mem((void **)&s->old_tp, &s->alloc_old_tp,
+					     sizeof(*s->old_tp), s->nr_old_tp + 1)) {
+				prism_tp__free(tp);
+				return -ENOMEM;
+			}
+			s->old_tp[s->nr_old_tp++] = s->tp;
+		}
 		s->tp = tp;
 		s->names_resolved = false;
 		return 0;

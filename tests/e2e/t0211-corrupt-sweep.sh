@@ -39,11 +39,14 @@ check "corrupt sweep over ${#files[@]} fixtures" \
 	--tmp "$TMP" "$PRISM_BIN" "${files[@]}"
 echo "sweep took $(($(date +%s) - start)) s"
 
-# regression inputs found by fuzzing: as they are
+# regression inputs found by fuzzing or by hand (pipe-tracing-data-twice:
+# a second TRACING_DATA after samples were delivered freed the formats the
+# consumers held): as they are, also through util and sched timehist
 for f in "$PRISM_SRC"/tests/data/fuzz-regress/*.data; do
 	[ -f "$f" ] || continue
-	for cmd in stats script header; do
-		prism "$cmd" -i "$f" >/dev/null 2>"$TMP/err"
+	for cmd in stats script header util "sched timehist"; do
+		# shellcheck disable=SC2086
+		prism $cmd -i "$f" >/dev/null 2>"$TMP/err"
 		rc=$?
 		if [ "$rc" -gt 1 ] || grep -Eq 'Sanitizer|runtime error:' "$TMP/err"; then
 			head -n 30 "$TMP/err"
