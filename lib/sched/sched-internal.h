@@ -109,13 +109,31 @@ struct sched_ev {
 	const struct prism_event *ev; /* the sample (NULL in unit tests) */
 };
 
+/* the fields decode() reads, looked up once per event */
+enum sched_field {
+	SF_PREV_PID,
+	SF_NEXT_PID,
+	SF_PREV_STATE,
+	SF_NEXT_COMM,
+	SF_ORIG_CPU,
+	SF_DEST_CPU,
+	SF_PID,
+	SF_RUNTIME,
+	SF__NR,
+};
+
+struct sched_evsel {
+	enum sched_kind kind;
+	const struct prism_tp_field *f[SF__NR]; /* NULL: the format lacks it */
+};
+
 struct prism_sched {
 	struct prism_sched_opts o;
 	struct prism_sched_ops ops;
 	void *ctx;
 	struct prism_session *session;
 	struct threads threads;
-	enum sched_kind *kinds; /* per evsel index */
+	struct sched_evsel *kinds; /* per evsel index: its kind and fields */
 	size_t nr_kinds;
 	bool has_waking; /* the file records sched_waking: timehist ignores sched_wakeup */
 	int err;

@@ -146,46 +146,62 @@ bool prism_sched__all_callchains(struct prism_session *session)
 	return n > 0;
 }
 
-static enum sched_kind kind_of(struct prism_sched *s, struct prism_evsel *evsel)
+static const char *const field_names[SF__NR] = {
+	[SF_PREV_PID] = "prev_pid",
+	[SF_NEXT_PID] = "next_pid",
+	[SF_PREV_STATE] = "prev_state",
+	[SF_NEXT_COMM] = "next_comm",
+	[SF_ORIG_CPU] = "orig_cpu",
+	[SF_DEST_CPU] = "dest_cpu",
+	[SF_PID] = "pid",
+	[SF_RUNTIME] = "runtime",
+};
+
+/* the evsel's kind and fields, resolved at its first sample */
+static const struct sched_evsel *evsel_of(struct prism_sched *s, struct prism_evsel *evsel)
 {
+	static const struct sched_evsel other = { .kind = SK_OTHER };
 	int idx = prism_evsel__idx(evsel);
 	const struct prism_tp_event *te;
+	struct sched_evsel *se;
 	size_t i;
 
 	if (idx < 0)
-		return SK_OTHER;
+		return &other;
 	if ((size_t)idx >= s->nr_kinds) {
 		size_t n = (size_t)idx + 8;
-		enum sched_kind *k = prism_reallocarray(s->kinds, n, sizeof(*k));
+		struct sched_evsel *k = prism_reallocarray(s->kinds, n, sizeof(*k));
 
 		if (!k)
-			return SK_OTHER;
-		for (i = s->nr_kinds; i < n; i++)
-			k[i] = SK_UNRESOLVED;
+			return &other;
+		memset(k + s->nr_kinds, 0, (n - s->nr_kinds) * sizeof(*k)); /* SK_UNRESOLVED */
 		s->kinds = k;
 		s->nr_kinds = n;
 	}
-	if (s->kinds[idx] != SK_UNRESOLVED)
-		return s->kinds[idx];
+	se = &s->kinds[idx];
+	if (se->kind != SK_UNRESOLVED)
+		return se;
 	te = tp_event_of(s->session, evsel);
 	if (!te && prism_evsel__is_tracepoint(evsel) && !prism_session__tp(s->session))
-		return SK_OTHER; /* pipe mode before its formats: ask again later */
-	s->kinds[idx] = SK_OTHER;
+		return &other; /* pipe mode before its formats: ask again later */
+	se->kind = SK_OTHER;
 	if (!te || strcmp(prism_tp_event__system(te), "sched"))
-		return SK_OTHER;
+		return se;
 	for (i = 0; i < PRISM_ARRAY_SIZE(names); i++)
 		if (!strcmp(prism_tp_event__name(te), names[i].name))
-			s->kinds[idx] = names[i].kind;
+			se->kind = names[i].kind;
+	for (i = 0; i < SF__NR; i++)
+		se->f[i] = prism_tp_event__field(te, field_names[i]);
 	/* pipe input: the events are known once their formats are */
 	if (!s->has_waking)
 		s->has_waking = prism_sched__has_event(s->session, "sched_waking");
-	return s->kinds[idx];
+	return se;
 }
 
-static uint64_t intval(const struct prism_tp_event *te, const struct prism_sample *smp,
-		       const char *name)
+static uint64_t intval(const struct sched_evsel *se, const struct prism_sample *smp,
+		       enum sched_field which)
 {
-	const struct prism_tp_field *f = prism_tp_event__field(te, name);
+	const struct prism_tp_field *f = se->f[which];
 	uint64_t v = 0;
 
 	if (!f || prism_tp_field__u64(f, smp->raw_data, smp->raw_size, &v))
@@ -193,10 +209,10 @@ static uint64_t intval(const struct prism_tp_event *te, const struct prism_sampl
 	return v;
 }
 
-static void strval(const struct prism_tp_event *te, const struct prism_sample *smp,
-		   const char *name, char *out, size_t size)
+static void strval(const struct sched_evsel *se, const struct prism_sample *smp,
+		   enum sched_field which, char *out, size_t size)
 {
-	const struct prism_tp_field *f = prism_tp_event__field(te, name);
+	const struct prism_tp_field *f = se->f[which];
 	const char *p;
 	size_t len;
 
@@ -212,37 +228,35 @@ static void strval(const struct prism_tp_event *te, const struct prism_sample *s
 static int decode(struct prism_sched *s, const struct prism_event *ev, struct sched_ev *e)
 {
 	const struct prism_sample *smp = &ev->sample;
-	const struct prism_tp_event *te;
+	const struct sched_evsel *se;
 
 	memset(e, 0, sizeof(*e));
 	e->ev = ev;
-	e->kind = ev->evsel ? kind_of(s, ev->evsel) : SK_OTHER;
+	se = ev->evsel ? evsel_of(s, ev->evsel) : NULL;
+	e->kind = se ? se->kind : SK_OTHER;
 	e->time = smp->time;
 	e->cpu = smp->cpu;
 	e->pid = smp->pid;
 	e->tid = smp->tid;
 	if (e->kind == SK_OTHER || !smp->raw_data)
 		return e->kind == SK_OTHER ? 0 : -EINVAL;
-	te = tp_event_of(s->session, ev->evsel);
-	if (!te)
-		return -EINVAL;
 	switch (e->kind) {
 	case SK_SWITCH:
-		e->prev_pid = (uint32_t)intval(te, smp, "prev_pid");
-		e->next_pid = (uint32_t)intval(te, smp, "next_pid");
-		e->prev_state = (int64_t)intval(te, smp, "prev_state");
-		strval(te, smp, "next_comm", e->next_comm, sizeof(e->next_comm));
+		e->prev_pid = (uint32_t)intval(se, smp, SF_PREV_PID);
+		e->next_pid = (uint32_t)intval(se, smp, SF_NEXT_PID);
+		e->prev_state = (int64_t)intval(se, smp, SF_PREV_STATE);
+		strval(se, smp, SF_NEXT_COMM, e->next_comm, sizeof(e->next_comm));
 		break;
 	case SK_MIGRATE:
-		e->orig_cpu = (uint32_t)intval(te, smp, "orig_cpu");
-		e->dest_cpu = (uint32_t)intval(te, smp, "dest_cpu");
+		e->orig_cpu = (uint32_t)intval(se, smp, SF_ORIG_CPU);
+		e->dest_cpu = (uint32_t)intval(se, smp, SF_DEST_CPU);
 		/* fall through */
 	case SK_WAKEUP:
 	case SK_WAKING:
 	case SK_WAKEUP_NEW:
 	case SK_RUNTIME:
-		e->tpid = (uint32_t)intval(te, smp, "pid");
-		e->runtime = intval(te, smp, "runtime");
+		e->tpid = (uint32_t)intval(se, smp, SF_PID);
+		e->runtime = intval(se, smp, SF_RUNTIME);
 		break;
 	default:
 		break;
