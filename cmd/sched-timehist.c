@@ -18,6 +18,7 @@
 #include "cmd.h"
 #include "input.h"
 #include "options.h"
+#include "linebuf.h"
 #include "sched.h"
 
 static const char dots[] = "----------------------------------------------------------------"
@@ -87,6 +88,34 @@ static void sched_times(const uint64_t *v, size_t n)
 void sched_tstamp(uint64_t ns, char *buf, size_t len)
 {
 	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
+}
+
+char *sched_put_tstamp(char *p, uint64_t ns, size_t width)
+{
+	uint64_t sec = ns / 1000000000;
+	size_t n = nr_digits(sec) + 7;
+
+	if (n < width) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	p = put_udec(p, sec, 0, ' ');
+	*p++ = '.';
+	put_digits6(p, (uint32_t)(ns % 1000000000 / 1000));
+	return p + 6;
+}
+
+/* sched_time()'s "%*lu.%03lu " at @p (DIGITS_MAX + 5 + @width bytes); the end */
+static char *put_time(char *p, uint64_t ns, size_t width)
+{
+	uint64_t ms = ns / 1000000;
+
+	p = put_udec(p, ms, width, ' ');
+	*p++ = '.';
+	put_digits(p + 3, (ns - ms * 1000000) / 1000, 3);
+	p += 3;
+	*p++ = ' ';
+	return p;
 }
 
 static void header(struct th *t, uint32_t max_cpu)
@@ -299,23 +328,31 @@ static void print_chain(struct th *t, const struct prism_event *ev)
 static int on_row(void *ctx, const struct prism_sched_row *r)
 {
 	struct th *t = ctx;
-	char ts[64], nstr[30];
+	char line[4 * DIGITS_MAX + 128 + sizeof(t->commstr)], nstr[30], *p = line;
 	const char *name;
 	uint32_t i;
 
-	sched_tstamp(r->time, ts, sizeof(ts));
-	printf("%15s [%04u] ", ts, r->cpu);
+	/* printf's "%15s [%04u] ", " %-*s " and three sched_time()s, written directly */
+	p = sched_put_tstamp(p, r->time, 15);
+	p = put_str(p, " [", 2);
+	p = put_udec(p, r->cpu, 4, '0');
+	p = put_str(p, "] ", 2);
 	if (t->cpu_visual) {
+		fwrite(line, 1, (size_t)(p - line), stdout);
+		p = line;
 		printf(" ");
 		for (i = 0; i < r->max_cpu + 1; i++)
 			putchar(i == r->cpu ? (r->task.tid == 0 ? 'i' : 's') : ' ');
 		printf(" ");
 	}
 	name = commstr(t, &r->task);
-	printf(" %-*s ", t->comm_width, name);
-	sched_time(r->wait, 6);
-	sched_time(r->delay, 6);
-	sched_time(r->run, 6);
+	*p++ = ' ';
+	p = put_field(p, name, strlen(name), (size_t)t->comm_width, true, ' ');
+	*p++ = ' ';
+	p = put_time(p, r->wait, 6);
+	p = put_time(p, r->delay, 6);
+	p = put_time(p, r->run, 6);
+	fwrite(line, 1, (size_t)(p - line), stdout);
 	if (t->state)
 		printf(" %5c ", state_char(r));
 	if (t->next) {

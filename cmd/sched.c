@@ -19,6 +19,7 @@
 #include "cmd.h"
 #include "input.h"
 #include "options.h"
+#include "linebuf.h"
 #include "sched.h"
 
 #define COLOR_BLUE "\033[34m"
@@ -166,34 +167,51 @@ int sched_latency(int argc, const char **argv, const char *input, bool force)
 struct map_ctx {
 	uint8_t *color_cpus; /* --color-cpus */
 	size_t nr_color_cpus;
+	struct prism_strbuf line; /* a row's columns */
 };
 
 static int map_row(void *ctx, const struct prism_sched_map_row *r)
 {
 	struct map_ctx *mc = ctx;
-	char ts[32];
+	struct prism_strbuf *sb = &mc->line;
+	char *p;
 	size_t i;
 
-	printf("  ");
+	/* a column: the CPU's mark, its task's "%2s " (colors: up to 20 bytes more) */
+	p = room(sb, 2 + r->nr_cols * 32 + DIGITS_MAX + 32);
+	if (!p)
+		return -ENOMEM;
+	p = put_str(p, "  ", 2);
 	for (i = 0; i < r->nr_cols; i++) {
 		bool color = use_color_stdout && r->col_color[i];
 		uint32_t cpu = (uint32_t)r->col_cpu[i];
+		const char *name = r->col_name[i];
 
 		if (cpu != r->this_cpu)
-			putchar(' ');
+			*p++ = ' ';
 		else if (use_color_stdout && cpu < mc->nr_color_cpus && mc->color_cpus[cpu])
-			printf(COLOR_BG_RED "*" COLOR_RESET);
+			p = put_str(p, COLOR_BG_RED "*" COLOR_RESET,
+				    sizeof(COLOR_BG_RED "*" COLOR_RESET) - 1);
 		else
-			putchar('*');
-		if (r->col_name[i])
-			printf("%s%2s %s", color ? COLOR_BLUE : "", r->col_name[i],
-			       color ? COLOR_RESET : "");
-		else
-			printf("   ");
+			*p++ = '*';
+		if (!name) {
+			p = put_str(p, "   ", 3);
+			continue;
+		}
+		if (color)
+			p = put_str(p, COLOR_BLUE, strlen(COLOR_BLUE));
+		p = put_field(p, name, strnlen(name, 2), 2, false, ' ');
+		*p++ = ' ';
+		if (color)
+			p = put_str(p, COLOR_RESET, strlen(COLOR_RESET));
 	}
 	if (r->shown) {
-		sched_tstamp(r->time, ts, sizeof(ts));
-		printf("  %12s secs ", ts);
+		p = put_str(p, "  ", 2);
+		p = sched_put_tstamp(p, r->time, 12);
+		p = put_str(p, " secs ", 6);
+	}
+	fwrite(sb->buf, 1, (size_t)(p - sb->buf), stdout);
+	if (r->shown) {
 		if (r->announce) {
 			bool color = use_color_stdout && r->task_color;
 
@@ -212,7 +230,7 @@ int sched_map(int argc, const char **argv, const char *input, bool force)
 	static const char *const usage[] = { "prism sched map [<options>]", NULL };
 	struct prism_sched_opts o = { .mode = PRISM_SCHED_MAP, .profile_cpu = -1 };
 	const char *cpus = NULL, *color_pids = NULL, *color_cpus = NULL;
-	struct map_ctx mc = { 0 };
+	struct map_ctx mc = { .line = STRBUF_INIT };
 	const struct option_def opts[] = {
 		OPT_INPUT(&input),
 		OPT_FORCE(&force),
@@ -252,6 +270,7 @@ int sched_map(int argc, const char **argv, const char *input, bool force)
 	free(pv);
 	free(cv);
 	free(mc.color_cpus);
+	prism_strbuf_release(&mc.line);
 	if (!s)
 		return 1;
 	prism_sched__lat_stats(s, &st);

@@ -19,6 +19,8 @@ int sched_record(int argc, const char **argv);
 
 /* perf's "%lu.%06lu" seconds of a perf time */
 void sched_tstamp(uint64_t ns, char *buf, size_t len);
+/* the same, right-aligned in @width, at @p (DIGITS_MAX + 8 + @width bytes); the end */
+char *sched_put_tstamp(char *p, uint64_t ns, size_t width);
 /* "0-1,3" into a flag per CPU (xcalloc()ed); 0, or -1 for a bad list */
 int sched_parse_cpus(const char *str, uint8_t **out, size_t *nr);
 /* the CPUs online when the file was recorded (0: it does not say, or pipe input) */
