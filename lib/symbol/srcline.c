@@ -28,6 +28,8 @@ struct dwarf_state {
 	int fd;
 	Dwarf *dw;
 	struct inl_entry *inl; /* INL_CACHE entries, NULL until the first lookup */
+	Dwarf_Die last_sub; /* the function of the last innermost lookup */
+	bool has_last_sub;
 };
 
 static Dwarf *get_dwarf(struct prism_dso *dso)
@@ -163,6 +165,94 @@ static const char *die_name(Dwarf_Die *die)
  * inlined callers comes from the concrete instance's parents
  * (dwarf_getscopes_die()), as eu-addr2line -i does.
  */
+/* the DIEs dwarf_getscopes() descends into (libdw's may_have_scopes()) */
+static bool may_have_scopes(int tag)
+{
+	switch (tag) {
+	case DW_TAG_module:
+	case DW_TAG_lexical_block:
+	case DW_TAG_with_stmt:
+	case DW_TAG_catch_block:
+	case DW_TAG_try_block:
+	case DW_TAG_entry_point:
+	case DW_TAG_inlined_subroutine:
+	case DW_TAG_subprogram:
+	case DW_TAG_namespace:
+	case DW_TAG_class_type:
+	case DW_TAG_structure_type:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * the innermost function (inlined or not) at @addr under @die, which covers
+ * it, as dwarf_getscopes() finds it from the unit: into the children that
+ * cover @addr, deepest first; @die itself when none does
+ */
+static void innermost_under(Dwarf_Die *die, Dwarf_Addr addr, Dwarf_Die *out)
+{
+	Dwarf_Die cur = *die, child;
+	int depth;
+
+	*out = *die;
+	for (depth = 0; depth < 64 && dwarf_child(&cur, &child) == 0; depth++) {
+		bool found = false;
+
+		do {
+			int tag = dwarf_tag(&child);
+
+			if (may_have_scopes(tag) && dwarf_haspc(&child, addr) > 0) {
+				found = true;
+				break;
+			}
+		} while (dwarf_siblingof(&child, &child) == 0);
+		if (!found)
+			break;
+		cur = child;
+		if (dwarf_tag(&cur) == DW_TAG_inlined_subroutine ||
+		    dwarf_tag(&cur) == DW_TAG_subprogram)
+			*out = cur;
+	}
+}
+
+/*
+ * the innermost function at @dso_addr, as lookup_inlines() gives it first;
+ * the unit's walk (dwarf_getscopes) only when the address leaves the last
+ * function: a listing asks for each instruction of one function in turn
+ */
+static int lookup_innermost(struct dwarf_state *st, uint64_t dso_addr, const char **name)
+{
+	Dwarf_Die cu, *scopes = NULL, die;
+	int n, i, first = -1;
+
+	if (st->has_last_sub && dwarf_haspc(&st->last_sub, dso_addr) > 0) {
+		innermost_under(&st->last_sub, dso_addr, &die);
+		*name = die_name(&die);
+		return 1;
+	}
+	if (!dwarf_addrdie(st->dw, dso_addr, &cu))
+		return 0;
+	n = dwarf_getscopes(&cu, dso_addr, &scopes);
+	for (i = 0; i < n; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		if (first < 0)
+			first = i;
+		if (tag == DW_TAG_subprogram) {
+			st->last_sub = scopes[i]; /* the outermost one covering it */
+			st->has_last_sub = true;
+		}
+	}
+	if (first >= 0)
+		*name = die_name(&scopes[first]);
+	free(scopes);
+	return first >= 0;
+}
+
 static int lookup_inlines(Dwarf *dw, uint64_t dso_addr, const char **names, size_t max)
 {
 	Dwarf_Die cu, *scopes = NULL, *chain = NULL;
@@ -210,6 +300,8 @@ int srcline__inlines(struct prism_dso *dso, uint64_t dso_addr, const char **name
 
 	if (!dw)
 		return 0;
+	if (max == 1)
+		return lookup_innermost(st, dso_addr, names); /* not cached: its own fast path */
 	if (!st->inl) {
 		st->inl = prism_reallocarray(NULL, INL_CACHE, sizeof(*st->inl));
 		if (!st->inl)

@@ -11,7 +11,7 @@
 
 int prism_dso__src_loc(struct prism_dso *dso, uint64_t dso_addr, struct prism_src_loc *out)
 {
-	const char *names[4], *comp_dir = NULL;
+	const char *names[1], *comp_dir = NULL;
 	int err, n;
 
 	memset(out, 0, sizeof(*out));
@@ -31,7 +31,7 @@ int prism_dso__src_loc(struct prism_dso *dso, uint64_t dso_addr, struct prism_sr
 	    (size_t)snprintf(out->path, sizeof(out->path), "%s/%s", comp_dir, out->file) <
 		    sizeof(out->path))
 		out->file = out->path;
-	n = srcline__inlines(dso, dso_addr, names, PRISM_ARRAY_SIZE(names));
+	n = srcline__inlines(dso, dso_addr, names, 1);
 	out->func = n > 0 ? names[0] : NULL;
 	return 0;
 }
