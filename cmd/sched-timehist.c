@@ -65,12 +65,25 @@ static const char *commstr(struct th *t, const struct prism_sched_task *k)
 	return t->commstr;
 }
 
-/* times are printed as msec.usec */
-static void sched_time(uint64_t ns, int width)
+/* perf's times, msec.usec: "%*lu.%03lu " at @p (DIGITS_MAX + 5 + @width bytes); the end */
+static char *put_time(char *p, uint64_t ns, size_t width)
 {
 	uint64_t ms = ns / 1000000;
 
-	printf("%*" PRIu64 ".%03" PRIu64 " ", width, ms, (ns - ms * 1000000) / 1000);
+	p = put_udec(p, ms, width, ' ');
+	*p++ = '.';
+	put_digits(p + 3, (ns - ms * 1000000) / 1000, 3);
+	p += 3;
+	*p++ = ' ';
+	return p;
+}
+
+/* put_time() on stdout, @width at most DIGITS_MAX */
+static void sched_time(uint64_t ns, int width)
+{
+	char b[2 * DIGITS_MAX + 8], *end = put_time(b, ns, (size_t)width);
+
+	fwrite(b, 1, (size_t)(end - b), stdout);
 }
 
 /* perf's columns of times, a blank between */
@@ -87,7 +100,9 @@ static void sched_times(const uint64_t *v, size_t n)
 
 void sched_tstamp(uint64_t ns, char *buf, size_t len)
 {
-	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
+	char b[DIGITS_MAX + 8], *end = sched_put_tstamp(b, ns, 0);
+
+	snprintf(buf, len, "%.*s", (int)(end - b), b);
 }
 
 char *sched_put_tstamp(char *p, uint64_t ns, size_t width)
@@ -103,19 +118,6 @@ char *sched_put_tstamp(char *p, uint64_t ns, size_t width)
 	*p++ = '.';
 	put_digits6(p, (uint32_t)(ns % 1000000000 / 1000));
 	return p + 6;
-}
-
-/* sched_time()'s "%*lu.%03lu " at @p (DIGITS_MAX + 5 + @width bytes); the end */
-static char *put_time(char *p, uint64_t ns, size_t width)
-{
-	uint64_t ms = ns / 1000000;
-
-	p = put_udec(p, ms, width, ' ');
-	*p++ = '.';
-	put_digits(p + 3, (ns - ms * 1000000) / 1000, 3);
-	p += 3;
-	*p++ = ' ';
-	return p;
 }
 
 static void header(struct th *t, uint32_t max_cpu)
@@ -332,7 +334,7 @@ static int on_row(void *ctx, const struct prism_sched_row *r)
 	const char *name;
 	uint32_t i;
 
-	/* printf's "%15s [%04u] ", " %-*s " and three sched_time()s, written directly */
+	/* printf's "%15s [%04u] ", " %-*s " and three put_time()s, written directly */
 	p = sched_put_tstamp(p, r->time, 15);
 	p = put_str(p, " [", 2);
 	p = put_udec(p, r->cpu, 4, '0');
